@@ -1,0 +1,1 @@
+"""The pure Three-Thirteen engine: cards, rules, solver, game state. No I/O."""

@@ -1,0 +1,61 @@
+"""Engine errors: each says what *kind* of wrong, so one HTTP handler can map them.
+
+::
+
+    EngineError                      every error the engine raises
+    ├── InvalidInputError(ValueError)    the input does not parse or is out of range   → 422
+    │   ├── InvalidCardError             bad card notation ("7X")                       → 422 invalid_card
+    │   ├── InvalidRulesError            unknown option or out-of-range value           → 422 invalid_rules
+    │   └── InvalidActionError           an action body of the wrong shape              → 422 invalid_action
+    ├── NotYourTurnError                 a well-formed action by a seat not on turn     → 409 not_your_turn
+    └── IllegalActionError               well-formed, on turn, but not allowed now      → 409 illegal_action
+
+Every class has a stable machine-readable ``code``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "EngineError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidCardError",
+    "InvalidInputError",
+    "InvalidRulesError",
+    "NotYourTurnError",
+]
+
+
+class EngineError(Exception):
+    """Base of every engine error. ``code`` is stable and machine-readable."""
+
+    code = "engine_error"
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class InvalidInputError(EngineError, ValueError):
+    code = "invalid_input"
+
+
+class InvalidCardError(InvalidInputError):
+    code = "invalid_card"
+
+
+class InvalidRulesError(InvalidInputError):
+    code = "invalid_rules"
+
+
+class InvalidActionError(InvalidInputError):
+    code = "invalid_action"
+
+
+class NotYourTurnError(EngineError):
+    code = "not_your_turn"
+
+
+class IllegalActionError(EngineError):
+    code = "illegal_action"
