@@ -1,0 +1,89 @@
+"""Starting a game: check the table fits the rules, fix the seed, deal round 1."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+from .errors import InvalidRulesError
+from .events import Event, EventLog, round_started
+from .rounds import deal_round
+from .rules import Rules
+from .shoe import RandomStream, commitment
+from .state import IN_PROGRESS, GameState
+
+__all__ = ["MAX_SEED_LENGTH", "new_game", "opening_events", "seed_commitment"]
+
+MAX_SEED_LENGTH = 64
+
+
+def new_game(rules: Rules, names: list[str], seed: str | None = None) -> GameState:
+    """A new game of ``len(names)`` players, dealt and waiting for the first draw.
+
+    ``seed`` (a creator's choice) makes every shuffle reproducible; without one
+    the seed is a fresh 128-bit secret. Either way it stays hidden until the
+    end, and the view shows its salted commitment from the start.
+    """
+    n = len(names)
+    if not rules.min_players <= n <= rules.max_players:
+        raise InvalidRulesError(
+            f"these rules are for {rules.min_players} to {rules.max_players} players, not {n}",
+            option="players",
+        )
+    shoe_size = 52 * rules.decks_for(n) + rules.jokers
+    need = n * max(rules.hand_sizes) + 2  # hands, the turned-up card, one card of stock
+    if need > shoe_size:
+        raise InvalidRulesError(
+            f"a shoe of {shoe_size} cards cannot deal {max(rules.hand_sizes)} cards to {n} "
+            "players, turn one up and leave a stock: use more decks",
+            option="decks",
+        )
+    if seed is not None and (not isinstance(seed, str) or len(seed) > MAX_SEED_LENGTH):
+        raise InvalidRulesError(
+            f"a seed must be a string of at most {MAX_SEED_LENGTH} characters", option="seed"
+        )
+    seeded = seed is not None
+    the_seed = seed if seed is not None else secrets.token_hex(16)
+    state = GameState(
+        rules=rules,
+        names=tuple(names),
+        seed=the_seed,
+        seed_salt=secrets.token_hex(16),
+        seeded_by_creator=seeded,
+        first_dealer=RandomStream(the_seed, "first-dealer").below(n),
+        version=0,
+        event_seq=0,
+        status=IN_PROGRESS,
+        round_index=0,
+        reshuffles=0,
+        hands=tuple(() for _ in names),
+        stock=(),
+        discard=(),
+        current_seat=0,
+        phase=None,
+        went_out=None,
+        table=(),
+        arranged=(),
+        scores=tuple(() for _ in names),
+        last_round=None,
+    )
+    log = EventLog(0)
+    state = deal_round(state, 0, log)
+    return replace(state, event_seq=log.seq)
+
+
+def seed_commitment(state: GameState) -> str:
+    return commitment(state.seed, state.seed_salt)
+
+
+def opening_events(state: GameState) -> list[Event]:
+    """The events of the deal of round 1 (``seq`` 1), for a log that starts with the game.
+
+    ``new_game`` returns only the state, whose ``event_seq`` already counts
+    this deal; call this on that fresh state (version 0) to get its event.
+    """
+    if state.version != 0:
+        raise ValueError("opening_events() is for the state new_game() returned")
+    log = EventLog(0)
+    round_started(log, state)
+    return log.events

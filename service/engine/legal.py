@@ -1,0 +1,37 @@
+"""``legal_actions``: exactly the action bodies :func:`apply` accepts now.
+
+The list is exact in both directions (tests prove it on random positions):
+every body in it applies, and every other body is refused. Each element is a
+contract body a bot can send back unchanged. Order is fixed: draws (stock
+first), then discards by card order, then go-outs by card order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .analysis import analysis_of
+from .cards import card_name
+from .state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, GameState
+
+__all__ = ["legal_actions"]
+
+
+def legal_actions(state: GameState, seat: int | None) -> list[dict[str, Any]]:
+    """The actions ``seat`` may take now; empty when it is not that seat's turn."""
+    if state.finished or seat is None or seat != state.current_seat:
+        return []
+    if state.phase in (DRAW, FINAL_DRAW):
+        actions: list[dict[str, Any]] = [{"type": "draw", "source": "stock"}]
+        if state.discard:
+            actions.append({"type": "draw", "source": "discard"})
+        return actions
+    hand = state.hands[seat]
+    distinct = sorted(set(hand))
+    actions = [{"type": "discard", "card": card_name(c)} for c in distinct]
+    if state.phase == DISCARD:
+        go_out = analysis_of(state, hand).go_out
+        actions.extend({"type": "go_out", "discard": card_name(c)} for c in distinct if c in go_out)
+    else:
+        assert state.phase == FINAL_DISCARD
+    return actions

@@ -1,0 +1,214 @@
+"""The flow between turns: dealing, starting a turn, the stock running out,
+final arrangements, round scoring and the end of the game.
+
+These are the steps :mod:`.actions` chains after a player's move; each takes
+the state and an :class:`EventLog` and returns the next state. They are kept
+apart from the moves so that every rule of RULES.md about *what happens next*
+lives in one place.
+
+Choices where RULES.md leaves room (documented so bots can rely on them):
+
+* The stock is checked when a turn begins (before the draw). If it is empty,
+  ``stock_exhausted: "reshuffle"`` turns the discard pile except its top into a
+  new stock at once (so drawing from the stock is always possible in a draw
+  phase); if the pile has nothing under its top, the round ends at once.
+  ``"end_round"`` ends the round when a turn begins with an empty stock, so the
+  player who drew the last card still finishes their turn.
+* A round that ends without anyone going out scores every player's optimal
+  arrangement of their own hand, independently (nothing was laid down, so
+  there is nothing to lay off onto). If it ends during the final turns, the
+  players still owed a final turn are arranged in turn order like any final
+  turn (lay-offs included when ``lay_off`` is on), without drawing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .cards import card_name, card_names
+from .events import EventLog, round_result_dict, round_started
+from .shoe import RandomStream, build_shoe
+from .solver import solve
+from .state import (
+    DRAW,
+    FINISHED,
+    STOCK_EXHAUSTED,
+    GameState,
+    RoundResult,
+    SeatResult,
+    TableMeld,
+)
+
+__all__ = ["arrange_final", "begin_turn", "deal_round", "end_round", "winners"]
+
+
+def deal_round(state: GameState, round_index: int, log: EventLog | None) -> GameState:
+    """Shuffle the shoe for ``round_index``, deal, turn up the discard, start the first turn."""
+    n = state.players
+    rules = state.rules
+    shoe = build_shoe(rules.decks_for(n), rules.jokers)
+    deck = RandomStream(state.seed, f"deal:{round_index + 1}").shuffle(shoe)
+    dealer = (state.first_dealer + round_index) % n
+    size = rules.hand_sizes[round_index]
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for i in range(size * n):
+        hands[(dealer + 1 + i) % n].append(deck[i])
+    turned_up = size * n
+    state = replace(
+        state,
+        round_index=round_index,
+        reshuffles=0,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        stock=tuple(deck[turned_up + 1 :]),
+        discard=(deck[turned_up],),
+        current_seat=(dealer + 1) % n,
+        phase=DRAW,
+        went_out=None,
+        table=(),
+        arranged=(),
+    )
+    if log is not None:
+        round_started(log, state)
+    return begin_turn(state, (dealer + 1) % n, DRAW, log)
+
+
+def begin_turn(state: GameState, seat: int, phase: str, log: EventLog | None) -> GameState:
+    """Give ``seat`` the turn in ``phase`` (a draw phase); handle an empty stock first."""
+    state = replace(state, current_seat=seat, phase=phase)
+    if state.stock:
+        return state
+    if state.rules.stock_exhausted == "reshuffle" and len(state.discard) > 1:
+        k = state.reshuffles + 1
+        stream = RandomStream(state.seed, f"reshuffle:{state.round_index + 1}:{k}")
+        stock = tuple(stream.shuffle(state.discard[:-1]))
+        state = replace(state, stock=stock, discard=state.discard[-1:], reshuffles=k)
+        if log is not None:
+            log.add(
+                "reshuffled",
+                {"stock_count": len(stock), "discard_top": card_name(state.discard[-1])},
+            )
+        return state
+    return end_round(state, STOCK_EXHAUSTED, log)
+
+
+def _table_cards(state: GameState) -> tuple[tuple[int, ...], ...]:
+    if not state.rules.lay_off:
+        return ()
+    return tuple(m.all_cards for m in state.table)
+
+
+def arrange_final(state: GameState, seat: int, log: EventLog | None) -> GameState:
+    """Lay ``seat``'s optimal arrangement on the table (with lay-offs when allowed).
+
+    The hand keeps only the deadwood, so the round's score is its penalty.
+    """
+    arrangement = solve(list(state.hands[seat]), state.wild_rank, state.rules, _table_cards(state))
+    table = list(state.table)
+    for index, cards in arrangement.layoffs:
+        meld = table[index]
+        table[index] = replace(meld, layoffs=(*meld.layoffs, (seat, tuple(cards))))
+    table.extend(TableMeld(seat, tuple(m)) for m in arrangement.melds)
+    hands = list(state.hands)
+    hands[seat] = tuple(sorted(arrangement.deadwood))
+    if log is not None:
+        log.add(
+            "laid_down",
+            {
+                "seat": seat,
+                "melds": [card_names(m) for m in arrangement.melds],
+                "layoffs": [
+                    {"meld": i, "cards": card_names(c)} for i, c in arrangement.layoffs
+                ],
+            },
+        )
+    return replace(
+        state, table=tuple(table), hands=tuple(hands), arranged=(*state.arranged, seat)
+    )
+
+
+def _score(state: GameState, penalty: int) -> int:
+    return penalty * (state.rules.final_round_multiplier if state.is_last_round else 1)
+
+
+def _results_from_table(state: GameState) -> tuple[SeatResult, ...]:
+    penalties = state.rules.penalty_table(state.wild_rank)
+    out = []
+    for seat in range(state.players):
+        melds = tuple(m.cards for m in state.table if m.seat == seat)
+        layoffs = tuple(
+            (i, cards)
+            for i, m in enumerate(state.table)
+            for s, cards in m.layoffs
+            if s == seat
+        )
+        hand = state.hands[seat]
+        score = 0 if seat == state.went_out else _score(state, sum(penalties[c] for c in hand))
+        out.append(SeatResult(seat, melds, layoffs, hand, score))
+    return tuple(out)
+
+
+def _results_without_goer(state: GameState) -> tuple[SeatResult, ...]:
+    out = []
+    for seat, hand in enumerate(state.hands):
+        a = solve(list(hand), state.wild_rank, state.rules, ())
+        out.append(
+            SeatResult(
+                seat,
+                tuple(tuple(m) for m in a.melds),
+                (),
+                tuple(sorted(a.deadwood)),
+                _score(state, a.penalty),
+            )
+        )
+    return tuple(out)
+
+
+def end_round(state: GameState, reason: str, log: EventLog | None) -> GameState:
+    """Score the round, then deal the next one or finish the game."""
+    if state.went_out is None:
+        results = _results_without_goer(state)
+    else:
+        seat = state.current_seat
+        assert seat is not None
+        while seat != state.went_out:
+            if seat not in state.arranged:
+                state = arrange_final(state, seat, log)
+            seat = state.next_seat(seat)
+        results = _results_from_table(state)
+    result = RoundResult(
+        number=state.round_index + 1,
+        wild_rank=state.wild_rank,
+        went_out=state.went_out,
+        reason=reason,
+        results=results,
+    )
+    scores = tuple((*s, r.score) for s, r in zip(state.scores, results, strict=True))
+    state = replace(state, scores=scores, last_round=result)
+    if log is not None:
+        log.add("round_ended", round_result_dict(result))
+    if state.round_index + 1 < state.rules.rounds:
+        return deal_round(state, state.round_index + 1, log)
+    state = replace(state, status=FINISHED, current_seat=None, phase=None)
+    if log is not None:
+        log.add(
+            "game_finished",
+            {
+                "winners": list(winners(state)),
+                "totals": list(state.totals()),
+                "seed": state.seed,
+                "seed_salt": state.seed_salt,
+            },
+        )
+    return state
+
+
+def winners(state: GameState) -> tuple[int, ...]:
+    """Lowest total wins; ``zero_rounds`` breaks ties by more zero-score rounds, else shared."""
+    totals = state.totals()
+    best = min(totals)
+    tied = [s for s, t in enumerate(totals) if t == best]
+    if state.rules.tie_break == "zero_rounds" and len(tied) > 1:
+        zeros = {s: sum(1 for x in state.scores[s] if x == 0) for s in tied}
+        most = max(zeros.values())
+        tied = [s for s in tied if zeros[s] == most]
+    return tuple(tied)

@@ -1,0 +1,148 @@
+"""The game state: one immutable value holding everything, secrets included.
+
+Nothing here is shown to anyone as is: :mod:`.view` decides what a seat may see.
+The state is a plain frozen dataclass of tuples and ints (cards are the integers
+of :mod:`.cards`), so it compares, hashes and serializes exactly; every action
+returns a new state via :func:`dataclasses.replace`, never mutating one.
+
+Where the cards are (each card of the shoe is in exactly one place):
+``hands[seat]`` (sorted), ``stock`` (``stock[0]`` is drawn next), ``discard``
+(``discard[-1]`` is the top), and ``table`` (melds laid by the goer and by
+final-turn players, with the cards laid off onto them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Rules
+
+__all__ = [
+    "DISCARD",
+    "DRAW",
+    "FINAL_DISCARD",
+    "FINAL_DRAW",
+    "FINISHED",
+    "IN_PROGRESS",
+    "PHASES",
+    "GameState",
+    "RoundResult",
+    "SeatResult",
+    "TableMeld",
+]
+
+DRAW = "draw"
+DISCARD = "discard"
+FINAL_DRAW = "final_draw"
+FINAL_DISCARD = "final_discard"
+PHASES = (DRAW, DISCARD, FINAL_DRAW, FINAL_DISCARD)
+
+IN_PROGRESS = "in_progress"
+FINISHED = "finished"
+
+#: Why a round ended.
+WENT_OUT = "went_out"
+STOCK_EXHAUSTED = "stock_exhausted"
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table: laid by ``seat``; ``layoffs`` are ``(seat, cards)`` added later."""
+
+    seat: int
+    cards: tuple[int, ...]
+    layoffs: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    @property
+    def all_cards(self) -> tuple[int, ...]:
+        """The meld as it now lies, lay-offs included (what further lay-offs extend)."""
+        out = self.cards
+        for _, cards in self.layoffs:
+            out += cards
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One player's end of a round: what they melded, laid off, kept, and scored."""
+
+    seat: int
+    melds: tuple[tuple[int, ...], ...]
+    layoffs: tuple[tuple[int, tuple[int, ...]], ...]  # (table meld index, cards)
+    deadwood: tuple[int, ...]
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A finished round as ``last_round`` shows it (``number`` is 1-based)."""
+
+    number: int
+    wild_rank: int
+    went_out: int | None
+    reason: str  # WENT_OUT or STOCK_EXHAUSTED
+    results: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole game. ``version`` counts applied actions; ``event_seq`` counts events."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    seed: str
+    seed_salt: str
+    seeded_by_creator: bool
+    first_dealer: int
+    version: int
+    event_seq: int
+    status: str
+    round_index: int  # 0-based
+    reshuffles: int  # reshuffles so far in this round (names the next stream)
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    discard: tuple[int, ...]
+    current_seat: int | None  # None once finished
+    phase: str | None  # one of PHASES; None once finished
+    went_out: int | None
+    table: tuple[TableMeld, ...]
+    arranged: tuple[int, ...]  # seats whose final arrangement is done this round
+    scores: tuple[tuple[int, ...], ...]  # per seat, one score per finished round
+    last_round: RoundResult | None
+
+    # -- derived -----------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def dealer(self) -> int:
+        return (self.first_dealer + self.round_index) % self.players
+
+    @property
+    def hand_size(self) -> int:
+        return self.rules.hand_sizes[self.round_index]
+
+    @property
+    def wild_rank(self) -> int:
+        return self.rules.wild_rank(self.round_index)
+
+    @property
+    def contract(self) -> tuple[int, int] | None:
+        return self.rules.contract(self.round_index)
+
+    @property
+    def is_last_round(self) -> bool:
+        return self.round_index == self.rules.rounds - 1
+
+    @property
+    def finished(self) -> bool:
+        return self.status == FINISHED
+
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(s) for s in self.scores)
+
+    def next_seat(self, seat: int) -> int:
+        """Play goes clockwise: the seat to the left has the next number."""
+        return (seat + 1) % self.players

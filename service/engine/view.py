@@ -1,0 +1,70 @@
+"""What a seat (or a spectator) may see: the state of CONTRACT.md, minus ``game_id``.
+
+The view is built field by field from the state, never by copying it, so a
+secret cannot leak by accident: another seat's hand, the stock's order, the
+seed and its salt appear nowhere until the game is finished (then the seed and
+salt are revealed so anyone can check the commitment and replay the deal).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import card_name, card_names, rank_name
+from .events import round_result_dict, table_dicts
+from .legal import legal_actions
+from .rounds import winners
+from .shoe import commitment
+from .state import GameState
+
+__all__ = ["view"]
+
+
+def view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """The state as ``seat`` sees it (``None``: a spectator)."""
+    if seat is not None and not 0 <= seat < state.players:
+        raise ValueError(f"there is no seat {seat} in this game")
+    out: dict[str, Any] = {
+        "version": state.version,
+        "status": state.status,
+        "rules": state.rules.to_dict(),
+        "seed_commitment": commitment(state.seed, state.seed_salt),
+        "seeded_by_creator": state.seeded_by_creator,
+        "round": {
+            "number": state.round_index + 1,
+            "rounds": state.rules.rounds,
+            "hand_size": state.hand_size,
+            "wild_rank": rank_name(state.wild_rank),
+            "dealer": state.dealer,
+            "current_seat": state.current_seat,
+            "phase": state.phase,
+            "stock_count": len(state.stock),
+            "discard_top": card_name(state.discard[-1]) if state.discard else None,
+            "discard_count": len(state.discard),
+            "went_out": state.went_out,
+            "contract": (
+                None
+                if state.contract is None
+                else {"sets": state.contract[0], "runs": state.contract[1]}
+            ),
+            "table": table_dicts(state.table),
+        },
+        "players": [
+            {
+                "seat": s,
+                "name": name,
+                "hand_count": len(state.hands[s]),
+                "total": sum(state.scores[s]),
+                "round_scores": list(state.scores[s]),
+            }
+            for s, name in enumerate(state.names)
+        ],
+        "you": None if seat is None else {"seat": seat, "hand": card_names(state.hands[seat])},
+        "legal_actions": legal_actions(state, seat),
+        "last_round": None if state.last_round is None else round_result_dict(state.last_round),
+    }
+    if state.finished:
+        out["winners"] = list(winners(state))
+        out["seed"] = state.seed
+        out["seed_salt"] = state.seed_salt
+    return out
