@@ -17,12 +17,16 @@ __all__ = ["MAX_SEED_LENGTH", "new_game", "opening_events", "seed_commitment"]
 MAX_SEED_LENGTH = 64
 
 
-def new_game(rules: Rules, names: list[str], seed: str | None = None) -> GameState:
+def new_game(
+    rules: Rules, names: list[str], seed: str | None = None, *, seed_salt: str | None = None
+) -> GameState:
     """A new game of ``len(names)`` players, dealt and waiting for the first draw.
 
     ``seed`` (a creator's choice) makes every shuffle reproducible; without one
     the seed is a fresh 128-bit secret. Either way it stays hidden until the
-    end, and the view shows its salted commitment from the start.
+    end, and the view shows its salted commitment from the start. ``seed_salt``
+    is for replaying a finished game from its revealed seed and salt (the
+    replay is then equal to the original, bit for bit); normally it is fresh.
     """
     n = len(names)
     if not rules.min_players <= n <= rules.max_players:
@@ -31,11 +35,11 @@ def new_game(rules: Rules, names: list[str], seed: str | None = None) -> GameSta
             option="players",
         )
     shoe_size = 52 * rules.decks_for(n) + rules.jokers
-    need = n * max(rules.hand_sizes) + 2  # hands, the turned-up card, one card of stock
+    need = n * max(rules.hand_sizes) + 1  # the hands and the turned-up card
     if need > shoe_size:
         raise InvalidRulesError(
             f"a shoe of {shoe_size} cards cannot deal {max(rules.hand_sizes)} cards to {n} "
-            "players, turn one up and leave a stock: use more decks",
+            "players and turn one up: use more decks",
             option="decks",
         )
     if seed is not None and (not isinstance(seed, str) or len(seed) > MAX_SEED_LENGTH):
@@ -48,7 +52,7 @@ def new_game(rules: Rules, names: list[str], seed: str | None = None) -> GameSta
         rules=rules,
         names=tuple(names),
         seed=the_seed,
-        seed_salt=secrets.token_hex(16),
+        seed_salt=seed_salt if seed_salt is not None else secrets.token_hex(16),
         seeded_by_creator=seeded,
         first_dealer=RandomStream(the_seed, "first-dealer").below(n),
         version=0,
