@@ -279,12 +279,34 @@ class _Search:
         self.pw = ctx.pt[0 if ctx.wild_rank is None else ctx.wild_rank - 1]
         self.pj = ctx.pt[JOKER]
         self.group_cache: dict[tuple, list[tuple[_Group, tuple[int, ...]]]] = {}
+        self.run_table: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self.same_rank = [
+            [j for j in range(i + 1, self.n) if rank_of(nat_ids[j]) == rank_of(nat_ids[i])]
+            for i in range(self.n)
+        ]
+        # slots that can share a meld with each natural: same rank or same suit, later in
+        # the order, plus the wild-rank cards of its suit
+        self.related = [
+            tuple(
+                j
+                for j in range(i, self.n)
+                if rank_of(nat_ids[j]) == rank_of(nat_ids[i])
+                or suit_of(nat_ids[j]) == suit_of(nat_ids[i])
+            )
+            + (self.n + suit_of(nat_ids[i]),)
+            for i in range(self.n)
+        ]
 
     # -- groups ------------------------------------------------------------------
 
     def _groups(self, cnt: tuple[int, ...], i: int, budget: int) -> list[tuple[_Group, tuple[int, ...]]]:
-        """Every group whose lowest natural is ids[i], with the count vector it leaves."""
-        key = (cnt, i, budget)
+        """Every group whose lowest natural is ids[i], with the slots it uses (one per card).
+
+        Cached on the counts of the cards that can share a meld with ids[i] only, so the
+        same neighbourhood in different states is enumerated once.
+        """
+        budget = min(budget, 14)
+        key = (i, budget, *(cnt[j] for j in self.related[i]))
         cached = self.group_cache.get(key)
         if cached is not None:
             return cached
@@ -296,9 +318,7 @@ class _Search:
 
     def _set_groups(self, cnt, i, budget, out) -> None:
         ctx = self.ctx
-        x = self.ids[i]
-        r = rank_of(x)
-        others = [j for j in range(i + 1, self.n) if cnt[j] and rank_of(self.ids[j]) == r]
+        others = [j for j in self.same_rank[i] if cnt[j]]
         choices = [range(1, cnt[i] + 1)] + [range(0, cnt[j] + 1) for j in others]
         idx = [i, *others]
         for take in product(*choices):
@@ -306,34 +326,42 @@ class _Search:
             c = max(0, 3 - k)
             if k < ctx.min_nat or c > ctx.max_wilds or c > budget:
                 continue
-            new = list(cnt)
-            nats: list[int] = []
+            delta: list[int] = []
             for j, t in zip(idx, take, strict=True):
-                if t:
-                    new[j] -= t
-                    nats.extend([self.ids[j]] * t)
-            out.append((_Group("set", tuple(nats), c, ctx.max_wilds - c), tuple(new)))
+                delta.extend([j] * t)
+            nats = tuple(self.ids[j] for j in delta)
+            out.append((_Group("set", nats, c, ctx.max_wilds - c), tuple(delta)))
 
     def _run_candidates(self, cnt, i, s, p0):
         """Positions (unrolled) around p0 where a natural of suit s is available: pos -> source."""
+        key = (i, p0)
+        table = self.run_table.get(key)
+        if table is None:
+            table = self.run_table[key] = self._run_positions(i, s, p0)
+        n = self.n
+        return {
+            q: (("n", j) if j < n else ("w", j - n)) for q, j in table if cnt[j]
+        }
+
+    def _run_positions(self, i: int, s: int, p0: int) -> list[tuple[int, int]]:
+        """Every (unrolled position, slot) that could join a run of suit s through p0."""
         ctx = self.ctx
-        cand: dict[int, tuple[str, int]] = {}
         wrap = ctx.aces == "wrap"
         lo, hi = (p0 - 12, p0 + 12) if wrap else (max(ctx.lo, p0 - 12), min(ctx.hi, p0 + 12))
+        out: list[tuple[int, int]] = []
         for j in range(i + 1, self.n):
-            if cnt[j]:
-                c = self.ids[j]
-                if suit_of(c) == s and rank_of(c) != rank_of(self.ids[i]):
-                    for p in ctx.positions(rank_of(c)):
-                        for q in ((p - 13, p, p + 13) if wrap else (p,)):
-                            if lo <= q <= hi:
-                                cand[q] = ("n", j)
-        if ctx.limits and ctx.wild_rank is not None and cnt[self.n + s]:
+            c = self.ids[j]
+            if suit_of(c) == s and rank_of(c) != rank_of(self.ids[i]):
+                for p in ctx.positions(rank_of(c)):
+                    for q in ((p - 13, p, p + 13) if wrap else (p,)):
+                        if lo <= q <= hi:
+                            out.append((q, j))
+        if ctx.limits and ctx.wild_rank is not None:
             for p in ctx.positions(ctx.wild_rank):
                 for q in ((p - 13, p, p + 13) if wrap else (p,)):
                     if lo <= q <= hi and q != p0:
-                        cand[q] = ("w", s)
-        return cand
+                        out.append((q, self.n + s))
+        return out
 
     def _run_groups(self, cnt, i, budget, out) -> None:
         ctx = self.ctx
@@ -361,20 +389,17 @@ class _Search:
                     if c > limit or k < ctx.min_nat:
                         continue
                     length = span + pad
-                    new = list(cnt)
-                    new[i] -= 1
+                    delta = [i]
                     placed: dict[int, int] = {p0: x}
                     for q in (*up, *down):
                         kind, j = cand[q]
                         if kind == "n":
-                            new[j] -= 1
+                            delta.append(j)
                             placed[q] = self.ids[j]
                         else:
-                            new[self.n + j] -= 1
+                            delta.append(self.n + j)
                             placed[q] = self._wr_card(j)
-                        if new[j if kind == "n" else self.n + j] < 0:
-                            break
-                    else:
+                    if len(set(delta)) == len(delta):
                         start = bottom
                         if pad:
                             # pad upward when the bounds allow, else downward
@@ -387,7 +412,7 @@ class _Search:
                         layout = tuple(placed.get(q) for q in range(start, end + 1))
                         nats = tuple(v for v in layout if v is not None)
                         group = _Group("run", nats, c, min(ctx.max_wilds - c, 13 - length), layout)
-                        out.append((group, tuple(new)))
+                        out.append((group, tuple(delta)))
 
     @staticmethod
     def _chains(cands: list[int], p0: int, step: int, limit: int):
@@ -473,6 +498,23 @@ class _Search:
                             break  # the fewest wilds that fit is enough; more go via spare
         return out
 
+    def meldable(self, cnt: tuple[int, ...]) -> set[int]:
+        """Naturals that belong to at least one group (meld or lay-off) of this hand."""
+        found: set[int] = set()
+        budget = self.capmax
+        cur = list(cnt)
+        for i in range(self.n):
+            if not cur[i]:
+                continue
+            state = tuple(cur)
+            for group, _delta in self._groups(state, i, budget):
+                found.update(group.naturals)
+            if self.table and self.ctx.lay_off:
+                for group, _new, _bit in self._layoff_groups(state, i, 0, budget):
+                    found.update(group.naturals)
+            cur[i] = 0
+        return found
+
     # -- recursion ---------------------------------------------------------------
 
     def best(self, cnt: tuple[int, ...], wb: int, cap: int, mask: int, need: tuple[int, int]):
@@ -482,64 +524,79 @@ class _Search:
         The second part is what makes the discard analysis one search instead of one per
         card: the options of ``S - c`` are exactly the options of ``S`` that leave a copy of
         ``c`` behind, and ``S - x`` (x the lowest card) is the deadwood option's successor.
+        The memo also keeps, per slot, the option that reached ``without`` so that an
+        arrangement of ``S - c`` can be read back without searching again.
         """
         key = (cnt, wb, cap, mask, need)
         hit = self.memo.get(key)
         if hit is not None:
             return hit[0], hit[1]
         n = self.n
+        size = len(cnt)
         i = 0
         while i < n and not cnt[i]:
             i += 1
         if i == n:
             value, choice = self._final(cnt, wb, cap, mask, need)
-            without = [INF] * len(cnt)
+            without = [INF] * (size + 1)
             if any(cnt[n:]):
                 less, _ = self._final_less_wr(cnt, wb, cap, mask, need)
-                for k in range(n, len(cnt)):
+                for k in range(n, size):
                     if cnt[k]:
                         without[k] = less
-            self.memo[key] = (value, without, choice)
+            if self.jokers:
+                without[size] = self._final(cnt, wb - 1, cap, mask, need, self.jokers - 1)[0]
+            self.memo[key] = (value, without, choice, None)
             return value, without
         ctx = self.ctx
-        active = [k for k in range(len(cnt)) if cnt[k]]
+        active = [k for k in range(size) if cnt[k]]
+        if self.jokers:
+            active.append(size)  # the joker pseudo-slot: one printed joker fewer
         budget = wb + sum(cnt[n:])
         best_value, best_choice = INF, None
-        without = [INF] * len(cnt)
+        without = [INF] * (size + 1)
+        wch: list = [None] * (size + 1)
         ns, nr = need
         options = []
-        for group, new in self._groups(cnt, i, budget):
+        for group, delta in self._groups(cnt, i, budget):
             if group.wilds > budget:
+                continue
+            new = list(cnt)
+            for j in delta:
+                new[j] -= 1
+            if min(new) < 0:
                 continue
             ncap = min(cap + group.spare, self.capmax)
             nneed = (max(0, ns - 1), nr) if group.kind == "set" else (ns, max(0, nr - 1))
-            options.append((group, new, wb - group.wilds, ncap, mask, nneed))
+            options.append((group, tuple(new), wb - group.wilds, ncap, mask, nneed))
         if self.table and ctx.lay_off:
             for group, new, bit in self._layoff_groups(cnt, i, mask, budget):
                 ncap = min(cap + group.spare, self.capmax)
                 options.append((group, new, wb - group.wilds, ncap, mask | bit, need))
-        for option in options:
-            new = option[1]
-            v, wv = self.best(*option[1:])
-            if v < best_value:
-                best_value, best_choice = v, option
-            for k in active:
-                if new[k] and wv[k] < without[k]:
-                    without[k] = wv[k]
         x = self.ids[i]
         dnew = list(cnt)
         dnew[i] -= 1
         dt = tuple(dnew)
         dv, dw = self.best(dt, wb, cap, mask, need)
-        v = ctx.pt[x] + dv
-        if v < best_value:
-            best_value, best_choice = v, (None, dt, wb, cap, mask, need)
         px = ctx.pt[x]
+        dead = (None, dt, wb, cap, mask, need)
+        best_value, best_choice = px + dv, dead
         for k in active:
-            if dt[k] and px + dw[k] < without[k]:
+            if (k == size or dt[k]) and px + dw[k] < without[k]:
                 without[k] = px + dw[k]
+                wch[k] = dead
+        for option in options:
+            new = option[1]
+            v, wv = self.best(*option[1:])
+            if v <= best_value:
+                best_value, best_choice = v, option
+            for k in active:
+                if (k == size or new[k]) and wv[k] < without[k]:
+                    without[k] = wv[k]
+                    wch[k] = option
         without[i] = dv
-        self.memo[key] = (best_value, without, best_choice)
+        wch[i] = None
+        self.memo[key] = (best_value, without, best_choice, wch)
         return best_value, without
 
     def _final_less_wr(self, cnt, wb, cap, mask, need):
@@ -548,13 +605,13 @@ class _Search:
         lst[k] -= 1
         return self._final(tuple(lst), wb, cap, mask, need)
 
-    def _final(self, cnt, wb, cap, mask, need):
+    def _final(self, cnt, wb, cap, mask, need, jokers: int | None = None):
         """Place the wild pool once every natural is disposed of."""
         rest_wr = sum(cnt[self.n:])
         total = rest_wr + wb
         if total < 0:
             return INF, None
-        j = self.jokers
+        j = self.jokers if jokers is None else jokers
         table_spare = sum(
             m.spare(self.ctx) for t, m in enumerate(self.table) if not mask >> t & 1
         ) if self.ctx.lay_off else 0
@@ -569,23 +626,47 @@ class _Search:
 
     # -- reconstruction ----------------------------------------------------------
 
-    def arrangement(self, cnt, wb, cap, mask, need, wr_cards: list[int], jokers: int) -> Arrangement:
-        """Walk the memo from a solved state and lay the cards out."""
+    def arrangement(
+        self, state: tuple, wr_cards: list[int], jokers: int, target: int | None = None
+    ) -> Arrangement:
+        """Walk the memo from a solved state and lay the cards out.
+
+        With ``target`` (a slot), lay out the state with one card of that slot removed,
+        following the options recorded for ``without[target]``.
+        """
         groups: list[_Group] = []
         deadwood: list[int] = []
-        state = (cnt, wb, cap, mask, need)
+        n = self.n
         while True:
-            _value, _without, choice = self.memo[state]
-            if all(not c for c in state[0][: self.n]):
-                final = choice
+            _value, _without, choice, wch = self.memo[state]
+            cnt = state[0]
+            i = next((k for k in range(n) if cnt[k]), n)
+            if i == n:
+                if target is None:
+                    final = choice
+                elif target == len(cnt):
+                    cnt_, wb_, cap_, mask_, need_ = state
+                    final = self._final(cnt_, wb_ - 1, cap_, mask_, need_, self.jokers - 1)[1]
+                    jokers -= 1
+                else:
+                    final = self._final_less_wr(*state)[1]
                 break
-            group, *nxt = choice
+            if target is None:
+                option = choice
+            elif target == i:
+                dnew = list(cnt)
+                dnew[i] -= 1
+                state = (tuple(dnew), *state[1:])
+                target = None
+                continue
+            else:
+                option = wch[target]
+            group = option[0]
             if group is None:
-                i = next(k for k in range(self.n) if state[0][k])
                 deadwood.append(self.ids[i])
             else:
                 groups.append(group)
-            state = tuple(nxt)
+            state = tuple(option[1:])
         xj, y, plan = final
         return _layout(self.ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, self.table)
 
@@ -698,37 +779,79 @@ def _layout(ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, table) -> Arra
 
 
 class _Problem:
-    """A hand prepared for searching: its natural ids, wild pool, forced deadwood."""
+    """A hand prepared for searching.
 
-    def __init__(self, ctx: _Context, hand: Sequence[int], table: list[_TableMeld], contract):
+    Naturals that cannot belong to any group of the whole hand are *forced deadwood*:
+    they are deadwood in every arrangement of the hand and of every part of it, so they
+    are set aside before the search and only added back to the results.
+    """
+
+    def __init__(
+        self,
+        ctx: _Context,
+        hand: Sequence[int],
+        table: list[_TableMeld],
+        contract: tuple[int, int] | None,
+    ) -> None:
         self.ctx = ctx
-        self.hand = list(hand)
         naturals, wrc, jokers = _split(hand, ctx.wild_rank)
-        self.naturals = naturals
         self.wrc = sorted(wrc)
         self.jokers = jokers
         self.table = table
-        ids = sorted(set(naturals))
-        self.search = _Search(ctx, ids, jokers, len(wrc), table, contract)
+        self.contract = contract
+        ids = sorted(set(naturals), key=lambda c: (rank_of(c), suit_of(c)))
+        probe = _Search(ctx, ids, jokers, len(wrc), table, contract)
+        meldable = probe.meldable(self._counts(probe, naturals, wrc))
+        self.forced = sorted(c for c in naturals if c not in meldable)
+        self.forced_penalty = sum(ctx.pt[c] for c in self.forced)
+        self.naturals = [c for c in naturals if c in meldable]
+        core = [c for c in ids if c in meldable]
+        self.search = probe if len(core) == len(ids) else _Search(
+            ctx, core, jokers, len(wrc), table, contract
+        )
 
-    def start(self, naturals: list[int], wrc: list[int], jokers: int):
-        s = self.search
-        cnt = [0] * (s.n + 4)
+    @staticmethod
+    def _counts(search: _Search, naturals: Iterable[int], wrc: Iterable[int]) -> tuple[int, ...]:
+        cnt = [0] * (search.n + 4)
         for c in naturals:
-            cnt[s.index[c]] += 1
+            cnt[search.index[c]] += 1
         for c in wrc:
-            cnt[s.n + suit_of(c)] += 1
-        need = (0, 0) if s.contract is None else s.contract
-        return (tuple(cnt), jokers, 0, 0, need)
+            cnt[search.n + suit_of(c)] += 1
+        return tuple(cnt)
 
-    def value(self, naturals, wrc, jokers) -> tuple[int, tuple]:
-        state = self.start(naturals, wrc, jokers)
-        return self.search.best(*state)[0], state
+    def state(self, naturals: Iterable[int] | None = None, wrc: Iterable[int] | None = None,
+              jokers: int | None = None) -> tuple:
+        s = self.search
+        cnt = self._counts(s, self.naturals if naturals is None else naturals,
+                           self.wrc if wrc is None else wrc)
+        need = (0, 0) if self.contract is None else self.contract
+        return (cnt, self.jokers if jokers is None else jokers, 0, 0, need)
 
-    def values(self, naturals, wrc, jokers):
-        state = self.start(naturals, wrc, jokers)
-        v, without = self.search.best(*state)
-        return v, without, state
+    def slot(self, card: int) -> int | None:
+        """The search slot of a card, or None for a joker or forced deadwood."""
+        if card == JOKER:
+            return self.search.n + 4
+        if rank_of(card) == self.ctx.wild_rank:
+            return self.search.n + suit_of(card)
+        return self.search.index.get(card)
+
+    def arrangement(self, state: tuple, target_card: int | None = None) -> Arrangement:
+        """Read an arrangement back from the memo, with one ``target_card`` left out."""
+        wrc = self.wrc
+        forced = list(self.forced)
+        target = None
+        if target_card is not None:
+            target = self.slot(target_card)
+            if target is None:
+                forced.remove(target_card)
+            elif target_card != JOKER and target >= self.search.n:
+                wrc = _without(wrc, target_card)
+        a = self.search.arrangement(state, wrc, self.jokers, target)
+        if not forced:
+            return a
+        deadwood = tuple(sorted((*a.deadwood, *forced)))
+        return Arrangement(a.melds, deadwood, a.penalty + sum(self.ctx.pt[c] for c in forced),
+                           a.layoffs)
 
 
 def _check_hand(hand: Sequence[int]) -> None:
@@ -743,6 +866,12 @@ def _prepare_table(ctx: _Context, table: Sequence[Sequence[int]]) -> list[_Table
     return [m if m.valid else _TableMeld(ctx, ()) for m in melds]
 
 
+def _without(cards: Sequence[int], card: int) -> list[int]:
+    out = list(cards)
+    out.remove(card)
+    return out
+
+
 def solve(
     hand: Sequence[int],
     wild_rank: int | None,
@@ -753,14 +882,9 @@ def solve(
     _check_hand(hand)
     ctx = _context(rules, wild_rank)
     problem = _Problem(ctx, hand, _prepare_table(ctx, table), None)
-    _v, state = problem.value(problem.naturals, problem.wrc, problem.jokers)
-    return problem.search.arrangement(*state, problem.wrc, problem.jokers)
-
-
-def _without(cards: list[int], card: int) -> list[int]:
-    out = list(cards)
-    out.remove(card)
-    return out
+    state = problem.state()
+    problem.search.best(*state)
+    return problem.arrangement(state)
 
 
 def analyze(
@@ -770,47 +894,40 @@ def analyze(
     table: Sequence[Sequence[int]] = (),
     contract: tuple[int, int] | None = None,
 ) -> Analysis:
-    """Best arrangement, go-out discards and the penalty after each possible discard."""
+    """Best arrangement, go-out discards and the penalty after each possible discard.
+
+    One search gives the penalty of the hand and of the hand without each card (see
+    ``_Search.best``). With a contract, the go-out candidates are checked by a
+    contract-aware search.
+    """
     _check_hand(hand)
     ctx = _context(rules, wild_rank)
     tmelds = _prepare_table(ctx, table)
     problem = _Problem(ctx, hand, tmelds, None)
-    search = problem.search
-    _base, base_state = problem.value(problem.naturals, problem.wrc, problem.jokers)
-    best = search.arrangement(*base_state, problem.wrc, problem.jokers)
+    state = problem.state()
+    value, without = problem.search.best(*state)
+    best = problem.arrangement(state)
+    base = value + problem.forced_penalty
 
-    _v, without, _state = problem.values(problem.naturals, problem.wrc, problem.jokers)
-    joker_problem: _Problem | None = None
     discards: list[tuple[int, int]] = []
-    zero: list[int] = []
     for card in sorted(set(hand)):
-        if card == JOKER:
-            joker_problem = _Problem(ctx, _without(list(hand), JOKER), tmelds, None)
-            v, _ = joker_problem.value(problem.naturals, problem.wrc, problem.jokers - 1)
-        elif rank_of(card) == wild_rank:
-            v = without[search.n + suit_of(card)]
+        slot = problem.slot(card)
+        if slot is None:  # forced deadwood: the rest is unchanged
+            v = base - ctx.pt[card]
         else:
-            v = without[search.index[card]]
+            v = without[slot] + problem.forced_penalty
         discards.append((card, v))
-        if v == 0:
-            zero.append(card)
     discards.sort(key=lambda cv: (cv[1], cv[0]))
 
     go_out: dict[int, Arrangement] = {}
-    if zero:
-        cproblem = problem if contract is None else _Problem(ctx, hand, tmelds, contract)
-        cjoker = None
-        for card in zero:
-            if card == JOKER:
-                cjoker = cjoker or _Problem(ctx, _without(list(hand), JOKER), tmelds, contract)
-                p, args = cjoker, (problem.naturals, problem.wrc, problem.jokers - 1)
-            elif rank_of(card) == wild_rank:
-                p = cproblem
-                args = (problem.naturals, _without(problem.wrc, card), problem.jokers)
-            else:
-                p = cproblem
-                args = (_without(problem.naturals, card), problem.wrc, problem.jokers)
-            v, state = p.value(*args)
-            if v == 0:
-                go_out[card] = p.search.arrangement(*state, args[1], args[2])
-    return Analysis(best=best, go_out=go_out, discards=tuple(discards))
+    for card, v in discards:
+        if v != 0:
+            break
+        if contract is not None:
+            cp = _Problem(ctx, _without(hand, card), tmelds, contract)
+            cstate = cp.state()
+            if cp.search.best(*cstate)[0] + cp.forced_penalty == 0:
+                go_out[card] = cp.arrangement(cstate)
+        else:
+            go_out[card] = problem.arrangement(state, card)
+    return Analysis(best=best, go_out=dict(sorted(go_out.items())), discards=tuple(discards))
