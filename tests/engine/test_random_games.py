@@ -86,7 +86,8 @@ def _games() -> list[Any]:
     while len(out) < GAMES:
         for name, spec, counts, bot in CONFIGS:
             players = counts[i % len(counts)]
-            out.append(pytest.param(spec, players, bot, f"g{i}-{name}", id=f"{name}-{players}p-{i}"))
+            name_id = f"{name}-{players}p-{i}"
+            out.append(pytest.param(spec, players, bot, f"g{i}-{name}", id=name_id))
         i += 1
     return out[:GAMES]
 

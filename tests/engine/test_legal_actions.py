@@ -1,0 +1,153 @@
+"""``legal_actions`` is exact both ways, on thousands of random positions.
+
+For each position every candidate from a superset (both draws, every one of
+the 53 cards as a discard and as a go-out discard, by the seat on turn and by
+every other seat) is tried: a listed action applies, any other is refused with
+the right error kind.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import pytest
+
+from service.engine import apply, legal_actions, new_game
+from service.engine.analysis import analysis_of
+from service.engine.cards import JOKER, card_name, card_names
+from service.engine.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidCardError,
+    NotYourTurnError,
+)
+from service.engine.rules import resolve_rules
+from service.engine.state import DISCARD, GameState
+
+from .game_helpers import NAMES, choose
+
+POSITIONS = int(os.environ.get("ENGINE_POSITIONS", "3000"))
+
+SPECS: list[tuple[dict[str, Any], int]] = [
+    ({"preset": "classic"}, 8),
+    ({"preset": "bga"}, 6),
+    ({"preset": "family"}, 8),
+    ({"preset": "classic", "lay_off": True, "jokers": 2}, 8),
+    ({"preset": "bga", "aces": "wrap", "max_wilds_per_meld": 1}, 6),
+    ({"preset": "family", "hand_sizes": list(range(6, 15)),
+      "contracts": [{"sets": 1, "runs": 0}] * 9}, 8),
+]
+
+CANDIDATES: list[dict[str, Any]] = [
+    {"type": "draw", "source": "stock"},
+    {"type": "draw", "source": "discard"},
+    *({"type": "discard", "card": card_name(c)} for c in range(JOKER + 1)),
+    *({"type": "go_out", "discard": card_name(c)} for c in range(JOKER + 1)),
+]
+
+
+def _positions(spec: dict[str, Any], max_players: int, count: int, seed: str) -> list[GameState]:
+    """``count`` positions met along random games (every phase, every player count)."""
+    rng = random.Random(seed)
+    rules = resolve_rules(spec)
+    out: list[GameState] = []
+    game = 0
+    while len(out) < count:
+        players = 2 + game % (max_players - 1)
+        state = new_game(rules, NAMES[:players], seed=f"{seed}-{game}")
+        game += 1
+        while state.status != "finished":
+            if len(out) < count and rng.random() < 0.15:
+                out.append(state)
+            seat = state.current_seat
+            assert seat is not None
+            state, _ = apply(state, seat, choose(state, rng, "smart"))
+        out.append(state)  # a finished game refuses everything
+    return out
+
+
+def _check_exact(state: GameState) -> int:
+    checked = 0
+    for seat in range(state.players):
+        legal = legal_actions(state, seat)
+        if seat != state.current_seat:
+            assert legal == []
+        for action in legal:
+            new, _ = apply(state, seat, action)
+            assert new.version == state.version + 1
+        for action in CANDIDATES:
+            if action in legal:
+                continue
+            expected: type[Exception]
+            if state.status == "finished" or seat == state.current_seat:
+                expected = IllegalActionError
+            else:
+                expected = NotYourTurnError
+            with pytest.raises(expected):
+                apply(state, seat, action)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize(("spec", "max_players"), SPECS, ids=lambda p: str(p)[:40])
+def test_every_listed_action_applies_and_every_other_is_refused(
+    spec: dict[str, Any], max_players: int
+) -> None:
+    positions = _positions(spec, max_players, POSITIONS // len(SPECS), f"legal{SPECS.index((spec, max_players))}")
+    assert sum(_check_exact(s) for s in positions) > 0
+    phases = {s.phase for s in positions}
+    assert {"draw", "discard", "final_draw", "final_discard", None} <= phases
+
+
+def test_a_go_out_with_the_solvers_melds_applies_and_with_wrong_melds_is_refused() -> None:
+    rng = random.Random(5)
+    rules = resolve_rules({"preset": "classic"})
+    tried = 0
+    for game in range(15):
+        state = new_game(rules, NAMES[:3], seed=f"melds-{game}")
+        while state.status != "finished":
+            seat = state.current_seat
+            assert seat is not None
+            if state.phase == DISCARD:
+                hand = state.hands[seat]
+                for card, arrangement in analysis_of(state, hand).go_out.items():
+                    melds = [card_names(m) for m in arrangement.melds]
+                    body = {"type": "go_out", "discard": card_name(card), "melds": melds}
+                    apply(state, seat, body)
+                    tried += 1
+                    # the same melds with one card moved into the wrong place
+                    wrong = [m[:] for m in melds]
+                    wrong[0] = wrong[0][:-1]
+                    with pytest.raises(IllegalActionError):
+                        apply(state, seat, {**body, "melds": wrong})
+            state, _ = apply(state, seat, choose(state, rng, "smart"))
+    assert tried > 5
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        (None, InvalidActionError),
+        ([], InvalidActionError),
+        ({}, InvalidActionError),
+        ({"type": "pass"}, InvalidActionError),
+        ({"type": "draw"}, InvalidActionError),
+        ({"type": "draw", "source": "deck"}, InvalidActionError),
+        ({"type": "draw", "source": "stock", "card": "7H"}, InvalidActionError),
+        ({"type": "discard"}, InvalidActionError),
+        ({"type": "discard", "card": "7X"}, InvalidCardError),
+        ({"type": "discard", "card": 7}, InvalidCardError),
+        ({"type": "go_out", "discard": "ZZ"}, InvalidCardError),
+        ({"type": "go_out", "discard": "7H", "melds": "7H 8H 9H"}, InvalidActionError),
+        ({"type": "go_out", "discard": "7H", "melds": [["7H", "nope"]]}, InvalidCardError),
+    ],
+)
+def test_a_malformed_action_is_refused_as_bad_input_whoever_sends_it(
+    body: Any, error: type[Exception]
+) -> None:
+    state = new_game(resolve_rules({}), NAMES[:3], seed="malformed")
+    for seat in range(3):
+        with pytest.raises(error):
+            apply(state, seat, body)
