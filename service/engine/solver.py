@@ -280,22 +280,16 @@ class _Search:
         self.pj = ctx.pt[JOKER]
         self.group_cache: dict[tuple, list[tuple[_Group, tuple[int, ...]]]] = {}
         self.run_table: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        self.same_rank = [
-            [j for j in range(i + 1, self.n) if rank_of(nat_ids[j]) == rank_of(nat_ids[i])]
-            for i in range(self.n)
-        ]
         # slots that can share a meld with each natural: same rank or same suit, later in
         # the order, plus the wild-rank cards of its suit
+        ranks = [c % 13 for c in nat_ids]
+        suits = [c // 13 for c in nat_ids]
+        n = self.n
         self.related = [
-            tuple(
-                j
-                for j in range(i, self.n)
-                if rank_of(nat_ids[j]) == rank_of(nat_ids[i])
-                or suit_of(nat_ids[j]) == suit_of(nat_ids[i])
-            )
-            + (self.n + suit_of(nat_ids[i]),)
-            for i in range(self.n)
+            (*(j for j in range(i, n) if ranks[j] == ranks[i] or suits[j] == suits[i]), n + suits[i])
+            for i in range(n)
         ]
+        self.same_rank = [[j for j in range(i + 1, n) if ranks[j] == ranks[i]] for i in range(n)]
 
     # -- groups ------------------------------------------------------------------
 
@@ -800,15 +794,20 @@ class _Problem:
         self.table = table
         self.contract = contract
         ids = sorted(set(naturals), key=lambda c: (rank_of(c), suit_of(c)))
-        probe = _Search(ctx, ids, jokers, len(wrc), table, contract)
-        meldable = probe.meldable(self._counts(probe, naturals, wrc))
+        probe = None
+        if table or ctx.min_nat > 1:
+            probe = _Search(ctx, ids, jokers, len(wrc), table, contract)
+            meldable = probe.meldable(self._counts(probe, naturals, wrc))
+        else:
+            meldable = _meldable_fast(ctx, naturals, wrc, jokers)
         self.forced = sorted(c for c in naturals if c not in meldable)
         self.forced_penalty = sum(ctx.pt[c] for c in self.forced)
         self.naturals = [c for c in naturals if c in meldable]
         core = [c for c in ids if c in meldable]
-        self.search = probe if len(core) == len(ids) else _Search(
-            ctx, core, jokers, len(wrc), table, contract
-        )
+        if probe is not None and len(core) == len(ids):
+            self.search = probe
+        else:
+            self.search = _Search(ctx, core, jokers, len(wrc), table, contract)
 
     @staticmethod
     def _counts(search: _Search, naturals: Iterable[int], wrc: Iterable[int]) -> tuple[int, ...]:
@@ -852,6 +851,53 @@ class _Problem:
         deadwood = tuple(sorted((*a.deadwood, *forced)))
         return Arrangement(a.melds, deadwood, a.penalty + sum(self.ctx.pt[c] for c in forced),
                            a.layoffs)
+
+
+def _meldable_fast(ctx: _Context, naturals: list[int], wrc: list[int], jokers: int) -> set[int]:
+    """Naturals that can be in some meld, by looking at three-card windows only.
+
+    Valid when no table is involved and at most one natural is required per meld: then
+    a natural belongs to some meld iff it belongs to one of three cards (a sub-window of
+    any run through it has no more gaps, and a set needs at most three cards).
+    """
+    lim = min(jokers + len(wrc), ctx.max_wilds)
+    if lim >= 2:
+        return set(naturals)
+    by_rank: dict[int, int] = {}
+    by_suit: dict[int, set[int]] = {0: set(), 1: set(), 2: set(), 3: set()}
+    wrap = ctx.aces == "wrap"
+    for c in naturals:
+        by_rank[rank_of(c)] = by_rank.get(rank_of(c), 0) + 1
+        by_suit[suit_of(c)].update(ctx.positions(rank_of(c)))
+    if ctx.limits and ctx.wild_rank is not None:
+        for c in wrc:
+            by_suit[suit_of(c)].update(ctx.positions(ctx.wild_rank))
+    if wrap:
+        by_suit = {k: {(p - 1) % 13 for p in v} for k, v in by_suit.items()}
+    found: set[int] = set()
+    for c in set(naturals):
+        r = rank_of(c)
+        if by_rank[r] + lim >= 3:
+            found.add(c)
+            continue
+        have = by_suit[suit_of(c)]
+        for p0 in ctx.positions(r):
+            if wrap:
+                p0 = (p0 - 1) % 13
+            for lo in (p0 - 2, p0 - 1, p0):
+                window = range(lo, lo + 3)
+                if wrap:
+                    missing = sum(1 for q in window if q % 13 not in have)
+                elif lo < ctx.lo or lo + 2 > ctx.hi:
+                    continue
+                else:
+                    missing = sum(1 for q in window if q not in have)
+                if missing <= lim:
+                    found.add(c)
+                    break
+            if c in found:
+                break
+    return found
 
 
 def _check_hand(hand: Sequence[int]) -> None:
