@@ -95,7 +95,8 @@ def _check_exact(state: GameState) -> int:
 def test_every_listed_action_applies_and_every_other_is_refused(
     spec: dict[str, Any], max_players: int
 ) -> None:
-    positions = _positions(spec, max_players, POSITIONS // len(SPECS), f"legal{SPECS.index((spec, max_players))}")
+    seed = f"legal{SPECS.index((spec, max_players))}"
+    positions = _positions(spec, max_players, POSITIONS // len(SPECS), seed)
     assert sum(_check_exact(s) for s in positions) > 0
     phases = {s.phase for s in positions}
     assert {"draw", "discard", "final_draw", "final_discard", None} <= phases
