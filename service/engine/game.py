@@ -42,6 +42,8 @@ def new_game(
             "players and turn one up: use more decks",
             option="decks",
         )
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        seed = str(seed)  # the contract takes an integer seed as its decimal text
     if seed is not None and (not isinstance(seed, str) or len(seed) > MAX_SEED_LENGTH):
         raise InvalidRulesError(
             f"a seed must be a string of at most {MAX_SEED_LENGTH} characters", option="seed"

@@ -305,3 +305,10 @@ def test_the_same_seed_and_actions_give_the_same_game_and_no_seed_a_secret_one()
     assert not c.seeded_by_creator and a.seeded_by_creator
     assert len(c.seed) == 32 and len(c.seed_salt) == 32
     assert new_game(rules, NAMES[:3], seed="other").hands != a.hands
+
+
+def test_an_integer_seed_is_taken_as_its_decimal_text() -> None:
+    rules = resolve_rules({})
+    assert new_game(rules, NAMES[:2], seed=7, seed_salt="s") == new_game(  # type: ignore[arg-type]
+        rules, NAMES[:2], seed="7", seed_salt="s"
+    )
