@@ -178,9 +178,7 @@ PRESETS: dict[str, Rules] = {
 }
 
 #: The option names a client may set (``preset`` chooses the base).
-OPTION_NAMES = tuple(
-    f.name for f in fields(Rules) if f.name not in ("preset", "min_decks")
-)
+OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name not in ("preset", "min_decks"))
 
 
 def preset_rules(name: str) -> Rules:
@@ -226,7 +224,7 @@ def _card_values(value: Any, base: tuple[int, ...]) -> tuple[int, ...]:
     if not isinstance(value, Mapping):
         raise InvalidRulesError(
             "option 'card_values' must be an object from rank (A 2 … 9 T J Q K) to its "
-            "penalty, e.g. {\"A\": 15}",
+            'penalty, e.g. {"A": 15}',
             option="card_values",
         )
     values = list(base)
@@ -261,7 +259,7 @@ def _contracts(value: Any, rounds: int) -> tuple[tuple[int, int] | None, ...] | 
     if not isinstance(value, list | tuple) or len(value) != rounds:
         raise InvalidRulesError(
             f"option 'contracts' must be null or a list with one entry per round ({rounds}), "
-            "each null or {\"sets\": n, \"runs\": m}",
+            'each null or {"sets": n, "runs": m}',
             option="contracts",
         )
     out: list[tuple[int, int] | None] = []
@@ -275,7 +273,7 @@ def _contracts(value: Any, rounds: int) -> tuple[tuple[int, int] | None, ...] | 
             out.append((sets, runs))
             continue
         raise InvalidRulesError(
-            f"each entry of 'contracts' must be null or {{\"sets\": n, \"runs\": m}}, not {entry!r}",
+            f'each entry of \'contracts\' must be null or {{"sets": n, "runs": m}}, not {entry!r}',
             option="contracts",
         )
     return tuple(out)
@@ -286,7 +284,7 @@ def resolve_rules(spec: Mapping[str, Any] | None) -> Rules:
     if spec is None:
         spec = {}
     if not isinstance(spec, Mapping):
-        raise InvalidRulesError("rules must be an object like {\"preset\": \"classic\"}")
+        raise InvalidRulesError('rules must be an object like {"preset": "classic"}')
     base = preset_rules(spec.get("preset", "classic"))
     unknown = sorted(k for k in spec if k != "preset" and k not in OPTION_NAMES)
     if unknown:
@@ -307,11 +305,18 @@ def resolve_rules(spec: Mapping[str, Any] | None) -> Rules:
         jokers=_int("jokers", s.get("jokers", base.jokers), 0, 8),
         aces=_choice("aces", s.get("aces", base.aces), ACE_MODES),
         card_values=_card_values(s.get("card_values", {}), base.card_values),
-        wild_penalty=_opt_int("wild_penalty", s.get("wild_penalty", base.wild_penalty), 0, MAX_PENALTY),
-        joker_penalty=_int("joker_penalty", s.get("joker_penalty", base.joker_penalty), 0, MAX_PENALTY),
+        wild_penalty=_opt_int(
+            "wild_penalty", s.get("wild_penalty", base.wild_penalty), 0, MAX_PENALTY
+        ),
+        joker_penalty=_int(
+            "joker_penalty", s.get("joker_penalty", base.joker_penalty), 0, MAX_PENALTY
+        ),
         ace_penalty=_opt_int("ace_penalty", s.get("ace_penalty", base.ace_penalty), 0, MAX_PENALTY),
         min_naturals_per_meld=_int(
-            "min_naturals_per_meld", s.get("min_naturals_per_meld", base.min_naturals_per_meld), 0, 3
+            "min_naturals_per_meld",
+            s.get("min_naturals_per_meld", base.min_naturals_per_meld),
+            0,
+            3,
         ),
         max_wilds_per_meld=_opt_int(
             "max_wilds_per_meld", s.get("max_wilds_per_meld", base.max_wilds_per_meld), 0, 13
@@ -319,7 +324,10 @@ def resolve_rules(spec: Mapping[str, Any] | None) -> Rules:
         lay_off=_bool("lay_off", s.get("lay_off", base.lay_off)),
         hand_sizes=hand_sizes,
         final_round_multiplier=_int(
-            "final_round_multiplier", s.get("final_round_multiplier", base.final_round_multiplier), 1, 10
+            "final_round_multiplier",
+            s.get("final_round_multiplier", base.final_round_multiplier),
+            1,
+            10,
         ),
         contracts=_contracts(
             s.get("contracts", _contracts_as_spec(base.contracts)), len(hand_sizes)
@@ -338,7 +346,9 @@ def resolve_rules(spec: Mapping[str, Any] | None) -> Rules:
 
 def _bool(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise InvalidRulesError(f"option {name!r} must be true or false, not {value!r}", option=name)
+        raise InvalidRulesError(
+            f"option {name!r} must be true or false, not {value!r}", option=name
+        )
     return value
 
 

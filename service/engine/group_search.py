@@ -1,0 +1,440 @@
+"""The group search: a memoised search over whole groups, lowest card first.
+
+It handles every option, including lay-offs onto table melds; the solver uses it
+when a table is involved or aces wrap, and ``rank_dp`` otherwise.
+
+A memoised depth-first search takes the lowest remaining natural ``x`` (cards
+ordered by rank, then suit) and tries every way to dispose of it: as deadwood, or
+as the lowest natural of a *group* (a set of its rank, a run of its suit, or a
+lay-off onto one table meld) built from ``x``, higher naturals and the wild-rank
+cards, each group taking exactly the wilds it needs to become a valid meld. A
+group's spare room for more wilds is summed into a capacity used by the wild
+pool (``wildpool``). The state is ``(remaining multiset, wild balance, capacity,
+used table melds, contract counts still needed)``.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from .arrangement import Arrangement
+from .cards import JOKER, rank_of, suit_of
+from .melds import INF, Context, Group, TableMeld, run_fits
+from .wildpool import layout, place
+
+__all__ = ["GroupSearch"]
+
+
+class GroupSearch:
+    """One search context: the distinct naturals of a hand, the jokers, the table, a contract."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        nat_ids: list[int],
+        jokers: int,
+        wr_total: int,
+        table: list[TableMeld],
+        contract: tuple[int, int] | None,
+    ) -> None:
+        self.ctx = ctx
+        self.ids = nat_ids
+        self.n = len(nat_ids)
+        self.jokers = jokers
+        self.capmax = jokers + wr_total
+        self.table = table
+        self.contract = contract
+        self.memo: dict[tuple, tuple[int, list[int], object]] = {}
+        self.index = {c: i for i, c in enumerate(nat_ids)}
+        self.pw = ctx.pt[0 if ctx.wild_rank is None else ctx.wild_rank - 1]
+        self.pj = ctx.pt[JOKER]
+        self.group_cache: dict[tuple, list[tuple[Group, tuple[int, ...]]]] = {}
+        self.run_table: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        # slots that can share a meld with each natural: same rank or same suit, later in
+        # the order, plus the wild-rank cards of its suit
+        ranks = [c % 13 for c in nat_ids]
+        suits = [c // 13 for c in nat_ids]
+        n = self.n
+        self.related = [
+            (
+                *(j for j in range(i, n) if ranks[j] == ranks[i] or suits[j] == suits[i]),
+                n + suits[i],
+            )
+            for i in range(n)
+        ]
+        self.same_rank = [[j for j in range(i + 1, n) if ranks[j] == ranks[i]] for i in range(n)]
+
+    # -- groups ------------------------------------------------------------------
+
+    def _groups(
+        self, cnt: tuple[int, ...], i: int, budget: int
+    ) -> list[tuple[Group, tuple[int, ...]]]:
+        """Every group whose lowest natural is ids[i], with the slots it uses (one per card).
+
+        Cached on the counts of the cards that can share a meld with ids[i] only, so the
+        same neighbourhood in different states is enumerated once.
+        """
+        budget = min(budget, 14)
+        key = (i, budget, *(cnt[j] for j in self.related[i]))
+        cached = self.group_cache.get(key)
+        if cached is not None:
+            return cached
+        out: list[tuple[Group, tuple[int, ...]]] = []
+        self._set_groups(cnt, i, budget, out)
+        self._run_groups(cnt, i, budget, out)
+        self.group_cache[key] = out
+        return out
+
+    def _set_groups(self, cnt, i, budget, out) -> None:
+        ctx = self.ctx
+        others = [j for j in self.same_rank[i] if cnt[j]]
+        choices = [range(1, cnt[i] + 1)] + [range(0, cnt[j] + 1) for j in others]
+        idx = [i, *others]
+        for take in product(*choices):
+            k = sum(take)
+            c = max(0, 3 - k)
+            if k < ctx.min_nat or c > ctx.max_wilds or c > budget:
+                continue
+            delta: list[int] = []
+            for j, t in zip(idx, take, strict=True):
+                delta.extend([j] * t)
+            nats = tuple(self.ids[j] for j in delta)
+            out.append((Group("set", nats, c, ctx.max_wilds - c), tuple(delta)))
+
+    def _run_candidates(self, cnt, i, s, p0):
+        """Positions (unrolled) around p0 where a natural of suit s is available: pos -> source."""
+        key = (i, p0)
+        table = self.run_table.get(key)
+        if table is None:
+            table = self.run_table[key] = self._run_positions(i, s, p0)
+        n = self.n
+        return {q: (("n", j) if j < n else ("w", j - n)) for q, j in table if cnt[j]}
+
+    def _run_positions(self, i: int, s: int, p0: int) -> list[tuple[int, int]]:
+        """Every (unrolled position, slot) that could join a run of suit s through p0."""
+        ctx = self.ctx
+        wrap = ctx.aces == "wrap"
+        lo, hi = (p0 - 12, p0 + 12) if wrap else (max(ctx.lo, p0 - 12), min(ctx.hi, p0 + 12))
+        out: list[tuple[int, int]] = []
+        for j in range(i + 1, self.n):
+            c = self.ids[j]
+            if suit_of(c) == s and rank_of(c) != rank_of(self.ids[i]):
+                for p in ctx.positions(rank_of(c)):
+                    for q in (p - 13, p, p + 13) if wrap else (p,):
+                        if lo <= q <= hi:
+                            out.append((q, j))
+        if ctx.limits and ctx.wild_rank is not None:
+            for p in ctx.positions(ctx.wild_rank):
+                for q in (p - 13, p, p + 13) if wrap else (p,):
+                    if lo <= q <= hi and q != p0:
+                        out.append((q, self.n + s))
+        return out
+
+    def _run_groups(self, cnt, i, budget, out) -> None:
+        ctx = self.ctx
+        x = self.ids[i]
+        s = suit_of(x)
+        limit = min(budget, ctx.max_wilds)
+        single_ok = self.contract is not None  # a one-natural run is dominated by the set
+        for p0 in ctx.positions(rank_of(x)):
+            cand = self._run_candidates(cnt, i, s, p0)
+            ups = sorted(q for q in cand if q > p0)
+            downs = sorted((q for q in cand if q < p0), reverse=True)
+            up_chains = self._chains(ups, p0, +1, limit)
+            down_chains = self._chains(downs, p0, -1, limit)
+            for up, ug, top in up_chains:
+                for down, dg, bottom in down_chains:
+                    gaps = ug + dg
+                    span = top - bottom + 1
+                    if span > 13:
+                        continue
+                    k = 1 + len(up) + len(down)
+                    if k == 1 and not single_ok:
+                        continue
+                    pad = max(0, 3 - span)
+                    c = gaps + pad
+                    if c > limit or k < ctx.min_nat:
+                        continue
+                    length = span + pad
+                    delta = [i]
+                    placed: dict[int, int] = {p0: x}
+                    for q in (*up, *down):
+                        kind, j = cand[q]
+                        if kind == "n":
+                            delta.append(j)
+                            placed[q] = self.ids[j]
+                        else:
+                            delta.append(self.n + j)
+                            placed[q] = self._wr_card(j)
+                    if len(set(delta)) == len(delta):
+                        start = bottom
+                        if pad:
+                            # pad upward when the bounds allow, else downward
+                            if ctx.aces == "wrap" or top + pad <= ctx.hi:
+                                end = top + pad
+                            else:
+                                start, end = bottom - pad, top
+                        else:
+                            end = top
+                        layout = tuple(placed.get(q) for q in range(start, end + 1))
+                        nats = tuple(v for v in layout if v is not None)
+                        group = Group("run", nats, c, min(ctx.max_wilds - c, 13 - length), layout)
+                        out.append((group, tuple(delta)))
+
+    @staticmethod
+    def _chains(cands: list[int], p0: int, step: int, limit: int):
+        """All ways to pick positions going away from p0 with at most ``limit`` gaps."""
+        result: list[tuple[tuple[int, ...], int, int]] = [((), 0, p0)]
+        stack = [((), 0, p0, 0)]
+        while stack:
+            chosen, gaps, last, start = stack.pop()
+            for k in range(start, len(cands)):
+                q = cands[k]
+                g = gaps + abs(q - last) - 1
+                if g > limit or abs(q - p0) > 12:
+                    break
+                item = ((*chosen, q), g, q)
+                result.append(item)
+                stack.append((*item, k + 1))
+        if step < 0:
+            return [(ch, g, last) for ch, g, last in result]
+        return result
+
+    def _wr_card(self, suit: int) -> int:
+        return suit * 13 + (self.ctx.wild_rank or 1) - 1
+
+    def _layoff_groups(self, cnt, i, mask, budget):
+        """Groups that lay x (and higher naturals) onto an unused table meld."""
+        ctx = self.ctx
+        x = self.ids[i]
+        r, s = rank_of(x), suit_of(x)
+        out = []
+        for t, meld in enumerate(self.table):
+            if mask >> t & 1:
+                continue
+            bit = 1 << t
+            for rank, tnat, twild in meld.sets:
+                if rank is not None and rank != r:
+                    continue
+                others = [j for j in range(i + 1, self.n) if cnt[j] and rank_of(self.ids[j]) == r]
+                idx = [i, *others]
+                choices = [range(1, cnt[i] + 1)] + [range(0, cnt[j] + 1) for j in others]
+                for take in product(*choices):
+                    k = sum(take)
+                    if tnat + k < ctx.min_nat or twild > ctx.max_wilds:
+                        continue
+                    new = list(cnt)
+                    nats: list[int] = []
+                    for j, tk in zip(idx, take, strict=True):
+                        new[j] -= tk
+                        nats.extend([self.ids[j]] * tk)
+                    g = Group("layoff", tuple(nats), 0, ctx.max_wilds - twild, table=t)
+                    out.append((g, tuple(new), bit))
+            for suit, fixed, twild in meld.runs:
+                if suit != s:
+                    continue
+                for p0 in ctx.positions(r):
+                    if p0 in fixed:
+                        continue
+                    cand = self._run_candidates(cnt, i, s, p0)
+                    free = sorted(q for q in cand if q not in fixed)
+                    for m in range(0, 1 << len(free)):
+                        picked = [free[b] for b in range(len(free)) if m >> b & 1]
+                        nat_pos = [*fixed, p0, *picked]
+                        natc = len(nat_pos)
+                        for c in range(0, max(0, min(budget, ctx.max_wilds - twild)) + 1):
+                            total = natc + twild + c
+                            if natc < ctx.min_nat or twild + c > ctx.max_wilds:
+                                continue
+                            if not run_fits(ctx, nat_pos, total):
+                                continue
+                            new = list(cnt)
+                            new[i] -= 1
+                            nats = [x]
+                            ok = True
+                            for q in picked:
+                                kind, j = cand[q]
+                                slot = j if kind == "n" else self.n + j
+                                new[slot] -= 1
+                                ok = ok and new[slot] >= 0
+                                nats.append(self.ids[j] if kind == "n" else self._wr_card(j))
+                            if ok:
+                                spare = min(ctx.max_wilds - twild - c, 13 - total)
+                                g = Group("layoff", tuple(nats), c, spare, table=t)
+                                out.append((g, tuple(new), bit))
+                            break  # the fewest wilds that fit is enough; more go via spare
+        return out
+
+    def meldable(self, cnt: tuple[int, ...]) -> set[int]:
+        """Naturals that belong to at least one group (meld or lay-off) of this hand."""
+        found: set[int] = set()
+        budget = self.capmax
+        cur = list(cnt)
+        for i in range(self.n):
+            if not cur[i]:
+                continue
+            state = tuple(cur)
+            for group, _delta in self._groups(state, i, budget):
+                found.update(group.naturals)
+            if self.table and self.ctx.lay_off:
+                for group, _new, _bit in self._layoff_groups(state, i, 0, budget):
+                    found.update(group.naturals)
+            cur[i] = 0
+        return found
+
+    # -- recursion ---------------------------------------------------------------
+
+    def best(self, cnt: tuple[int, ...], wb: int, cap: int, mask: int, need: tuple[int, int]):
+        """``(value, without)``: the minimum penalty of this state, and for every slot the
+        minimum penalty of the state with one card of that slot removed (INF if none).
+
+        The second part is what makes the discard analysis one search instead of one per
+        card: the options of ``S - c`` are exactly the options of ``S`` that leave a copy of
+        ``c`` behind, and ``S - x`` (x the lowest card) is the deadwood option's successor.
+        The memo also keeps, per slot, the option that reached ``without`` so that an
+        arrangement of ``S - c`` can be read back without searching again.
+        """
+        key = (cnt, wb, cap, mask, need)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit[0], hit[1]
+        n = self.n
+        size = len(cnt)
+        i = 0
+        while i < n and not cnt[i]:
+            i += 1
+        if i == n:
+            value, choice = self._final(cnt, wb, cap, mask, need)
+            without = [INF] * (size + 1)
+            if any(cnt[n:]):
+                less, _ = self._final_less_wr(cnt, wb, cap, mask, need)
+                for k in range(n, size):
+                    if cnt[k]:
+                        without[k] = less
+            if self.jokers:
+                without[size] = self._final(cnt, wb - 1, cap, mask, need, self.jokers - 1)[0]
+            self.memo[key] = (value, without, choice, None)
+            return value, without
+        ctx = self.ctx
+        active = [k for k in range(size) if cnt[k]]
+        if self.jokers:
+            active.append(size)  # the joker pseudo-slot: one printed joker fewer
+        budget = wb + sum(cnt[n:])
+        best_value, best_choice = INF, None
+        without = [INF] * (size + 1)
+        wch: list = [None] * (size + 1)
+        ns, nr = need
+        options = []
+        for group, delta in self._groups(cnt, i, budget):
+            if group.wilds > budget:
+                continue
+            new = list(cnt)
+            for j in delta:
+                new[j] -= 1
+            if min(new) < 0:
+                continue
+            ncap = min(cap + group.spare, self.capmax)
+            nneed = (max(0, ns - 1), nr) if group.kind == "set" else (ns, max(0, nr - 1))
+            options.append((group, tuple(new), wb - group.wilds, ncap, mask, nneed))
+        if self.table and ctx.lay_off:
+            for group, new, bit in self._layoff_groups(cnt, i, mask, budget):
+                ncap = min(cap + group.spare, self.capmax)
+                options.append((group, new, wb - group.wilds, ncap, mask | bit, need))
+        x = self.ids[i]
+        dnew = list(cnt)
+        dnew[i] -= 1
+        dt = tuple(dnew)
+        dv, dw = self.best(dt, wb, cap, mask, need)
+        px = ctx.pt[x]
+        dead = (None, dt, wb, cap, mask, need)
+        best_value, best_choice = px + dv, dead
+        for k in active:
+            if (k == size or dt[k]) and px + dw[k] < without[k]:
+                without[k] = px + dw[k]
+                wch[k] = dead
+        for option in options:
+            new = option[1]
+            v, wv = self.best(*option[1:])
+            if v <= best_value:
+                best_value, best_choice = v, option
+            for k in active:
+                if (k == size or new[k]) and wv[k] < without[k]:
+                    without[k] = wv[k]
+                    wch[k] = option
+        without[i] = dv
+        wch[i] = None
+        self.memo[key] = (best_value, without, best_choice, wch)
+        return best_value, without
+
+    def _final_less_wr(self, cnt, wb, cap, mask, need):
+        lst = list(cnt)
+        k = next(k for k in range(self.n, len(cnt)) if cnt[k])
+        lst[k] -= 1
+        return self._final(tuple(lst), wb, cap, mask, need)
+
+    def _final(self, cnt, wb, cap, mask, need, jokers: int | None = None):
+        """Place the wild pool once every natural is disposed of."""
+        rest_wr = sum(cnt[self.n :])
+        total = rest_wr + wb
+        if total < 0:
+            return INF, None
+        j = self.jokers if jokers is None else jokers
+        table_spare = (
+            sum(m.spare(self.ctx) for t, m in enumerate(self.table) if not mask >> t & 1)
+            if self.ctx.lay_off
+            else 0
+        )
+        room = min(cap + table_spare, self.capmax)
+        best = (INF, None)
+        for xj in range(max(0, total - rest_wr), min(j, total) + 1):
+            y = total - xj
+            v, plan = place(self.ctx, xj, y, room, need, self.pj, self.pw)
+            if v < best[0]:
+                best = (v, (xj, y, plan))
+        return best
+
+    # -- reconstruction ----------------------------------------------------------
+
+    def arrangement(
+        self, state: tuple, wr_cards: list[int], jokers: int, target: int | None = None
+    ) -> Arrangement:
+        """Walk the memo from a solved state and lay the cards out.
+
+        With ``target`` (a slot), lay out the state with one card of that slot removed,
+        following the options recorded for ``without[target]``.
+        """
+        groups: list[Group] = []
+        deadwood: list[int] = []
+        n = self.n
+        while True:
+            _value, _without, choice, wch = self.memo[state]
+            cnt = state[0]
+            i = next((k for k in range(n) if cnt[k]), n)
+            if i == n:
+                if target is None:
+                    final = choice
+                elif target == len(cnt):
+                    cnt_, wb_, cap_, mask_, need_ = state
+                    final = self._final(cnt_, wb_ - 1, cap_, mask_, need_, self.jokers - 1)[1]
+                    jokers -= 1
+                else:
+                    final = self._final_less_wr(*state)[1]
+                break
+            if target is None:
+                option = choice
+            elif target == i:
+                dnew = list(cnt)
+                dnew[i] -= 1
+                state = (tuple(dnew), *state[1:])
+                target = None
+                continue
+            else:
+                option = wch[target]
+            group = option[0]
+            if group is None:
+                deadwood.append(self.ids[i])
+            else:
+                groups.append(group)
+            state = tuple(option[1:])
+        xj, y, plan = final
+        return layout(self.ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, self.table)
