@@ -19,7 +19,7 @@ from itertools import product
 
 from .arrangement import Arrangement
 from .cards import JOKER, rank_of, suit_of
-from .melds import INF, Context, Group, TableMeld, run_fits
+from .melds import INF, Context, Group, TableMeld, kinds_of, run_fits, split
 from .wildpool import layout, place
 
 __all__ = ["GroupSearch"]
@@ -46,8 +46,8 @@ class GroupSearch:
         self.contract = contract
         self.memo: dict[tuple, tuple[int, list[int], object]] = {}
         self.index = {c: i for i, c in enumerate(nat_ids)}
-        self.pw = ctx.pt[0 if ctx.wild_rank is None else ctx.wild_rank - 1]
-        self.pj = ctx.pt[JOKER]
+        self.pw = ctx.cost[0 if ctx.wild_rank is None else ctx.wild_rank - 1]
+        self.pj = ctx.cost[JOKER]
         self.group_cache: dict[tuple, list[tuple[Group, tuple[int, ...]]]] = {}
         self.run_table: dict[tuple[int, int], list[tuple[int, int]]] = {}
         # slots that can share a meld with each natural: same rank or same suit, later in
@@ -304,8 +304,10 @@ class GroupSearch:
         while i < n and not cnt[i]:
             i += 1
         if i == n:
-            value, choice = self._final(cnt, wb, cap, mask, need)
+            value, plan = self._final(cnt, wb, cap, mask, need)
+            choice: object = ("final", plan)
             without = [INF] * (size + 1)
+            wch0: list = [None] * (size + 1)
             if any(cnt[n:]):
                 less, _ = self._final_less_wr(cnt, wb, cap, mask, need)
                 for k in range(n, size):
@@ -313,7 +315,18 @@ class GroupSearch:
                         without[k] = less
             if self.jokers:
                 without[size] = self._final(cnt, wb - 1, cap, mask, need, self.jokers - 1)[0]
-            self.memo[key] = (value, without, choice, None)
+            if self.table and self.ctx.lay_off and self.ctx.limits and any(cnt[n:]):
+                # wild-rank cards laid off as themselves (no natural of another rank with them)
+                for option in self._wild_rank_layoffs(cnt, wb, cap, mask, need):
+                    new = option[1]
+                    v, wv = self.best(*option[1:])
+                    if v < value:
+                        value, choice = v, option
+                    for k in range(n, size + 1):
+                        if (k == size or new[k]) and wv[k] < without[k]:
+                            without[k] = wv[k]
+                            wch0[k] = option
+            self.memo[key] = (value, without, choice, wch0)
             return value, without
         ctx = self.ctx
         active = [k for k in range(size) if cnt[k]]
@@ -345,7 +358,7 @@ class GroupSearch:
         dnew[i] -= 1
         dt = tuple(dnew)
         dv, dw = self.best(dt, wb, cap, mask, need)
-        px = ctx.pt[x]
+        px = ctx.cost[x]
         dead = (None, dt, wb, cap, mask, need)
         best_value, best_choice = px + dv, dead
         for k in active:
@@ -365,6 +378,41 @@ class GroupSearch:
         wch[i] = None
         self.memo[key] = (best_value, without, best_choice, wch)
         return best_value, without
+
+    def _wild_rank_layoffs(self, cnt, wb, cap, mask, need):
+        """Lay-offs of wild-rank cards standing for themselves onto unused table melds.
+
+        Under a wild limit a wild-rank card may extend a table meld as a natural (a set of
+        its rank, or a run of its suit at its own rank) where a wild would break the limit.
+        """
+        ctx = self.ctx
+        n = self.n
+        w = ctx.wild_rank
+        out = []
+        pool = wb + sum(cnt[n:])
+        for t, meld in enumerate(self.table):
+            if mask >> t & 1:
+                continue
+            bit = 1 << t
+            tried: set[tuple[int, ...]] = set()
+            for take in product(*(range(0, cnt[n + s] + 1) for s in range(4))):
+                if not any(take) or take in tried:
+                    continue
+                tried.add(take)
+                laid = [s * 13 + w - 1 for s in range(4) for _ in range(take[s])]
+                for c in range(0, max(0, min(pool - len(laid), ctx.max_wilds)) + 1):
+                    union = [*meld.cards, *laid, *([JOKER] * c)]
+                    if not kinds_of(ctx, *split(union, w)):
+                        continue
+                    new = list(cnt)
+                    for s in range(4):
+                        new[n + s] -= take[s]
+                    spare = TableMeld(ctx, union).spare(ctx)
+                    group = Group("layoff", tuple(laid), c, spare, table=t)
+                    ncap = min(cap + spare, self.capmax)
+                    out.append((group, tuple(new), wb - c, ncap, mask | bit, need))
+                    break  # the fewest wilds that make it valid; more go via spare
+        return out
 
     def _final_less_wr(self, cnt, wb, cap, mask, need):
         lst = list(cnt)
@@ -411,8 +459,13 @@ class GroupSearch:
             cnt = state[0]
             i = next((k for k in range(n) if cnt[k]), n)
             if i == n:
+                option = choice if target is None else wch[target]
+                if option is not None and option[0] != "final":
+                    groups.append(option[0])
+                    state = tuple(option[1:])
+                    continue
                 if target is None:
-                    final = choice
+                    final = choice[1]
                 elif target == len(cnt):
                     cnt_, wb_, cap_, mask_, need_ = state
                     final = self._final(cnt_, wb_ - 1, cap_, mask_, need_, self.jokers - 1)[1]

@@ -16,11 +16,23 @@ from .rules import Rules
 
 INF = 1 << 40
 BIG = 1 << 20
+#: Costs are ``penalty * SCALE + deadwood cards``; a hand has at most 30 cards.
+SCALE = 64
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
+    """What the searches need from the rules and the wild rank.
+
+    ``pt`` is each card's deadwood penalty; ``cost`` is what the searches minimise:
+    ``pt * SCALE + 1``, so that among arrangements of equal penalty the one with the
+    fewest deadwood cards wins. That matters when a card is worth 0 (a custom
+    ``card_values`` or ``wild_penalty: 0``): going out needs *no* deadwood card, not
+    a zero penalty, and this makes "no deadwood" exactly "cost 0".
+    """
+
     pt: tuple[int, ...]
+    cost: tuple[int, ...]
     wild_rank: int | None
     aces: str
     max_wilds: int  # BIG when unlimited
@@ -49,8 +61,10 @@ class Context:
 @lru_cache(maxsize=256)
 def context(rules: Rules, wild_rank: int | None) -> Context:
     m = rules.max_wilds_per_meld
+    pt = rules.penalty_table(wild_rank)
     return Context(
-        pt=rules.penalty_table(wild_rank),
+        pt=pt,
+        cost=tuple(v * SCALE + 1 for v in pt),
         wild_rank=wild_rank,
         aces=rules.aces,
         max_wilds=BIG if m is None else m,
@@ -165,35 +179,43 @@ class TableMeld:
         kinds = kinds_of(ctx, naturals, wrc, jokers)
         self.valid = bool(kinds)
         self.size = len(self.cards)
-        # Interpretations as a set of some rank: (rank or None for any, nat, wild)
+        # What the meld may be read as once cards are laid off onto it: the union only has
+        # to be one valid meld, so a run may become a set and the other way round. These
+        # readings are not checked against the meld alone; the lay-off checks the union.
+        # As a set: (rank, or None for any rank, naturals, wilds)
         self.sets: list[tuple[int | None, int, int]] = []
-        # Interpretations as a run: (suit, frozenset natural positions, wild count)
+        # As a run: (suit, natural positions, wilds)
         self.runs: list[tuple[int, tuple[int, ...], int]] = []
+        self._spare = 0
         if not self.valid:
             return
         ranks = {rank_of(c) for c in naturals}
-        if "set" in kinds:
-            if naturals:
-                self.sets.append((ranks.pop(), len(naturals), len(wrc) + jokers))
-            else:
+        if len(ranks) == 1:
+            self.sets.append((next(iter(ranks)), len(naturals), len(wrc) + jokers))
+        elif not naturals:
+            if wrc:
                 self.sets.append((ctx.wild_rank, len(wrc), jokers))  # a set of the wild rank
-                self.sets.append((None, 0, len(wrc) + jokers))  # all wild: any rank
-        if "run" in kinds:
-            suits = {suit_of(c) for c in naturals}
+            self.sets.append((None, 0, len(wrc) + jokers))  # all wild: any rank
+        suits = {suit_of(c) for c in naturals}
+        if len(suits) <= 1:
             for s in list(suits) if suits else range(4):
                 own = [c for c in wrc if suit_of(c) == s]
                 for self_count in range(0, min(1, len(own)) + 1):
                     nat_cards = naturals + own[:self_count]
                     wild = self.size - len(nat_cards)
                     for pos in product(*(ctx.positions(rank_of(c)) for c in nat_cards)):
-                        if run_fits(ctx, list(pos), self.size):
-                            self.runs.append((s, tuple(pos), wild))
+                        self.runs.append((s, tuple(pos), wild))
+        # spare room for more wilds, the meld otherwise unchanged (and valid as it is)
+        m, n = ctx.max_wilds, ctx.min_nat
+        best = 0
+        for _r, nat, wild in self.sets:
+            if wild <= m and nat >= n:
+                best = max(best, m - wild)
+        for _s, pos, wild in self.runs:
+            if wild <= m and len(pos) >= n and run_fits(ctx, list(pos), self.size):
+                best = max(best, min(m - wild, 13 - self.size))
+        self._spare = best
 
     def spare(self, ctx: Context) -> int:
         """How many more wilds this meld can take, unchanged otherwise."""
-        best = 0
-        for _r, _nat, wild in self.sets:
-            best = max(best, ctx.max_wilds - wild)
-        for _s, _pos, wild in self.runs:
-            best = max(best, min(ctx.max_wilds - wild, 13 - self.size))
-        return max(best, 0)
+        return self._spare

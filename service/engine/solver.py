@@ -53,12 +53,23 @@ from collections.abc import Iterable, Sequence
 from .arrangement import Analysis, Arrangement
 from .cards import JOKER, rank_of, suit_of
 from .group_search import GroupSearch
-from .melds import Context, TableMeld, context, meld_kinds, split
+from .melds import SCALE, Context, TableMeld, context, meld_kinds, split
+from .rank_dp import RankDP
 from .rules import Rules
 
 __all__ = ["MAX_HAND", "analyze", "meld_kinds", "solve"]
 
 MAX_HAND = 30
+
+
+#: Which search serves a hand: "auto" picks by size; tests force either one.
+SEARCH = "auto"
+
+
+def _use_rank_dp(ctx: Context, table: list[TableMeld], naturals: list[int]) -> bool:
+    if table or ctx.aces == "wrap":
+        return False
+    return SEARCH == "rank"
 
 
 class _Problem:
@@ -90,10 +101,13 @@ class _Problem:
         else:
             meldable = _meldable_fast(ctx, naturals, wrc, jokers)
         self.forced = sorted(c for c in naturals if c not in meldable)
-        self.forced_penalty = sum(ctx.pt[c] for c in self.forced)
+        self.forced_cost = sum(ctx.cost[c] for c in self.forced)
         self.naturals = [c for c in naturals if c in meldable]
         core = [c for c in ids if c in meldable]
-        if probe is not None and len(core) == len(ids):
+        self.search: GroupSearch | RankDP
+        if _use_rank_dp(ctx, table, self.naturals):
+            self.search = RankDP(ctx, self.naturals, self.wrc, jokers, contract)
+        elif probe is not None and len(core) == len(ids):
             self.search = probe
         else:
             self.search = GroupSearch(ctx, core, jokers, len(wrc), table, contract)
@@ -109,18 +123,16 @@ class _Problem:
             cnt[search.n + suit_of(c)] += 1
         return tuple(cnt)
 
-    def state(
-        self,
-        naturals: Iterable[int] | None = None,
-        wrc: Iterable[int] | None = None,
-        jokers: int | None = None,
-    ) -> tuple:
-        s = self.search
-        cnt = self._counts(
-            s, self.naturals if naturals is None else naturals, self.wrc if wrc is None else wrc
-        )
+    def state(self) -> tuple:
         need = (0, 0) if self.contract is None else self.contract
-        return (cnt, self.jokers if jokers is None else jokers, 0, 0, need)
+        s = self.search
+        if isinstance(s, RankDP):
+            return s.initial(need)
+        return (self._counts(s, self.naturals, self.wrc), self.jokers, 0, 0, need)
+
+    def best(self, state: tuple) -> tuple[int, list[int]]:
+        s = self.search
+        return s.best(state) if isinstance(s, RankDP) else s.best(*state)
 
     def slot(self, card: int) -> int | None:
         """The search slot of a card, or None for a joker or forced deadwood."""
@@ -226,7 +238,7 @@ def solve(
     ctx = context(rules, wild_rank)
     problem = _Problem(ctx, hand, _prepare_table(ctx, table), None)
     state = problem.state()
-    problem.search.best(*state)
+    problem.best(state)
     return problem.arrangement(state)
 
 
@@ -248,29 +260,29 @@ def analyze(
     tmelds = _prepare_table(ctx, table)
     problem = _Problem(ctx, hand, tmelds, None)
     state = problem.state()
-    value, without = problem.search.best(*state)
+    value, without = problem.best(state)
     best = problem.arrangement(state)
-    base = value + problem.forced_penalty
+    base = value + problem.forced_cost
 
-    discards: list[tuple[int, int]] = []
-    for card in sorted(set(hand)):
+    # costs are penalty * SCALE + deadwood cards (see melds.Context): cost 0 = all melded
+    costs: dict[int, int] = {}
+    for card in set(hand):
         slot = problem.slot(card)
         if slot is None:  # forced deadwood: the rest is unchanged
-            v = base - ctx.pt[card]
+            costs[card] = base - ctx.cost[card]
         else:
-            v = without[slot] + problem.forced_penalty
-        discards.append((card, v))
-    discards.sort(key=lambda cv: (cv[1], cv[0]))
+            costs[card] = without[slot] + problem.forced_cost
+    discards = tuple(
+        sorted(((c, v // SCALE) for c, v in costs.items()), key=lambda cv: (cv[1], cv[0]))
+    )
 
     go_out: dict[int, Arrangement] = {}
-    for card, v in discards:
-        if v != 0:
-            break
+    for card in sorted(c for c, v in costs.items() if v == 0):
         if contract is not None:
             cp = _Problem(ctx, _without(hand, card), tmelds, contract)
             cstate = cp.state()
-            if cp.search.best(*cstate)[0] + cp.forced_penalty == 0:
+            if cp.best(cstate)[0] + cp.forced_cost == 0:
                 go_out[card] = cp.arrangement(cstate)
         else:
             go_out[card] = problem.arrangement(state, card)
-    return Analysis(best=best, go_out=dict(sorted(go_out.items())), discards=tuple(discards))
+    return Analysis(best=best, go_out=go_out, discards=discards)

@@ -1,0 +1,141 @@
+"""``make bench-solve``: wall time of the solver's full result, against the brute force.
+
+A full result is what ``POST /v1/solve`` returns: the penalty, the go-out discards
+and the discard analysis (``solver.analyze``). Each hand set is timed one hand at a
+time (``time.perf_counter``), and the brute-force reference (tests/engine/
+reference_solver.py, which shares no code with the solver) is timed on the same
+hands in the same run, so the speed-up is measured on the same machine state.
+
+Medians and the 99th percentile are quoted: the machine is shared and noisy.
+The hand sets are fixed by seed, so runs are comparable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from service.engine.cards import JOKER, make_card
+from service.engine.rules import resolve_rules
+from service.engine.solver import analyze
+from tests.engine import reference_solver
+
+CLASSIC = resolve_rules({"preset": "classic"})
+BGA = resolve_rules({"preset": "bga"})
+KING = 13
+
+
+def _shoe(decks: int, jokers: int = 0) -> list[int]:
+    return list(range(52)) * decks + [JOKER] * jokers
+
+
+def random_classic(rng: random.Random, count: int) -> list[list[int]]:
+    """(a) Round 11 after drawing: 14 cards from the 2-deck classic shoe, kings wild."""
+    shoe = _shoe(2)
+    return [rng.sample(shoe, 14) for _ in range(count)]
+
+
+def adversarial_wilds(rng: random.Random, count: int) -> list[list[int]]:
+    """(b) 14 cards with 6-8 wilds (kings), the naturals close together in two suits."""
+    hands = []
+    for _ in range(count):
+        wilds = rng.randint(6, 8)
+        kings = [make_card(KING, rng.randrange(4)) for _ in range(wilds)]
+        suits = rng.sample(range(4), 2)
+        naturals = [make_card(rng.randint(1, 12), rng.choice(suits)) for _ in range(14 - wilds)]
+        hands.append(kings + naturals)
+    return hands
+
+
+def bga_jokers(rng: random.Random, count: int) -> list[list[int]]:
+    """(c) bga, round 11 after drawing: 14 cards holding all 4 printed jokers."""
+    shoe = _shoe(2)
+    return [rng.sample(shoe, 10) + [JOKER] * 4 for _ in range(count)]
+
+
+def thirty_cards(rng: random.Random, count: int) -> list[list[int]]:
+    """(d) 30 cards from a 3-deck shoe (the largest hand the API accepts)."""
+    shoe = _shoe(3)
+    return [rng.sample(shoe, 30) for _ in range(count)]
+
+
+def bounded_cases() -> dict[str, tuple[list[int], object]]:
+    """Inputs built to make a search run away; each must stay within the (d) bound."""
+    kings = [make_card(KING, s) for s in range(4)]
+    one_suit = [make_card(r, 0) for r in range(1, 14)] * 3
+    return {
+        "30 wilds (kings + jokers, bga)": (kings * 6 + [JOKER] * 6, BGA),
+        "30 kings (classic)": ((kings * 8)[:30], CLASSIC),
+        "30 cards of one suit (classic)": (one_suit[:30], CLASSIC),
+        "30 cards of one suit (wrap)": (one_suit[:30], resolve_rules({"aces": "wrap"})),
+        "30 of one suit (max 1 wild)": (one_suit[:30], resolve_rules({"max_wilds_per_meld": 1})),
+        "30 of one suit (family)": (one_suit[:30], resolve_rules({"preset": "family"})),
+        "8 identical cards": ([make_card(7, 1)] * 8, CLASSIC),
+    }
+
+
+def _time(fn: Callable[[Sequence[int]], object], hands: list[list[int]]) -> list[float]:
+    out = []
+    for hand in hands:
+        start = time.perf_counter()
+        fn(hand)
+        out.append((time.perf_counter() - start) * 1000.0)
+    return out
+
+
+def _p(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000, help="hands per set (a, b, c)")
+    parser.add_argument("--ref-hands", type=int, default=60, help="hands timed on the reference")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+
+    sets = [
+        ("(a) random 14-card classic, K wild", random_classic(rng, args.hands), CLASSIC, KING),
+        ("(b) adversarial 14-card, 6-8 wilds", adversarial_wilds(rng, args.hands), CLASSIC, KING),
+        ("(c) bga 14-card with 4 jokers", bga_jokers(rng, args.hands), BGA, KING),
+        (
+            "(d) random 30-card, 3 decks",
+            thirty_cards(rng, max(20, args.hands // 10)),
+            CLASSIC,
+            KING,
+        ),
+    ]
+    print(
+        f"{'hand set':38s} {'n':>5s} {'p50 ms':>8s} {'p99 ms':>8s} {'max ms':>8s}"
+        f" {'ref p50 ms':>11s} {'speed-up':>9s}"
+    )
+    for name, hands, rules, wild in sets:
+        times = _time(lambda h, r=rules, w=wild: analyze(h, w, r), hands)
+        ref = ""
+        speed = ""
+        if not name.startswith("(d)"):
+            sample = hands[: args.ref_hands]
+            ref_times = _time(lambda h, r=rules, w=wild: reference_solver.analyze(h, w, r), sample)
+            ours = statistics.median(_time(lambda h, r=rules, w=wild: analyze(h, w, r), sample))
+            ref = f"{statistics.median(ref_times):11.2f}"
+            speed = f"{statistics.median(ref_times) / ours:8.0f}x"
+        print(
+            f"{name:38s} {len(hands):5d} {statistics.median(times):8.3f} {_p(times, 0.99):8.3f}"
+            f" {max(times):8.3f} {ref:>11s} {speed:>9s}"
+        )
+    print()
+    print(f"{'bounded input':38s} {'ms':>8s} {'penalty':>8s}")
+    for name, (hand, rules) in bounded_cases().items():
+        start = time.perf_counter()
+        result = analyze(hand, KING, rules)
+        ms = (time.perf_counter() - start) * 1000.0
+        print(f"{name:38s} {ms:8.1f} {result.penalty:8d}")
+
+
+if __name__ == "__main__":
+    main()
