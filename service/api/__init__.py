@@ -1,0 +1,12 @@
+"""The HTTP layer: flask-smorest blueprints over the engine and the game store."""
+
+from __future__ import annotations
+
+from .games import blp as games_blp
+from .health import blp as health_blp
+from .rules import blp as rules_blp
+from .solve import blp as solve_blp
+
+BLUEPRINTS = (health_blp, rules_blp, solve_blp, games_blp)
+
+__all__ = ["BLUEPRINTS"]

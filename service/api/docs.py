@@ -1,0 +1,81 @@
+"""Documentation helpers: the problem responses and parameters views share.
+
+Every status a view can return is listed on it (the contract tests hold the
+service to that), so these helpers keep the lists short and the wording equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask_smorest import Blueprint
+
+from .problems import PROBLEM_CONTENT_TYPE
+from .schemas import ProblemSchema
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+WHY = {
+    401: "No token, or a token of no seat of this game (`invalid_token`).",
+    404: "Unknown game (`unknown_game`) or seat (`unknown_seat`).",
+    409: "Not your turn (`not_your_turn`), an illegal action (`illegal_action`), seats still "
+    "open (`seats_open`), seat taken (`seat_taken`), or the game kept changing "
+    "(`version_conflict`).",
+    412: "The `If-Match` version is stale (`version_conflict`).",
+    413: "The body is larger than the server's limit (`body_too_large`).",
+    415: "The body is not JSON (`unsupported_media_type`).",
+    422: "The body or query does not parse or validate (`invalid_json`, `invalid_body`, "
+    "`invalid_query`, `invalid_card`, `invalid_rules`, `invalid_action`, "
+    "`idempotency_key_reused`).",
+    503: "The game store is unreachable (`storage_unavailable`); retry after `Retry-After`.",
+}
+
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
+ETAG = {
+    "ETag": {
+        "description": 'The game version, quoted: `"12"`. Send it as `If-Match` on actions.',
+        "schema": {"type": "string"},
+    }
+}
+LOCATION = {"Location": {"description": "The new game's URL.", "schema": {"type": "string"}}}
+
+
+def problems(blp: Blueprint, *statuses: int) -> Callable[[F], F]:
+    """Document ``statuses`` (plus 503, which any Redis call can give) as problem+json."""
+
+    def decorate(fn: F) -> F:
+        for status in sorted({*statuses, 503}, reverse=True):
+            fn = blp.alt_response(
+                status,
+                schema=ProblemSchema,
+                content_type=PROBLEM_CONTENT_TYPE,
+                description=WHY[status],
+                headers=RETRY_AFTER if status == 503 else None,
+            )(fn)
+        return fn
+
+    return decorate
+
+
+def json_body(schema: str, description: str, example: Any = None) -> dict[str, Any]:
+    content: dict[str, Any] = {"schema": {"$ref": f"#/components/schemas/{schema}"}}
+    if example is not None:
+        content["example"] = example
+    return {
+        "requestBody": {
+            "required": True,
+            "description": description,
+            "content": {"application/json": content},
+        }
+    }
+
+
+def query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"in": "query", "name": name, "required": False, "description": description,
+            "schema": schema}
+
+
+def header(name: str, description: str) -> dict[str, Any]:
+    return {"in": "header", "name": name, "required": False, "description": description,
+            "schema": {"type": "string"}}

@@ -1,0 +1,259 @@
+"""``/v1/games``: create, view, act, claim seats, read events, long-poll.
+
+Each view is parse → play function (load → engine → save) → render; errors are
+raised and mapped in ``problems.py``.
+
+Waiting for a change: ``GET /v1/games/{id}?wait_version=N&timeout=S`` answers
+at once when the version is not ``N``, else blocks in Redis (``XREAD BLOCK`` on
+the game's event stream, which every waiter sees) until the next move or ``S``
+seconds (capped by ``LONG_POLL_MAX_SECONDS``), then returns the current view.
+``GET …/events?after=N&timeout=S`` waits the same way for events after ``N``.
+gunicorn runs threaded workers so a parked long-poll holds a thread, not a
+process (see ``deploy/gunicorn.conf.py``).
+"""
+
+from __future__ import annotations
+
+import orjson
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.engine import GameState
+
+from . import play
+from .docs import ETAG, LOCATION, header, json_body, problems, query
+from .problems import ApiProblem
+from .schemas import (
+    ClaimRequestSchema,
+    ClaimResponseSchema,
+    CreateGameRequestSchema,
+    CreateGameResponseSchema,
+    EventsResponseSchema,
+    GameViewSchema,
+)
+from .web import (
+    bearer_token,
+    etag,
+    game_view,
+    if_match,
+    json_response,
+    load_body,
+    none_match,
+    open_seats_of,
+    query_int,
+    query_seconds,
+    read_json,
+    store,
+    valid_game_id,
+)
+
+blp = Blueprint(
+    "games", __name__, url_prefix="/v1/games",
+    description="Games: create, view, act, claim open seats, events, long-poll.",
+)
+
+_CREATE = CreateGameRequestSchema()
+_CLAIM = ClaimRequestSchema()
+TOKEN = [{"seatToken": []}]
+TOKEN_OPTIONAL = [{}, {"seatToken": []}]
+MAX_EVENTS = 1000
+
+CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"name": "bob"}],
+                  "rules": {"preset": "classic"}, "seed": "7"}
+
+
+def _view_response(game_id: str, state: GameState, seat: int | None,
+                   open_seats: list[int], status: int = 200) -> Response:
+    return json_response(
+        game_view(game_id, state, seat, open_seats), status, {"ETag": etag(state.version)}
+    )
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.doc(**json_body("CreateGameRequest", "The players (named, or open) and rules.",
+                         CREATE_EXAMPLE))
+    @blp.response(201, CreateGameResponseSchema, headers={**LOCATION, **ETAG})
+    @problems(blp, 413, 415, 422)
+    def post(self) -> Response:
+        """Create a game
+
+        Each named seat gets a token, shown only in this response. Seats given as
+        `{"open": true}` are claimed later with `POST /v1/games/{id}/seats/{seat}/claim`;
+        nobody can act until every seat is claimed.
+        """
+        body = load_body(_CREATE)
+        names = [p.get("name") for p in body["players"]]
+        record, tokens = play.create_game(store(), body["rules"], names, body["seed"])
+        state = record.state
+        seats = [
+            {"seat": s, "name": names[s], "open": tokens[s] is None, "token": tokens[s]}
+            for s in range(len(names))
+        ]
+        out = {
+            "game_id": record.game_id,
+            "seats": seats,
+            "state": game_view(record.game_id, state, None, open_seats_of(record.token_hashes)),
+        }
+        return json_response(
+            out, 201, {"Location": f"/v1/games/{record.game_id}", "ETag": etag(state.version)}
+        )
+
+
+@blp.route("/<game_id>")
+class Game(MethodView):
+    @blp.doc(
+        security=TOKEN_OPTIONAL,
+        parameters=[
+            query("wait_version", "Long-poll: if the game is at this version, wait for the "
+                  "next change (or `timeout`).", {"type": "integer", "minimum": 0}),
+            query("timeout", "Seconds to wait with `wait_version` (capped by the server, 30 "
+                  "by default).", {"type": "number", "minimum": 0}),
+            header("If-None-Match", 'A version you have, e.g. `"12"`: 304 if still current.'),
+        ],
+    )
+    @blp.response(200, GameViewSchema, headers=ETAG)
+    @blp.alt_response(304, description="Not modified (If-None-Match named the version).",
+                      headers=ETAG)
+    @problems(blp, 401, 404, 422)
+    def get(self, game_id: str) -> Response:
+        """The game as you may see it
+
+        With a seat token: your hand and legal actions. Without: the spectator view.
+        """
+        valid_game_id(game_id)
+        token = bearer_token()
+        wait_version = query_int("wait_version", None, 0)
+        timeout = query_seconds("timeout")
+        games = store()
+        record = games.load(game_id)
+        seat = play.seat_of(record, token)
+        if wait_version is not None and record.state.version == wait_version and timeout > 0:
+            games.wait(game_id, record.state.event_seq, timeout)
+            record = games.load(game_id)
+        state = record.state
+        if none_match(state.version):
+            return Response(status=304, headers={"ETag": etag(state.version)})
+        return _view_response(game_id, state, seat, open_seats_of(record.token_hashes))
+
+
+@blp.route("/<game_id>/actions")
+class Actions(MethodView):
+    @blp.doc(
+        security=TOKEN,
+        parameters=[
+            header("If-Match", 'The version you decided on, e.g. `"12"`: 412 if stale.'),
+            header("Idempotency-Key", "Any unique string (≤ 200 chars): a retry with the same "
+                   "key and body returns the first response instead of acting twice."),
+        ],
+        requestBody={
+            "required": True,
+            "description": "One action; every element of `legal_actions` is one.",
+            "content": {"application/json": {
+                "schema": {"oneOf": [{"$ref": "#/components/schemas/DrawAction"},
+                                     {"$ref": "#/components/schemas/DiscardAction"},
+                                     {"$ref": "#/components/schemas/GoOutAction"}]},
+                "example": {"type": "draw", "source": "stock"},
+            }},
+        },
+    )
+    @blp.response(200, GameViewSchema, headers=ETAG)
+    @problems(blp, 401, 404, 409, 412, 413, 415, 422)
+    def post(self, game_id: str) -> Response:
+        """Act for your seat
+
+        Returns your new view and its ETag. Races are serialized by the version:
+        with `If-Match` a stale version is a 412; without it the action is checked
+        against the current state and applied atomically.
+        """
+        valid_game_id(game_id)
+        token = bearer_token(required=True)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= 200:
+            raise ApiProblem(422, "invalid_body", "Idempotency-Key must be 1 to 200 characters")
+        body = read_json()
+        result = play.act(
+            store(), game_id, token, body,
+            if_match=if_match(),
+            idempotency_key=key,
+            render=_render_after_action,
+        )
+        headers = {"ETag": result.etag}
+        if result.replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return json_response(result.body, result.status, headers)
+
+
+def _render_after_action(game_id: str, state: GameState, seat: int) -> bytes:
+    return orjson.dumps(game_view(game_id, state, seat, ()))
+
+
+@blp.route("/<game_id>/seats/<int:seat>/claim")
+class Claim(MethodView):
+    @blp.doc(**json_body("ClaimRequest", "Your name at the table.", {"name": "bob"}))
+    @blp.response(200, ClaimResponseSchema, headers=ETAG)
+    @problems(blp, 404, 409, 413, 415, 422)
+    def post(self, game_id: str, seat: int) -> Response:
+        """Claim an open seat
+
+        Returns the seat's token, once. The game starts when the last open seat is
+        claimed; each claim is a new version and a public `seat_claimed` event.
+        """
+        valid_game_id(game_id)
+        body = load_body(_CLAIM)
+        record, token = play.claim_seat(store(), game_id, seat, body["name"])
+        state = record.state
+        out = {
+            "game_id": game_id,
+            "seat": seat,
+            "name": body["name"],
+            "token": token,
+            "state": game_view(game_id, state, seat, open_seats_of(record.token_hashes)),
+        }
+        return json_response(out, 200, {"ETag": etag(state.version)})
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.doc(
+        security=TOKEN_OPTIONAL,
+        parameters=[
+            query("after", "Return events with `seq` greater than this (default 0).",
+                  {"type": "integer", "minimum": 0}),
+            query("limit", f"At most this many (1–{MAX_EVENTS}, default {MAX_EVENTS}).",
+                  {"type": "integer", "minimum": 1, "maximum": MAX_EVENTS}),
+            query("timeout", "If there is nothing after `after`, wait up to this many seconds "
+                  "for the next event (default 0).", {"type": "number", "minimum": 0}),
+        ],
+    )
+    @blp.response(200, EventsResponseSchema)
+    @problems(blp, 401, 404, 422)
+    def get(self, game_id: str) -> Response:
+        """The event log: public events plus your own private ones, in order
+
+        Resume with `after=next_after`. A spectator sees public fields only; a seat
+        also sees the cards it drew from the stock and the hands dealt to it.
+        """
+        valid_game_id(game_id)
+        token = bearer_token()
+        after = query_int("after", 0, 0)
+        limit = query_int("limit", MAX_EVENTS, 1, MAX_EVENTS)
+        timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
+        assert after is not None and limit is not None
+        games = store()
+        record = games.load(game_id)
+        seat = play.seat_of(record, token)
+        events = games.events(game_id, after, limit + 1)  # one more tells whether to page on
+        if not events and timeout > 0:
+            games.wait(game_id, after, timeout)
+            events = games.events(game_id, after, limit + 1)
+        more = len(events) > limit
+        events = events[:limit]
+        out = {
+            "game_id": game_id,
+            "events": [e.for_seat(seat) for e in events],
+            "next_after": events[-1].seq if events else after,
+            "more": more,
+        }
+        return json_response(out)

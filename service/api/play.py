@@ -1,0 +1,255 @@
+"""The service layer: load → apply → save, with seats, tokens and idempotency.
+
+No Flask here: these functions take plain values and a :class:`GameStore` and
+raise the engine's errors or the errors below; the HTTP layer only parses,
+calls one of them, and renders. One handler (``problems.py``) maps every error
+to its status and problem ``code``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import orjson
+
+from service.engine import Event, GameState, apply, new_game, opening_events
+from service.engine.rules import resolve_rules
+from service.storage import (
+    GameRecord,
+    GameStore,
+    StoredReply,
+    VersionConflictError,
+)
+
+__all__ = [
+    "ActionResult",
+    "AuthError",
+    "GameBusyError",
+    "IdempotencyKeyReusedError",
+    "PlayError",
+    "PreconditionFailedError",
+    "SeatTakenError",
+    "SeatsOpenError",
+    "UnknownSeatError",
+    "act",
+    "claim_seat",
+    "create_game",
+    "hash_token",
+    "seat_of",
+]
+
+#: Without If-Match, an action that lost a race is re-validated on the newer state this
+#: many times before the service gives up with 409 version_conflict (never reached in
+#: practice: each retry sees every move made meanwhile).
+MAX_ATTEMPTS = 8
+
+
+class PlayError(Exception):
+    """An error of the service layer (not of the engine); ``code`` is stable."""
+
+    code = "play_error"
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class AuthError(PlayError):
+    """No token, or one that belongs to no seat of this game (401)."""
+
+    code = "invalid_token"
+
+
+class SeatsOpenError(PlayError):
+    """An action before every seat has been claimed (409)."""
+
+    code = "seats_open"
+
+
+class SeatTakenError(PlayError):
+    """Claiming a seat that is not open (409)."""
+
+    code = "seat_taken"
+
+
+class UnknownSeatError(PlayError):
+    """A seat number the game does not have (404)."""
+
+    code = "unknown_seat"
+
+
+class PreconditionFailedError(PlayError):
+    """``If-Match`` named a version that is no longer current (412)."""
+
+    code = "version_conflict"
+
+
+class GameBusyError(PlayError):
+    """An action without If-Match lost the race too many times in a row (409)."""
+
+    code = "version_conflict"
+
+
+class IdempotencyKeyReusedError(PlayError):
+    """The same Idempotency-Key sent with a different body (422)."""
+
+    code = "idempotency_key_reused"
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored only as their sha256, so a leaked database holds no credentials."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_of(record: GameRecord, token: str | None) -> int | None:
+    """The seat a bearer token belongs to; ``None`` without a token (a spectator)."""
+    if token is None:
+        return None
+    digest = hash_token(token)
+    seat = None
+    for s, stored in enumerate(record.token_hashes):
+        # compare_digest on every seat: the time taken does not reveal which one matched
+        if stored is not None and hmac.compare_digest(stored, digest):
+            seat = s
+    if seat is None:
+        raise AuthError("this token belongs to no seat of this game")
+    return seat
+
+
+def create_game(
+    store: GameStore,
+    rules_spec: dict[str, Any] | None,
+    players: Sequence[str | None],
+    seed: str | int | None,
+) -> tuple[GameRecord, list[str | None]]:
+    """Deal a new game; ``None`` in ``players`` leaves that seat open. Returns the tokens."""
+    rules = resolve_rules(rules_spec)
+    state = new_game(rules, list(players), seed)  # type: ignore[arg-type]
+    tokens = [None if name is None else secrets.token_urlsafe(32) for name in players]
+    hashes = [None if t is None else hash_token(t) for t in tokens]
+    game_id = secrets.token_urlsafe(12)
+    store.create(game_id, state, hashes, opening_events(state))
+    return GameRecord(game_id, state, tuple(hashes)), tokens
+
+
+def _claimed(state: GameState, seat: int, name: str) -> tuple[GameState, list[Event]]:
+    """The state with ``seat`` named: a new version and a public ``seat_claimed`` event,
+    so a creator long-polling for an opponent wakes up when one arrives."""
+    names = list(state.names)
+    names[seat] = name
+    seq = state.event_seq + 1
+    event = Event(seq, "seat_claimed", {"seat": seat, "name": name})
+    return replace(state, names=tuple(names), version=state.version + 1, event_seq=seq), [event]
+
+
+def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
+    """Take an open seat; its token is returned once, here, and stored only as a hash."""
+    token = secrets.token_urlsafe(32)
+    for _ in range(MAX_ATTEMPTS):
+        record = store.load(game_id)
+        if not 0 <= seat < len(record.token_hashes):
+            raise UnknownSeatError(f"this game has no seat {seat}", seat=seat)
+        if record.token_hashes[seat] is not None:
+            raise SeatTakenError(f"seat {seat} is already taken", seat=seat)
+        state, events = _claimed(record.state, seat, name)
+        hashes = list(record.token_hashes)
+        hashes[seat] = hash_token(token)
+        try:
+            store.save(game_id, record.state.version, state, events, token_hashes=hashes)
+        except VersionConflictError:
+            continue
+        return GameRecord(game_id, state, tuple(hashes)), token
+    raise GameBusyError("the game kept changing while claiming; try again")
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """What an action request answers: a fresh reply, or the stored first one on a retry."""
+
+    status: int
+    etag: str
+    body: bytes
+    replayed: bool
+
+
+def _fingerprint(body: object) -> str:
+    return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def act(
+    store: GameStore,
+    game_id: str,
+    token: str | None,
+    body: object,
+    *,
+    if_match: Callable[[int], bool] | None,
+    idempotency_key: str | None,
+    render: Callable[[str, GameState, int], bytes],
+) -> ActionResult:
+    """Apply one action for the token's seat and save it with a compare-and-set.
+
+    ``if_match(version)`` says whether the client's ``If-Match`` accepts a version
+    (``None``: no header, so a lost race is retried on the newer state, where the
+    engine re-validates the action). ``render`` builds the response body for the
+    new state; it is computed before saving so an idempotent reply is stored in
+    the same atomic write as the move.
+    """
+    if token is None:
+        raise AuthError("acting needs a seat token: send Authorization: Bearer <token>")
+    digest = hash_token(token)
+    reply_key = None
+    fingerprint = ""
+    if idempotency_key is not None:
+        fingerprint = _fingerprint(body)
+        reply_key = f"{digest[:32]}:{hashlib.sha256(idempotency_key.encode()).hexdigest()[:32]}"
+        earlier = store.stored_reply(game_id, reply_key)
+        if earlier is not None:
+            return _replayed(earlier, fingerprint)
+    for _ in range(MAX_ATTEMPTS):
+        record = store.load(game_id)
+        seat = seat_of(record, token)
+        assert seat is not None
+        state = record.state
+        if if_match is not None and not if_match(state.version):
+            raise PreconditionFailedError(
+                f"the game is at version {state.version}; reload it and decide again",
+                current_version=state.version,
+            )
+        if any(h is None for h in record.token_hashes):
+            raise SeatsOpenError(
+                "the game starts when every seat is claimed",
+                open_seats=[s for s, h in enumerate(record.token_hashes) if h is None],
+            )
+        new, events = apply(state, seat, body)
+        out = render(game_id, new, seat)
+        etag = f'"{new.version}"'
+        reply = StoredReply(fingerprint, 200, etag, out) if reply_key else None
+        try:
+            earlier = store.save(
+                game_id, state.version, new, events, reply_key=reply_key, reply=reply
+            )
+        except VersionConflictError as conflict:
+            if if_match is not None:
+                raise PreconditionFailedError(
+                    f"the game is at version {conflict.current}; reload it and decide again",
+                    current_version=conflict.current,
+                ) from None
+            continue
+        if earlier is not None:
+            return _replayed(earlier, fingerprint)
+        return ActionResult(200, etag, out, replayed=False)
+    raise GameBusyError("the game kept changing; reload it and try again")
+
+
+def _replayed(reply: StoredReply, fingerprint: str) -> ActionResult:
+    if reply.fingerprint != fingerprint:
+        raise IdempotencyKeyReusedError(
+            "this Idempotency-Key was used with a different request body"
+        )
+    return ActionResult(reply.status, reply.etag or "", reply.body, replayed=True)

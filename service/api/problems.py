@@ -1,0 +1,176 @@
+"""The one place where errors become HTTP responses: RFC 9457 ``application/problem+json``.
+
+Every error the service can meet (engine errors, service-layer errors, storage
+errors, Flask's own 404/405/413, webargs' 422, and anything unexpected) is
+turned into ``{"type", "title", "status", "detail", "code", "instance", …}``
+here, with a stable machine-readable ``code``. Views never build error
+responses themselves; they raise.
+
+``type`` is ``urn:three-thirteen:problem:<code>``: stable, and the same string
+a client would switch on if it prefers ``type`` to ``code``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+import redis
+from flask import Flask, Response, request
+from werkzeug.exceptions import HTTPException
+
+from service.engine.errors import (
+    EngineError,
+    IllegalActionError,
+    InvalidInputError,
+    NotYourTurnError,
+)
+from service.storage import StorageUnavailableError, UnknownGameError
+
+from .play import (
+    AuthError,
+    GameBusyError,
+    IdempotencyKeyReusedError,
+    PlayError,
+    PreconditionFailedError,
+    SeatsOpenError,
+    SeatTakenError,
+    UnknownSeatError,
+)
+
+__all__ = ["PROBLEM_CONTENT_TYPE", "ApiProblem", "problem_response", "register_error_handlers"]
+
+log = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+TITLES = {
+    400: "Bad request",
+    401: "Unauthorized",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    412: "Precondition failed",
+    413: "Request body too large",
+    415: "Unsupported media type",
+    422: "Unprocessable content",
+    428: "Precondition required",
+    500: "Internal server error",
+    503: "Service unavailable",
+}
+
+#: The HTTP status of each error class; the first matching class (by MRO) wins.
+STATUS = {
+    InvalidInputError: 422,
+    NotYourTurnError: 409,
+    IllegalActionError: 409,
+    AuthError: 401,
+    GameBusyError: 409,
+    SeatsOpenError: 409,
+    SeatTakenError: 409,
+    UnknownSeatError: 404,
+    PreconditionFailedError: 412,
+    IdempotencyKeyReusedError: 422,
+}
+
+#: Codes of errors Flask/werkzeug raise themselves, by status.
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_body",
+    500: "internal_error",
+}
+
+
+class ApiProblem(Exception):
+    """An error raised by the HTTP layer itself (bad JSON, bad query, unknown route…)."""
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+
+def problem_response(
+    status: int, code: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+) -> Response:
+    body = {
+        "type": f"urn:three-thirteen:problem:{code}",
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "instance": request.path,
+        **extra,
+    }
+    response = Response(orjson.dumps(body), status=status, content_type=PROBLEM_CONTENT_TYPE)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _status_of(exc: Exception) -> int:
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 500
+
+
+def register_error_handlers(app: Flask, retry_after_seconds: int) -> None:
+    """Install the mapping on ``app``. Flask picks the most specific handler per class."""
+    retry_after = {"Retry-After": str(retry_after_seconds)}
+
+    @app.errorhandler(EngineError)
+    @app.errorhandler(PlayError)
+    def _known(exc: EngineError | PlayError) -> Response:
+        status = _status_of(exc)
+        headers = {"WWW-Authenticate": 'Bearer realm="three-thirteen"'} if status == 401 else None
+        return problem_response(status, exc.code, exc.message, headers, **exc.details)
+
+    @app.errorhandler(ApiProblem)
+    def _api(exc: ApiProblem) -> Response:
+        return problem_response(exc.status, exc.code, exc.detail, **exc.extra)
+
+    @app.errorhandler(UnknownGameError)
+    def _unknown_game(exc: UnknownGameError) -> Response:
+        return problem_response(
+            404, "unknown_game", "there is no game with this id (or it expired)"
+        )
+
+    @app.errorhandler(StorageUnavailableError)
+    @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
+    def _unavailable(exc: Exception) -> Response:
+        log.warning("storage unavailable: %s", exc)
+        return problem_response(
+            503, "storage_unavailable", "the game store is unreachable; retry later", retry_after
+        )
+
+
+def http_exception_problem(error: HTTPException) -> Response:
+    """Flask's and webargs' own errors (404, 405, 413, 422 of a query…) as problems."""
+    status = error.code or 500
+    if status >= 500:
+        original = getattr(error, "original_exception", None)
+        if original is not None:
+            log.error("unhandled error", exc_info=original)
+        return problem_response(500, "internal_error", "an unexpected error occurred")
+    extra: dict[str, Any] = {}
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages") or data.get("errors")
+    if messages:
+        extra["errors"] = messages
+    code = HTTP_CODES.get(status, "http_error")
+    if status == 422 and messages and "query" in messages:
+        code = "invalid_query"
+    detail = error.description or TITLES.get(status, "error")
+    headers = {}
+    if status == 405 and error.get_response().headers.get("Allow"):
+        headers["Allow"] = error.get_response().headers["Allow"]
+    return problem_response(status, code, str(detail), headers, **extra)

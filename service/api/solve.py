@@ -1,0 +1,77 @@
+"""``POST /v1/solve``: the optimal arrangement and discard analysis of any hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.engine.arrangement import Arrangement
+from service.engine.cards import card_name, card_names, parse_card, parse_rank, rank_name
+from service.engine.rules import resolve_rules
+from service.engine.solver import analyze
+
+from .docs import json_body, problems
+from .problems import ApiProblem
+from .schemas import SolveRequestSchema, SolveResponseSchema
+from .web import json_response, load_body
+
+blp = Blueprint("solve", __name__, url_prefix="/v1/solve", description="The meld solver.")
+
+_REQUEST = SolveRequestSchema()
+EXAMPLE = {"hand": ["4S", "5H", "6S", "KD", "KC", "9H"], "wild_rank": "5",
+           "rules": {"preset": "classic"}}
+
+
+def _arrangement(a: Arrangement) -> dict[str, Any]:
+    out: dict[str, Any] = {"melds": [card_names(m) for m in a.melds]}
+    if a.layoffs:
+        out["layoffs"] = [{"meld": i, "cards": card_names(c)} for i, c in a.layoffs]
+    return out
+
+
+@blp.route("")
+class Solve(MethodView):
+    @blp.doc(**json_body("SolveRequest", "A hand and its round.", EXAMPLE))
+    @blp.response(200, SolveResponseSchema)
+    @problems(blp, 413, 415, 422)
+    def post(self) -> Response:
+        """Solve a hand
+
+        `penalty` is the minimum deadwood over every arrangement and `melds`/`deadwood`
+        one arrangement reaching it; `go_out` lists each card whose discard leaves the
+        rest fully melded; `discards` the penalty without each card, best first.
+        With `round`, the round's contract (if the rules have contracts) applies to
+        `go_out`.
+        """
+        body = load_body(_REQUEST)
+        rules = resolve_rules(body["rules"])
+        hand = [parse_card(c) for c in body["hand"]]
+        contract = None
+        if "round" in body:
+            number = body["round"]
+            if number > rules.rounds:
+                raise ApiProblem(
+                    422, "invalid_body", f"these rules have {rules.rounds} rounds, not {number}",
+                    errors={"round": [f"at most {rules.rounds}"]},
+                )
+            wild = rules.wild_rank(number - 1)
+            contract = rules.contract(number - 1)
+        else:
+            wild = None if body["wild_rank"] is None else parse_rank(body["wild_rank"])
+        table = [[parse_card(c) for c in meld] for meld in body.get("table", ())]
+        result = analyze(hand, wild, rules, table, contract)
+        best = result.best
+        out: dict[str, Any] = {
+            "penalty": best.penalty,
+            **_arrangement(best),
+            "deadwood": card_names(best.deadwood),
+            "go_out": [
+                {"discard": card_name(card), **_arrangement(a)} for card, a in result.go_out.items()
+            ],
+            "discards": [{"card": card_name(c), "penalty": p} for c, p in result.discards],
+            "wild_rank": None if wild is None else rank_name(wild),
+        }
+        return json_response(out)

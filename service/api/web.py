@@ -1,0 +1,183 @@
+"""Small HTTP helpers shared by the blueprints: JSON in and out, headers, the view.
+
+Responses are serialized with orjson and returned as ready ``Response``
+objects; flask-smorest passes those through unchanged, so the schemas still
+document the contract while hot paths skip marshmallow's dump (≈300 µs on a
+game view against ≈5 µs for orjson).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import orjson
+from flask import Response, current_app, request
+from marshmallow import Schema, ValidationError
+
+from service.engine import GameState, view
+from service.storage import GameStore
+
+from .play import AuthError
+from .problems import ApiProblem
+
+__all__ = [
+    "bearer_token",
+    "game_view",
+    "if_match",
+    "json_response",
+    "load_body",
+    "query_int",
+    "query_seconds",
+    "store",
+    "valid_game_id",
+]
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_ETAG = re.compile(r'\s*(?:W/)?"(\d{1,18})"\s*')
+
+
+def store() -> GameStore:
+    return current_app.extensions["three_thirteen"].store
+
+
+def long_poll_max() -> float:
+    return float(current_app.extensions["three_thirteen"].config.long_poll_max_seconds)
+
+
+def json_response(
+    body: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> Response:
+    data = body if isinstance(body, bytes) else orjson.dumps(body)
+    response = Response(data, status=status, content_type="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def read_json() -> Any:
+    """The request body as JSON: 415 for a non-JSON type, 422 when it does not parse."""
+    mimetype = request.mimetype
+    if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
+        raise ApiProblem(
+            415, "unsupported_media_type", "send the body as JSON (Content-Type: application/json)"
+        )
+    data = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: werkzeug raises 413
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise ApiProblem(422, "invalid_json", f"the body is not valid JSON: {exc}") from None
+
+
+def load_body(schema: Schema) -> dict[str, Any]:
+    """Read and validate a JSON body with ``schema`` (422 with per-field ``errors``)."""
+    data = read_json()
+    try:
+        return schema.load(data)  # type: ignore[no-any-return]
+    except ValidationError as exc:
+        raise ApiProblem(
+            422, "invalid_body", "the body does not match the schema", errors=exc.messages
+        ) from None
+
+
+def valid_game_id(game_id: str) -> str:
+    """Ids that could never exist are refused before asking Redis (and keep keys well-formed)."""
+    if not GAME_ID.fullmatch(game_id):
+        raise ApiProblem(404, "unknown_game", "there is no game with this id (or it expired)")
+    return game_id
+
+
+def bearer_token(required: bool = False) -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        if required:
+            raise AuthError("this needs a seat token: send Authorization: Bearer <token>")
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise AuthError("the Authorization header must be 'Bearer <token>'")
+    return token
+
+
+def if_match() -> Callable[[int], bool] | None:
+    """The ``If-Match`` header as a test on versions (``None`` when absent)."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    if header.strip() == "*":
+        return lambda version: True
+    wanted = {int(m.group(1)) for part in header.split(",") if (m := _ETAG.fullmatch(part))}
+    return lambda version: version in wanted
+
+
+def none_match(version: int) -> bool:
+    """Whether ``If-None-Match`` names ``version`` (then a GET may answer 304)."""
+    header = request.headers.get("If-None-Match")
+    if header is None:
+        return False
+    if header.strip() == "*":
+        return True
+    return any(
+        (m := _ETAG.fullmatch(part)) and int(m.group(1)) == version for part in header.split(",")
+    )
+
+
+def query_int(name: str, default: int | None, lo: int, hi: int | None = None) -> int | None:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = None
+    if value is None or value < lo or (hi is not None and value > hi):
+        bound = f"from {lo}" + (f" to {hi}" if hi is not None else "")
+        raise ApiProblem(
+            422, "invalid_query", f"query parameter {name!r} must be an integer {bound}",
+            errors={"query": {name: [f"an integer {bound}"]}},
+        )
+    return value
+
+
+def query_seconds(name: str) -> float:
+    """A wait in seconds, clamped to the server's long-poll maximum."""
+    raw = request.args.get(name)
+    if raw is None:
+        return long_poll_max()
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:  # also refuses NaN
+        raise ApiProblem(
+            422, "invalid_query", f"query parameter {name!r} must be a number of seconds ≥ 0",
+            errors={"query": {name: ["a number ≥ 0"]}},
+        )
+    return min(value, long_poll_max())
+
+
+def game_view(
+    game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int] = ()
+) -> dict[str, Any]:
+    """CONTRACT.md's state for ``seat``, plus which seats are still open.
+
+    While seats are open nobody may act, so ``legal_actions`` is empty then: every
+    listed action must be one the server accepts.
+    """
+    out: dict[str, Any] = {"game_id": game_id, **view(state, seat)}
+    for player in out["players"]:
+        player["open"] = player["seat"] in open_seats
+    out["open_seats"] = list(open_seats)
+    if open_seats:
+        out["legal_actions"] = []
+    return out
+
+
+def open_seats_of(token_hashes: Sequence[str | None]) -> list[int]:
+    return [s for s, h in enumerate(token_hashes) if h is None]
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'

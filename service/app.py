@@ -1,0 +1,131 @@
+"""The application factory: ``create_app(config)`` builds one Flask app.
+
+Nothing is built at import time, so each test gets a fresh app on its own
+Redis, and gunicorn builds one per worker (``service.app:create_app()``).
+The app is stateless: every request loads the game from Redis, so any worker
+(or any machine) can serve any request.
+"""
+
+from __future__ import annotations
+
+import http
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, Response
+from flask_cors import CORS
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+
+from .api import BLUEPRINTS
+from .api.problems import PROBLEM_CONTENT_TYPE, http_exception_problem, register_error_handlers
+from .api.schemas import (
+    ActionSchemas,
+    ClaimRequestSchema,
+    CreateGameRequestSchema,
+    ProblemSchema,
+    RulesSpecSchema,
+    SolveRequestSchema,
+)
+from .config import Config
+from .storage import GameStore, RedisGameStore
+
+__all__ = ["API_VERSION", "Services", "create_app"]
+
+API_VERSION = "1.0.0"
+
+DESCRIPTION = """\
+The reference Three-Thirteen (3-13 rummy) service: rules engine, optimal meld solver and
+a game server for frontends and bots.
+
+* Cards are two characters, rank then suit: `7H`, `TS`, `JK`.
+* Errors are `application/problem+json` (RFC 9457) with a stable `code`.
+* A seat token (from game creation or a seat claim) is sent as `Authorization: Bearer <token>`.
+* The game version is the `ETag`; send `If-Match` on actions to refuse stale decisions (412).
+* `Idempotency-Key` on an action makes retries safe.
+* Long-poll with `GET /v1/games/{id}?wait_version=N` or `GET …/events?after=N&timeout=S`.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What views reach through ``current_app.extensions["three_thirteen"]``."""
+
+    config: Config
+    store: GameStore
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api, with every error (its own included) as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+        return http_exception_problem(error)
+
+    def _register_responses(self) -> None:
+        """Document the shared error responses with the problem+json media type."""
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
+
+
+def create_app(config: Config | None = None, store: GameStore | None = None) -> Flask:
+    """Build the app from ``config`` (default: the environment) and a store (default: Redis)."""
+    config = config or Config.from_env()
+    app = Flask("three_thirteen")
+    app.config.update(
+        MAX_CONTENT_LENGTH=config.max_body_bytes,
+        API_TITLE="Three-Thirteen",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/",
+        API_SPEC_OPTIONS={
+            "info": {"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
+        },
+    )
+    if store is None:
+        store = RedisGameStore(
+            config.redis_url,
+            ttl_seconds=config.game_ttl_seconds,
+            reply_ttl_seconds=config.idempotency_ttl_seconds,
+            timeout_seconds=config.redis_timeout_seconds,
+            max_wait_seconds=config.long_poll_max_seconds,
+        )
+    app.extensions["three_thirteen"] = Services(config, store)
+
+    api = ProblemApi(app)
+    api.spec.components.security_scheme(
+        "seatToken",
+        {"type": "http", "scheme": "bearer",
+         "description": "A seat's token from game creation or a seat claim."},
+    )
+    api.spec.components.schema("RulesSpec", schema=RulesSpecSchema)
+    api.spec.components.schema("SolveRequest", schema=SolveRequestSchema)
+    api.spec.components.schema("CreateGameRequest", schema=CreateGameRequestSchema)
+    api.spec.components.schema("ClaimRequest", schema=ClaimRequestSchema)
+    for name, schema in ActionSchemas.items():
+        api.spec.components.schema(name, schema=schema)
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
+
+    register_error_handlers(app, config.retry_after_seconds)
+    CORS(
+        app,
+        origins=[o.strip() for o in config.cors_origins.split(",")],
+        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed"],
+        allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
+                       "Idempotency-Key"],
+        max_age=600,
+    )
+    return app

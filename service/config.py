@@ -1,0 +1,57 @@
+"""Service configuration, read from environment variables with sane defaults.
+
+Everything a deployment may want to change is here and nowhere else, so
+``create_app(Config(...))`` in a test and ``create_app()`` under gunicorn build
+the same application from different inputs. Every variable is optional.
+
+=========================  ==========================  =========================================
+variable                   default                     what it sets
+=========================  ==========================  =========================================
+``REDIS_URL``              ``redis://127.0.0.1:6379/0``  where games live
+``GAME_TTL_SECONDS``       ``604800`` (7 days)         idle lifetime of a game; every write renews it
+``MAX_BODY_BYTES``         ``65536``                   larger request bodies get ``413``
+``LONG_POLL_MAX_SECONDS``  ``30``                      upper bound of ``timeout`` on long-polls
+``REDIS_TIMEOUT_SECONDS``  ``2.0``                     connect/read timeout; past it, ``503``
+``RETRY_AFTER_SECONDS``    ``5``                       ``Retry-After`` sent with ``503``
+``IDEMPOTENCY_TTL_SECONDS`` ``86400``                  how long a first response is kept per key
+``CORS_ORIGINS``           ``*``                       allowed browser origins (comma separated)
+=========================  ==========================  =========================================
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+__all__ = ["Config"]
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The settings of one application instance (immutable, so safe to share)."""
+
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    game_ttl_seconds: int = 7 * 24 * 3600
+    max_body_bytes: int = 64 * 1024
+    long_poll_max_seconds: int = 30
+    redis_timeout_seconds: float = 2.0
+    retry_after_seconds: int = 5
+    idempotency_ttl_seconds: int = 24 * 3600
+    cors_origins: str = "*"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
+        """Read every field from its upper-case environment variable, when set."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            raw = env.get(f.name.upper())
+            if raw is None or raw == "":
+                continue
+            kind = type(getattr(cls(), f.name))
+            try:
+                values[f.name] = kind(raw)
+            except ValueError:
+                raise ValueError(f"{f.name.upper()}={raw!r} is not a valid {kind.__name__}") from None
+        return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,25 @@
+"""Persistence of games behind a small interface (:class:`GameStore`), implemented on Redis."""
+
+from .base import (
+    GameExistsError,
+    GameRecord,
+    GameStore,
+    StorageError,
+    StorageUnavailableError,
+    StoredReply,
+    UnknownGameError,
+    VersionConflictError,
+)
+from .redis_store import RedisGameStore
+
+__all__ = [
+    "GameExistsError",
+    "GameRecord",
+    "GameStore",
+    "RedisGameStore",
+    "StorageError",
+    "StorageUnavailableError",
+    "StoredReply",
+    "UnknownGameError",
+    "VersionConflictError",
+]
