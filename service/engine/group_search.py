@@ -44,12 +44,13 @@ class GroupSearch:
         self.capmax = jokers + wr_total
         self.table = table
         self.contract = contract
-        self.memo: dict[tuple, tuple[int, list[int], object]] = {}
+        self.memo: dict[tuple, tuple[int, list[int]]] = {}
         self.index = {c: i for i, c in enumerate(nat_ids)}
         self.pw = ctx.cost[0 if ctx.wild_rank is None else ctx.wild_rank - 1]
         self.pj = ctx.cost[JOKER]
         self.group_cache: dict[tuple, list[tuple[Group, tuple[int, ...]]]] = {}
         self.run_table: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self.chain_cache: dict[tuple, list] = {}
         # slots that can share a meld with each natural: same rank or same suit, later in
         # the order, plus the wild-rank cards of its suit
         ranks = [c % 13 for c in nat_ids]
@@ -131,19 +132,31 @@ class GroupSearch:
         return out
 
     def _run_groups(self, cnt, i, budget, out) -> None:
+        """Runs through ids[i] (its lowest natural), each with the wilds it needs.
+
+        Without wild limits a run never needs to leave out an available natural of a
+        position it spans and take a wild there instead: swapping them keeps every meld
+        valid (the natural's other meld takes the wild) or, if the natural was deadwood,
+        puts the freed wild into this run's spare room. That room can only be full when
+        the run is long: ``length + wilds in the hand - its own wilds >= 13``. So only such
+        long runs may skip naturals; the others take every available natural in their span,
+        except that a run may leave out one card held once: without that card (the discard
+        analysis) the run needs a wild there.
+        """
         ctx = self.ctx
         x = self.ids[i]
         s = suit_of(x)
         limit = min(budget, ctx.max_wilds)
         single_ok = self.contract is not None  # a one-natural run is dominated by the set
+        skips_need = -1 if ctx.limits else 13 - self.capmax  # least length that may skip
         for p0 in ctx.positions(rank_of(x)):
             cand = self._run_candidates(cnt, i, s, p0)
-            ups = sorted(q for q in cand if q > p0)
-            downs = sorted((q for q in cand if q < p0), reverse=True)
-            up_chains = self._chains(ups, p0, +1, limit)
-            down_chains = self._chains(downs, p0, -1, limit)
-            for up, ug, top in up_chains:
-                for down, dg, bottom in down_chains:
+            ups = tuple(sorted(q for q in cand if q > p0))
+            downs = tuple(sorted((q for q in cand if q < p0), reverse=True))
+            up_chains = self._chains(ups, p0, limit)
+            down_chains = self._chains(downs, p0, limit)
+            for up, ug, top, up_skip in up_chains:
+                for down, dg, bottom, down_skip in down_chains:
                     gaps = ug + dg
                     span = top - bottom + 1
                     if span > 13:
@@ -156,6 +169,10 @@ class GroupSearch:
                     if c > limit or k < ctx.min_nat:
                         continue
                     length = span + pad
+                    if (up_skip or down_skip) and length - c < skips_need:
+                        left_out = up_skip + down_skip
+                        if len(left_out) > 1 or not self._single(cnt, cand[left_out[0]]):
+                            continue  # a short run that leaves out a natural: dominated
                     delta = [i]
                     placed: dict[int, int] = {p0: x}
                     for q in (*up, *down):
@@ -181,23 +198,33 @@ class GroupSearch:
                         group = Group("run", nats, c, min(ctx.max_wilds - c, 13 - length), layout)
                         out.append((group, tuple(delta)))
 
-    @staticmethod
-    def _chains(cands: list[int], p0: int, step: int, limit: int):
-        """All ways to pick positions going away from p0 with at most ``limit`` gaps."""
-        result: list[tuple[tuple[int, ...], int, int]] = [((), 0, p0)]
-        stack = [((), 0, p0, 0)]
+    def _single(self, cnt, source: tuple[str, int]) -> bool:
+        kind, j = source
+        return cnt[j if kind == "n" else self.n + j] == 1
+
+    def _chains(self, cands: tuple[int, ...], p0: int, limit: int):
+        """All ways to pick positions going away from p0 with at most ``limit`` gaps.
+
+        Each chain is ``(positions, gaps, far end, candidates left out)``; cached, as
+        the same candidate positions recur across states.
+        """
+        key = (cands, p0, limit)
+        hit = self.chain_cache.get(key)
+        if hit is not None:
+            return hit
+        result: list[tuple[tuple[int, ...], int, int, tuple[int, ...]]] = [((), 0, p0, ())]
+        stack = [((), 0, p0, (), 0)]
         while stack:
-            chosen, gaps, last, start = stack.pop()
+            chosen, gaps, last, skipped, start = stack.pop()
             for k in range(start, len(cands)):
                 q = cands[k]
                 g = gaps + abs(q - last) - 1
                 if g > limit or abs(q - p0) > 12:
                     break
-                item = ((*chosen, q), g, q)
+                item = ((*chosen, q), g, q, skipped + cands[start:k])
                 result.append(item)
                 stack.append((*item, k + 1))
-        if step < 0:
-            return [(ch, g, last) for ch, g, last in result]
+        self.chain_cache[key] = result
         return result
 
     def _wr_card(self, suit: int) -> int:
@@ -285,57 +312,54 @@ class GroupSearch:
     # -- recursion ---------------------------------------------------------------
 
     def best(self, cnt: tuple[int, ...], wb: int, cap: int, mask: int, need: tuple[int, int]):
-        """``(value, without)``: the minimum penalty of this state, and for every slot the
-        minimum penalty of the state with one card of that slot removed (INF if none).
+        """``(value, without)``: the minimum cost of this state, and for every slot the
+        minimum cost of the state with one card of that slot removed (INF if none).
 
         The second part is what makes the discard analysis one search instead of one per
         card: the options of ``S - c`` are exactly the options of ``S`` that leave a copy of
         ``c`` behind, and ``S - x`` (x the lowest card) is the deadwood option's successor.
-        The memo also keeps, per slot, the option that reached ``without`` so that an
-        arrangement of ``S - c`` can be read back without searching again.
+        A child without a copy of ``c`` has ``without[c] = INF``, so merging is an
+        element-wise minimum. Once the state's cost and every ``without`` are 0, the least
+        a cost can be, the remaining options are skipped.
         """
         key = (cnt, wb, cap, mask, need)
         hit = self.memo.get(key)
         if hit is not None:
-            return hit[0], hit[1]
+            return hit
         n = self.n
-        size = len(cnt)
         i = 0
         while i < n and not cnt[i]:
             i += 1
         if i == n:
-            value, plan = self._final(cnt, wb, cap, mask, need)
-            choice: object = ("final", plan)
-            without = [INF] * (size + 1)
-            wch0: list = [None] * (size + 1)
-            if any(cnt[n:]):
-                less, _ = self._final_less_wr(cnt, wb, cap, mask, need)
-                for k in range(n, size):
-                    if cnt[k]:
-                        without[k] = less
-            if self.jokers:
-                without[size] = self._final(cnt, wb - 1, cap, mask, need, self.jokers - 1)[0]
-            if self.table and self.ctx.lay_off and self.ctx.limits and any(cnt[n:]):
-                # wild-rank cards laid off as themselves (no natural of another rank with them)
-                for option in self._wild_rank_layoffs(cnt, wb, cap, mask, need):
-                    new = option[1]
-                    v, wv = self.best(*option[1:])
-                    if v < value:
-                        value, choice = v, option
-                    for k in range(n, size + 1):
-                        if (k == size or new[k]) and wv[k] < without[k]:
-                            without[k] = wv[k]
-                            wch0[k] = option
-            self.memo[key] = (value, without, choice, wch0)
-            return value, without
-        ctx = self.ctx
-        active = [k for k in range(size) if cnt[k]]
-        if self.jokers:
-            active.append(size)  # the joker pseudo-slot: one printed joker fewer
-        budget = wb + sum(cnt[n:])
-        best_value, best_choice = INF, None
-        without = [INF] * (size + 1)
-        wch: list = [None] * (size + 1)
+            result = self._base(cnt, wb, cap, mask, need)
+            self.memo[key] = result
+            return result
+        dt = (*cnt[:i], cnt[i] - 1, *cnt[i + 1 :])
+        dv, dw = self.best(dt, wb, cap, mask, need)
+        px = self.ctx.cost[self.ids[i]]
+        best_value = px + dv
+        without = [px + w for w in dw]
+        present = None
+        for option in self._options(cnt, i, wb, cap, mask, need):
+            v, wv = self.best(*option[1:])
+            if v < best_value:
+                best_value = v
+            without = list(map(min, without, wv))
+            if best_value == 0 and dv == 0:
+                if present is None:
+                    present = [k for k in range(len(cnt)) if cnt[k] and k != i]
+                    if self.jokers:
+                        present.append(len(cnt))
+                if not any(without[k] for k in present):
+                    break  # everything is already 0, the least a cost can be
+        without[i] = dv
+        result = (best_value, without)
+        self.memo[key] = result
+        return result
+
+    def _options(self, cnt, i, wb, cap, mask, need) -> list[tuple]:
+        """Every group with ids[i] as its lowest natural, as (group, *child state)."""
+        budget = wb + sum(cnt[self.n :])
         ns, nr = need
         options = []
         for group, delta in self._groups(cnt, i, budget):
@@ -349,35 +373,42 @@ class GroupSearch:
             ncap = min(cap + group.spare, self.capmax)
             nneed = (max(0, ns - 1), nr) if group.kind == "set" else (ns, max(0, nr - 1))
             options.append((group, tuple(new), wb - group.wilds, ncap, mask, nneed))
-        if self.table and ctx.lay_off:
+        if self.table and self.ctx.lay_off:
             for group, new, bit in self._layoff_groups(cnt, i, mask, budget):
                 ncap = min(cap + group.spare, self.capmax)
                 options.append((group, new, wb - group.wilds, ncap, mask | bit, need))
-        x = self.ids[i]
-        dnew = list(cnt)
-        dnew[i] -= 1
-        dt = tuple(dnew)
-        dv, dw = self.best(dt, wb, cap, mask, need)
-        px = ctx.cost[x]
-        dead = (None, dt, wb, cap, mask, need)
-        best_value, best_choice = px + dv, dead
-        for k in active:
-            if (k == size or dt[k]) and px + dw[k] < without[k]:
-                without[k] = px + dw[k]
-                wch[k] = dead
-        for option in options:
-            new = option[1]
+        return options
+
+    def _base(self, cnt, wb, cap, mask, need) -> tuple[int, list[int]]:
+        """No natural left: place the wild pool (or lay wild-rank cards off as themselves)."""
+        value = self._base_plain((cnt, wb, cap, mask, need), None)
+        without = [INF] * (len(cnt) + 1)
+        for k in range(self.n, len(cnt) + 1):
+            if k == len(cnt) and self.jokers or k < len(cnt) and cnt[k]:
+                without[k] = self._base_plain((cnt, wb, cap, mask, need), k)
+        for option in self._base_options(cnt, wb, cap, mask, need):
             v, wv = self.best(*option[1:])
-            if v <= best_value:
-                best_value, best_choice = v, option
-            for k in active:
-                if (k == size or new[k]) and wv[k] < without[k]:
-                    without[k] = wv[k]
-                    wch[k] = option
-        without[i] = dv
-        wch[i] = None
-        self.memo[key] = (best_value, without, best_choice, wch)
-        return best_value, without
+            value = min(value, v)
+            without = list(map(min, without, wv))
+        return value, without
+
+    def _base_options(self, cnt, wb, cap, mask, need) -> list[tuple]:
+        if self.table and self.ctx.lay_off and self.ctx.limits and any(cnt[self.n :]):
+            # wild-rank cards laid off as themselves (no natural of another rank with them)
+            return self._wild_rank_layoffs(cnt, wb, cap, mask, need)
+        return []
+
+    def _base_plain(self, state: tuple, target: int | None) -> int:
+        """The cost at a base state by the wild pool alone, with one ``target`` card fewer."""
+        return self._base_plan(state, target)[0]
+
+    def _base_plan(self, state: tuple, target: int | None):
+        cnt, wb, cap, mask, need = state
+        if target is None:
+            return self._final(cnt, wb, cap, mask, need)
+        if target == len(cnt):
+            return self._final(cnt, wb - 1, cap, mask, need, self.jokers - 1)
+        return self._final_less_wr(*state)
 
     def _wild_rank_layoffs(self, cnt, wb, cap, mask, need):
         """Lay-offs of wild-rank cards standing for themselves onto unused table melds.
@@ -448,46 +479,49 @@ class GroupSearch:
     ) -> Arrangement:
         """Walk the memo from a solved state and lay the cards out.
 
-        With ``target`` (a slot), lay out the state with one card of that slot removed,
-        following the options recorded for ``without[target]``.
+        With ``target`` (a slot), lay out the state with one card of that slot removed.
+        At each state the walk takes the first choice (deadwood, then the options in
+        order) whose successor reaches the recorded cost: the same order as the search,
+        so the result is deterministic.
         """
         groups: list[Group] = []
         deadwood: list[int] = []
         n = self.n
         while True:
-            _value, _without, choice, wch = self.memo[state]
-            cnt = state[0]
+            value, without = self.memo[state]
+            cnt, wb, cap, mask, need = state
             i = next((k for k in range(n) if cnt[k]), n)
+            goal = value if target is None else without[target]
             if i == n:
-                option = choice if target is None else wch[target]
-                if option is not None and option[0] != "final":
+                if self._base_plain(state, target) != goal:
+                    option = self._pick(self._base_options(cnt, wb, cap, mask, need), goal, target)
                     groups.append(option[0])
                     state = tuple(option[1:])
                     continue
-                if target is None:
-                    final = choice[1]
-                elif target == len(cnt):
-                    cnt_, wb_, cap_, mask_, need_ = state
-                    final = self._final(cnt_, wb_ - 1, cap_, mask_, need_, self.jokers - 1)[1]
+                final = self._base_plan(state, target)[1]
+                if target == len(cnt):
                     jokers -= 1
-                else:
-                    final = self._final_less_wr(*state)[1]
                 break
-            if target is None:
-                option = choice
-            elif target == i:
-                dnew = list(cnt)
-                dnew[i] -= 1
-                state = (tuple(dnew), *state[1:])
+            if target == i:
+                state = ((*cnt[:i], cnt[i] - 1, *cnt[i + 1 :]), wb, cap, mask, need)
                 target = None
                 continue
-            else:
-                option = wch[target]
-            group = option[0]
-            if group is None:
+            dt = ((*cnt[:i], cnt[i] - 1, *cnt[i + 1 :]), wb, cap, mask, need)
+            dv, dw = self.best(*dt)
+            px = self.ctx.cost[self.ids[i]]
+            if px + (dv if target is None else dw[target]) == goal:
                 deadwood.append(self.ids[i])
-            else:
-                groups.append(group)
+                state = dt
+                continue
+            option = self._pick(self._options(cnt, i, wb, cap, mask, need), goal, target)
+            groups.append(option[0])
             state = tuple(option[1:])
         xj, y, plan = final
         return layout(self.ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, self.table)
+
+    def _pick(self, options: list[tuple], goal: int, target: int | None) -> tuple:
+        for option in options:
+            v, wv = self.best(*option[1:])
+            if (v if target is None else wv[target]) == goal:
+                return option
+        raise AssertionError("no option reaches the recorded cost")  # pragma: no cover
