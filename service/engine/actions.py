@@ -63,7 +63,7 @@ _KEYS = {
 def parse_action(body: object) -> Action:
     """Check the shape of an action body and parse its cards (the 422 errors)."""
     if not isinstance(body, Mapping):
-        raise InvalidActionError("an action must be an object like {\"type\": \"draw\", …}")
+        raise InvalidActionError('an action must be an object like {"type": "draw", …}')
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise InvalidActionError(
@@ -89,9 +89,7 @@ def parse_action(body: object) -> Action:
     melds = body.get("melds")
     if melds is None:
         return GoOut(discard, None)
-    if not isinstance(melds, list | tuple) or not all(
-        isinstance(m, list | tuple) for m in melds
-    ):
+    if not isinstance(melds, list | tuple) or not all(isinstance(m, list | tuple) for m in melds):
         raise InvalidActionError(
             "go_out 'melds' must be a list of melds, each a list of cards", field="melds"
         )

@@ -384,7 +384,7 @@ class GroupSearch:
         value = self._base_plain((cnt, wb, cap, mask, need), None)
         without = [INF] * (len(cnt) + 1)
         for k in range(self.n, len(cnt) + 1):
-            if k == len(cnt) and self.jokers or k < len(cnt) and cnt[k]:
+            if (k == len(cnt) and self.jokers) or (k < len(cnt) and cnt[k]):
                 without[k] = self._base_plain((cnt, wb, cap, mask, need), k)
         for option in self._base_options(cnt, wb, cap, mask, need):
             v, wv = self.best(*option[1:])

@@ -116,14 +116,10 @@ def arrange_final(state: GameState, seat: int, log: EventLog | None) -> GameStat
             {
                 "seat": seat,
                 "melds": [card_names(m) for m in arrangement.melds],
-                "layoffs": [
-                    {"meld": i, "cards": card_names(c)} for i, c in arrangement.layoffs
-                ],
+                "layoffs": [{"meld": i, "cards": card_names(c)} for i, c in arrangement.layoffs],
             },
         )
-    return replace(
-        state, table=tuple(table), hands=tuple(hands), arranged=(*state.arranged, seat)
-    )
+    return replace(state, table=tuple(table), hands=tuple(hands), arranged=(*state.arranged, seat))
 
 
 def _score(state: GameState, penalty: int) -> int:
@@ -136,10 +132,7 @@ def _results_from_table(state: GameState) -> tuple[SeatResult, ...]:
     for seat in range(state.players):
         melds = tuple(m.cards for m in state.table if m.seat == seat)
         layoffs = tuple(
-            (i, cards)
-            for i, m in enumerate(state.table)
-            for s, cards in m.layoffs
-            if s == seat
+            (i, cards) for i, m in enumerate(state.table) for s, cards in m.layoffs if s == seat
         )
         hand = state.hands[seat]
         score = 0 if seat == state.went_out else _score(state, sum(penalties[c] for c in hand))
