@@ -51,6 +51,7 @@ class GroupSearch:
         self.group_cache: dict[tuple, list[tuple[Group, tuple[int, ...]]]] = {}
         self.run_table: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.chain_cache: dict[tuple, list] = {}
+        self.child_cache: dict[tuple, list] = {}
         # slots that can share a meld with each natural: same rank or same suit, later in
         # the order, plus the wild-rank cards of its suit
         ranks = [c % 13 for c in nat_ids]
@@ -362,22 +363,40 @@ class GroupSearch:
         budget = wb + sum(cnt[self.n :])
         ns, nr = need
         options = []
-        for group, delta in self._groups(cnt, i, budget):
+        capmax = self.capmax
+        for group, new in self._children(cnt, i, budget):
             if group.wilds > budget:
                 continue
-            new = list(cnt)
-            for j in delta:
-                new[j] -= 1
-            if min(new) < 0:
-                continue
-            ncap = min(cap + group.spare, self.capmax)
-            nneed = (max(0, ns - 1), nr) if group.kind == "set" else (ns, max(0, nr - 1))
-            options.append((group, tuple(new), wb - group.wilds, ncap, mask, nneed))
+            ncap = cap + group.spare
+            if ncap > capmax:
+                ncap = capmax
+            nneed = (
+                need
+                if not (ns or nr)
+                else ((max(0, ns - 1), nr) if group.kind == "set" else (ns, max(0, nr - 1)))
+            )
+            options.append((group, new, wb - group.wilds, ncap, mask, nneed))
         if self.table and self.ctx.lay_off:
             for group, new, bit in self._layoff_groups(cnt, i, mask, budget):
                 ncap = min(cap + group.spare, self.capmax)
                 options.append((group, new, wb - group.wilds, ncap, mask | bit, need))
         return options
+
+    def _children(self, cnt, i, budget) -> list[tuple[Group, tuple[int, ...]]]:
+        """The groups of ids[i] with the count vector each leaves (cached per state)."""
+        key = (cnt, i, min(budget, 14))
+        hit = self.child_cache.get(key)
+        if hit is not None:
+            return hit
+        out = []
+        for group, delta in self._groups(cnt, i, budget):
+            new = list(cnt)
+            for j in delta:
+                new[j] -= 1
+            if min(new) >= 0:
+                out.append((group, tuple(new)))
+        self.child_cache[key] = out
+        return out
 
     def _base(self, cnt, wb, cap, mask, need) -> tuple[int, list[int]]:
         """No natural left: place the wild pool (or lay wild-rank cards off as themselves)."""
