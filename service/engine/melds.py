@@ -1,7 +1,7 @@
 """Meld rules in one place: the solving context, meld validation, groups, table melds.
 
-Everything here depends only on the rules and the round's wild rank. Both searches
-(``group_search`` and ``rank_dp``) and the public ``meld_kinds`` use it.
+Everything here depends only on the rules and the round's wild rank. The search
+(``group_search``), the wild pool and the public ``meld_kinds`` use it.
 """
 
 from __future__ import annotations

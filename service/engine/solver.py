@@ -1,49 +1,57 @@
 """The optimal meld solver: the exact minimum-deadwood arrangement of a hand.
 
-It decides every score, the going-out test and the legal ``go_out`` actions, and
-it is what ``POST /v1/solve`` serves.
+It decides every score, the going-out test and the legal ``go_out`` actions, and it
+is what ``POST /v1/solve`` serves. Public: :func:`analyze`, :func:`solve`,
+:func:`meld_kinds`.
 
 Algorithm
 ---------
 Cards are split into *naturals* (not of the wild rank), *wild-rank cards* and
-printed jokers. Wild-rank cards and jokers form a pool of wilds; when a wild
-limit is in force (``max_wilds_per_meld`` or ``min_naturals_per_meld``) a
-wild-rank card may instead stand for itself inside a meld, so it also takes part
-in melds as a natural.
+printed jokers. Jokers and wild-rank cards form the wild pool; when a wild limit is
+in force (``max_wilds_per_meld`` or ``min_naturals_per_meld``) a wild-rank card may
+also stand for itself inside a meld, so it then takes part as a natural too.
 
-A memoised depth-first search takes the lowest remaining natural ``x`` (cards
-ordered by suit, then rank) and tries every way to dispose of it: as deadwood,
-or as the lowest natural of a *group* — a set of its rank, a run of its suit, or
-a lay-off onto one table meld — built from ``x``, higher naturals and the
-wild-rank cards, each group taking exactly the wilds it needs to become a valid
-meld (a run's gaps plus padding to three cards). A group's spare room for more
-wilds (limited by ``max_wilds_per_meld`` and a run's 13 ranks) is summed into a
-capacity. When no natural is left, the remaining wilds are placed at best: into
-that capacity, into melds of their own (wilds only, or wild-rank cards standing
-for themselves as a set), and the rest are deadwood, the cheapest ones first.
-Because the search state is only ``(remaining multiset, wild balance, capacity,
-used table melds, contract counts still needed)``, equal sub-hands are solved
-once. Runs take naturals upward from ``x`` and only wild-rank cards or
-wrap-around cards below it, so a state is a "frontier" of the hand much like a
-profile DP over ranks.
+1. *Forced deadwood.* A natural that belongs to no meld of the whole hand (no
+   partner within reach and too few wilds) is deadwood in every arrangement of the
+   hand and of every part of it: it is set aside. Random hands keep a core of a few
+   cards.
+2. *Group search* (``group_search``). A memoised search takes the lowest remaining
+   natural (by rank, then suit) and tries every way to dispose of it: deadwood, or
+   the lowest natural of a group (a set of its rank, a run of its suit, a lay-off
+   onto one table meld) taking exactly the wilds it needs. A group's spare room for
+   more wilds is summed into a capacity; when no natural is left, ``wildpool``
+   places the pool: into that room, into melds of its own, the rest into deadwood,
+   cheapest first. The state is ``(remaining multiset, wild balance, capacity, used
+   table melds, contract counts needed)``.
+3. *Every discard in the same search.* Each state also returns, for each kind of
+   card, the cost of the state without one such card: the options of ``S - c`` are
+   the options of ``S`` that leave a copy of ``c`` behind. So the penalty of the
+   hand without each card, and thus the go-out discards, cost no extra search; a
+   go-out arrangement is read back from the memo.
+4. *What is minimised* is ``penalty * 64 + deadwood cards``, so going out means no
+   deadwood card at all (cards worth 0 included), and among equal penalties the
+   arrangement with fewer deadwood cards wins.
 
-Complexity: the number of states is bounded by the sub-multisets reachable by
-removing whole groups in order, times ``(wilds + 1)^2``; for the hands of this
-game (at most 14 cards in play, 30 accepted) this stays in the low thousands.
-Before searching, naturals that cannot belong to any meld (no partner within
-reach and too few wilds) are set aside as forced deadwood, which leaves random
-hands with a core of a few cards.
+Pruning that keeps it exact: a run never leaves out an available natural of a
+position it spans unless it is long enough that its spare room could be full, or
+the natural is held once (then the hand without it needs that run); by an exchange
+argument (swap the natural in, its other meld takes the wild) nothing is lost. A
+state whose cost and every per-card cost reach 0 stops trying options.
 
-The discard analysis solves the hand without each distinct card, sharing the
-memo table between those searches; a card set aside as forced deadwood costs no
-search at all (its absence lowers the penalty by exactly its value).
+Complexity: exponential in the worst case (the problem generalises exact cover),
+bounded in practice by the memo: the states are sub-multisets reachable by removing
+whole groups lowest card first, times the wild balance and capacity (at most
+``(wilds + 1)^2``). ``make bench-solve`` measures it: random 14-card hands take
+about half a millisecond, and the inputs built to run it away (30 wilds, 30 cards
+of one suit, 8 identical cards) tens of milliseconds.
 
 Tie-break
 ---------
-When several arrangements reach the minimum the search keeps the first one in
-its fixed order: for the lowest card, sets before runs before lay-offs before
-deadwood, smaller groups before larger ones; so the result is deterministic for
-a given multiset, whatever order the hand was given in.
+Among optimal arrangements (equal penalty and equal number of deadwood cards) the
+search keeps, for the lowest card, the first option that reaches the minimum in its
+fixed order (deadwood, then sets, then runs, then lay-offs), and the read-back
+follows the same order; so the result depends only on the hand as a multiset,
+never on the order the cards were given in.
 """
 
 from __future__ import annotations
@@ -54,22 +62,11 @@ from .arrangement import Analysis, Arrangement
 from .cards import JOKER, rank_of, suit_of
 from .group_search import GroupSearch
 from .melds import SCALE, Context, TableMeld, context, meld_kinds, split
-from .rank_dp import RankDP
 from .rules import Rules
 
 __all__ = ["MAX_HAND", "analyze", "meld_kinds", "solve"]
 
 MAX_HAND = 30
-
-
-#: Which search serves a hand: "auto" picks by size; tests force either one.
-SEARCH = "auto"
-
-
-def _use_rank_dp(ctx: Context, table: list[TableMeld], naturals: list[int]) -> bool:
-    if table or ctx.aces == "wrap":
-        return False
-    return SEARCH == "rank"
 
 
 class _Problem:
@@ -104,10 +101,7 @@ class _Problem:
         self.forced_cost = sum(ctx.cost[c] for c in self.forced)
         self.naturals = [c for c in naturals if c in meldable]
         core = [c for c in ids if c in meldable]
-        self.search: GroupSearch | RankDP
-        if _use_rank_dp(ctx, table, self.naturals):
-            self.search = RankDP(ctx, self.naturals, self.wrc, jokers, contract)
-        elif probe is not None and len(core) == len(ids):
+        if probe is not None and len(core) == len(ids):
             self.search = probe
         else:
             self.search = GroupSearch(ctx, core, jokers, len(wrc), table, contract)
@@ -125,14 +119,10 @@ class _Problem:
 
     def state(self) -> tuple:
         need = (0, 0) if self.contract is None else self.contract
-        s = self.search
-        if isinstance(s, RankDP):
-            return s.initial(need)
-        return (self._counts(s, self.naturals, self.wrc), self.jokers, 0, 0, need)
+        return (self._counts(self.search, self.naturals, self.wrc), self.jokers, 0, 0, need)
 
     def best(self, state: tuple) -> tuple[int, list[int]]:
-        s = self.search
-        return s.best(state) if isinstance(s, RankDP) else s.best(*state)
+        return self.search.best(*state)
 
     def slot(self, card: int) -> int | None:
         """The search slot of a card, or None for a joker or forced deadwood."""
