@@ -324,11 +324,16 @@ class GroupSearch:
         element-wise minimum. Once the state's cost and every ``without`` are 0, the least
         a cost can be, the remaining options are skipped.
         """
+        n = self.n
+        # Spare room only matters for wilds left over at the end, and no more of them can
+        # be left than the pool still holds: a larger capacity is the same state.
+        pool = wb + sum(cnt[n:])
+        if cap > pool:
+            cap = pool if pool > 0 else 0
         key = (cnt, wb, cap, mask, need)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        n = self.n
         i = 0
         while i < n and not cnt[i]:
             i += 1
@@ -508,7 +513,7 @@ class GroupSearch:
         deadwood: list[int] = []
         n = self.n
         while True:
-            value, without = self.memo[state]
+            value, without = self.best(*state)
             cnt, wb, cap, mask, need = state
             i = next((k for k in range(n) if cnt[k]), n)
             goal = value if target is None else without[target]
