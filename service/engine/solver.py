@@ -60,6 +60,7 @@ from collections.abc import Iterable, Sequence
 
 from .arrangement import Analysis, Arrangement
 from .cards import JOKER, rank_of, suit_of
+from .errors import InvalidInputError
 from .group_search import GroupSearch
 from .melds import SCALE, Context, TableMeld, context, meld_kinds, split
 from .rules import Rules
@@ -201,7 +202,7 @@ def _meldable_fast(ctx: Context, naturals: list[int], wrc: list[int], jokers: in
 
 def _check_hand(hand: Sequence[int]) -> None:
     if len(hand) > MAX_HAND:
-        raise ValueError(f"a hand has at most {MAX_HAND} cards")
+        raise InvalidInputError(f"a hand has at most {MAX_HAND} cards, not {len(hand)}")
 
 
 def _prepare_table(ctx: Context, table: Sequence[Sequence[int]]) -> list[TableMeld]:
