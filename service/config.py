@@ -34,7 +34,7 @@ class Config:
     redis_url: str = "redis://127.0.0.1:6379/0"
     game_ttl_seconds: int = 7 * 24 * 3600
     max_body_bytes: int = 64 * 1024
-    long_poll_max_seconds: int = 30
+    long_poll_max_seconds: float = 30.0
     redis_timeout_seconds: float = 2.0
     retry_after_seconds: int = 5
     idempotency_ttl_seconds: int = 24 * 3600

@@ -58,8 +58,13 @@ def problems(blp: Blueprint, *statuses: int) -> Callable[[F], F]:
     return decorate
 
 
-def json_body(schema: str, description: str, example: Any = None) -> dict[str, Any]:
+def json_body(
+    schema: str, description: str, example: Any = None, **extra: Any
+) -> dict[str, Any]:
+    """A JSON request body referring to a component schema (``extra``: more JSON Schema)."""
     content: dict[str, Any] = {"schema": {"$ref": f"#/components/schemas/{schema}"}}
+    if extra:
+        content["schema"] = {"allOf": [content["schema"]], **extra}
     if example is not None:
         content["example"] = example
     return {
@@ -76,6 +81,8 @@ def query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]
             "schema": schema}
 
 
-def header(name: str, description: str) -> dict[str, Any]:
+def header(
+    name: str, description: str, schema: dict[str, Any] | None = None
+) -> dict[str, Any]:
     return {"in": "header", "name": name, "required": False, "description": description,
-            "schema": {"type": "string"}}
+            "schema": schema or {"type": "string"}}

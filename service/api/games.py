@@ -34,6 +34,7 @@ from .schemas import (
 )
 from .web import (
     bearer_token,
+    check_action_cards,
     etag,
     game_view,
     if_match,
@@ -41,6 +42,7 @@ from .web import (
     load_body,
     none_match,
     open_seats_of,
+    QUERY_INT_MAX,
     query_int,
     query_seconds,
     read_json,
@@ -70,17 +72,34 @@ def _view_response(game_id: str, state: GameState, seat: int | None,
     )
 
 
+def _links() -> dict[str, dict[str, object]]:
+    """OpenAPI links from a created game to what one does next (clients and contract tests
+    follow them: view, act as a seat, read events, claim a seat)."""
+    gid = {"game_id": "$response.body#/game_id"}
+    links: dict[str, dict[str, object]] = {
+        "GetGame": {"operationId": "getGame", "parameters": gid},
+        "GetEvents": {"operationId": "getEvents", "parameters": gid},
+        "ClaimSeat": {"operationId": "claimSeat", "parameters": {**gid, "seat": 1}},
+    }
+    for seat in (0, 1):
+        auth = {"header.Authorization": f"Bearer {{$response.body#/seats/{seat}/token}}"}
+        links[f"ViewAsSeat{seat}"] = {"operationId": "getGame", "parameters": {**gid, **auth}}
+        links[f"ActAsSeat{seat}"] = {"operationId": "act", "parameters": {**gid, **auth}}
+    return links
+
+
 @blp.route("")
 class Games(MethodView):
     @blp.doc(**json_body("CreateGameRequest", "The players (named, or open) and rules.",
-                         CREATE_EXAMPLE))
+                         CREATE_EXAMPLE), operationId="createGame",
+             responses={201: {"links": _links()}})
     @blp.response(201, CreateGameResponseSchema, headers={**LOCATION, **ETAG})
     @problems(blp, 413, 415, 422)
     def post(self) -> Response:
         """Create a game
 
         Each named seat gets a token, shown only in this response. Seats given as
-        `{"open": true}` are claimed later with `POST /v1/games/{id}/seats/{seat}/claim`;
+        `{"name": null}` are left open and claimed later with `POST /v1/games/{id}/seats/{seat}/claim`;
         nobody can act until every seat is claimed.
         """
         body = load_body(_CREATE)
@@ -104,10 +123,12 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class Game(MethodView):
     @blp.doc(
+        operationId="getGame",
         security=TOKEN_OPTIONAL,
         parameters=[
             query("wait_version", "Long-poll: if the game is at this version, wait for the "
-                  "next change (or `timeout`).", {"type": "integer", "minimum": 0}),
+                  "next change (or `timeout`).",
+                  {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
             query("timeout", "Seconds to wait with `wait_version` (capped by the server, 30 "
                   "by default).", {"type": "number", "minimum": 0}),
             header("If-None-Match", 'A version you have, e.g. `"12"`: 304 if still current.'),
@@ -141,11 +162,13 @@ class Game(MethodView):
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
     @blp.doc(
+        operationId="act",
         security=TOKEN,
         parameters=[
             header("If-Match", 'The version you decided on, e.g. `"12"`: 412 if stale.'),
-            header("Idempotency-Key", "Any unique string (≤ 200 chars): a retry with the same "
-                   "key and body returns the first response instead of acting twice."),
+            header("Idempotency-Key", "Any unique string (1–200 chars): a retry with the same "
+                   "key and body returns the first response instead of acting twice.",
+                   {"type": "string", "minLength": 1, "maxLength": 200}),
         ],
         requestBody={
             "required": True,
@@ -173,6 +196,7 @@ class Actions(MethodView):
         if key is not None and not 1 <= len(key) <= 200:
             raise ApiProblem(422, "invalid_body", "Idempotency-Key must be 1 to 200 characters")
         body = read_json()
+        check_action_cards(body)
         result = play.act(
             store(), game_id, token, body,
             if_match=if_match(),
@@ -191,7 +215,8 @@ def _render_after_action(game_id: str, state: GameState, seat: int) -> bytes:
 
 @blp.route("/<game_id>/seats/<int:seat>/claim")
 class Claim(MethodView):
-    @blp.doc(**json_body("ClaimRequest", "Your name at the table.", {"name": "bob"}))
+    @blp.doc(**json_body("ClaimRequest", "Your name at the table.", {"name": "bob"}),
+             operationId="claimSeat")
     @blp.response(200, ClaimResponseSchema, headers=ETAG)
     @problems(blp, 404, 409, 413, 415, 422)
     def post(self, game_id: str, seat: int) -> Response:
@@ -217,10 +242,11 @@ class Claim(MethodView):
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.doc(
+        operationId="getEvents",
         security=TOKEN_OPTIONAL,
         parameters=[
             query("after", "Return events with `seq` greater than this (default 0).",
-                  {"type": "integer", "minimum": 0}),
+                  {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
             query("limit", f"At most this many (1–{MAX_EVENTS}, default {MAX_EVENTS}).",
                   {"type": "integer", "minimum": 1, "maximum": MAX_EVENTS}),
             query("timeout", "If there is nothing after `after`, wait up to this many seconds "

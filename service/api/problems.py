@@ -109,7 +109,7 @@ def problem_response(
         "instance": request.path,
         **extra,
     }
-    response = Response(orjson.dumps(body), status=status, content_type=PROBLEM_CONTENT_TYPE)
+    response = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=status, content_type=PROBLEM_CONTENT_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

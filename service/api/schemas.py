@@ -11,6 +11,7 @@ check the served bodies against the document).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
@@ -32,9 +33,14 @@ __all__ = [
     "SolveResponseSchema",
 ]
 
+#: What a card may look like in a request (RULES.md: rank then suit; also `10`, lower case,
+#: the suit symbols, `JOKER`). Responses always use the canonical two characters.
+CARD_PATTERN = r"^(?:[Jj][Oo][Kk][Ee][Rr]|[Jj][Kk]|(?:10|[2-9AaTtJjQqKk])[SHDCshdc♠♥♦♣♤♡♢♧])$"
+CARD_RE = re.compile(CARD_PATTERN)
 CARD = {"description": "A card: rank then suit (`7H`, `TS`, `JK`); input also accepts `10`, "
         "lower case and ♠♥♦♣; output is always canonical.", "example": "7H"}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
+SEED_MAX = 2**63 - 1
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -43,6 +49,17 @@ def _ref(name: str) -> dict[str, str]:
 
 def Card(**kw: Any) -> fields.String:
     return fields.String(metadata=CARD, **kw)
+
+
+def CardIn(**kw: Any) -> fields.String:
+    """A card in a request: the documented pattern is enforced, so valid means parseable."""
+    return fields.String(metadata={**CARD, "pattern": CARD_PATTERN}, validate=_check_card, **kw)
+
+
+def _check_card(text: str) -> None:
+    # fullmatch, not match: Python's "$" would also accept a trailing newline.
+    if not CARD_RE.fullmatch(text):
+        raise ValidationError(f"{text!r} is not a card: write rank then suit, e.g. '7H' or 'JK'")
 
 
 def Cards(description: str, **kw: Any) -> fields.List:
@@ -196,9 +213,15 @@ class RulesSpecSchema(Schema):
     )
     jokers = fields.Integer(validate=validate.Range(0, 8))
     aces = fields.String(validate=validate.OneOf(["low", "high", "both", "wrap"]))
-    card_values = fields.Dict(
-        keys=fields.String(validate=validate.OneOf(RANKS)),
-        values=fields.Integer(validate=validate.Range(0, 1000)),
+    card_values = fields.Raw(
+        metadata={
+            "description": "Penalty overrides by rank (`10` is taken as `T`).",
+            "type": "object",
+            "properties": {
+                r: {"type": "integer", "minimum": 0, "maximum": 1000} for r in [*RANKS, "10"]
+            },
+            "additionalProperties": False,
+        }
     )
     wild_penalty = fields.Integer(allow_none=True, validate=validate.Range(0, 1000))
     joker_penalty = fields.Integer(validate=validate.Range(0, 1000))
@@ -227,12 +250,12 @@ class PresetsSchema(Schema):
     )
 
 
-def _rules_spec_field(description: str) -> fields.Dict:
+def _rules_spec_field(description: str) -> fields.Raw:
     """A rules spec inside a request: checked by the engine (the single validator)."""
-    return fields.Dict(
+    return fields.Raw(
         load_default=None,
         allow_none=True,
-        metadata={"description": description, "allOf": [_ref("RulesSpec")]},
+        metadata={"description": description, "anyOf": [_ref("RulesSpec"), {"type": "null"}]},
     )
 
 
@@ -242,8 +265,9 @@ def _rules_spec_field(description: str) -> fields.Dict:
 class SolveRequestSchema(StrictSchema):
     """A hand to analyse. Give `wild_rank` (a rank or null) or `round`, not both."""
 
-    hand = Cards(
-        "The hand, up to 30 cards.", required=True, validate=validate.Length(max=30)
+    hand = fields.List(
+        CardIn(), required=True, validate=validate.Length(max=30),
+        metadata={"description": "The hand, up to 30 cards."},
     )
     wild_rank = fields.String(
         allow_none=True,
@@ -257,7 +281,8 @@ class SolveRequestSchema(StrictSchema):
                   "rank comes from the rules' hand sizes and the round's contract applies."},
     )
     table = fields.List(
-        Cards("A meld on the table."),
+        fields.List(CardIn(), validate=validate.Length(max=30),
+                    metadata={"description": "A meld on the table."}),
         validate=validate.Length(max=40),
         metadata={"description": "Melds on the table to lay off onto (when `lay_off` is on)."},
     )
@@ -323,14 +348,16 @@ class DrawActionSchema(StrictSchema):
 
 class DiscardActionSchema(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(["discard"]))
-    card = Card(required=True)
+    card = CardIn(required=True)
 
 
 class GoOutActionSchema(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(["go_out"]))
-    discard = Card(required=True)
-    melds = Melds(
-        "Optional: the melds to lay (checked); without them the optimal arrangement is used.",
+    discard = CardIn(required=True)
+    melds = fields.List(
+        fields.List(CardIn()),
+        metadata={"description": "Optional: the melds to lay (checked); without them the "
+                  "optimal arrangement is used."},
     )
 
 
@@ -454,15 +481,21 @@ class GameViewSchema(Schema):
 
 
 class PlayerSpecSchema(StrictSchema):
-    """A seat at creation: `{"name": "ann"}`, or `{"open": true}` to leave it for others."""
+    """A seat at creation: `{"name": "ann"}`, or `{"name": null}` to leave it open for
+    someone to claim."""
 
-    name = fields.String(validate=validate.Length(1, 40))
-    open = fields.Boolean(truthy={True}, falsy={False})
+    name = fields.String(
+        required=True, allow_none=True, validate=validate.Length(1, 40),
+        metadata={"description": "The player's name, or null: an open seat."},
+    )
 
-    @validates_schema
-    def _name_or_open(self, data: dict[str, Any], **_: Any) -> None:
-        if ("name" in data) == bool(data.get("open")):
-            raise ValidationError('give a "name", or "open": true', "name")
+
+def _check_seed(seed: object) -> None:
+    if seed is None or (isinstance(seed, str) and len(seed) <= 64):
+        return
+    if isinstance(seed, int) and not isinstance(seed, bool) and -SEED_MAX - 1 <= seed <= SEED_MAX:
+        return
+    raise ValidationError("a seed is a string of up to 64 characters or a 64-bit integer")
 
 
 class CreateGameRequestSchema(StrictSchema):
@@ -473,9 +506,15 @@ class CreateGameRequestSchema(StrictSchema):
     rules = _rules_spec_field("The rules; default classic.")
     seed = fields.Raw(
         load_default=None,
+        allow_none=True,
+        validate=_check_seed,
         metadata={
             "description": "Makes the shuffles reproducible; hidden until the end.",
-            "oneOf": [{"type": "string", "maxLength": 64}, {"type": "integer"}, {"type": "null"}],
+            "oneOf": [
+                {"type": "string", "maxLength": 64},
+                {"type": "integer", "minimum": -SEED_MAX - 1, "maximum": SEED_MAX},
+                {"type": "null"},
+            ],
         },
     )
 

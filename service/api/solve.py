@@ -34,7 +34,9 @@ def _arrangement(a: Arrangement) -> dict[str, Any]:
 
 @blp.route("")
 class Solve(MethodView):
-    @blp.doc(**json_body("SolveRequest", "A hand and its round.", EXAMPLE))
+    @blp.doc(**json_body("SolveRequest", "A hand and its round.", EXAMPLE,
+                         oneOf=[{"required": ["wild_rank"]}, {"required": ["round"]}]),
+             operationId="solve")
     @blp.response(200, SolveResponseSchema)
     @problems(blp, 413, 415, 422)
     def post(self) -> Response:

@@ -17,10 +17,12 @@ from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
 
 from service.engine import GameState, view
+from service.engine.errors import InvalidCardError
 from service.storage import GameStore
 
 from .play import AuthError
 from .problems import ApiProblem
+from .schemas import CARD_RE
 
 __all__ = [
     "bearer_token",
@@ -65,9 +67,20 @@ def read_json() -> Any:
         )
     data = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: werkzeug raises 413
     try:
-        return orjson.loads(data)
+        return _integral(orjson.loads(data))
     except orjson.JSONDecodeError as exc:
         raise ApiProblem(422, "invalid_json", f"the body is not valid JSON: {exc}") from None
+
+
+def _integral(value: Any) -> Any:
+    """``3.0`` is the integer 3 in JSON Schema, so it is one here too (the engine wants ints)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+        return int(value)  # beyond 2**53 a float is not an exact integer: leave it a float
+    if isinstance(value, dict):
+        return {k: _integral(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_integral(v) for v in value]
+    return value
 
 
 def load_body(schema: Schema) -> dict[str, Any]:
@@ -79,6 +92,23 @@ def load_body(schema: Schema) -> dict[str, Any]:
         raise ApiProblem(
             422, "invalid_body", "the body does not match the schema", errors=exc.messages
         ) from None
+
+
+def check_action_cards(body: Any) -> None:
+    """Hold action bodies to the documented card pattern before the engine parses them
+    (the engine is more lenient, e.g. about surrounding spaces; the contract is not)."""
+    if not isinstance(body, dict):
+        return
+    texts = [body.get("card"), body.get("discard")]
+    melds = body.get("melds")
+    if isinstance(melds, list):
+        texts += [c for m in melds if isinstance(m, list) for c in m]
+    for text in texts:
+        if isinstance(text, str) and not CARD_RE.fullmatch(text):
+            raise InvalidCardError(
+                f"{text!r} is not a card: write rank then suit, e.g. '7H', 'TS', '10♣', or 'JK'",
+                text=text,
+            )
 
 
 def valid_game_id(game_id: str) -> str:
@@ -124,7 +154,11 @@ def none_match(version: int) -> bool:
     )
 
 
-def query_int(name: str, default: int | None, lo: int, hi: int | None = None) -> int | None:
+#: Largest integer a query parameter takes (versions and event numbers stay far below).
+QUERY_INT_MAX = 2**53
+
+
+def query_int(name: str, default: int | None, lo: int, hi: int = QUERY_INT_MAX) -> int | None:
     raw = request.args.get(name)
     if raw is None:
         return default
@@ -132,8 +166,8 @@ def query_int(name: str, default: int | None, lo: int, hi: int | None = None) ->
         value = int(raw)
     except ValueError:
         value = None
-    if value is None or value < lo or (hi is not None and value > hi):
-        bound = f"from {lo}" + (f" to {hi}" if hi is not None else "")
+    if value is None or not lo <= value <= hi:
+        bound = f"from {lo} to {hi}"
         raise ApiProblem(
             422, "invalid_query", f"query parameter {name!r} must be an integer {bound}",
             errors={"query": {name: [f"an integer {bound}"]}},

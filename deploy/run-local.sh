@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `make run`: serve the API with gunicorn on $PORT (default 8000). When REDIS_URL is not set,
+# start a throw-away local redis-server (no persistence) on a free port, stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+export PORT=${PORT:-8000}
+redis_pid=""
+cleanup() { if [ -n "$redis_pid" ]; then kill "$redis_pid" 2>/dev/null || true; fi; }
+trap cleanup EXIT INT TERM
+if [ -z "${REDIS_URL:-}" ]; then
+  server=$(deploy/redis-server-path.sh)
+  redis_port=${REDIS_PORT:-$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+  "$server" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --loglevel warning &
+  redis_pid=$!
+  export REDIS_URL="redis://127.0.0.1:$redis_port/0"
+  for _ in $(seq 50); do
+    "$VENV/bin/python" -c "import redis,sys; redis.Redis.from_url('$REDIS_URL').ping()" 2>/dev/null && break
+    sleep 0.1
+  done
+  echo "local redis-server ($server) at $REDIS_URL"
+fi
+echo "serving on http://127.0.0.1:$PORT  (docs: http://127.0.0.1:$PORT/docs)"
+"$VENV/bin/gunicorn" -c deploy/gunicorn.conf.py "service.app:create_app()" &
+gunicorn_pid=$!
+trap 'kill -TERM $gunicorn_pid 2>/dev/null || true; wait $gunicorn_pid 2>/dev/null || true; cleanup' EXIT INT TERM
+wait $gunicorn_pid
