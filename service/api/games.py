@@ -33,6 +33,7 @@ from .schemas import (
     GameViewSchema,
 )
 from .web import (
+    QUERY_INT_MAX,
     bearer_token,
     check_action_cards,
     etag,
@@ -42,7 +43,6 @@ from .web import (
     load_body,
     none_match,
     open_seats_of,
-    QUERY_INT_MAX,
     query_int,
     query_seconds,
     read_json,
