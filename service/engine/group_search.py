@@ -53,19 +53,18 @@ class GroupSearch:
         self.run_table: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.chain_cache: dict[tuple, list] = {}
         self.child_cache: dict[tuple, list] = {}
-        # slots that can share a meld with each natural: same rank or same suit, later in
-        # the order, plus the wild-rank cards of its suit
+        # Slots that can share a meld with each natural, later in the order: the same
+        # rank (sets) and the same suit plus the wild-rank cards of that suit (runs).
         ranks = [c % 13 for c in nat_ids]
         suits = [c // 13 for c in nat_ids]
         n = self.n
-        self.related = [
-            (
-                *(j for j in range(i, n) if ranks[j] == ranks[i] or suits[j] == suits[i]),
-                n + suits[i],
-            )
+        self.same_rank = [[j for j in range(i + 1, n) if ranks[j] == ranks[i]] for i in range(n)]
+        self.rank_related = [(i, *self.same_rank[i]) for i in range(n)]
+        self.suit_related = [
+            (*(j for j in range(i + 1, n) if suits[j] == suits[i]), n + suits[i])
             for i in range(n)
         ]
-        self.same_rank = [[j for j in range(i + 1, n) if ranks[j] == ranks[i]] for i in range(n)]
+        self.set_cache: dict[tuple, list] = {}
 
     # -- groups ------------------------------------------------------------------
 
@@ -74,19 +73,25 @@ class GroupSearch:
     ) -> list[tuple[Group, tuple[int, ...]]]:
         """Every group whose lowest natural is ids[i], with the slots it uses (one per card).
 
-        Cached on the counts of the cards that can share a meld with ids[i] only, so the
-        same neighbourhood in different states is enumerated once.
+        Sets depend on the counts of ids[i]'s rank only; runs on which positions of its
+        suit are held, and whether held once (a run takes one copy, and may leave out a
+        card held once). Each part is cached on just that, so the same neighbourhood in
+        different states is enumerated once.
         """
         budget = min(budget, 14)
-        key = (i, budget, *(cnt[j] for j in self.related[i]))
-        cached = self.group_cache.get(key)
-        if cached is not None:
-            return cached
-        out: list[tuple[Group, tuple[int, ...]]] = []
-        self._set_groups(cnt, i, budget, out)
-        self._run_groups(cnt, i, budget, out)
-        self.group_cache[key] = out
-        return out
+        set_key = (i, budget, *(cnt[j] for j in self.rank_related[i]))
+        sets = self.set_cache.get(set_key)
+        if sets is None:
+            sets = []
+            self._set_groups(cnt, i, budget, sets)
+            self.set_cache[set_key] = sets
+        run_key = (i, budget, *(2 if cnt[j] > 1 else cnt[j] for j in self.suit_related[i]))
+        runs = self.group_cache.get(run_key)
+        if runs is None:
+            runs = []
+            self._run_groups(cnt, i, budget, runs)
+            self.group_cache[run_key] = runs
+        return sets + runs
 
     def _set_groups(self, cnt, i, budget, out) -> None:
         ctx = self.ctx
