@@ -61,8 +61,7 @@ class GroupSearch:
         self.same_rank = [[j for j in range(i + 1, n) if ranks[j] == ranks[i]] for i in range(n)]
         self.rank_related = [(i, *self.same_rank[i]) for i in range(n)]
         self.suit_related = [
-            (*(j for j in range(i + 1, n) if suits[j] == suits[i]), n + suits[i])
-            for i in range(n)
+            (*(j for j in range(i + 1, n) if suits[j] == suits[i]), n + suits[i]) for i in range(n)
         ]
         self.set_cache: dict[tuple, list] = {}
 
@@ -78,13 +77,16 @@ class GroupSearch:
         card held once). Each part is cached on just that, so the same neighbourhood in
         different states is enumerated once.
         """
-        budget = min(budget, 14)
-        set_key = (i, budget, *(cnt[j] for j in self.rank_related[i]))
+        # Sets are enumerated once with the most wilds the hand could ever spend; callers
+        # drop the groups that need more than their state can pay.
+        top = min(self.capmax, 14)
+        set_key = (i, *(cnt[j] for j in self.rank_related[i]))
         sets = self.set_cache.get(set_key)
         if sets is None:
             sets = []
-            self._set_groups(cnt, i, budget, sets)
+            self._set_groups(cnt, i, top, sets)
             self.set_cache[set_key] = sets
+        budget = min(budget, top)
         run_key = (i, budget, *(2 if cnt[j] > 1 else cnt[j] for j in self.suit_related[i]))
         runs = self.group_cache.get(run_key)
         if runs is None:
@@ -411,11 +413,17 @@ class GroupSearch:
 
     def _base(self, cnt, wb, cap, mask, need) -> tuple[int, list[int]]:
         """No natural left: place the wild pool (or lay wild-rank cards off as themselves)."""
-        value = self._base_plain((cnt, wb, cap, mask, need), None)
+        state = (cnt, wb, cap, mask, need)
+        value = self._base_plain(state, None)
         without = [INF] * (len(cnt) + 1)
-        for k in range(self.n, len(cnt) + 1):
-            if (k == len(cnt) and self.jokers) or (k < len(cnt) and cnt[k]):
-                without[k] = self._base_plain((cnt, wb, cap, mask, need), k)
+        less_wr = None
+        for k in range(self.n, len(cnt)):
+            if cnt[k]:
+                if less_wr is None:  # any wild-rank card: the pool only counts them
+                    less_wr = self._base_plain(state, k)
+                without[k] = less_wr
+        if self.jokers:
+            without[len(cnt)] = self._base_plain(state, len(cnt))
         for option in self._base_options(cnt, wb, cap, mask, need):
             v, wv = self.best(*option[1:])
             value = min(value, v)

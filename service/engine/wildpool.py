@@ -39,6 +39,7 @@ def leftover(ctx: Context, x: int, y: int, need: tuple[int, int], pj: int, pw: i
     return best_v, best_plan
 
 
+@lru_cache(maxsize=8192)
 def place(ctx, xj, y, room, need, pj, pw):
     """Best use of a pool of ``xj`` jokers and ``y`` wild-rank cards: absorb, meld, or deadwood."""
     best = (INF, None)
