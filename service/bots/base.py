@@ -1,0 +1,143 @@
+"""What every reference bot shares: reading a view into cards, and a cached solver.
+
+A bot sees only what the server shows its seat (the view and its own events), so
+everything here starts from a view dict. The solver is the engine's own
+(``service.engine.solver.analyze``) run locally on the bot's hand: the same
+optimal arrangement the server scores with, without a round trip per question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from service.client.types import Action, GameView
+from service.engine.arrangement import Analysis
+from service.engine.cards import card_name, parse_card, parse_cards, parse_rank
+from service.engine.rules import Rules, resolve_rules
+from service.engine.solver import analyze
+
+__all__ = ["Bot", "Position", "analysis", "rules_of"]
+
+DRAW_PHASES = frozenset({"draw", "final_draw"})
+
+
+class Bot:
+    """The interface :meth:`service.client.Seat.play` drives.
+
+    ``choose`` returns one action (any element of ``view["legal_actions"]``). A bot
+    that sets ``wants_events`` gets ``observe(events)`` with the events it has not
+    seen yet before each decision. One bot object plays one seat of one game.
+    """
+
+    name: ClassVar[str] = "bot"
+    wants_events: ClassVar[bool] = False
+
+    def start(self, view: GameView) -> None:
+        """Called once with the first view (before any decision)."""
+
+    def observe(self, events: list[Any]) -> None:
+        """The new events since the last call (only when ``wants_events``)."""
+
+    def choose(self, view: GameView) -> Action:
+        raise NotImplementedError
+
+    def finish(self, view: GameView) -> None:
+        """Called once with the final view."""
+
+
+@lru_cache(maxsize=64)
+def _rules(key: str) -> Rules:
+    import orjson
+
+    return resolve_rules(orjson.loads(key))
+
+
+def rules_of(view: GameView) -> Rules:
+    """The resolved rules of the view (cached: every view carries the same dict)."""
+    import orjson
+
+    return _rules(orjson.dumps(view["rules"], option=orjson.OPT_SORT_KEYS).decode())
+
+
+@lru_cache(maxsize=200_000)
+def _analysis(hand: tuple[int, ...], wild: int, rules: Rules,
+              table: tuple[tuple[int, ...], ...], contract: tuple[int, int] | None) -> Analysis:
+    return analyze(list(hand), wild, rules, table, contract)
+
+
+def analysis(hand: list[int] | tuple[int, ...], wild: int, rules: Rules,
+             table: tuple[tuple[int, ...], ...] = (),
+             contract: tuple[int, int] | None = None) -> Analysis:
+    """``analyze`` of a hand as a multiset, memoised (bots ask about the same hands often)."""
+    return _analysis(tuple(sorted(hand)), wild, rules, table, contract)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The decision-relevant facts of a view, as engine integers."""
+
+    seat: int
+    hand: tuple[int, ...]
+    wild: int
+    rules: Rules
+    phase: str
+    top: int | None
+    contract: tuple[int, int] | None
+    table: tuple[tuple[int, ...], ...]
+    legal: tuple[dict[str, Any], ...]
+
+    @classmethod
+    def of(cls, view: GameView) -> Position:
+        rnd = view["round"]
+        you = view["you"]
+        assert you is not None, "a bot needs a seat's view, not a spectator's"
+        rules = rules_of(view)
+        contract = rnd.get("contract")
+        table: tuple[tuple[int, ...], ...] = ()
+        if rules.lay_off and rnd.get("table"):
+            table = tuple(tuple(parse_cards(m["cards"])) for m in rnd["table"])
+        return cls(
+            seat=you["seat"],
+            hand=tuple(parse_cards(you["hand"])),
+            wild=parse_rank(rnd["wild_rank"]),
+            rules=rules,
+            phase=rnd["phase"] or "",
+            top=None if rnd["discard_top"] is None else parse_card(rnd["discard_top"]),
+            contract=None if contract is None else (contract["sets"], contract["runs"]),
+            table=table,
+            legal=tuple(view["legal_actions"]),
+        )
+
+    @property
+    def drawing(self) -> bool:
+        return self.phase in DRAW_PHASES
+
+    @property
+    def can_take_discard(self) -> bool:
+        return any(a.get("source") == "discard" for a in self.legal)
+
+    def analyze(self, hand: list[int] | tuple[int, ...]) -> Analysis:
+        """The solver on ``hand``: the table (lay-offs) counts only in final turns."""
+        table = self.table if self.phase.startswith("final") else ()
+        return analysis(hand, self.wild, self.rules, table, self.contract)
+
+    def go_out_action(self) -> Action | None:
+        """A legal ``go_out`` (the server lists them only when the hand can go out)."""
+        for a in self.legal:
+            if a["type"] == "go_out":
+                return dict(a)  # type: ignore[return-value]
+        return None
+
+
+def draw(source: str) -> Action:
+    return {"type": "draw", "source": source}
+
+
+def discard(card: int) -> Action:
+    return {"type": "discard", "card": card_name(card)}
+
+
+def go_out(card: int) -> Action:
+    return {"type": "go_out", "discard": card_name(card)}

@@ -1,0 +1,57 @@
+"""The two baseline bots: ``random`` and ``greedy``.
+
+``random`` is the floor any bot must beat; ``greedy`` is the obvious solver-driven
+player (one decision at a time, no memory), the bar the ``strong`` bot is
+measured against.
+"""
+
+from __future__ import annotations
+
+import random as _random
+
+from service.client.types import Action, GameView
+
+from .base import Bot, Position, discard, draw, go_out
+
+__all__ = ["GreedyBot", "RandomBot"]
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions (seedable, so a match can be replayed)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = _random.Random(seed)
+
+    def choose(self, view: GameView) -> Action:
+        return dict(self.rng.choice(view["legal_actions"]))  # type: ignore[return-value]
+
+
+class GreedyBot(Bot):
+    """Draws the discard when it lowers its best penalty, discards to minimise the penalty,
+    goes out whenever it can. Every judgement is the exact solver's."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.seed = seed  # unused: greedy is deterministic
+
+    def choose(self, view: GameView) -> Action:
+        pos = Position.of(view)
+        if pos.drawing:
+            if pos.top is not None and pos.can_take_discard:
+                now = pos.analyze(pos.hand).penalty
+                taken = pos.analyze((*pos.hand, pos.top))
+                can_go_out = bool(taken.go_out) and pos.phase == "draw"
+                if can_go_out or taken.discards[0][1] < now:
+                    return draw("discard")
+            return draw("stock")
+        a = pos.analyze(pos.hand)
+        if pos.phase == "discard" and a.go_out:
+            legal = {x.get("discard") for x in pos.legal if x["type"] == "go_out"}
+            for card in a.go_out:
+                action = go_out(card)
+                if action["discard"] in legal:
+                    return action
+        return discard(a.discards[0][0])

@@ -1,0 +1,446 @@
+"""The client proper: transport with retries, games, and one seat's session.
+
+Design choices, and why:
+
+* ``http.client`` with one persistent connection per thread and client: a bot
+  makes a request every few milliseconds, and a new TCP connection per request
+  would cost more than the request itself. Threads never share a connection.
+* Retries: ``503`` and ``429`` are retried after ``Retry-After`` (seconds or an
+  HTTP date, capped by ``max_backoff``), as are dropped connections when the
+  request is safe to repeat (a ``GET``, anything carrying an ``Idempotency-Key``,
+  or a request that failed on a reused keep-alive connection before the server
+  answered, which it therefore never saw). Everything else is raised as
+  :class:`ApiError` with the problem's ``code``.
+* Every action carries ``If-Match`` (the version the bot decided on: a stale
+  decision is refused with ``412``, never applied to a position the bot did not
+  see) and a fresh ``Idempotency-Key`` that stays the same across the retries of
+  that one action (so a move whose response was lost is not applied twice).
+* Waiting for a turn is the long-poll ``GET /v1/games/{id}?wait_version=N``:
+  the request parks in the server until the game moves on, so an idle bot costs
+  one open request, not a polling loop.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import http.client
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, cast
+from urllib.parse import urlencode, urlsplit
+
+import orjson
+
+from .types import Action, Event, GameView
+
+__all__ = ["ApiError", "Client", "ClientStats", "CreatedGame", "Seat", "TransportError"]
+
+#: Statuses that mean "not now": retried after Retry-After.
+RETRY_STATUSES = frozenset({429, 503})
+#: Dropped-connection errors worth one more try on a fresh connection.
+_DROPPED = (
+    http.client.RemoteDisconnected,
+    http.client.BadStatusLine,
+    http.client.IncompleteRead,
+    ConnectionResetError,
+    ConnectionAbortedError,
+    BrokenPipeError,
+    ConnectionRefusedError,
+    socket.timeout,
+    TimeoutError,
+)
+
+
+class ApiError(Exception):
+    """An error response: ``status``, the problem's ``code`` and ``detail``, the whole body."""
+
+    def __init__(self, status: int, problem: Mapping[str, Any], headers: Mapping[str, str]):
+        self.status = status
+        self.problem = dict(problem)
+        self.code: str = str(problem.get("code", "http_error"))
+        self.detail: str = str(problem.get("detail", problem.get("title", "")))
+        self.headers = dict(headers)
+        super().__init__(f"{status} {self.code}: {self.detail}")
+
+
+class TransportError(Exception):
+    """The server could not be reached (after the retries that were safe to make)."""
+
+
+@dataclass
+class ClientStats:
+    """Counters and latencies a benchmark or a match runner reads; shared by many clients."""
+
+    requests: int = 0
+    retries: int = 0
+    actions: int = 0
+    action_seconds: list[float] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def record(self, kind: str, seconds: float, retried: int) -> None:
+        with self._lock:
+            self.requests += 1
+            self.retries += retried
+            if kind == "act":
+                self.actions += 1
+                self.action_seconds.append(seconds)
+
+
+@dataclass(frozen=True)
+class Response:
+    status: int
+    headers: dict[str, str]
+    body: Any
+
+
+def _retry_after(value: str | None, default: float) -> float:
+    """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date."""
+    if not value:
+        return default
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return default
+    return max(0.0, when.timestamp() - time.time())
+
+
+class Client:
+    """A connection to one service. Thread-safe: each thread gets its own connection."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: float = 15.0,
+        retries: int = 8,
+        max_backoff: float = 30.0,
+        stats: ClientStats | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        parts = urlsplit(base_url.rstrip("/"))
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http(s) URL: {base_url!r}")
+        self.base_url = base_url.rstrip("/")
+        self._scheme = parts.scheme
+        self._host = parts.hostname
+        self._port = parts.port
+        self._prefix = parts.path
+        self.timeout = timeout
+        self.retries = retries
+        self.max_backoff = max_backoff
+        self.stats = stats
+        self._sleep = sleep
+        self._local = threading.local()
+
+    # -- transport -------------------------------------------------------------------
+
+    def _connection(self, timeout: float) -> tuple[http.client.HTTPConnection, bool]:
+        """This thread's connection (``reused`` tells whether it served a request before)."""
+        conn: http.client.HTTPConnection | None = getattr(self._local, "conn", None)
+        reused = conn is not None
+        if conn is None:
+            cls = (
+                http.client.HTTPSConnection if self._scheme == "https"
+                else http.client.HTTPConnection
+            )
+            conn = cls(self._host, self._port, timeout=timeout)
+            self._local.conn = conn
+        conn.timeout = timeout
+        if conn.sock is not None:
+            conn.sock.settimeout(timeout)
+        return conn, reused
+
+    def _drop_connection(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+        self._local.conn = None
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their threads end)."""
+        self._drop_connection()
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        token: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        query: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+        kind: str = "other",
+    ) -> Response:
+        """Send one request, retrying what is safe to retry; raise :class:`ApiError` on >= 400."""
+        url = self._prefix + path
+        if query:
+            url += "?" + urlencode({k: v for k, v in query.items() if v is not None})
+        hdrs = {"Accept": "application/json", "User-Agent": "three-thirteen-client/1"}
+        if token is not None:
+            hdrs["Authorization"] = f"Bearer {token}"
+        payload = None
+        if body is not None:
+            payload = orjson.dumps(body)
+            hdrs["Content-Type"] = "application/json"
+        hdrs.update(headers or {})
+        safe = method == "GET" or "Idempotency-Key" in hdrs
+        wait = timeout if timeout is not None else self.timeout
+        retried = 0
+        started = time.perf_counter()
+        while True:
+            conn, reused = self._connection(wait)
+            try:
+                conn.request(method, url, body=payload, headers=hdrs)
+                raw = conn.getresponse()
+                data = raw.read()
+            except _DROPPED as exc:
+                self._drop_connection()
+                # a reused keep-alive connection the server had closed: it never saw the request
+                stale = reused and isinstance(
+                    exc, http.client.RemoteDisconnected | BrokenPipeError | ConnectionResetError
+                )
+                if (safe or stale) and retried < self.retries:
+                    retried += 1
+                    if not stale:
+                        self._sleep(min(0.05 * 2**retried, self.max_backoff))
+                    continue
+                raise TransportError(f"{method} {url}: {exc!r}") from exc
+            except OSError as exc:
+                self._drop_connection()
+                raise TransportError(f"{method} {url}: {exc!r}") from exc
+            resp_headers = {k.lower(): v for k, v in raw.getheaders()}
+            if raw.will_close:
+                self._drop_connection()
+            if raw.status in RETRY_STATUSES and retried < self.retries:
+                retried += 1
+                self._sleep(min(_retry_after(resp_headers.get("retry-after"), 1.0),
+                                self.max_backoff))
+                continue
+            break
+        if self.stats is not None:
+            self.stats.record(kind, time.perf_counter() - started, retried)
+        parsed: Any = orjson.loads(data) if data else None
+        if raw.status >= 400:
+            raise ApiError(raw.status, parsed if isinstance(parsed, dict) else {}, resp_headers)
+        return Response(raw.status, resp_headers, parsed)
+
+    # -- endpoints -------------------------------------------------------------------
+
+    def presets(self) -> dict[str, dict[str, Any]]:
+        """``GET /v1/rules/presets``: every preset with every option."""
+        return cast(dict[str, dict[str, Any]], self.request("GET", "/v1/rules/presets").body["presets"])
+
+    def solve(self, hand: Iterable[str], wild_rank: str | None,
+              rules: Mapping[str, Any] | None = None,
+              table: Iterable[Iterable[str]] | None = None) -> dict[str, Any]:
+        """``POST /v1/solve``: the optimal arrangement and the value of each discard."""
+        body: dict[str, Any] = {"hand": list(hand), "wild_rank": wild_rank}
+        if rules is not None:
+            body["rules"] = dict(rules)
+        if table is not None:
+            body["table"] = [list(m) for m in table]
+        return cast(dict[str, Any], self.request("POST", "/v1/solve", body=body).body)
+
+    def create_game(
+        self,
+        players: Iterable[str | None],
+        *,
+        rules: Mapping[str, Any] | None = None,
+        seed: str | int | None = None,
+    ) -> CreatedGame:
+        """``POST /v1/games``; ``None`` in ``players`` leaves that seat open for a claim."""
+        body: dict[str, Any] = {"players": [{"name": n} for n in players]}
+        if rules is not None:
+            body["rules"] = dict(rules)
+        if seed is not None:
+            body["seed"] = seed
+        out = self.request("POST", "/v1/games", body=body, kind="create").body
+        return CreatedGame(self, out["game_id"], out["seats"], out["state"])
+
+    def claim(self, game_id: str, seat: int, name: str) -> Seat:
+        """Claim an open seat; the returned :class:`Seat` holds its token."""
+        out = self.request(
+            "POST", f"/v1/games/{game_id}/seats/{seat}/claim", body={"name": name}, kind="claim"
+        ).body
+        return Seat(self, game_id, seat, out["token"], out["state"])
+
+    def view(self, game_id: str, token: str | None = None, *,
+             wait_version: int | None = None, wait: float = 25.0) -> GameView:
+        """The game as ``token``'s seat (or a spectator) sees it.
+
+        With ``wait_version``: the long-poll; returns when the version differs from it,
+        or after ``wait`` seconds with the unchanged view.
+        """
+        query: dict[str, Any] = {}
+        timeout = None
+        if wait_version is not None:
+            query = {"wait_version": wait_version, "timeout": wait}
+            timeout = wait + 10.0
+        out = self.request("GET", f"/v1/games/{game_id}", token=token, query=query,
+                           timeout=timeout, kind="poll" if query else "get")
+        return cast(GameView, out.body)
+
+    def events(self, game_id: str, token: str | None = None, *, after: int = 0,
+               wait: float = 0.0) -> tuple[list[Event], int]:
+        """Every event after ``after`` (paging through), and the ``after`` to resume with."""
+        found: list[Event] = []
+        while True:
+            query: dict[str, Any] = {"after": after}
+            if wait and not found:
+                query["timeout"] = wait
+            out = self.request("GET", f"/v1/games/{game_id}/events", token=token, query=query,
+                               timeout=wait + 10.0 if wait else None, kind="events").body
+            found.extend(out["events"])
+            after = out["next_after"]
+            if not out["more"]:
+                return found, after
+
+    def wait_finished(self, game_id: str, *, deadline: float | None = None) -> GameView:
+        """Follow a game as a spectator (long-poll) until it is finished."""
+        state = self.view(game_id)
+        while state["status"] != "finished":
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"game {game_id} did not finish in time")
+            state = self.view(game_id, wait_version=state["version"])
+        return state
+
+
+@dataclass
+class CreatedGame:
+    """What ``POST /v1/games`` answered: the id, each seat (with tokens for named seats)."""
+
+    client: Client
+    game_id: str
+    seats: list[dict[str, Any]]
+    state: GameView
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [s["seat"] for s in self.seats if s.get("token") is None]
+
+    def seat(self, seat: int) -> Seat:
+        """A session for a seat that was named at creation (its token is known)."""
+        token = self.seats[seat].get("token")
+        if token is None:
+            raise ValueError(f"seat {seat} is open: claim it with Client.claim")
+        return Seat(self.client, self.game_id, seat, token, self.state)
+
+
+class Chooser(Protocol):
+    """What :meth:`Seat.play` accepts besides a plain function: a bot object.
+
+    ``choose(view)`` returns one of ``view["legal_actions"]`` (or an equivalent body).
+    Optional methods, called when present: ``start(view)`` once, ``observe(events)``
+    with the new events before each decision (set ``wants_events = True``), and
+    ``finish(view)`` with the final view.
+    """
+
+    def choose(self, view: GameView) -> Action: ...
+
+
+class Seat:
+    """One seat's session: its token, the last view it saw, and how it moves."""
+
+    def __init__(self, client: Client, game_id: str, seat: int, token: str,
+                 view: GameView | None = None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.seat = seat
+        self.token = token
+        self._view: GameView | None = view
+        self._after = 0
+        self.actions = 0
+
+    @property
+    def view(self) -> GameView:
+        """The last view this seat received (fetched once if there is none yet)."""
+        if self._view is None or self._view.get("you") is None:
+            self._view = self.client.view(self.game_id, self.token)
+        return self._view
+
+    @property
+    def version(self) -> int:
+        return self.view["version"]
+
+    def refresh(self) -> GameView:
+        self._view = self.client.view(self.game_id, self.token)
+        return self._view
+
+    def wait_change(self, wait: float = 25.0) -> GameView:
+        """Long-poll once: the next version (or the same view after ``wait`` seconds)."""
+        self._view = self.client.view(self.game_id, self.token,
+                                      wait_version=self.version, wait=wait)
+        return self._view
+
+    def wait_for_turn(self, *, deadline: float | None = None) -> GameView:
+        """Block (in the server's long-poll) until this seat may act or the game is over."""
+        view = self.view
+        while view["status"] != "finished" and not view["legal_actions"]:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"seat {self.seat} of game {self.game_id}: no turn in time")
+            view = self.wait_change()
+        return view
+
+    def act(self, action: Action | Mapping[str, Any]) -> GameView:
+        """Send one action with ``If-Match`` and a fresh ``Idempotency-Key``; return the new view.
+
+        A ``412`` (someone moved since this seat's view) is raised as :class:`ApiError`
+        after the view is refreshed, so the caller simply decides again.
+        """
+        headers = {"If-Match": f'"{self.version}"', "Idempotency-Key": uuid.uuid4().hex}
+        try:
+            out = self.client.request("POST", f"/v1/games/{self.game_id}/actions",
+                                      body=dict(action), token=self.token, headers=headers,
+                                      kind="act")
+        except ApiError as err:
+            if err.status in (409, 412):
+                self.refresh()
+            raise
+        self.actions += 1
+        self._view = cast(GameView, out.body)
+        return self._view
+
+    def new_events(self) -> list[Event]:
+        """The events since the last call (public ones plus this seat's private ones)."""
+        events, self._after = self.client.events(self.game_id, self.token, after=self._after)
+        return events
+
+    def play(self, bot: Chooser | Callable[[GameView], Action], *,
+             deadline: float | None = None) -> GameView:
+        """Play this seat to the end of the game with ``bot``; return the final view."""
+        choose = bot.choose if hasattr(bot, "choose") else bot
+        observe = getattr(bot, "observe", None) if getattr(bot, "wants_events", False) else None
+        start = getattr(bot, "start", None)
+        if start is not None:
+            start(self.view)
+        errors = 0
+        while True:
+            view = self.wait_for_turn(deadline=deadline)
+            if view["status"] == "finished":
+                break
+            if observe is not None:
+                observe(self.new_events())
+            try:
+                self.act(choose(view))  # type: ignore[operator]
+                errors = 0
+            except ApiError as err:
+                # 412: the game moved on under us (never in turn-based play, but cheap
+                # to survive); decide again on the fresh view. Anything else is a bot bug.
+                errors += 1
+                if err.status != 412 or errors > 3:
+                    raise
+        finish = getattr(bot, "finish", None)
+        if finish is not None:
+            if observe is not None:
+                observe(self.new_events())
+            finish(self.view)
+        return self.view

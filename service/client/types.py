@@ -1,0 +1,83 @@
+"""The JSON shapes of the API as ``TypedDict``s.
+
+Views stay plain dicts (what the server sent, cheap to pass around and to log);
+these types only let a type checker and an editor see the field names of
+``CONTRACT.md``. Fields the contract marks optional are ``NotRequired``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+__all__ = ["Action", "Event", "GameView", "PlayerView", "RoundView", "You"]
+
+
+class Action(TypedDict, total=False):
+    """One action body: ``{"type": "draw", "source": "stock"}``, ``{"type": "discard",
+    "card": "7H"}`` or ``{"type": "go_out", "discard": "7H"}``."""
+
+    type: str
+    source: str
+    card: str
+    discard: str
+    melds: list[list[str]]
+
+
+class RoundView(TypedDict):
+    number: int
+    rounds: int
+    hand_size: int
+    wild_rank: str
+    dealer: int
+    current_seat: int | None
+    phase: str | None
+    stock_count: int
+    discard_top: str | None
+    discard_count: int
+    went_out: int | None
+    contract: dict[str, int] | None
+    table: list[dict[str, Any]]
+
+
+class PlayerView(TypedDict):
+    seat: int
+    name: str | None
+    open: bool
+    hand_count: int
+    total: int
+    round_scores: list[int]
+
+
+class You(TypedDict):
+    seat: int
+    hand: list[str]
+
+
+class GameView(TypedDict):
+    """The state as one seat (or a spectator) may see it."""
+
+    game_id: str
+    version: int
+    status: str
+    rules: dict[str, Any]
+    seed_commitment: str
+    seeded_by_creator: bool
+    round: RoundView
+    players: list[PlayerView]
+    open_seats: list[int]
+    you: You | None
+    legal_actions: list[Action]
+    last_round: dict[str, Any] | None
+    winners: NotRequired[list[int]]
+    seed: NotRequired[str]
+    seed_salt: NotRequired[str]
+
+
+class Event(TypedDict, total=False):
+    """One event of ``GET /v1/games/{id}/events``: ``seq``, ``type`` and its fields."""
+
+    seq: int
+    type: str
+    seat: int
+    source: str
+    card: str
