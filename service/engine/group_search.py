@@ -86,8 +86,12 @@ class GroupSearch:
             sets = []
             self._set_groups(cnt, i, top, sets)
             self.set_cache[set_key] = sets
-        budget = min(budget, top)
-        run_key = (i, budget, *(2 if cnt[j] > 1 else cnt[j] for j in self.suit_related[i]))
+        # Runs too, when the suit holds few cards (the enumeration is small at any
+        # budget); in a crowded suit the enumeration grows fast with the budget, so it
+        # is done for the budget the state can pay.
+        related = self.suit_related[i]
+        budget = top if len(related) <= 4 else min(budget, top)
+        run_key = (i, budget, *(2 if cnt[j] > 1 else cnt[j] for j in related))
         runs = self.group_cache.get(run_key)
         if runs is None:
             runs = []
