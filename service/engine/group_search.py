@@ -85,6 +85,7 @@ class GroupSearch:
         if sets is None:
             sets = []
             self._set_groups(cnt, i, top, sets)
+            sets.sort(key=_larger_first)
             self.set_cache[set_key] = sets
         # Runs too, when the suit holds few cards (the enumeration is small at any
         # budget); in a crowded suit the enumeration grows fast with the budget, so it
@@ -96,8 +97,11 @@ class GroupSearch:
         if runs is None:
             runs = []
             self._run_groups(cnt, i, budget, runs)
+            runs.sort(key=_larger_first)
             self.group_cache[run_key] = runs
-        return sets + runs
+        # Larger groups first: a state whose cost and every per-card cost reach 0 stops
+        # trying options, and large melds get there soonest.
+        return runs + sets
 
     def _set_groups(self, cnt, i, budget, out) -> None:
         ctx = self.ctx
@@ -567,3 +571,7 @@ class GroupSearch:
             if (v if target is None else wv[target]) == goal:
                 return option
         raise AssertionError("no option reaches the recorded cost")  # pragma: no cover
+
+
+def _larger_first(group_and_slots: tuple[Group, tuple[int, ...]]) -> int:
+    return -len(group_and_slots[1])

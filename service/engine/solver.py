@@ -49,9 +49,9 @@ Tie-break
 ---------
 Among optimal arrangements (equal penalty and equal number of deadwood cards) the
 search keeps, for the lowest card, the first option that reaches the minimum in its
-fixed order (deadwood, then sets, then runs, then lay-offs), and the read-back
-follows the same order; so the result depends only on the hand as a multiset,
-never on the order the cards were given in.
+fixed order (deadwood, then runs, then sets, each larger first, then lay-offs), and
+the read-back follows the same order; so the result depends only on the hand as a
+multiset, never on the order the cards were given in.
 """
 
 from __future__ import annotations
