@@ -95,16 +95,23 @@ class StrongBot(Bot):
                     held[card] -= 1
             elif kind == "went_out":
                 self.pile.append(parse_card(e["discard"]))
+                self._laid(e["seat"], [parse_card(e["discard"])])
                 for meld in e.get("melds", []):
-                    self.laid.update(parse_cards(meld))
-                held = self.taken.get(e["seat"])
-                if held is not None:
-                    held.clear()
+                    self._laid(e["seat"], parse_cards(meld), table=True)
             elif kind == "laid_down":
                 for meld in e.get("melds", []):
-                    self.laid.update(parse_cards(meld))
+                    self._laid(e["seat"], parse_cards(meld), table=True)
                 for lay in e.get("layoffs", []):
-                    self.laid.update(parse_cards(lay["cards"]))
+                    self._laid(e["seat"], parse_cards(lay["cards"]), table=True)
+
+    def _laid(self, seat: int, cards: list[int], *, table: bool = False) -> None:
+        """Cards that left ``seat``'s hand face up: known, and no longer "taken" by it."""
+        held = self.taken.get(seat)
+        for card in cards:
+            if held and held[card] > 0:
+                held[card] -= 1
+        if table:
+            self.laid.update(cards)
 
     def _new_round_pile(self, top: str | None) -> None:
         self.pile = [] if top is None else [parse_card(top)]

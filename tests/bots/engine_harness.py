@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -21,9 +22,13 @@ from service.engine.rules import resolve_rules
 
 
 def play_local(bot_names: list[str], preset: str = "classic", seed: str = "0",
-               bot_seed: str = "0") -> dict[str, Any]:
-    """One game; returns the final spectator view (totals, winners)."""
-    rules = resolve_rules({"preset": preset})
+               bot_seed: str = "0", rules_spec: dict[str, Any] | None = None,
+               check: Callable[[Any, int, Any], None] | None = None) -> dict[str, Any]:
+    """One game; returns the final spectator view (totals, winners).
+
+    ``check(bot, seat, state)`` is called before each decision (tests use it to compare
+    a bot's beliefs with the hidden truth)."""
+    rules = resolve_rules({"preset": preset, **(rules_spec or {})})
     names = [f"{n}{i}" for i, n in enumerate(bot_names)]
     state = new_game(rules, names, seed)
     bots = [make_bot(n, seed=f"{bot_seed}:{i}") for i, n in enumerate(bot_names)]
@@ -41,6 +46,8 @@ def play_local(bot_names: list[str], preset: str = "classic", seed: str = "0",
         if bot.wants_events:
             bot.observe(pending[seat])
         pending[seat] = []
+        if check is not None:
+            check(bot, seat, state)
         action = bot.choose({"game_id": "local", **view(state, seat)})  # type: ignore[arg-type]
         state, events = apply(state, seat, action)
         actions += 1

@@ -1,0 +1,133 @@
+"""The hand-written client: retries, If-Match, Idempotency-Key, and waiting without polling.
+
+Retry behaviour is checked against a tiny scripted HTTP server (a real service
+does not answer 503 on demand); the rest against the live service.
+"""
+
+from __future__ import annotations
+
+import http.server
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import orjson
+import pytest
+
+from service.client import ApiError, Client, ClientStats
+
+
+class Scripted(http.server.BaseHTTPRequestHandler):
+    """Answers from ``script`` in order and records each request's headers."""
+
+    script: ClassVar[list[tuple[int, dict[str, str], dict[str, Any]]]] = []
+    seen: ClassVar[list[dict[str, str]]] = []
+    protocol_version = "HTTP/1.1"
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        self.rfile.read(length)
+        Scripted.seen.append(dict(self.headers))
+        status, headers, body = Scripted.script.pop(0)
+        data = orjson.dumps(body)
+        self.send_response(status)
+        for k, v in {"Content-Type": "application/json", **headers}.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def scripted() -> Iterator[str]:
+    Scripted.script, Scripted.seen = [], []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_503_and_429_are_retried_after_the_retry_after_delay(scripted: str) -> None:
+    Scripted.script = [
+        (503, {"Retry-After": "2"}, {"code": "storage_unavailable"}),
+        (429, {"Retry-After": "1"}, {"code": "too_many_requests"}),
+        (200, {}, {"presets": {"classic": {}}}),
+    ]
+    slept: list[float] = []
+    stats = ClientStats()
+    client = Client(scripted, sleep=slept.append, stats=stats)
+    assert client.presets() == {"classic": {}}
+    assert slept == [2.0, 1.0]
+    assert stats.retries == 2
+
+
+def test_a_retried_action_keeps_its_idempotency_key_and_sends_if_match(scripted: str) -> None:
+    view = {"version": 3, "status": "in_progress", "legal_actions": [], "you": {"seat": 0}}
+    Scripted.script = [
+        (503, {"Retry-After": "0"}, {"code": "storage_unavailable"}),
+        (200, {"ETag": '"4"'}, {**view, "version": 4}),
+    ]
+    from service.client import Seat
+
+    seat = Seat(Client(scripted, sleep=lambda s: None), "g1", 0, "tok", view)  # type: ignore[arg-type]
+    after = seat.act({"type": "draw", "source": "stock"})
+    assert after["version"] == 4
+    first, second = Scripted.seen
+    assert first["Idempotency-Key"] == second["Idempotency-Key"]
+    assert first["If-Match"] == second["If-Match"] == '"3"'
+    assert first["Authorization"] == "Bearer tok"
+
+
+def test_errors_are_raised_with_the_problem_code(scripted: str) -> None:
+    Scripted.script = [(409, {}, {"code": "not_your_turn", "detail": "wait"})]
+    with pytest.raises(ApiError) as err:
+        Client(scripted).presets()
+    assert (err.value.status, err.value.code) == (409, "not_your_turn")
+
+
+def test_waiting_for_a_turn_parks_in_the_long_poll_instead_of_polling(service_url: str) -> None:
+    stats = ClientStats()
+    client = Client(service_url, stats=stats)
+    game = client.create_game(["ann", "bob"], seed="lp")
+    first = game.state["round"]["current_seat"]
+    mover, waiter = game.seat(first), game.seat(1 - first)
+    waited: dict[str, Any] = {}
+
+    def wait() -> None:
+        started = time.monotonic()
+        waited["view"] = waiter.wait_for_turn()
+        waited["seconds"] = time.monotonic() - started
+
+    before = stats.requests
+    thread = threading.Thread(target=wait)
+    thread.start()
+    time.sleep(1.5)  # the waiter must sit in one request all this time
+    assert stats.requests - before <= 1
+    mover.act({"type": "draw", "source": "stock"})
+    mover.act({"type": "discard", "card": mover.view["you"]["hand"][0]})
+    thread.join(10)
+    assert waited["seconds"] >= 1.4
+    assert waited["view"]["legal_actions"]  # woken by the move: its turn now
+    # two waits (after the draw, after the discard), two actions, one initial fetch or so
+    assert stats.requests - before <= 6
+
+
+def test_a_stale_if_match_is_refused_and_the_seat_sees_the_new_state(service_url: str) -> None:
+    client = Client(service_url)
+    game = client.create_game(["ann", "bob"], seed="stale")
+    seat = game.seat(game.state["round"]["current_seat"])
+    old = seat.view
+    seat.act({"type": "draw", "source": "stock"})
+    seat._view = old  # pretend this decision was made on the old view
+    with pytest.raises(ApiError) as err:
+        seat.act({"type": "discard", "card": old["you"]["hand"][0]})
+    assert err.value.status == 412
+    assert seat.view["version"] > old["version"]  # refreshed, ready to decide again

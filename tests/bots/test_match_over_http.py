@@ -1,0 +1,83 @@
+"""Complete bot-vs-bot games over HTTP with the match runner against the real server.
+
+Every game is created with open seats; each bot is its own HTTP client that claims
+its seat and long-polls for its turns. ``check_game`` (run by the runner on every
+game) checks the scores against the event log. ``bga`` allows at most six players,
+so its largest table is six, not eight.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.client import ClientStats
+from service.match.__main__ import main
+from service.match.runner import run_match
+
+TABLES = [
+    ("classic", ["greedy", "strong"]),
+    ("classic", ["greedy", "random", "strong", "greedy"]),
+    ("classic", ["greedy", "random"] * 4),
+    ("bga", ["strong", "random"]),
+    ("bga", ["greedy", "random", "greedy", "random"]),
+    ("bga", ["greedy", "random"] * 3),
+    ("family", ["random", "greedy"]),
+    ("family", ["greedy", "strong", "random", "greedy"]),
+    ("family", ["greedy", "random"] * 4),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "bots"), TABLES, ids=[f"{p}-{len(b)}-players" for p, b in TABLES]
+)
+def test_a_complete_game_over_http_finishes_with_valid_scores(
+    service_url: str, preset: str, bots: list[str]
+) -> None:
+    stats = ClientStats()
+    result = run_match(service_url, bots, 1, preset=preset, seed=f"t-{preset}-{len(bots)}",
+                       stats=stats)
+    (game,) = result.games
+    assert len(game.totals) == len(bots)
+    assert all(len(scores) == 11 for scores in game.round_scores)
+    assert game.totals == [sum(s) for s in game.round_scores]
+    assert game.winners and all(game.totals[w] == min(game.totals) for w in game.winners)
+    assert stats.actions == game.actions > 0
+    summary = result.summary()
+    assert sum(b["wins"] for b in summary["bots"]) == pytest.approx(1.0)
+
+
+def test_seats_rotate_and_several_games_run_at_once(service_url: str) -> None:
+    result = run_match(service_url, ["greedy", "random"], 4, concurrency=4, seed="rot")
+    firsts = [g.entrants[0] for g in result.games]
+    assert sorted(firsts) == ["greedy", "greedy", "random", "random"]
+    summary = result.summary()
+    greedy, rnd = summary["bots"]
+    assert greedy["games"] == rnd["games"] == 4
+    assert greedy["mean_total"] < rnd["mean_total"]  # by a mile, every time
+    assert len(greedy["mean_score_per_round"]) == 11
+
+
+def test_the_match_command_prints_the_table_and_writes_json_and_a_chart(
+    service_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_json, out_png = tmp_path / "m.json", tmp_path / "m.png"
+    code = main(["--url", service_url, "--bots", "greedy,random", "--games", "2",
+                 "--preset", "family", "--json", str(out_json), "--png", str(out_png),
+                 "--quiet"])
+    assert code == 0
+    table = capsys.readouterr().out
+    for word in ("games", "wins", "mean", "std", "out%", "mean score per round",
+                 "mean game length", "wall time"):
+        assert word in table
+    summary = json.loads(out_json.read_text())
+    assert summary["games"] == 2 and summary["preset"] == "family"
+    assert {b["bot"] for b in summary["bots"]} == {"greedy", "random"}
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert not out_png.exists()
+    else:
+        assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
