@@ -38,5 +38,11 @@ bench-solve: $(STAMP)
 bench-engine: $(STAMP)
 	$(BIN)/python -m tests.bench.bench_engine
 
+# Bot-vs-bot tournament over HTTP: starts Redis and a 2-worker gunicorn, prints games/min,
+# actions/s and p50/p99 action latency next to the compare-and-set action floor.
+.PHONY: bench-match
+bench-match: $(STAMP)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_match
+
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
