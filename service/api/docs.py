@@ -41,11 +41,11 @@ ETAG = {
 LOCATION = {"Location": {"description": "The new game's URL.", "schema": {"type": "string"}}}
 
 
-def problems(blp: Blueprint, *statuses: int) -> Callable[[F], F]:
-    """Document ``statuses`` (plus 503, which any Redis call can give) as problem+json."""
+def problems(blp: Blueprint, *statuses: int, storage: bool = True) -> Callable[[F], F]:
+    """Document ``statuses`` as problem+json (plus 503 when the view calls Redis)."""
 
     def decorate(fn: F) -> F:
-        for status in sorted({*statuses, 503}, reverse=True):
+        for status in sorted({*statuses, *([503] if storage else [])}, reverse=True):
             fn = blp.alt_response(
                 status,
                 schema=ProblemSchema,

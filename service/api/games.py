@@ -79,7 +79,7 @@ def _links() -> dict[str, dict[str, object]]:
     links: dict[str, dict[str, object]] = {
         "GetGame": {"operationId": "getGame", "parameters": gid},
         "GetEvents": {"operationId": "getEvents", "parameters": gid},
-        "ClaimSeat": {"operationId": "claimSeat", "parameters": {**gid, "seat": 1}},
+        "ClaimSeat": {"operationId": "claimSeat", "parameters": {**gid, "seat": "1"}},
     }
     for seat in (0, 1):
         auth = {"header.Authorization": f"Bearer {{$response.body#/seats/{seat}/token}}"}
@@ -213,7 +213,7 @@ def _render_after_action(game_id: str, state: GameState, seat: int) -> bytes:
     return orjson.dumps(game_view(game_id, state, seat, ()))
 
 
-@blp.route("/<game_id>/seats/<int:seat>/claim")
+@blp.route("/<game_id>/seats/<int(max=7):seat>/claim")
 class Claim(MethodView):
     @blp.doc(**json_body("ClaimRequest", "Your name at the table.", {"name": "bob"}),
              operationId="claimSeat")

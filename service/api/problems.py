@@ -109,7 +109,11 @@ def problem_response(
         "instance": request.path,
         **extra,
     }
-    response = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=status, content_type=PROBLEM_CONTENT_TYPE)
+    try:
+        data = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # a detail that does not serialize (e.g. a huge integer): drop details
+        data = orjson.dumps({k: body[k] for k in ("type", "title", "status", "detail", "code")})
+    response = Response(data, status=status, content_type=PROBLEM_CONTENT_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

@@ -38,7 +38,7 @@ class Solve(MethodView):
                          oneOf=[{"required": ["wild_rank"]}, {"required": ["round"]}]),
              operationId="solve")
     @blp.response(200, SolveResponseSchema)
-    @problems(blp, 413, 415, 422)
+    @problems(blp, 413, 415, 422, storage=False)
     def post(self) -> Response:
         """Solve a hand
 

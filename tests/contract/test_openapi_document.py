@@ -1,0 +1,49 @@
+"""The committed OpenAPI document is valid OpenAPI 3.1 and is exactly what the app serves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from openapi_spec_validator import validate
+
+from service.app import create_app
+from service.config import Config
+
+COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
+
+
+def served() -> dict:
+    app = create_app(Config(redis_url="redis://127.0.0.1:9/0"))
+    return app.test_client().get("/openapi.json").json  # type: ignore[no-any-return]
+
+
+def test_the_committed_document_matches_the_served_one() -> None:
+    committed = json.loads(COMMITTED.read_text())
+    assert committed == served(), "the API changed: run `make openapi` and commit the result"
+
+
+def test_the_committed_document_is_valid_openapi_3_1() -> None:
+    document = json.loads(COMMITTED.read_text())
+    assert document["openapi"] == "3.1.0"
+    validate(document)
+
+
+def test_every_operation_documents_its_errors_as_problem_json() -> None:
+    document = served()
+    for path, item in document["paths"].items():
+        for method, op in item.items():
+            if method == "parameters":
+                continue
+            responses = op["responses"]
+            if path not in ("/healthz", "/v1/rules/presets", "/v1/solve"):
+                assert "503" in responses, (method, path)  # every view that calls Redis
+            for status, response in responses.items():
+                if status.startswith(("4", "5")):
+                    assert "application/problem+json" in response["content"], (method, path)
+
+
+def test_the_contract_paths_are_all_there() -> None:
+    paths = served()["paths"]
+    assert {"/v1/rules/presets", "/v1/solve", "/v1/games", "/v1/games/{game_id}",
+            "/v1/games/{game_id}/actions"} <= set(paths)
