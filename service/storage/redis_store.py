@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import orjson
@@ -91,6 +92,13 @@ def game_keys(game_id: str) -> tuple[str, str]:
 
 def _reply_key(game_id: str, key: str) -> str:
     return f"ttt:{{{game_id}}}:reply:{key}"
+
+
+@lru_cache(maxsize=512)
+def _state_of(blob: bytes) -> GameState:
+    """Parse a stored state, remembering recent ones: views are read far more often than
+    games change, and a state is an immutable value, so sharing it is safe."""
+    return from_dict(orjson.loads(blob))
 
 
 def _event_blob(event: Event) -> bytes:
@@ -183,7 +191,7 @@ class RedisGameStore(GameStore):
         blob, tokens = self._run(lambda: self.client.hmget(key, "s", "t"))
         if blob is None:
             raise UnknownGameError(game_id)
-        return GameRecord(game_id, from_dict(orjson.loads(blob)), tuple(orjson.loads(tokens)))
+        return GameRecord(game_id, _state_of(blob), tuple(orjson.loads(tokens)))
 
     def save(
         self,

@@ -1,0 +1,54 @@
+"""The floors of ``make bench-api``: the least a Flask endpoint (and one with a Redis
+compare-and-set on a 6 KB JSON value) can cost. Part of the benchmark harness, not
+the product."""
+
+from __future__ import annotations
+
+import os
+
+import orjson
+import redis
+from flask import Flask, Response
+
+CAS = """
+local cur = redis.call('HGET', KEYS[1], 'v')
+if cur ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
+redis.call('EXPIRE', KEYS[1], 3600)
+return 1
+"""
+
+
+def value_6kb() -> dict:
+    """A JSON document of about 6 KB shaped like a game view (nested lists and dicts)."""
+    players = [{"seat": s, "name": f"p{s}", "hand": ["7H", "8H", "9H", "TS"] * 3,
+                "round_scores": list(range(11)), "total": 55} for s in range(8)]
+    return {"version": 0, "status": "in_progress", "players": players,
+            "table": [["7H", "8H", "9H"]] * 30, "log": ["draw", "discard"] * 60}
+
+
+def create_app() -> Flask:
+    app = Flask("floor")
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    script = client.register_script(CAS)
+
+    @app.get("/hello")
+    def hello() -> Response:
+        return Response(b'{"hello":"world"}', content_type="application/json")
+
+    @app.post("/cas/<int:n>")
+    def cas(n: int) -> Response:
+        key = f"floor:{{{n}}}"
+        version, blob = client.hmget(key, "v", "s")
+        if blob is None:
+            doc = value_6kb()
+            client.hset(key, mapping={"v": 0, "s": orjson.dumps(doc)})
+            version = b"0"
+        else:
+            doc = orjson.loads(blob)
+        doc["version"] = int(version) + 1
+        out = orjson.dumps(doc)
+        ok = script(keys=[key], args=[int(version), doc["version"], out])
+        return Response(out, status=200 if ok else 409, content_type="application/json")
+
+    return app
