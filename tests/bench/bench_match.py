@@ -13,7 +13,11 @@ the same run:
 3. **Tournament:** ``--games`` 4-player greedy games, ``--concurrency`` at once,
    each bot an independent client that claims its seat and long-polls: games/min,
    actions/s, p50/p99 action latency, and actions/s as a share of the floor
-   (target: at least 0.8).
+   (target: at least 0.8); then the same with 2-player games.
+
+Why the tournament trails the floor: every move wakes every waiting seat's
+long-poll (the API has no "wait for my turn"), so a 4-player game makes about
+four requests per move, a 2-player game about two.
 
 Bots run in this process (threads); on a small machine they share the CPU with
 the server, which the numbers include.
@@ -76,9 +80,9 @@ def floor(url: str, games: int, seconds: float) -> dict[str, float]:
             "p99_ms": 1000 * _percentile(lat, 0.99)}
 
 
-def tournament(url: str, games: int, concurrency: int) -> dict[str, float]:
+def tournament(url: str, games: int, concurrency: int, players: int = 4) -> dict[str, float]:
     stats = ClientStats()
-    result = run_match(url, ["greedy"], games, players=4, concurrency=concurrency,
+    result = run_match(url, ["greedy"], games, players=players, concurrency=concurrency,
                        seed="bench", stats=stats)
     wall = result.wall_seconds
     lat = stats.action_seconds
@@ -109,6 +113,7 @@ def main() -> None:
         fl = floor(url, args.floor_games, args.floor_seconds)
         single = tournament(url, 1, 1)
         tour = tournament(url, args.games, args.concurrency)
+        duel = tournament(url, args.games, args.concurrency, players=2)
         print("bench-match (2 gunicorn workers, bots in this process)")
         print(f"{'':34} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8}")
         print(f"{'floor: CAS actions, ' + str(args.floor_games) + ' games':34} "
@@ -118,6 +123,9 @@ def main() -> None:
         label = f"{tour['games']} games, {args.concurrency} at once"
         print(f"{'tournament: ' + label:34} {tour['actions_per_s']:>10.0f} "
               f"{tour['p50_ms']:>8.1f} {tour['p99_ms']:>8.1f}")
+        label = f"{duel['games']} 2-player games, {args.concurrency} at once"
+        print(f"{label:34} {duel['actions_per_s']:>10.0f} "
+              f"{duel['p50_ms']:>8.1f} {duel['p99_ms']:>8.1f}")
         print()
         print(f"one full 4-player 11-round greedy game: {single['wall_s']:.2f} s wall "
               "(target < 2 s)")
@@ -126,6 +134,9 @@ def main() -> None:
               f"{tour['actions_per_s'] / fl['actions_per_s']:.2f} x the floor (target >= 0.8), "
               f"mean game {tour['mean_game_s']:.2f} s, "
               f"{tour['requests_per_action']:.1f} requests per action")
+        print(f"2-player tournament: {duel['games_per_min']:.1f} games/min, "
+              f"{duel['actions_per_s'] / fl['actions_per_s']:.2f} x the floor, "
+              f"{duel['requests_per_action']:.1f} requests per action")
 
     if args.url:
         run(args.url)
