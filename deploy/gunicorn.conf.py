@@ -7,10 +7,23 @@ one thread, and the worker's other threads keep serving. The work per request
 is short and CPU-bound (the GIL makes extra threads useless for throughput), so
 processes scale CPU and threads only cover waiting. Every value can be changed
 from the environment.
+
+Metrics: prometheus_client's multiprocess mode needs ``PROMETHEUS_MULTIPROC_DIR``
+set before a worker imports it. When unset, a fresh temporary directory is made
+here (in the master, before forking) and removed on exit; when set (e.g. an
+``emptyDir`` in Kubernetes) it is emptied at start, as prometheus_client
+requires. ``child_exit`` marks a dead worker so its live gauges are dropped.
+
+Logs: one JSON line per request from the service (``three_thirteen.request``:
+method, rule, status, duration_ms, request_id) replaces gunicorn's plain-text
+access log; ``ACCESS_LOG=""`` turns it off. gunicorn's own messages are JSON too.
 """
 
+import glob
 import multiprocessing
 import os
+import shutil
+import tempfile
 
 bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 worker_class = os.environ.get("WORKER_CLASS", "gthread")
@@ -19,6 +32,51 @@ threads = int(os.environ.get("THREADS", "16"))  # up to 16 parked long-polls per
 timeout = int(os.environ.get("WORKER_TIMEOUT", "60"))  # > LONG_POLL_MAX_SECONDS
 graceful_timeout = 35
 keepalive = 5
-accesslog = os.environ.get("ACCESS_LOG", "-") or None
-errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
+errorlog = "-"
+accesslog = None  # the service writes its own JSON line per request (below)
+_request_log = os.environ.get("ACCESS_LOG", "-") != ""
+
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "service.jsonlog.JsonFormatter"}},
+    "handlers": {
+        "stdout": {"class": "logging.StreamHandler", "formatter": "json",
+                   "stream": "ext://sys.stdout"},
+        "stderr": {"class": "logging.StreamHandler", "formatter": "json",
+                   "stream": "ext://sys.stderr"},
+    },
+    "loggers": {
+        "gunicorn.error": {"level": loglevel.upper(), "handlers": ["stderr"],
+                           "propagate": False},
+        "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},  # off
+        "three_thirteen.request": {"level": "INFO" if _request_log else "WARNING",
+                                   "handlers": ["stdout"], "propagate": False},
+    },
+    "root": {"level": loglevel.upper(), "handlers": ["stderr"]},
+}
+
+_metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+_own_metrics_dir = not _metrics_dir
+if _own_metrics_dir:
+    _metrics_dir = tempfile.mkdtemp(prefix="ttt-prometheus-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
+
+
+def on_starting(server):
+    """Empty a given metrics directory: values of an earlier run must not be summed in."""
+    os.makedirs(_metrics_dir, exist_ok=True)
+    for path in glob.glob(os.path.join(_metrics_dir, "*.db")):
+        os.remove(path)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    if _own_metrics_dir:
+        shutil.rmtree(_metrics_dir, ignore_errors=True)

@@ -19,6 +19,8 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from .api import BLUEPRINTS
+from .api.ops import REQUEST_ID_HEADER, install_request_hooks
+from .api.ops import blp as ops_blp
 from .api.problems import PROBLEM_CONTENT_TYPE, http_exception_problem, register_error_handlers
 from .api.schemas import (
     ActionSchemas,
@@ -118,14 +120,17 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         api.spec.components.schema(name, schema=schema)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    api.register_blueprint(ops_blp)
+    install_request_hooks(app)
 
     register_error_handlers(app, config.retry_after_seconds)
     CORS(
         app,
         origins=[o.strip() for o in config.cors_origins.split(",")],
-        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed"],
+        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",
+                        REQUEST_ID_HEADER],
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
-                       "Idempotency-Key"],
+                       "Idempotency-Key", REQUEST_ID_HEADER],
         max_age=600,
     )
     return app

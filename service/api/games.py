@@ -19,6 +19,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service import metrics
 from service.engine import GameState
 
 from . import play
@@ -105,6 +106,7 @@ class Games(MethodView):
         body = load_body(_CREATE)
         names = [p.get("name") for p in body["players"]]
         record, tokens = play.create_game(store(), body["rules"], names, body["seed"])
+        metrics.GAMES_CREATED.inc()
         state = record.state
         seats = [
             {"seat": s, "name": names[s], "open": tokens[s] is None, "token": tokens[s]}
@@ -197,15 +199,25 @@ class Actions(MethodView):
             raise ApiProblem(422, "invalid_body", "Idempotency-Key must be 1 to 200 characters")
         body = read_json()
         check_action_cards(body)
+        finished = [False]
+
+        def render(game_id: str, state: GameState, seat: int) -> bytes:
+            finished[0] = state.finished  # of the attempt that is saved (the last one)
+            return _render_after_action(game_id, state, seat)
+
         result = play.act(
             store(), game_id, token, body,
             if_match=if_match(),
             idempotency_key=key,
-            render=_render_after_action,
+            render=render,
         )
         headers = {"ETag": result.etag}
         if result.replayed:
             headers["Idempotent-Replayed"] = "true"
+        else:
+            metrics.ACTIONS.labels(str(body["type"])).inc()  # applied, so a known type
+            if finished[0]:
+                metrics.GAMES_FINISHED.inc()
         return json_response(result.body, result.status, headers)
 
 

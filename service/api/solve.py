@@ -8,6 +8,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service import metrics
 from service.engine.arrangement import Arrangement
 from service.engine.cards import card_name, card_names, parse_card, parse_rank, rank_name
 from service.engine.rules import resolve_rules
@@ -64,7 +65,8 @@ class Solve(MethodView):
         else:
             wild = None if body["wild_rank"] is None else parse_rank(body["wild_rank"])
         table = [[parse_card(c) for c in meld] for meld in body.get("table", ())]
-        result = analyze(hand, wild, rules, table, contract)
+        with metrics.SOLVER_SECONDS.labels("solve").time():
+            result = analyze(hand, wild, rules, table, contract)
         best = result.best
         out: dict[str, Any] = {
             "penalty": best.penalty,

@@ -16,8 +16,11 @@ import orjson
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
 
+from service import metrics
 from service.engine import GameState, view
+from service.engine.analysis import analysis_of
 from service.engine.errors import InvalidCardError
+from service.engine.state import DISCARD
 from service.storage import GameStore
 
 from .play import AuthError
@@ -200,6 +203,11 @@ def game_view(
     While seats are open nobody may act, so ``legal_actions`` is empty then: every
     listed action must be one the server accepts.
     """
+    if (seat is not None and not open_seats and not state.finished and state.phase == DISCARD
+            and seat == state.current_seat):
+        # legal_actions needs the going-out analysis: warm its cache here, timed
+        with metrics.SOLVER_SECONDS.labels("legal_actions").time():
+            analysis_of(state, state.hands[seat])
     out: dict[str, Any] = {"game_id": game_id, **view(state, seat)}
     for player in out["players"]:
         player["open"] = player["seat"] in open_seats

@@ -1,0 +1,79 @@
+"""Operations: ``GET /metrics``, request ids, per-request metrics and the JSON request log.
+
+Every response carries ``X-Request-ID``: the client's own when it sent a usable
+one (1–128 printable ASCII characters), else a new random id. The same id is in
+the request's log line, so a client's report can be matched to the server's log.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+
+from flask import Flask, Response, g, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service import metrics
+
+__all__ = ["REQUEST_ID_HEADER", "blp", "install_request_hooks"]
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_REQUEST_ID = re.compile(r"[\x21-\x7e][\x20-\x7e]{0,127}")
+
+log = logging.getLogger("three_thirteen.request")
+
+blp = Blueprint("ops", __name__, description="Operations: Prometheus metrics.")
+
+
+@blp.route("/metrics")
+class Metrics(MethodView):
+    @blp.doc(
+        operationId="metrics",
+        responses={200: {
+            "description": "Prometheus text exposition format, summed over every worker.",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        }},
+    )
+    def get(self) -> Response:
+        """Prometheus metrics
+
+        Request counts and latency by endpoint (URL rule) and status, actions applied by
+        type, games created and finished, solver time. Scrape it from inside the cluster;
+        do not expose it publicly.
+        """
+        return Response(metrics.render(), content_type=metrics.CONTENT_TYPE)
+
+
+def request_id() -> str:
+    """The current request's id (the client's if usable, else generated)."""
+    return g.get("request_id") or ""
+
+
+def install_request_hooks(app: Flask) -> None:
+    @app.before_request
+    def _start() -> None:
+        g.started = time.perf_counter()
+        sent = request.headers.get(REQUEST_ID_HEADER)
+        g.request_id = sent if sent and _REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        started = g.get("started")
+        if started is None:  # a before_request hook failed before ours ran
+            g.started = started = time.perf_counter()
+            g.request_id = uuid.uuid4().hex
+        elapsed = time.perf_counter() - started
+        rule = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
+        status = str(response.status_code)
+        metrics.REQUESTS.labels(request.method, rule, status).inc()
+        metrics.REQUEST_SECONDS.labels(request.method, rule, status).observe(elapsed)
+        response.headers[REQUEST_ID_HEADER] = g.request_id
+        log.info(
+            "request",
+            extra={"method": request.method, "rule": rule, "status": response.status_code,
+                   "duration_ms": round(elapsed * 1000, 3), "request_id": g.request_id},
+        )
+        return response
