@@ -1,0 +1,126 @@
+"""Real processes for the fault tests: a redis-server with AOF that a test may stop,
+pause, kill and restart, and a 2-worker gunicorn on it.
+
+Nothing is mocked: faults are signals sent to these processes (SIGTERM/SIGKILL/SIGSTOP
+to redis-server, SIGKILL to a gunicorn worker). Each test gets its own pair, so a
+fault never leaks into another test.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+import requests
+
+from tests.conftest import ROOT, free_port, redis_binary, wait_until
+
+
+class RedisProcess:
+    """A redis-server with AOF (fsync always: the tests check what a restart keeps)."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.dir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.dir), "--save", "", "--appendonly", "yes",
+             "--appendfsync", "always", "--loglevel", "warning"],
+            stdout=subprocess.DEVNULL,
+        )
+        wait_until(lambda: redis.Redis.from_url(self.url).ping(), 10, "redis-server")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+        self.proc.wait(10)
+        self.proc = None
+
+    def pause(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
+    def client(self) -> redis.Redis:
+        return redis.Redis.from_url(self.url)
+
+
+class Gunicorn:
+    """``gunicorn -c deploy/gunicorn.conf.py`` with 2 workers on ``redis_url``."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "PORT": str(self.port),
+            "WEB_CONCURRENCY": "2",
+            "THREADS": "8",
+            "REDIS_TIMEOUT_SECONDS": "0.5",
+            "RETRY_AFTER_SECONDS": "1",
+            "LONG_POLL_MAX_SECONDS": "1",
+            "ACCESS_LOG": "",
+            "LOG_LEVEL": "error",
+        }
+        self.proc = subprocess.Popen(
+            [str(Path(sys.prefix) / "bin" / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
+             "service.app:create_app()"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        )
+        wait_until(lambda: requests.get(f"{self.base}/healthz", timeout=1).ok, 30, "gunicorn")
+        wait_until(lambda: len(self.workers()) == 2, 30, "2 gunicorn workers")
+
+    def workers(self) -> list[int]:
+        """The worker pids: the master's children, read from /proc."""
+        out = subprocess.run(
+            ["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True
+        ).stdout
+        return [int(p) for p in out.split()]
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+@pytest.fixture
+def aof_redis(tmp_path: Path) -> Iterator[RedisProcess]:
+    server = RedisProcess(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        if server.proc is not None:
+            server.resume()
+            server.stop(signal.SIGKILL)
+
+
+@pytest.fixture
+def service(aof_redis: RedisProcess) -> Iterator[Gunicorn]:
+    server = Gunicorn(aof_redis.url)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def now() -> float:
+    return time.monotonic()
