@@ -70,9 +70,35 @@ def read_json() -> Any:
         )
     data = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: werkzeug raises 413
     try:
-        return _integral(orjson.loads(data))
+        value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise ApiProblem(422, "invalid_json", f"the body is not valid JSON: {exc}") from None
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise ApiProblem(
+            422, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels"
+        )
+    return _integral(value)
+
+
+#: No valid body nests more than a few levels; deeper ones are refused before any
+#: recursive code (ours, marshmallow's, orjson's encoder) could meet Python's stack limit.
+MAX_JSON_DEPTH = 32
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests (iterative, so a hostile body cannot exhaust the stack)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            if level > MAX_JSON_DEPTH:
+                return level
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in item)
+    return deepest
 
 
 def _integral(value: Any) -> Any:
