@@ -23,6 +23,7 @@ from prometheus_client import (
     CollectorRegistry,
     Counter,
     Histogram,
+    disable_created_metrics,
     generate_latest,
     multiprocess,
 )
@@ -40,6 +41,8 @@ __all__ = [
 ]
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+disable_created_metrics()  # no ``*_created`` series: multiprocess mode has none either
 
 #: Latency buckets in seconds: sub-millisecond solver calls up to 30 s long-polls.
 _BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
