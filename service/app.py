@@ -19,6 +19,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from .api import BLUEPRINTS
+from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
 from .api.problems import PROBLEM_CONTENT_TYPE, http_exception_problem, register_error_handlers
@@ -124,6 +125,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     install_request_hooks(app)
 
     register_error_handlers(app, config.retry_after_seconds)
+    install_rate_limits(app, config, [b for b in BLUEPRINTS if b.name in RATE_LIMITED_BLUEPRINTS])
     CORS(
         app,
         origins=[o.strip() for o in config.cors_origins.split(",")],

@@ -15,6 +15,9 @@ variable                   default                     what it sets
 ``RETRY_AFTER_SECONDS``    ``5``                       ``Retry-After`` sent with ``503``
 ``IDEMPOTENCY_TTL_SECONDS`` ``86400``                  how long a first response is kept per key
 ``CORS_ORIGINS``           ``*``                       allowed browser origins (comma separated)
+``RATE_LIMIT``             ``50/second``               requests per seat token (``off``: none)
+``RATE_LIMIT_PER_ADDRESS`` ``500/second``              requests per client address (``off``: none)
+``RATE_LIMIT_STORAGE_URL`` ``REDIS_URL``               where the limiter counts (flask-limiter URI)
 =========================  ==========================  =========================================
 """
 
@@ -39,6 +42,9 @@ class Config:
     retry_after_seconds: int = 5
     idempotency_ttl_seconds: int = 24 * 3600
     cors_origins: str = "*"
+    rate_limit: str = "50/second"
+    rate_limit_per_address: str = "500/second"
+    rate_limit_storage_url: str = ""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:

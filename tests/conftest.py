@@ -89,6 +89,8 @@ def live_server(redis_server: str) -> Iterator[str]:
         "REDIS_URL": f"{redis_server}/3",
         "PORT": str(port),
         "LONG_POLL_MAX_SECONDS": "1",
+        "RATE_LIMIT": "off",
+        "RATE_LIMIT_PER_ADDRESS": "off",
         "WEB_CONCURRENCY": "2",
         "ACCESS_LOG": "",
         "LOG_LEVEL": "warning",

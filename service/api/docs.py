@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from flask_smorest import Blueprint
 
+from .limits import RATE_LIMITED_BLUEPRINTS
 from .problems import PROBLEM_CONTENT_TYPE
 from .schemas import ProblemSchema
 
@@ -28,6 +29,8 @@ WHY = {
     422: "The body or query does not parse or validate (`invalid_json`, `invalid_body`, "
     "`invalid_query`, `invalid_card`, `invalid_rules`, `invalid_action`, "
     "`idempotency_key_reused`).",
+    429: "Too many requests for this seat token or client address (`rate_limited`); retry "
+    "after `Retry-After`.",
     503: "The game store is unreachable (`storage_unavailable`); retry after `Retry-After`.",
 }
 
@@ -42,16 +45,18 @@ LOCATION = {"Location": {"description": "The new game's URL.", "schema": {"type"
 
 
 def problems(blp: Blueprint, *statuses: int, storage: bool = True) -> Callable[[F], F]:
-    """Document ``statuses`` as problem+json (plus 503 when the view calls Redis)."""
+    """Document ``statuses`` as problem+json (plus 503 when the view calls Redis, and 429
+    on rate-limited blueprints)."""
+    limited = [429] if blp.name in RATE_LIMITED_BLUEPRINTS else []
 
     def decorate(fn: F) -> F:
-        for status in sorted({*statuses, *([503] if storage else [])}, reverse=True):
+        for status in sorted({*statuses, *limited, *([503] if storage else [])}, reverse=True):
             fn = blp.alt_response(
                 status,
                 schema=ProblemSchema,
                 content_type=PROBLEM_CONTENT_TYPE,
                 description=WHY[status],
-                headers=RETRY_AFTER if status == 503 else None,
+                headers=RETRY_AFTER if status in (429, 503) else None,
             )(fn)
         return fn
 

@@ -56,6 +56,7 @@ TITLES = {
     415: "Unsupported media type",
     422: "Unprocessable content",
     428: "Precondition required",
+    429: "Too many requests",
     500: "Internal server error",
     503: "Service unavailable",
 }
@@ -82,6 +83,7 @@ HTTP_CODES = {
     413: "body_too_large",
     415: "unsupported_media_type",
     422: "invalid_body",
+    429: "rate_limited",
     500: "internal_error",
 }
 
@@ -160,6 +162,8 @@ def register_error_handlers(app: Flask, retry_after_seconds: int) -> None:
 def http_exception_problem(error: HTTPException) -> Response:
     """Flask's and webargs' own errors (404, 405, 413, 422 of a query…) as problems."""
     status = error.code or 500
+    if status == 429 and error.response is not None:  # the limiter's own problem (Retry-After)
+        return error.response
     if status >= 500:
         original = getattr(error, "original_exception", None)
         if original is not None:

@@ -120,6 +120,8 @@ def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None 
             "THREADS": str(threads),
             "ACCESS_LOG": "",
             "LOG_LEVEL": "warning",
+            "RATE_LIMIT": "off",  # a local tournament: every bot plays from one address
+            "RATE_LIMIT_PER_ADDRESS": "off",
         }
         conf = ROOT / "deploy" / "gunicorn.conf.py"
         cmd = [sys.executable, "-m", "gunicorn"]

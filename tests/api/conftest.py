@@ -17,7 +17,8 @@ from service.config import Config
 
 @pytest.fixture
 def config(redis_server: str) -> Config:
-    return Config(redis_url=f"{redis_server}/1", long_poll_max_seconds=3.0, game_ttl_seconds=3600)
+    return Config(redis_url=f"{redis_server}/1", long_poll_max_seconds=3.0, game_ttl_seconds=3600,
+                  rate_limit="off", rate_limit_per_address="off")
 
 
 @pytest.fixture

@@ -37,7 +37,8 @@ EXAMPLES = 1300  # × 8 requests each, plus the hand-written ones: > 10,000 per 
 def hostile(redis_server: str) -> Iterator[dict[str, Any]]:
     url = f"{redis_server}/5"
     redis.Redis.from_url(url).flushdb()
-    app = create_app(Config(redis_url=url, long_poll_max_seconds=0.01, max_body_bytes=16 * 1024))
+    app = create_app(Config(redis_url=url, long_poll_max_seconds=0.01, max_body_bytes=16 * 1024,
+                            rate_limit="off", rate_limit_per_address="off"))
     app.config["TESTING"] = True
     client = app.test_client()
     games = []

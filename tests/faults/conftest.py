@@ -74,6 +74,8 @@ class Gunicorn:
             "REDIS_TIMEOUT_SECONDS": "0.5",
             "RETRY_AFTER_SECONDS": "1",
             "LONG_POLL_MAX_SECONDS": "1",
+            "RATE_LIMIT": "off",
+            "RATE_LIMIT_PER_ADDRESS": "off",
             "ACCESS_LOG": "",
             "LOG_LEVEL": "error",
         }

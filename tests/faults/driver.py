@@ -60,7 +60,8 @@ class Player:
         start = time.monotonic()
         try:
             r = self.http.request(method, self.base + path, timeout=10, **kw)
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
+            # the worker died before or while answering: the reply (if any) is lost
             self.replies.append(Reply(start, time.monotonic(), method, 0))
             self.http = requests.Session()
             return None
