@@ -30,8 +30,10 @@ worker_class = os.environ.get("WORKER_CLASS", "gthread")
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
 threads = int(os.environ.get("THREADS", "16"))  # up to 16 parked long-polls per worker
 timeout = int(os.environ.get("WORKER_TIMEOUT", "60"))  # > LONG_POLL_MAX_SECONDS
-graceful_timeout = 35
+graceful_timeout = 35  # SIGTERM: finish requests (a long-poll is ≤ 30 s), then exit
 keepalive = 5
+# the workers' heartbeat files on tmpfs: a slow or read-only disk must not stall them
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 loglevel = os.environ.get("LOG_LEVEL", "info")
 errorlog = "-"
 accesslog = None  # the service writes its own JSON line per request (below)
