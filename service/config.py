@@ -7,7 +7,8 @@ the same application from different inputs. Every variable is optional.
 =========================  ==========================  =========================================
 variable                   default                     what it sets
 =========================  ==========================  =========================================
-``REDIS_URL``              ``redis://127.0.0.1:6379/0``  where games live
+``REDIS_URL``              ``redis://127.0.0.1:6379/0``  where games live (``redis+cluster://host:port``:
+                                                       a Redis Cluster, through any node)
 ``GAME_TTL_SECONDS``       ``604800`` (7 days)         idle lifetime of a game; every write renews it
 ``MAX_BODY_BYTES``         ``65536``                   larger request bodies get ``413``
 ``LONG_POLL_MAX_SECONDS``  ``30``                      upper bound of ``timeout`` on long-polls

@@ -128,12 +128,31 @@ def _reply_of(blob: bytes) -> StoredReply:
     return StoredReply(fingerprint, status, etag, body.encode())
 
 
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+
+
+def _client_factory(url: str) -> Callable[..., Any]:
+    """``redis://`` (or ``rediss://``, ``unix://``) is one Redis; ``redis+cluster://host:port``
+    (or ``rediss+cluster://``) is a Redis Cluster reached through any of its nodes, with
+    redis-py's :class:`~redis.cluster.RedisCluster` (the same commands; every key of a game
+    shares one hash tag, so its script runs on one shard)."""
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme in CLUSTER_SCHEMES:
+        plain = f"{CLUSTER_SCHEMES[scheme]}://{rest}"
+        return lambda **kw: redis.RedisCluster.from_url(plain, **kw)
+    return lambda **kw: redis.Redis.from_url(url, **kw)
+
+
+#: What "Redis is down, slow or re-sharding" looks like from redis-py (a cluster adds its own).
+UNREACHABLE = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ClusterError)
+
+
 @contextmanager
 def _reachable() -> Iterator[None]:
     """Turn "Redis is down or slow" into one storage error the HTTP layer maps to 503."""
     try:
         yield
-    except (redis.ConnectionError, redis.TimeoutError) as exc:
+    except UNREACHABLE as exc:
         raise StorageUnavailableError(str(exc) or type(exc).__name__) from exc
 
 
@@ -158,12 +177,11 @@ class RedisGameStore(GameStore):
             retry=Retry(NoBackoff(), 1),
             health_check_interval=30,
         )
-        self.client = redis.Redis.from_url(url, socket_timeout=timeout_seconds, **common)
+        connect = _client_factory(url)
+        self.client = connect(socket_timeout=timeout_seconds, **common)
         # Long-polls block inside Redis for up to max_wait_seconds: their reads need a
         # longer socket timeout, and their own pool so they never starve quick requests.
-        self.blocking = redis.Redis.from_url(
-            url, socket_timeout=max_wait_seconds + timeout_seconds, **common
-        )
+        self.blocking = connect(socket_timeout=max_wait_seconds + timeout_seconds, **common)
         self._create = self.client.register_script(_CREATE)
         self._save = self.client.register_script(_SAVE)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -34,6 +35,13 @@ RULES = {"preset": "classic", "decks": 1, "stock_exhausted": "end_round",
 def test_sixteen_racing_threads_never_lose_or_double_an_action(
     live_server: str, redis_server: str
 ) -> None:
+    db = redis.Redis.from_url(f"{redis_server}/3")
+    race(live_server, lambda game_id: db.hget(f"ttt:{{{game_id}}}:game", "s"))
+
+
+def race(live_server: str, stored_state: Callable[[str], bytes]) -> None:
+    """The race against the service at ``live_server``; ``stored_state(id)`` reads the
+    stored state blob (from one Redis or a cluster)."""
     r = requests.post(f"{live_server}/v1/games", json={
         "players": [{"name": "ann"}, {"name": "bob"}], "rules": RULES, "seed": "race"})
     assert r.status_code == 201
@@ -86,7 +94,7 @@ def test_sixteen_racing_threads_never_lose_or_double_an_action(
     assert {status for status, _ in refused} <= {409, 412}
     assert {code for _, code in refused} <= {"not_your_turn", "illegal_action", "version_conflict"}
 
-    stored = redis.Redis.from_url(f"{redis_server}/3").hget(f"ttt:{{{game_id}}}:game", "s")
+    stored = stored_state(game_id)
     state = from_dict(orjson.loads(stored))
     replay = new_game(resolve_rules(RULES), ["ann", "bob"], "race", seed_salt=state.seed_salt)
     for _, seat, action in sorted(accepted, key=lambda a: a[0]):
