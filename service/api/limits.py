@@ -13,7 +13,9 @@ Over a limit the answer is ``429 rate_limited`` problem+json with ``Retry-After`
 (seconds until the window resets). ``off`` turns a limit off. The defaults are far
 above what a player or bot needs, so only floods meet them. Health probes, metrics
 and the docs are never limited. If the limiter's Redis is unreachable, requests are
-not refused for that (``swallow_errors``): the games' own calls answer ``503``.
+not refused for that (``swallow_errors``) and the limits are counted per worker in
+memory until it is back (``in_memory_fallback_enabled``), so a dead Redis costs one
+timeout per request (the games' own call, answered ``503``), not three.
 """
 
 from __future__ import annotations
@@ -75,6 +77,9 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
         key_prefix="ttt-limits",
         headers_enabled=False,
         swallow_errors=True,
+        # Redis down: count in this worker's memory meanwhile instead of waiting on the
+        # dead storage at every request (flask-limiter re-checks the storage and returns)
+        in_memory_fallback_enabled=True,
         on_breach=_on_breach,
         enabled=_enabled(config.rate_limit) or _enabled(config.rate_limit_per_address),
     )
