@@ -3,6 +3,7 @@ and a small client that speaks the API the way a bot would."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,13 +18,19 @@ from service.config import Config
 
 @pytest.fixture
 def config(redis_server: str) -> Config:
-    return Config(redis_url=f"{redis_server}/1", long_poll_max_seconds=3.0, game_ttl_seconds=3600,
+    # TEST_REDIS_URL (e.g. redis+cluster://…, set by tests/cluster) runs these tests elsewhere
+    return Config(redis_url=os.environ.get("TEST_REDIS_URL") or f"{redis_server}/1", long_poll_max_seconds=3.0, game_ttl_seconds=3600,
                   rate_limit="off", rate_limit_per_address="off")
 
 
 @pytest.fixture
 def redis_db(config: Config) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(config.redis_url)
+    if config.redis_url.startswith("redis+cluster://"):
+        client = redis.RedisCluster.from_url(config.redis_url.replace("+cluster", "", 1))
+        keys = client.keys  # KEYS on every master, as one Redis would answer it
+        client.keys = lambda pattern="*": keys(pattern, target_nodes=redis.RedisCluster.PRIMARIES)
+    else:
+        client = redis.Redis.from_url(config.redis_url)
     client.flushdb()
     yield client
     client.close()

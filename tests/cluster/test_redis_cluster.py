@@ -8,8 +8,10 @@ through a 2-worker gunicorn. Skipped, with the reason, when ``redis-cli`` is mis
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +24,7 @@ from service.config import Config
 from service.engine import apply, from_dict, new_game
 from tests.api.test_full_games import play
 from tests.api.test_races import race
-from tests.conftest import free_port, redis_binary, wait_until
+from tests.conftest import ROOT, free_port, redis_binary, wait_until
 from tests.faults.conftest import Gunicorn
 
 
@@ -108,6 +110,19 @@ def test_a_full_game_and_games_on_every_shard(cluster: str) -> None:
         masters.add(store.get_node_from_key(keys[0]).name)
     assert len(masters) == 3
     assert client.get("/readyz").status_code == 200
+
+
+def test_the_api_tests_pass_on_the_cluster(cluster: str) -> None:
+    """tests/api's endpoint tests (success and failure paths of every endpoint, TTLs,
+    token hashing, idempotency, long-polls), with the app's Redis being the cluster."""
+    env = {**os.environ, "TEST_REDIS_URL": cluster}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "tests/api/test_games.py", "tests/api/test_solve_rules_and_health.py"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout
 
 
 @pytest.mark.slow
