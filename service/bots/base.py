@@ -8,6 +8,7 @@ optimal arrangement the server scores with, without a round trip per question.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -23,7 +24,7 @@ __all__ = ["Bot", "Position", "analysis", "rules_of"]
 DRAW_PHASES = frozenset({"draw", "final_draw"})
 
 
-class Bot:
+class Bot(ABC):
     """The interface :meth:`service.client.Seat.play` drives.
 
     ``choose`` returns one action (any element of ``view["legal_actions"]``). A bot
@@ -34,16 +35,17 @@ class Bot:
     name: ClassVar[str] = "bot"
     wants_events: ClassVar[bool] = False
 
-    def start(self, view: GameView) -> None:
+    def start(self, view: GameView) -> None:  # noqa: B027 - an optional hook
         """Called once with the first view (before any decision)."""
 
-    def observe(self, events: list[Any]) -> None:
+    def observe(self, events: list[Any]) -> None:  # noqa: B027 - an optional hook
         """The new events since the last call (only when ``wants_events``)."""
 
+    @abstractmethod
     def choose(self, view: GameView) -> Action:
-        raise NotImplementedError
+        """The action to send for this view (one of ``view.legal_actions``)."""
 
-    def finish(self, view: GameView) -> None:
+    def finish(self, view: GameView) -> None:  # noqa: B027 - an optional hook
         """Called once with the final view."""
 
 
