@@ -173,9 +173,6 @@ class TableMeld:
     def __init__(self, ctx: Context, cards: Sequence[int]) -> None:
         self.cards = tuple(cards)
         naturals, wrc, jokers = split(cards, ctx.wild_rank)
-        self.naturals = naturals
-        self.wrc = wrc
-        self.jokers = jokers
         kinds = kinds_of(ctx, naturals, wrc, jokers)
         self.valid = bool(kinds)
         self.size = len(self.cards)

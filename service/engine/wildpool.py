@@ -60,21 +60,16 @@ def layout(ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, table) -> Arran
     free_wr = list(wr_cards)
     for c in used_wr:
         free_wr.remove(c)
-    # The pool: y wild-rank cards and xj jokers are left after the groups' needs.
-    # Groups consume the rest (jokers first are kept cheapest-last by the search's choice).
-    pool_j, pool_w = jokers, list(free_wr)
-    group_j = jokers - xj
-    group_w = len(pool_w) - y
-    spend: list[int] = [JOKER] * group_j + pool_w[:group_w]
-    left_w = pool_w[group_w:]
-    left_j = xj
-    del pool_j
+    # The groups take what the plan does not leave over: all jokers but xj and all free
+    # wild-rank cards but y. Of the leftover, aj jokers and ay wild-rank cards fill spare
+    # room (``extra``); the rest form the plan's own melds or are deadwood.
+    spend: list[int] = [JOKER] * (jokers - xj) + free_wr[: len(free_wr) - y]
+    left_w = free_wr[len(free_wr) - y :]
+    extra = [JOKER] * aj + left_w[:ay]
+    left_w = left_w[ay:]
+    left_j = xj - aj
     melds: list[tuple[int, ...]] = []
     layoffs: list[tuple[int, tuple[int, ...]]] = []
-    extra_j, extra_w = aj, ay
-    extra = [JOKER] * extra_j + left_w[:extra_w]
-    left_w = left_w[extra_w:]
-    left_j -= extra_j
     for g in groups:
         wilds = [spend.pop() for _ in range(g.wilds)]
         more = []
