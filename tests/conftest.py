@@ -17,8 +17,12 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    import redis
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,6 +62,28 @@ def wait_until(check: callable, timeout: float, what: str) -> None:  # type: ign
     raise RuntimeError(f"{what} did not start within {timeout} s")
 
 
+def redis_url_for_tests(redis_server: str, db: int) -> str:
+    """Where a test's app keeps its games: ``$TEST_REDIS_URL`` when set (``tests/cluster``
+    points it at a Redis Cluster so the same tests run there), else database ``db`` of
+    the session's Redis. A cluster has only database 0, so there the tests share it;
+    they run one after another and each empties it first, as on one Redis."""
+    return os.environ.get("TEST_REDIS_URL") or f"{redis_server}/{db}"
+
+
+def redis_client(url: str) -> redis.Redis:
+    """A client for ``url``: a ``RedisCluster`` for ``redis+cluster://``, whose ``keys()``
+    asks every master (as one Redis would answer it) and whose ``flushdb()`` empties
+    them all, so tests read the same either way."""
+    import redis
+
+    if not url.startswith(("redis+cluster://", "rediss+cluster://")):
+        return redis.Redis.from_url(url)
+    cluster = redis.RedisCluster.from_url(url.replace("+cluster", "", 1))
+    keys = cluster.keys
+    cluster.keys = lambda pattern="*": keys(pattern, target_nodes=redis.RedisCluster.PRIMARIES)
+    return cluster  # type: ignore[return-value]
+
+
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[str]:
     """``redis://127.0.0.1:<port>`` of a fresh redis-server for this session."""
@@ -86,7 +112,7 @@ def live_server(redis_server: str) -> Iterator[str]:
     port = free_port()
     env = {
         **os.environ,
-        "REDIS_URL": f"{redis_server}/3",
+        "REDIS_URL": redis_url_for_tests(redis_server, 3),
         "PORT": str(port),
         "LONG_POLL_MAX_SECONDS": "1",
         "RATE_LIMIT": "off",

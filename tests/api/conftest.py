@@ -3,7 +3,6 @@ and a small client that speaks the API the way a bot would."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,23 +13,19 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Config
+from tests.conftest import redis_client, redis_url_for_tests
 
 
 @pytest.fixture
 def config(redis_server: str) -> Config:
     # TEST_REDIS_URL (e.g. redis+cluster://…, set by tests/cluster) runs these tests elsewhere
-    return Config(redis_url=os.environ.get("TEST_REDIS_URL") or f"{redis_server}/1", long_poll_max_seconds=3.0, game_ttl_seconds=3600,
-                  rate_limit="off", rate_limit_per_address="off")
+    return Config(redis_url=redis_url_for_tests(redis_server, 1), long_poll_max_seconds=3.0,
+                  game_ttl_seconds=3600, rate_limit="off", rate_limit_per_address="off")
 
 
 @pytest.fixture
 def redis_db(config: Config) -> Iterator[redis.Redis]:
-    if config.redis_url.startswith("redis+cluster://"):
-        client = redis.RedisCluster.from_url(config.redis_url.replace("+cluster", "", 1))
-        keys = client.keys  # KEYS on every master, as one Redis would answer it
-        client.keys = lambda pattern="*": keys(pattern, target_nodes=redis.RedisCluster.PRIMARIES)
-    else:
-        client = redis.Redis.from_url(config.redis_url)
+    client = redis_client(config.redis_url)
     client.flushdb()
     yield client
     client.close()

@@ -21,13 +21,13 @@ from urllib.parse import quote, urlencode
 
 import orjson
 import pytest
-import redis
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.app import create_app
 from service.config import Config
+from tests.conftest import redis_client, redis_url_for_tests
 
 PROBLEM = "application/problem+json"
 EXAMPLES = 1300  # × 8 requests each, plus the hand-written ones: > 10,000 per run
@@ -35,8 +35,8 @@ EXAMPLES = 1300  # × 8 requests each, plus the hand-written ones: > 10,000 per 
 
 @pytest.fixture(scope="module")
 def hostile(redis_server: str) -> Iterator[dict[str, Any]]:
-    url = f"{redis_server}/5"
-    redis.Redis.from_url(url).flushdb()
+    url = redis_url_for_tests(redis_server, 5)
+    redis_client(url).flushdb()
     app = create_app(Config(redis_url=url, long_poll_max_seconds=0.01, max_body_bytes=16 * 1024,
                             rate_limit="off", rate_limit_per_address="off"))
     app.config["TESTING"] = True
@@ -50,7 +50,7 @@ def hostile(redis_server: str) -> Iterator[dict[str, Any]]:
     r = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": None}]})
     games.append(r.json)
     yield {"client": client, "games": games, "sent": [0]}
-    redis.Redis.from_url(url).flushdb()
+    redis_client(url).flushdb()
 
 
 def check(r: Any, method: str = "GET") -> None:

@@ -17,11 +17,11 @@ from typing import Any
 
 import orjson
 import pytest
-import redis
 import requests
 
 from service.engine import apply, from_dict, new_game, to_dict
 from service.engine.rules import resolve_rules
+from tests.conftest import redis_client, redis_url_for_tests
 
 THREADS = 16
 TARGET_VERSION = 200
@@ -35,7 +35,7 @@ RULES = {"preset": "classic", "decks": 1, "stock_exhausted": "end_round",
 def test_sixteen_racing_threads_never_lose_or_double_an_action(
     live_server: str, redis_server: str
 ) -> None:
-    db = redis.Redis.from_url(f"{redis_server}/3")
+    db = redis_client(redis_url_for_tests(redis_server, 3))  # the live server's Redis
     race(live_server, lambda game_id: db.hget(f"ttt:{{{game_id}}}:game", "s"))
 
 

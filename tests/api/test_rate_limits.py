@@ -7,19 +7,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-import redis
 from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Config
+from tests.conftest import redis_client, redis_url_for_tests
 
 
 def _client(redis_server: str, **limits: str) -> Iterator[FlaskClient]:
-    url = f"{redis_server}/6"
-    redis.Redis.from_url(url).flushdb()
+    url = redis_url_for_tests(redis_server, 6)
+    redis_client(url).flushdb()
     app = create_app(Config(redis_url=url, **limits))
     yield app.test_client()
-    redis.Redis.from_url(url).flushdb()
+    redis_client(url).flushdb()
 
 
 @pytest.fixture

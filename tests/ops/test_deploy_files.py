@@ -123,6 +123,26 @@ def test_the_dockerfile_runs_as_non_root_with_a_health_check() -> None:
     assert any(op == "RUN" and "pip install ." in arg for op, arg in steps)
 
 
+def test_the_rate_limits_are_set_in_compose_and_the_configmap_and_every_setting_exists(
+) -> None:
+    """The limits an operator tunes first are spelled out where they deploy, with values
+    flask-limiter accepts; and no setting there is a typo the service would ignore."""
+    from limits import parse_many
+
+    from service.config import Config
+
+    known = {f.upper() for f in Config.__dataclass_fields__} | {
+        "WEB_CONCURRENCY", "THREADS", "LOG_LEVEL", "ACCESS_LOG", "WORKER_TIMEOUT", "BIND",
+        "PORT", "WORKER_CLASS", "PROMETHEUS_MULTIPROC_DIR"}  # deploy/gunicorn.conf.py's
+    (configmap,) = [c for c in by_kind("ConfigMap") if c["metadata"]["name"] == "three-thirteen"]
+    (compose,) = documents(DEPLOY / "compose.yaml")
+    for settings in (configmap["data"], compose["services"]["api"]["environment"]):
+        assert set(settings) <= known, set(settings) - known
+        for name in ("RATE_LIMIT", "RATE_LIMIT_PER_ADDRESS"):
+            assert parse_many(settings[name]), name
+            assert Config.from_env(settings).rate_limit == settings["RATE_LIMIT"]
+
+
 def test_compose_runs_the_service_and_redis_with_aof_on_a_volume() -> None:
     (compose,) = documents(DEPLOY / "compose.yaml")
     api, redis = compose["services"]["api"], compose["services"]["redis"]
