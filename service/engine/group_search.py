@@ -49,10 +49,9 @@ class GroupSearch:
         self.index = {c: i for i, c in enumerate(nat_ids)}
         self.pw = ctx.cost[0 if ctx.wild_rank is None else ctx.wild_rank - 1]
         self.pj = ctx.cost[JOKER]
-        self.group_cache: dict[tuple, list[tuple[Group, tuple[int, ...]]]] = {}
+        self.group_cache: dict[tuple, list[tuple[Group, int]]] = {}
         self.run_table: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.chain_cache: dict[tuple, list] = {}
-        self.child_cache: dict[tuple, list] = {}
         # Slots that can share a meld with each natural, later in the order: the same
         # rank (sets) and the same suit plus the wild-rank cards of that suit (runs).
         ranks = [c % 13 for c in nat_ids]
@@ -64,12 +63,44 @@ class GroupSearch:
             (*(j for j in range(i + 1, n) if suits[j] == suits[i]), n + suits[i]) for i in range(n)
         ]
         self.set_cache: dict[tuple, list] = {}
+        # The remaining multiset is one integer: slot j (naturals, then the wild-rank cards
+        # of each suit) is the 6-bit field at bit 6j holding count + 32. The +32 is a guard
+        # bit: removing a group is one subtraction, and a slot driven below zero clears
+        # its guard bit, so ``(x - delta) & guard == guard`` says the group fits.
+        slots = n + 4
+        self.slots = slots
+        self.guard = sum(32 << 6 * j for j in range(slots))
+        self.natmask = sum(31 << 6 * j for j in range(n))
+        self.one = [1 << 6 * j for j in range(slots)]
+        self.rank_mask = [sum(63 << 6 * j for j in self.rank_related[i]) for i in range(n)]
+        self.suit_mask = [sum(63 << 6 * j for j in self.suit_related[i]) for i in range(n)]
+        self.zeros_wr = 128  # four guard bits of the wild-rank slots
+
+    def encode(self, cnt: tuple[int, ...]) -> int:
+        """The integer form of a count vector (see ``__init__``)."""
+        return sum((c + 32) << 6 * j for j, c in enumerate(cnt))
+
+    def decode(self, x: int) -> tuple[int, ...]:
+        return tuple(((x >> 6 * j) & 63) - 32 for j in range(self.slots))
+
+    def _wr_count(self, x: int) -> int:
+        t = x >> 6 * self.n
+        return (t & 63) + (t >> 6 & 63) + (t >> 12 & 63) + (t >> 18 & 63) - 128
+
+    def _lowest(self, x: int) -> int:
+        """The lowest natural slot still held, or n when none is."""
+        low = (x ^ self.guard) & self.natmask
+        if not low:
+            return self.n
+        return ((low & -low).bit_length() - 1) // 6
+
+    def _delta(self, slots: tuple[int, ...]) -> int:
+        one = self.one
+        return sum(one[j] for j in slots)
 
     # -- groups ------------------------------------------------------------------
 
-    def _groups(
-        self, cnt: tuple[int, ...], i: int, budget: int
-    ) -> list[tuple[Group, tuple[int, ...]]]:
+    def _groups(self, x: int, i: int, budget: int) -> list[tuple[Group, int]]:
         """Every group whose lowest natural is ids[i], with the slots it uses (one per card).
 
         Sets depend on the counts of ids[i]'s rank only; runs on which positions of its
@@ -80,25 +111,25 @@ class GroupSearch:
         # Sets are enumerated once with the most wilds the hand could ever spend; callers
         # drop the groups that need more than their state can pay.
         top = min(self.capmax, 14)
-        set_key = (i, *(cnt[j] for j in self.rank_related[i]))
+        set_key = (i, x & self.rank_mask[i])
         sets = self.set_cache.get(set_key)
         if sets is None:
-            sets = []
-            self._set_groups(cnt, i, top, sets)
-            sets.sort(key=_larger_first)
-            self.set_cache[set_key] = sets
+            found: list = []
+            self._set_groups(self.decode(x), i, top, found)
+            found.sort(key=_larger_first)
+            sets = self.set_cache[set_key] = [(g, self._delta(d)) for g, d in found]
         # Runs too, when the suit holds few cards (the enumeration is small at any
         # budget); in a crowded suit the enumeration grows fast with the budget, so it
         # is done for the budget the state can pay.
         related = self.suit_related[i]
         budget = top if len(related) <= 4 else min(budget, top)
-        run_key = (i, budget, *(2 if cnt[j] > 1 else cnt[j] for j in related))
+        run_key = (i, budget, x & self.suit_mask[i])
         runs = self.group_cache.get(run_key)
         if runs is None:
-            runs = []
-            self._run_groups(cnt, i, budget, runs)
-            runs.sort(key=_larger_first)
-            self.group_cache[run_key] = runs
+            found = []
+            self._run_groups(self.decode(x), i, budget, found)
+            found.sort(key=_larger_first)
+            runs = self.group_cache[run_key] = [(g, self._delta(d)) for g, d in found]
         # Larger groups first: a state whose cost and every per-card cost reach 0 stops
         # trying options, and large melds get there soonest.
         return runs + sets
@@ -318,7 +349,7 @@ class GroupSearch:
             if not cur[i]:
                 continue
             state = tuple(cur)
-            for group, _delta in self._groups(state, i, budget):
+            for group, _delta in self._groups(self.encode(state), i, budget):
                 found.update(group.naturals)
             if self.table and self.ctx.lay_off:
                 for group, _new, _bit in self._layoff_groups(state, i, 0, budget):
@@ -328,7 +359,7 @@ class GroupSearch:
 
     # -- recursion ---------------------------------------------------------------
 
-    def best(self, cnt: tuple[int, ...], wb: int, cap: int, mask: int, need: tuple[int, int]):
+    def best(self, x: int, wb: int, cap: int, mask: int, need: tuple[int, int]):
         """``(value, without)``: the minimum cost of this state, and for every slot the
         minimum cost of the state with one card of that slot removed (INF if none).
 
@@ -339,39 +370,36 @@ class GroupSearch:
         element-wise minimum. Once the state's cost and every ``without`` are 0, the least
         a cost can be, the remaining options are skipped.
         """
-        n = self.n
         # Spare room only matters for wilds left over at the end, and no more of them can
         # be left than the pool still holds: a larger capacity is the same state.
-        pool = wb + sum(cnt[n:])
+        pool = wb + self._wr_count(x)
         if cap > pool:
             cap = pool if pool > 0 else 0
-        key = (cnt, wb, cap, mask, need)
+        key = (x, wb, cap, mask, need)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        i = 0
-        while i < n and not cnt[i]:
-            i += 1
-        if i == n:
-            result = self._base(cnt, wb, cap, mask, need)
+        i = self._lowest(x)
+        if i == self.n:
+            result = self._base(x, wb, cap, mask, need)
             self.memo[key] = result
             return result
-        dt = (*cnt[:i], cnt[i] - 1, *cnt[i + 1 :])
-        dv, dw = self.best(dt, wb, cap, mask, need)
+        dv, dw = self.best(x - self.one[i], wb, cap, mask, need)
         px = self.ctx.cost[self.ids[i]]
         best_value = px + dv
         without = [px + w for w in dw]
         present = None
-        for option in self._options(cnt, i, wb, cap, mask, need):
+        for option in self._options(x, i, wb, cap, mask, need):
             v, wv = self.best(*option[1:])
             if v < best_value:
                 best_value = v
             without = list(map(min, without, wv))
             if best_value == 0 and dv == 0:
                 if present is None:
-                    present = [k for k in range(len(cnt)) if cnt[k] and k != i]
+                    c = x ^ self.guard
+                    present = [k for k in range(self.slots) if k != i and c >> 6 * k & 63]
                     if self.jokers:
-                        present.append(len(cnt))
+                        present.append(self.slots)
                 if not any(without[k] for k in present):
                     break  # everything is already 0, the least a cost can be
         without[i] = dv
@@ -379,15 +407,19 @@ class GroupSearch:
         self.memo[key] = result
         return result
 
-    def _options(self, cnt, i, wb, cap, mask, need) -> list[tuple]:
+    def _options(self, x, i, wb, cap, mask, need) -> list[tuple]:
         """Every group with ids[i] as its lowest natural, as (group, *child state)."""
-        budget = wb + sum(cnt[self.n :])
+        budget = wb + self._wr_count(x)
         ns, nr = need
         options = []
         capmax = self.capmax
-        for group, new in self._children(cnt, i, budget):
+        guard = self.guard
+        for group, delta in self._groups(x, i, budget):
             if group.wilds > budget:
                 continue
+            new = x - delta
+            if new & guard != guard:
+                continue  # the group takes a card the state no longer holds
             ncap = cap + group.spare
             if ncap > capmax:
                 ncap = capmax
@@ -398,50 +430,36 @@ class GroupSearch:
             )
             options.append((group, new, wb - group.wilds, ncap, mask, nneed))
         if self.table and self.ctx.lay_off:
+            cnt = self.decode(x)
             for group, new, bit in self._layoff_groups(cnt, i, mask, budget):
                 ncap = min(cap + group.spare, self.capmax)
-                options.append((group, new, wb - group.wilds, ncap, mask | bit, need))
+                options.append((group, self.encode(new), wb - group.wilds, ncap, mask | bit, need))
         return options
 
-    def _children(self, cnt, i, budget) -> list[tuple[Group, tuple[int, ...]]]:
-        """The groups of ids[i] with the count vector each leaves (cached per state)."""
-        key = (cnt, i, min(budget, 14))
-        hit = self.child_cache.get(key)
-        if hit is not None:
-            return hit
-        out = []
-        for group, delta in self._groups(cnt, i, budget):
-            new = list(cnt)
-            for j in delta:
-                new[j] -= 1
-            if min(new) >= 0:
-                out.append((group, tuple(new)))
-        self.child_cache[key] = out
-        return out
-
-    def _base(self, cnt, wb, cap, mask, need) -> tuple[int, list[int]]:
+    def _base(self, x, wb, cap, mask, need) -> tuple[int, list[int]]:
         """No natural left: place the wild pool (or lay wild-rank cards off as themselves)."""
-        state = (cnt, wb, cap, mask, need)
+        state = (x, wb, cap, mask, need)
         value = self._base_plain(state, None)
-        without = [INF] * (len(cnt) + 1)
+        without = [INF] * (self.slots + 1)
         less_wr = None
-        for k in range(self.n, len(cnt)):
-            if cnt[k]:
+        c = x ^ self.guard
+        for k in range(self.n, self.slots):
+            if c >> 6 * k & 63:
                 if less_wr is None:  # any wild-rank card: the pool only counts them
                     less_wr = self._base_plain(state, k)
                 without[k] = less_wr
         if self.jokers:
-            without[len(cnt)] = self._base_plain(state, len(cnt))
-        for option in self._base_options(cnt, wb, cap, mask, need):
+            without[self.slots] = self._base_plain(state, self.slots)
+        for option in self._base_options(x, wb, cap, mask, need):
             v, wv = self.best(*option[1:])
             value = min(value, v)
             without = list(map(min, without, wv))
         return value, without
 
-    def _base_options(self, cnt, wb, cap, mask, need) -> list[tuple]:
-        if self.table and self.ctx.lay_off and self.ctx.limits and any(cnt[self.n :]):
+    def _base_options(self, x, wb, cap, mask, need) -> list[tuple]:
+        if self.table and self.ctx.lay_off and self.ctx.limits and self._wr_count(x):
             # wild-rank cards laid off as themselves (no natural of another rank with them)
-            return self._wild_rank_layoffs(cnt, wb, cap, mask, need)
+            return self._wild_rank_layoffs(x, wb, cap, mask, need)
         return []
 
     def _base_plain(self, state: tuple, target: int | None) -> int:
@@ -449,14 +467,14 @@ class GroupSearch:
         return self._base_plan(state, target)[0]
 
     def _base_plan(self, state: tuple, target: int | None):
-        cnt, wb, cap, mask, need = state
+        x, wb, cap, mask, need = state
         if target is None:
-            return self._final(cnt, wb, cap, mask, need)
-        if target == len(cnt):
-            return self._final(cnt, wb - 1, cap, mask, need, self.jokers - 1)
+            return self._final(x, wb, cap, mask, need)
+        if target == self.slots:
+            return self._final(x, wb - 1, cap, mask, need, self.jokers - 1)
         return self._final_less_wr(*state)
 
-    def _wild_rank_layoffs(self, cnt, wb, cap, mask, need):
+    def _wild_rank_layoffs(self, x, wb, cap, mask, need):
         """Lay-offs of wild-rank cards standing for themselves onto unused table melds.
 
         Under a wild limit a wild-rank card may extend a table meld as a natural (a set of
@@ -466,6 +484,7 @@ class GroupSearch:
         n = self.n
         w = ctx.wild_rank
         out = []
+        cnt = self.decode(x)
         pool = wb + sum(cnt[n:])
         for t, meld in enumerate(self.table):
             if mask >> t & 1:
@@ -487,19 +506,18 @@ class GroupSearch:
                     spare = TableMeld(ctx, union).spare(ctx)
                     group = Group("layoff", tuple(laid), c, spare, table=t)
                     ncap = min(cap + spare, self.capmax)
-                    out.append((group, tuple(new), wb - c, ncap, mask | bit, need))
+                    out.append((group, self.encode(new), wb - c, ncap, mask | bit, need))
                     break  # the fewest wilds that make it valid; more go via spare
         return out
 
-    def _final_less_wr(self, cnt, wb, cap, mask, need):
-        lst = list(cnt)
-        k = next(k for k in range(self.n, len(cnt)) if cnt[k])
-        lst[k] -= 1
-        return self._final(tuple(lst), wb, cap, mask, need)
+    def _final_less_wr(self, x, wb, cap, mask, need):
+        c = x ^ self.guard
+        k = next(k for k in range(self.n, self.slots) if c >> 6 * k & 63)
+        return self._final(x - self.one[k], wb, cap, mask, need)
 
-    def _final(self, cnt, wb, cap, mask, need, jokers: int | None = None):
+    def _final(self, x, wb, cap, mask, need, jokers: int | None = None):
         """Place the wild pool once every natural is disposed of."""
-        rest_wr = sum(cnt[self.n :])
+        rest_wr = self._wr_count(x)
         total = rest_wr + wb
         if total < 0:
             return INF, None
@@ -535,31 +553,31 @@ class GroupSearch:
         n = self.n
         while True:
             value, without = self.best(*state)
-            cnt, wb, cap, mask, need = state
-            i = next((k for k in range(n) if cnt[k]), n)
+            x, wb, cap, mask, need = state
+            i = self._lowest(x)
             goal = value if target is None else without[target]
             if i == n:
                 if self._base_plain(state, target) != goal:
-                    option = self._pick(self._base_options(cnt, wb, cap, mask, need), goal, target)
+                    option = self._pick(self._base_options(x, wb, cap, mask, need), goal, target)
                     groups.append(option[0])
                     state = tuple(option[1:])
                     continue
                 final = self._base_plan(state, target)[1]
-                if target == len(cnt):
+                if target == self.slots:
                     jokers -= 1
                 break
             if target == i:
-                state = ((*cnt[:i], cnt[i] - 1, *cnt[i + 1 :]), wb, cap, mask, need)
+                state = (x - self.one[i], wb, cap, mask, need)
                 target = None
                 continue
-            dt = ((*cnt[:i], cnt[i] - 1, *cnt[i + 1 :]), wb, cap, mask, need)
+            dt = (x - self.one[i], wb, cap, mask, need)
             dv, dw = self.best(*dt)
             px = self.ctx.cost[self.ids[i]]
             if px + (dv if target is None else dw[target]) == goal:
                 deadwood.append(self.ids[i])
                 state = dt
                 continue
-            option = self._pick(self._options(cnt, i, wb, cap, mask, need), goal, target)
+            option = self._pick(self._options(x, i, wb, cap, mask, need), goal, target)
             groups.append(option[0])
             state = tuple(option[1:])
         xj, y, plan = final

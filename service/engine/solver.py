@@ -120,7 +120,8 @@ class _Problem:
 
     def state(self) -> tuple:
         need = (0, 0) if self.contract is None else self.contract
-        return (self._counts(self.search, self.naturals, self.wrc), self.jokers, 0, 0, need)
+        counts = self._counts(self.search, self.naturals, self.wrc)
+        return (self.search.encode(counts), self.jokers, 0, 0, need)
 
     def best(self, state: tuple) -> tuple[int, list[int]]:
         return self.search.best(*state)
