@@ -18,7 +18,7 @@ from marshmallow import Schema, ValidationError
 
 from service import metrics
 from service.engine import GameState, view
-from service.engine.analysis import analysis_of
+from service.engine.analysis import go_out_cards
 from service.engine.errors import InvalidCardError
 from service.engine.state import DISCARD
 from service.storage import GameStore
@@ -233,7 +233,7 @@ def game_view(
             and seat == state.current_seat):
         # legal_actions needs the going-out analysis: warm its cache here, timed
         with metrics.SOLVER_SECONDS.labels("legal_actions").time():
-            analysis_of(state, state.hands[seat])
+            go_out_cards(state, state.hands[seat])
     out: dict[str, Any] = {"game_id": game_id, **view(state, seat)}
     for player in out["players"]:
         player["open"] = player["seat"] in open_seats
