@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, Response
-from flask_cors import CORS
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from .api import BLUEPRINTS
+from .api.cors import install_cors
 from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
@@ -126,7 +126,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
 
     register_error_handlers(app, config.retry_after_seconds)
     install_rate_limits(app, config, [b for b in BLUEPRINTS if b.name in RATE_LIMITED_BLUEPRINTS])
-    CORS(
+    install_cors(
         app,
         origins=[o.strip() for o in config.cors_origins.split(",")],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",

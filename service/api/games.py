@@ -137,9 +137,9 @@ class Game(MethodView):
         ],
     )
     @blp.response(200, GameViewSchema, headers=ETAG)
+    @problems(blp, 401, 404, 422)
     @blp.alt_response(304, description="Not modified (If-None-Match named the version).",
                       headers=ETAG)
-    @problems(blp, 401, 404, 422)
     def get(self, game_id: str) -> Response:
         """The game as you may see it
 

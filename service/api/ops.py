@@ -7,10 +7,12 @@ the request's log line, so a client's report can be matched to the server's log.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
 import uuid
+from typing import Any
 
 from flask import Flask, Response, g, request
 from flask.views import MethodView
@@ -24,6 +26,10 @@ REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"[\x21-\x7e][\x20-\x7e]{0,127}")
 
 log = logging.getLogger("three_thirteen.request")
+
+#: Methods kept as metric labels; any other (a client may send any token) is "OTHER",
+#: so hostile requests cannot grow the number of series without bound.
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 blp = Blueprint("ops", __name__, description="Operations: Prometheus metrics.")
 
@@ -67,13 +73,24 @@ def install_request_hooks(app: Flask) -> None:
             g.request_id = uuid.uuid4().hex
         elapsed = time.perf_counter() - started
         rule = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
-        status = str(response.status_code)
-        metrics.REQUESTS.labels(request.method, rule, status).inc()
-        metrics.REQUEST_SECONDS.labels(request.method, rule, status).observe(elapsed)
+        method = request.method if request.method in _METHODS else "OTHER"
+        count, latency = _series(method, rule, response.status_code)
+        count.inc()
+        latency.observe(elapsed)
         response.headers[REQUEST_ID_HEADER] = g.request_id
-        log.info(
-            "request",
-            extra={"method": request.method, "rule": rule, "status": response.status_code,
-                   "duration_ms": round(elapsed * 1000, 3), "request_id": g.request_id},
-        )
+        if log.isEnabledFor(logging.INFO):
+            log.info(
+                "request",
+                extra={"method": request.method, "rule": rule, "status": response.status_code,
+                       "duration_ms": round(elapsed * 1000, 3), "request_id": g.request_id},
+            )
         return response
+
+
+@functools.lru_cache(maxsize=1024)
+def _series(method: str, rule: str, status: int) -> tuple[Any, Any]:
+    """The request counter and latency histogram of one (method, rule, status), looked up
+    once: ``labels()`` costs several microseconds a call. Rules are the app's URL rules,
+    never raw paths, so the set is small and bounded."""
+    labels = (method, rule, str(status))
+    return metrics.REQUESTS.labels(*labels), metrics.REQUEST_SECONDS.labels(*labels)

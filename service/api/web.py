@@ -18,7 +18,7 @@ from marshmallow import Schema, ValidationError
 
 from service import metrics
 from service.engine import GameState, view
-from service.engine.analysis import analysis_of
+from service.engine.analysis import go_out_cards
 from service.engine.errors import InvalidCardError
 from service.engine.state import DISCARD
 from service.storage import GameStore
@@ -73,11 +73,17 @@ def read_json() -> Any:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise ApiProblem(422, "invalid_json", f"the body is not valid JSON: {exc}") from None
-    if _depth(value) > MAX_JSON_DEPTH:
+    # the byte scans are upper bounds that spare most bodies the walks: a body with
+    # fewer brackets than the limit cannot nest deeper, one without a digit followed by
+    # "." or an exponent holds no float
+    if data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
         raise ApiProblem(
             422, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels"
         )
-    return _integral(value)
+    return _integral(value) if _MAYBE_FLOAT.search(data) else value
+
+
+_MAYBE_FLOAT = re.compile(rb"[0-9][.eE]")
 
 
 #: No valid body nests more than a few levels; deeper ones are refused before any
@@ -233,7 +239,7 @@ def game_view(
             and seat == state.current_seat):
         # legal_actions needs the going-out analysis: warm its cache here, timed
         with metrics.SOLVER_SECONDS.labels("legal_actions").time():
-            analysis_of(state, state.hands[seat])
+            go_out_cards(state, state.hands[seat])
     out: dict[str, Any] = {"game_id": game_id, **view(state, seat)}
     for player in out["players"]:
         player["open"] = player["seat"] in open_seats

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules import resolve_rules
+from .rules import Rules, resolve_rules
 from .state import GameState, RoundResult, SeatResult, TableMeld
 
 __all__ = ["SCHEMA_VERSION", "from_dict", "to_dict"]
@@ -72,6 +72,23 @@ def to_dict(state: GameState) -> dict[str, Any]:
     }
 
 
+_RULES: dict[str, Rules] = {}
+
+
+def _stored_rules(spec: dict[str, Any]) -> Rules:
+    """The stored (already resolved) rules, remembered by their text: every request
+    re-reads its game, and validating the same rules again costs more than the rest of
+    ``from_dict``. Stored data is plain JSON, so its ``repr`` tells values apart."""
+    key = repr(spec)
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = resolve_rules(spec)
+        if len(_RULES) >= 256:
+            _RULES.clear()
+        _RULES[key] = rules
+    return rules
+
+
 def from_dict(data: dict[str, Any]) -> GameState:
     """Rebuild a state stored by :func:`to_dict`; a wrong schema is a ``ValueError``."""
     version = data.get("schema_version")
@@ -79,7 +96,7 @@ def from_dict(data: dict[str, Any]) -> GameState:
         raise ValueError(f"unsupported game state schema_version {version!r}")
     last = data["last"]
     return GameState(
-        rules=resolve_rules(data["rules"]),
+        rules=_stored_rules(data["rules"]),
         names=tuple(data["names"]),
         seed=data["seed"],
         seed_salt=data["salt"],

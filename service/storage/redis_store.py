@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
 from typing import Any, TypeVar
 
 import orjson
@@ -94,11 +93,25 @@ def _reply_key(game_id: str, key: str) -> str:
     return f"ttt:{{{game_id}}}:reply:{key}"
 
 
-@lru_cache(maxsize=512)
+_PARSED: dict[bytes, GameState] = {}
+_PARSED_MAX = 512
+
+
 def _state_of(blob: bytes) -> GameState:
     """Parse a stored state, remembering recent ones: views are read far more often than
-    games change, and a state is an immutable value, so sharing it is safe."""
-    return from_dict(orjson.loads(blob))
+    games change, and the state a worker saved is the one it (or a view) reads next. A
+    state is an immutable value, so sharing it is safe."""
+    state = _PARSED.get(blob)
+    if state is None:
+        state = from_dict(orjson.loads(blob))
+        _remember(blob, state)
+    return state
+
+
+def _remember(blob: bytes, state: GameState) -> None:
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()  # simple and thread-safe; refilled by the next few reads
+    _PARSED[blob] = state
 
 
 def _event_blob(event: Event) -> bytes:
@@ -225,10 +238,11 @@ class RedisGameStore(GameStore):
         keys = list(game_keys(game_id))
         if reply_key is not None:
             keys.append(_reply_key(game_id, reply_key))
+        blob = orjson.dumps(to_dict(state))
         args = [
             expected_version,
             state.version,
-            orjson.dumps(to_dict(state)),
+            blob,
             b"" if token_hashes is None else orjson.dumps(list(token_hashes)),
             self.ttl,
             b"" if reply is None else _reply_blob(reply),
@@ -237,6 +251,7 @@ class RedisGameStore(GameStore):
         ]
         status, value = self._run(lambda: self._save(keys=keys, args=args))
         if status == 0:
+            _remember(blob, state)
             return None
         if status == 1:
             raise VersionConflictError(int(value))
