@@ -44,5 +44,12 @@ bench-engine: $(STAMP)
 bench-match: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_match
 
+# Soak: SOAK_SECONDS (300) of mixed traffic from SOAK_GAMES (48) games at once on a 2-worker
+# gunicorn; a row per minute (req/s, actions/s, p50/p99/max ms, 5xx), worker RSS at start
+# and end against a bound, Redis memory per game and commands per action.
+.PHONY: bench-soak
+bench-soak: $(STAMP)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_soak
+
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -158,14 +158,19 @@ def _client_factory(url: str) -> Callable[..., Any]:
 
 #: What "Redis is down, slow or re-sharding" looks like from redis-py (a cluster adds its own).
 UNREACHABLE = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ClusterError)
+#: Redis is up but refuses writes for now: full (``maxmemory`` reached under ``noeviction``:
+#: ``OOM``, also from inside the Lua scripts) or a replica during a failover (``READONLY``).
+#: Both pass when the operator or the failover acts, so they are 503s, not 500s.
+REFUSING_WRITES = (redis.exceptions.OutOfMemoryError, redis.exceptions.ReadOnlyError)
 
 
 @contextmanager
 def _reachable() -> Iterator[None]:
-    """Turn "Redis is down or slow" into one storage error the HTTP layer maps to 503."""
+    """Turn "Redis is down, slow, full or read-only" into one storage error the HTTP layer
+    maps to 503 with ``Retry-After`` (and logs)."""
     try:
         yield
-    except UNREACHABLE as exc:
+    except (*UNREACHABLE, *REFUSING_WRITES) as exc:
         raise StorageUnavailableError(str(exc) or type(exc).__name__) from exc
 
 

@@ -1,0 +1,90 @@
+"""A full Redis (``maxmemory`` reached, ``noeviction``: the policy ``deploy/redis.conf``
+ships) refuses every write with ``OOM``, also inside the Lua scripts. The service must
+answer that as it answers Redis being down: ``503 storage_unavailable`` problem+json
+with ``Retry-After``, never a 500; reads still work, and writes work again as soon as
+memory is freed (no restart).
+
+Found by the soak's capacity work: before, ``POST /v1/games`` and actions were 500s
+with redis-py's ``OutOfMemoryError`` in the log.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.config import Config
+from tests.conftest import free_port, redis_binary, wait_until
+
+GAME = {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "full"}
+
+
+@pytest.fixture
+def small_redis() -> Iterator[redis.Redis]:
+    """A redis-server with 4 MB of maxmemory and no eviction."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--maxmemory", "4mb", "--maxmemory-policy", "noeviction",
+         "--loglevel", "warning"],
+        stdout=subprocess.DEVNULL,
+    )
+    db = redis.Redis(port=port)
+    try:
+        wait_until(db.ping, 10, "redis-server")
+        yield db
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def _fill(db: redis.Redis) -> int:
+    """Write values until Redis refuses even small ones: it is full (a refused big value
+    frees its query buffer, which can bring Redis back under the limit, so the last
+    values are small). Returns how many were written."""
+    n = 0
+    for size in (10_000, 100):
+        with pytest.raises(redis.exceptions.OutOfMemoryError):
+            while n < 200_000:
+                db.set(f"filler:{n}", b"x" * size)
+                n += 1
+    return n
+
+
+def _assert_503(r) -> None:  # type: ignore[no-untyped-def]
+    assert r.status_code == 503, r.data
+    assert r.mimetype == "application/problem+json"
+    assert r.json["code"] == "storage_unavailable"
+    assert int(r.headers["Retry-After"]) >= 1
+
+
+def test_a_full_redis_is_a_503_for_writes_and_reads_still_work(
+    small_redis: redis.Redis,
+) -> None:
+    port = small_redis.connection_pool.connection_kwargs["port"]
+    app = create_app(Config(redis_url=f"redis://127.0.0.1:{port}/0", rate_limit="off",
+                            rate_limit_per_address="off", retry_after_seconds=2))
+    client: FlaskClient = app.test_client()
+    game = client.post("/v1/games", json=GAME).json
+    seat = game["state"]["round"]["current_seat"]
+    auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+    url = f"/v1/games/{game['game_id']}"
+
+    filled = _fill(small_redis)
+    _assert_503(client.post("/v1/games", json=GAME))  # the create script
+    _assert_503(client.post(f"{url}/actions", json={"type": "draw", "source": "stock"},
+                            headers={**auth, "Idempotency-Key": "k1"}))  # the save script
+    assert client.get(url, headers=auth).status_code == 200  # reads need no memory
+    assert client.get(f"{url}/events?after=0", headers=auth).status_code == 200
+    assert client.get("/readyz").status_code == 200  # up, only full: no restart wanted
+
+    small_redis.delete(*[f"filler:{n}" for n in range(filled)])
+    assert client.post("/v1/games", json=GAME).status_code == 201
+    r = client.post(f"{url}/actions", json={"type": "draw", "source": "stock"},
+                    headers={**auth, "Idempotency-Key": "k1"})
+    assert r.status_code == 200 and r.json["version"] == 1, r.json
