@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -40,7 +41,9 @@ __all__ = [
     "claim_seat",
     "create_game",
     "hash_token",
+    "may_act",
     "seat_of",
+    "wait_for_turn",
 ]
 
 #: Without If-Match, an action that lost a race is re-validated on the newer state this
@@ -245,6 +248,27 @@ def act(
             return _replayed(earlier, fingerprint)
         return ActionResult(200, etag, out, replayed=False)
     raise GameBusyError("the game kept changing; reload it and try again")
+
+
+def may_act(record: GameRecord, seat: int) -> bool:
+    """Whether ``seat`` has legal actions now (its turn, every seat claimed, not over)."""
+    state = record.state
+    return (not state.finished and state.current_seat == seat
+            and all(h is not None for h in record.token_hashes))
+
+
+def wait_for_turn(store: GameStore, record: GameRecord, seat: int, timeout: float) -> GameRecord:
+    """The game once ``seat`` may act or it is finished, or as it is after ``timeout``
+    seconds. Each change wakes the wait (a blocking read in the store); the game is
+    re-read and the wait resumes after the events already seen."""
+    deadline = time.monotonic() + timeout
+    while not (record.state.finished or may_act(record, seat)):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        store.wait(record.game_id, record.state.event_seq, remaining)
+        record = store.load(record.game_id)
+    return record
 
 
 def _replayed(reply: StoredReply, fingerprint: str) -> ActionResult:

@@ -15,9 +15,10 @@ Design choices, and why:
   decision is refused with ``412``, never applied to a position the bot did not
   see) and a fresh ``Idempotency-Key`` that stays the same across the retries of
   that one action (so a move whose response was lost is not applied twice).
-* Waiting for a turn is the long-poll ``GET /v1/games/{id}?wait_version=N``:
-  the request parks in the server until the game moves on, so an idle bot costs
-  one open request, not a polling loop.
+* Waiting for a turn is the long-poll ``GET /v1/games/{id}?wait=turn``: the
+  request parks in the server until this seat may act (the others' moves wake it
+  inside the server only), so an idle bot costs one open request per turn, not a
+  polling loop. ``?wait_version=N`` waits for any change (spectators use it).
 """
 
 from __future__ import annotations
@@ -274,16 +275,21 @@ class Client:
         return Seat(self, game_id, seat, out["token"], out["state"])
 
     def view(self, game_id: str, token: str | None = None, *,
-             wait_version: int | None = None, wait: float = 25.0) -> GameView:
+             wait_version: int | None = None, wait_turn: bool = False,
+             wait: float = 25.0) -> GameView:
         """The game as ``token``'s seat (or a spectator) sees it.
 
         With ``wait_version``: the long-poll; returns when the version differs from it,
-        or after ``wait`` seconds with the unchanged view.
+        or after ``wait`` seconds with the unchanged view. With ``wait_turn`` (a seat
+        token): returns when the seat may act or the game is over, or after ``wait``.
         """
         query: dict[str, Any] = {}
         timeout = None
         if wait_version is not None:
             query = {"wait_version": wait_version, "timeout": wait}
+            timeout = wait + 10.0
+        elif wait_turn:
+            query = {"wait": "turn", "timeout": wait}
             timeout = wait + 10.0
         out = self.request("GET", f"/v1/games/{game_id}", token=token, query=query,
                            timeout=timeout, kind="poll" if query else "get")
@@ -382,12 +388,13 @@ class Seat:
         return self._view
 
     def wait_for_turn(self, *, deadline: float | None = None) -> GameView:
-        """Block (in the server's long-poll) until this seat may act or the game is over."""
+        """Block (in the server's ``wait=turn`` long-poll) until this seat may act or the
+        game is over."""
         view = self.view
         while view["status"] != "finished" and not view["legal_actions"]:
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"seat {self.seat} of game {self.game_id}: no turn in time")
-            view = self.wait_change()
+            self._view = view = self.client.view(self.game_id, self.token, wait_turn=True)
         return view
 
     def act(self, action: Action | Mapping[str, Any]) -> GameView:

@@ -53,6 +53,8 @@ class LocalService:
     url: str
     redis_url: str
     workers: int
+    server_pid: int = 0  # the gunicorn master (its workers are its children)
+    redis_pid: int = 0  # 0 when Redis was given, not started here
 
 
 def _wait_http(url: str, proc: subprocess.Popen[bytes], seconds: float) -> None:
@@ -134,7 +136,8 @@ def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None 
                                     stdout=sink, stderr=sink)
         url = f"http://127.0.0.1:{http_port}"
         _wait_http(url, gunicorn, 30)
-        yield LocalService(url, redis_url, workers)
+        yield LocalService(url, redis_url, workers, gunicorn.pid,
+                           redis_proc.pid if redis_proc is not None else 0)
     finally:
         _stop(gunicorn)
         _stop(redis_proc)

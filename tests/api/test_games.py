@@ -344,3 +344,55 @@ def test_a_claim_wakes_a_creator_long_polling_for_an_opponent(client: FlaskClien
     client.post(f"/v1/games/{table.game_id}/seats/1/claim", json={"name": "bot"})
     waiter.join(5)
     assert seen == [1]
+
+
+def test_wait_turn_sleeps_through_the_others_moves_and_returns_on_the_callers_turn(
+    table: Table, client: FlaskClient
+) -> None:
+    seat = _current(table)
+    result: dict[str, object] = {}
+
+    def wait() -> None:
+        start = time.monotonic()
+        r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=3",
+                       headers=table.auth(1 - seat))
+        result.update(status=r.status_code, body=r.json, took=time.monotonic() - start)
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.2)
+    draw = table.act(seat, {"type": "draw", "source": "stock"})
+    assert draw.status_code == 200
+    time.sleep(0.5)  # the draw woke the wait inside the server, which parked again
+    assert waiter.is_alive()
+    card = next(a["card"] for a in draw.json["legal_actions"] if a["type"] == "discard")
+    assert table.act(seat, {"type": "discard", "card": card}).status_code == 200
+    waiter.join(5)
+    body = result["body"]
+    assert result["status"] == 200 and body["version"] == 2  # type: ignore[index]
+    assert body["legal_actions"] and body["round"]["current_seat"] == 1 - seat  # type: ignore[index]
+    assert 0.6 < float(result["took"]) < 2.5  # type: ignore[arg-type]
+
+
+def test_wait_turn_answers_at_once_on_the_callers_turn_and_times_out_otherwise(
+    table: Table, client: FlaskClient
+) -> None:
+    seat = _current(table)
+    start = time.monotonic()
+    r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=3", headers=table.auth(seat))
+    assert r.status_code == 200 and r.json["legal_actions"]
+    assert time.monotonic() - start < 0.5
+    start = time.monotonic()
+    r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=0.4",
+                   headers=table.auth(1 - seat))
+    assert r.status_code == 200 and r.json["legal_actions"] == [] and r.json["version"] == 0
+    assert 0.35 < time.monotonic() - start < 1.5
+
+
+def test_wait_turn_needs_a_seat_token_and_is_the_only_wait_of_a_request(
+    table: Table, client: FlaskClient
+) -> None:
+    for query, auth in (("wait=turn", {}), ("wait=you", table.auth(0)),
+                        ("wait=turn&wait_version=0", table.auth(0))):
+        r = client.get(f"/v1/games/{table.game_id}?{query}&timeout=1", headers=auth)
+        assert r.status_code == 422 and r.json["code"] == "invalid_query", query

@@ -33,7 +33,7 @@ import requests
 
 from tests.conftest import ROOT, free_port, redis_binary
 
-SECONDS = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+SECONDS = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 8
 GUNICORN = str(Path(sys.prefix) / "bin" / "gunicorn")
 
 ACTION_LUA = r"""

@@ -3,7 +3,10 @@
 Starts Redis and a 2-worker gunicorn (``service.match.local``), then measures in
 the same run:
 
-1. **Floor** (what the API can do at best for moves): clients that hold every
+0. **The API benchmark's compare-and-set floor** (``make bench-api``'s bare Flask +
+   Redis Lua compare-and-set on 6 KB of JSON, 2 sync workers, loaded by wrk): the
+   yardstick of the issue's target (tournament actions/s ≥ 0.8 × this floor).
+1. **Product action floor** (what the API can do at best for moves): clients that hold every
    seat's token of their game post actions back to back (``If-Match`` +
    ``Idempotency-Key``, draw from the stock then discard the first card, the next
    seat read from the response), ``--floor-games`` games at once. No waiting,
@@ -15,9 +18,14 @@ the same run:
    actions/s, p50/p99 action latency, and actions/s as a share of the floor
    (target: at least 0.8); then the same with 2-player games.
 
-Why the tournament trails the floor: every move wakes every waiting seat's
-long-poll (the API has no "wait for my turn"), so a 4-player game makes about
-four requests per move, a 2-player game about two.
+Why the tournament trails the floors: a bot waits for its turn with one
+``?wait=turn`` long-poll per turn (about 1.5 requests per action: draw, discard,
+and one wait per two actions), and every move still wakes the other seats'
+waits inside the server, which re-read the game; a full action also runs the
+engine, the going-out test and the view, which the bare compare-and-set does
+not; and the bots (greedy ones run the solver on every decision) share the
+machine's two cores with the server. The table prints the CPU per action of
+each part so the gap can be read off.
 
 Bots run in this process (threads); on a small machine they share the CPU with
 the server, which the numbers include.
@@ -26,6 +34,7 @@ the server, which the numbers include.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import threading
 import time
@@ -80,13 +89,64 @@ def floor(url: str, games: int, seconds: float) -> dict[str, float]:
             "p99_ms": 1000 * _percentile(lat, 0.99)}
 
 
-def tournament(url: str, games: int, concurrency: int, players: int = 4) -> dict[str, float]:
+def _cpu_seconds(root: int) -> float:
+    """CPU seconds (user + system) used so far by process ``root`` and its descendants."""
+    if not root:
+        return 0.0
+    parent: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += times.get(pid, 0.0)
+        todo.extend(p for p, pp in parent.items() if pp == pid)
+    return total
+
+
+def cas_floor(redis_url: str) -> float:
+    """``make bench-api``'s compare-and-set floor, measured now: its bare Flask + Redis Lua
+    app under gunicorn (2 sync workers) on the tournament's Redis, loaded by wrk."""
+    from tests.bench.bench_api import CAS_LUA, ensure_wrk, run_wrk, serve
+    from tests.conftest import free_port
+
+    wrk = ensure_wrk()
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url}
+    proc = serve("tests.bench.floor_app:create_app()", port, env)
+    try:
+        return run_wrk(wrk, f"http://127.0.0.1:{port}/cas", CAS_LUA, 4, 4, env)[0]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def tournament(url: str, games: int, concurrency: int, players: int = 4,
+               server_pid: int = 0, redis_pid: int = 0) -> dict[str, float]:
     stats = ClientStats()
+    cpu0 = (time.process_time(), _cpu_seconds(server_pid), _cpu_seconds(redis_pid))
     result = run_match(url, ["greedy"], games, players=players, concurrency=concurrency,
                        seed="bench", stats=stats)
     wall = result.wall_seconds
     lat = stats.action_seconds
+    actions = max(1, stats.actions)
+    bots_ms = 1000 * (time.process_time() - cpu0[0]) / actions
+    server_ms = 1000 * (_cpu_seconds(server_pid) - cpu0[1]) / actions
+    redis_ms = 1000 * (_cpu_seconds(redis_pid) - cpu0[2]) / actions
     return {
+        "bots_ms": bots_ms,
+        "server_ms": server_ms,
+        "redis_ms": redis_ms,
         "games": games,
         "wall_s": wall,
         "games_per_min": 60 * games / wall,
@@ -106,43 +166,47 @@ def main() -> None:
     p.add_argument("--floor-games", type=int, default=4)
     p.add_argument("--floor-seconds", type=float, default=5.0)
     p.add_argument("--url", help="an already running service (default: start one)")
+    p.add_argument("--redis-url", help="with --url: its Redis, for the compare-and-set floor")
     args = p.parse_args()
 
-    def run(url: str) -> None:
+    def run(url: str, redis_url: str | None, server_pid: int = 0, redis_pid: int = 0) -> None:
         run_match(url, ["greedy"], 1, players=4, seed="warm")  # warm the workers
+        cas = cas_floor(redis_url) if redis_url else float("nan")
         fl = floor(url, args.floor_games, args.floor_seconds)
         single = tournament(url, 1, 1)
-        tour = tournament(url, args.games, args.concurrency)
-        duel = tournament(url, args.games, args.concurrency, players=2)
+        pids = {"server_pid": server_pid, "redis_pid": redis_pid}
+        tour = tournament(url, args.games, args.concurrency, **pids)
+        duel = tournament(url, args.games, args.concurrency, players=2, **pids)
         print("bench-match (2 gunicorn workers, bots in this process)")
-        print(f"{'':34} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8}")
-        print(f"{'floor: CAS actions, ' + str(args.floor_games) + ' games':34} "
-              f"{fl['actions_per_s']:>10.0f} {fl['p50_ms']:>8.1f} {fl['p99_ms']:>8.1f}")
-        print(f"{'one 4-player greedy game':34} {single['actions_per_s']:>10.0f} "
-              f"{single['p50_ms']:>8.1f} {single['p99_ms']:>8.1f}")
-        label = f"{tour['games']} games, {args.concurrency} at once"
-        print(f"{'tournament: ' + label:34} {tour['actions_per_s']:>10.0f} "
-              f"{tour['p50_ms']:>8.1f} {tour['p99_ms']:>8.1f}")
-        label = f"{duel['games']} 2-player games, {args.concurrency} at once"
-        print(f"{label:34} {duel['actions_per_s']:>10.0f} "
-              f"{duel['p50_ms']:>8.1f} {duel['p99_ms']:>8.1f}")
+        print(f"{'':36} {'actions/s':>10} {'p50 ms':>7} {'p99 ms':>7} {'req/act':>8} "
+              f"{'CPU ms per action: server':>26} {'bots':>5} {'redis':>6}")
+        print(f"{'API floor: bare CAS 6 KB (wrk)':36} {cas:>10.0f}")
+        print(f"{'product actions back to back':36} "
+              f"{fl['actions_per_s']:>10.0f} {fl['p50_ms']:>7.1f} {fl['p99_ms']:>7.1f}")
+        print(f"{'one 4-player greedy game':36} {single['actions_per_s']:>10.0f} "
+              f"{single['p50_ms']:>7.1f} {single['p99_ms']:>7.1f}")
+        for label, row in ((f"{tour['games']} 4-player games, {args.concurrency} at once", tour),
+                           (f"{duel['games']} 2-player games, {args.concurrency} at once", duel)):
+            print(f"{label:36} {row['actions_per_s']:>10.0f} {row['p50_ms']:>7.1f} "
+                  f"{row['p99_ms']:>7.1f} {row['requests_per_action']:>8.2f} "
+                  f"{row['server_ms']:>26.2f} {row['bots_ms']:>5.2f} {row['redis_ms']:>6.2f}")
         print()
         print(f"one full 4-player 11-round greedy game: {single['wall_s']:.2f} s wall "
               "(target < 2 s)")
-        print(f"tournament: {tour['games_per_min']:.1f} games/min, "
+        print(f"4-player tournament: {tour['games_per_min']:.1f} games/min, "
               f"{tour['actions_per_s']:.0f} actions/s = "
-              f"{tour['actions_per_s'] / fl['actions_per_s']:.2f} x the floor (target >= 0.8), "
-              f"mean game {tour['mean_game_s']:.2f} s, "
-              f"{tour['requests_per_action']:.1f} requests per action")
+              f"{tour['actions_per_s'] / cas:.2f} x the API's CAS floor (target >= 0.8), "
+              f"{tour['actions_per_s'] / fl['actions_per_s']:.2f} x the product's own action "
+              f"rate, mean game {tour['mean_game_s']:.2f} s")
         print(f"2-player tournament: {duel['games_per_min']:.1f} games/min, "
-              f"{duel['actions_per_s'] / fl['actions_per_s']:.2f} x the floor, "
-              f"{duel['requests_per_action']:.1f} requests per action")
+              f"{duel['actions_per_s'] / cas:.2f} x the API's CAS floor, "
+              f"{duel['actions_per_s'] / fl['actions_per_s']:.2f} x the product's action rate")
 
     if args.url:
-        run(args.url)
+        run(args.url, args.redis_url)
     else:
         with local_service(workers=2) as service:
-            run(service.url)
+            run(service.url, service.redis_url, service.server_pid, service.redis_pid)
 
 
 if __name__ == "__main__":
