@@ -12,6 +12,12 @@ cards, each group taking exactly the wilds it needs to become a valid meld. A
 group's spare room for more wilds is summed into a capacity used by the wild
 pool (``wildpool``). The state is ``(remaining multiset, wild balance, capacity,
 used table melds, contract counts still needed)``.
+
+Representation: the remaining multiset is one integer (a 6-bit field per slot,
+count + 32, the 32 a guard bit), so a group is removed by one subtraction and
+``(x - delta) & guard == guard`` says it fits; the per-slot ``without`` costs are
+one integer of wider fields, merged by a SWAR element-wise minimum. Group
+enumerations name cards, not slots, and are shared across hands (``_SHARED``).
 """
 
 from __future__ import annotations
@@ -24,6 +30,12 @@ from .melds import INF, Context, Group, TableMeld, kinds_of, run_fits, split
 from .wildpool import layout, place
 
 __all__ = ["GroupSearch"]
+
+#: Group enumerations shared across hands (bounded: about 20 MB when full), keyed
+#: with a small number per solving context.
+_SHARED: dict[tuple, list] = {}
+_SHARED_MAX = 25_000
+_CONTEXTS: dict[Context, int] = {}
 
 
 class GroupSearch:
@@ -74,7 +86,40 @@ class GroupSearch:
         self.one = [1 << 6 * j for j in range(slots)]
         self.rank_mask = [sum(63 << 6 * j for j in self.rank_related[i]) for i in range(n)]
         self.suit_mask = [sum(63 << 6 * j for j in self.suit_related[i]) for i in range(n)]
-        self.zeros_wr = 128  # four guard bits of the wild-rank slots
+        self.near_mask = [r | s for r, s in zip(self.rank_mask, self.suit_mask, strict=True)]
+        self.near_cache: dict[tuple, list[tuple[Group, int]]] = {}
+        # Group enumerations depend on the cards held near a card, not on the rest of the
+        # hand: they are shared by every hand under the same rules and wild rank.
+        if len(_CONTEXTS) > 256:
+            _CONTEXTS.clear()
+            _SHARED.clear()
+        self.shared = _SHARED
+        self.token = _CONTEXTS.setdefault(ctx, len(_CONTEXTS))
+        self.card_of = [*nat_ids, *(self._wr_card(s) for s in range(4))]
+        self.slot_of = {c: j for j, c in enumerate(self.card_of[: self.n])}
+        if ctx.wild_rank is not None:
+            self.slot_of.update((self._wr_card(s), self.n + s) for s in range(4))
+        # what else a run enumeration depends on: the wilds a hand can hold (long runs may
+        # skip a natural) and whether a contract counts one-natural runs
+        self.run_kind = (-1 if ctx.limits else self.capmax, contract is not None)
+        self.fast_cache: dict[tuple, list[tuple[int, int, int]]] = {}
+        self.plain = not (table and ctx.lay_off)
+        self.final_cache: dict[tuple, tuple] = {}
+        self.present_cache: dict[int, int] = {}
+        # Without wild limits no group takes a wild-rank card as itself: their count in
+        # the states the search visits is always the hand's.
+        self.wr_fixed = None if ctx.limits else wr_total
+        # A ``without`` vector (one cost per slot, and the jokers last) is one integer too:
+        # field k of ``fw`` bits at bit k * fw. A finite cost of a hand is below ``2**(fw-2)``,
+        # which stands for INF; adding the costs of a path to it stays below the field's top
+        # bit, the guard that an element-wise minimum needs (see ``_vmin``).
+        top = 32 * max(ctx.cost) + 1  # a hand has at most 30 cards
+        fw = self.fw = top.bit_length() + 2
+        self.finf = 1 << (fw - 2)
+        self.ones = sum(1 << fw * k for k in range(slots + 1))
+        self.high = self.ones << (fw - 1)
+        self.fmask = (1 << fw) - 1
+        self.all_inf = self.ones * self.finf
 
     def encode(self, cnt: tuple[int, ...]) -> int:
         """The integer form of a count vector (see ``__init__``)."""
@@ -94,9 +139,33 @@ class GroupSearch:
             return self.n
         return ((low & -low).bit_length() - 1) // 6
 
-    def _delta(self, slots: tuple[int, ...]) -> int:
-        one = self.one
-        return sum(one[j] for j in slots)
+    def _vmin(self, a: int, b: int) -> int:
+        """Element-wise minimum of two ``without`` vectors (SWAR, guard bits)."""
+        m = ((a | self.high) - b) & self.high  # guard kept where a >= b
+        return a ^ ((a ^ b) & (m - (m >> (self.fw - 1))))
+
+    def entry(self, w: int, k: int) -> int:
+        """Entry ``k`` of a ``without`` vector (INF when no such card)."""
+        v = (w >> self.fw * k) & self.fmask
+        return INF if v >= self.finf else v
+
+    def _set(self, w: int, k: int, v: int) -> int:
+        shift = self.fw * k
+        return (w & ~(self.fmask << shift)) | (min(v, self.finf) << shift)
+
+    def _delta(self, cards: tuple[int, ...]) -> int:
+        """The integer that removes these cards from a state."""
+        one, slot = self.one, self.slot_of
+        return sum(one[slot[c]] for c in cards)
+
+    def _share(self, key: tuple, found: list) -> list:
+        """Keep an enumeration for every hand (groups name cards, not slots)."""
+        found.sort(key=_larger_first)
+        out = [(g, tuple(self.card_of[j] for j in d)) for g, d in found]
+        if len(self.shared) > _SHARED_MAX:
+            self.shared.clear()
+        self.shared[key] = out
+        return out
 
     # -- groups ------------------------------------------------------------------
 
@@ -111,39 +180,82 @@ class GroupSearch:
         # Sets are enumerated once with the most wilds the hand could ever spend; callers
         # drop the groups that need more than their state can pay.
         top = min(self.capmax, 14)
+        related = self.suit_related[i]
+        if len(related) <= 4 or budget >= top:
+            budget = top
+        key = (i, budget, x & self.near_mask[i])
+        hit = self.near_cache.get(key)
+        if hit is not None:
+            return hit
+        cnt = None
         set_key = (i, x & self.rank_mask[i])
         sets = self.set_cache.get(set_key)
         if sets is None:
-            found: list = []
-            self._set_groups(self.decode(x), i, top, found)
-            found.sort(key=_larger_first)
-            sets = self.set_cache[set_key] = [(g, self._delta(d)) for g, d in found]
+            cnt = self.decode(x)
+            held = tuple((self.ids[j], cnt[j]) for j in self.rank_related[i] if cnt[j])
+            shared_key = (self.token, held, min(top, 3))
+            found = self.shared.get(shared_key)
+            if found is None:
+                found = []
+                self._set_groups(cnt, i, top, found)
+                found = self._share(shared_key, found)
+            sets = self.set_cache[set_key] = [(g, self._delta(cards)) for g, cards in found]
         # Runs too, when the suit holds few cards (the enumeration is small at any
         # budget); in a crowded suit the enumeration grows fast with the budget, so it
         # is done for the budget the state can pay.
-        related = self.suit_related[i]
-        budget = top if len(related) <= 4 else min(budget, top)
         run_key = (i, budget, x & self.suit_mask[i])
         runs = self.group_cache.get(run_key)
         if runs is None:
-            found = []
-            self._run_groups(self.decode(x), i, budget, found)
-            found.sort(key=_larger_first)
-            runs = self.group_cache[run_key] = [(g, self._delta(d)) for g, d in found]
+            if cnt is None:
+                cnt = self.decode(x)
+            held = tuple(
+                (self.card_of[j], 2 if cnt[j] > 1 else 1) for j in self.suit_related[i] if cnt[j]
+            )
+            shared_key = (self.token, self.ids[i], held, budget, self.run_kind)
+            found = self.shared.get(shared_key)
+            if found is None:
+                found = []
+                self._run_groups(cnt, i, budget, found)
+                found = self._share(shared_key, found)
+            runs = self.group_cache[run_key] = [(g, self._delta(cards)) for g, cards in found]
         # Larger groups first: a state whose cost and every per-card cost reach 0 stops
         # trying options, and large melds get there soonest.
-        return runs + sets
+        result = self.near_cache[key] = runs + sets
+        self.fast_cache[key] = [(delta, g.wilds, g.spare) for g, delta in result]
+        return result
+
+    def _fast_groups(self, x: int, i: int, budget: int) -> list[tuple[int, int, int]]:
+        """``_groups`` as (slots removed, wilds, spare room), for the inlined search."""
+        top = min(self.capmax, 14)
+        if len(self.suit_related[i]) <= 4 or budget >= top:
+            budget = top
+        hit = self.fast_cache.get((i, budget, x & self.near_mask[i]))
+        if hit is None:
+            self._groups(x, i, budget)
+            hit = self.fast_cache[(i, budget, x & self.near_mask[i])]
+        return hit
 
     def _set_groups(self, cnt, i, budget, out) -> None:
+        """Sets of ids[i]'s rank through ids[i], each with the wilds it needs.
+
+        Without wild limits a set that takes a wild never leaves out two or more cards
+        of its rank that it could take (the exchange argument of ``_run_groups``: swap
+        one in for a wild; its other meld takes the wild, or, if it was deadwood, the
+        freed wild goes into this set's room). It may leave out one: without that card
+        (the discard analysis) the set is the one that takes all.
+        """
         ctx = self.ctx
         others = [j for j in self.same_rank[i] if cnt[j]]
         choices = [range(1, cnt[i] + 1)] + [range(0, cnt[j] + 1) for j in others]
         idx = [i, *others]
+        held = cnt[i] + sum(cnt[j] for j in others)
         for take in product(*choices):
             k = sum(take)
             c = max(0, 3 - k)
             if k < ctx.min_nat or c > ctx.max_wilds or c > budget:
                 continue
+            if c and held - k > 1 and not ctx.limits:
+                continue  # leaves out two cards it could take instead of wilds
             delta: list[int] = []
             for j, t in zip(idx, take, strict=True):
                 delta.extend([j] * t)
@@ -372,9 +484,14 @@ class GroupSearch:
         """
         # Spare room only matters for wilds left over at the end, and no more of them can
         # be left than the pool still holds: a larger capacity is the same state.
-        pool = wb + self._wr_count(x)
+        wr = self.wr_fixed
+        pool = wb + (self._wr_count(x) if wr is None else wr)
         if cap > pool:
             cap = pool if pool > 0 else 0
+        if cap > 2 and wr is not None:
+            # without limits two wilds left over fit any room of two, and three or more
+            # form melds of their own: more room is the same state
+            cap = 2
         key = (x, wb, cap, mask, need)
         hit = self.memo.get(key)
         if hit is not None:
@@ -387,29 +504,57 @@ class GroupSearch:
         dv, dw = self.best(x - self.one[i], wb, cap, mask, need)
         px = self.ctx.cost[self.ids[i]]
         best_value = px + dv
-        without = [px + w for w in dw]
-        present = None
-        for option in self._options(x, i, wb, cap, mask, need):
-            v, wv = self.best(*option[1:])
+        without = dw + px * self.ones
+        present = -1
+        high = self.high
+        shift = self.fw - 1
+        if self.plain and not need[0] and not need[1]:
+            # the common case, inlined: no table, no contract still to meet
+            guard, capmax = self.guard, self.capmax
+            children = []
+            for delta, wilds, spare in self._fast_groups(x, i, pool):
+                new = x - delta
+                if wilds <= pool and new & guard == guard:
+                    ncap = cap + spare
+                    children.append(
+                        (new, wb - wilds, ncap if ncap < capmax else capmax, mask, need)
+                    )
+        else:
+            children = [option[1:] for option in self._options(x, i, wb, cap, mask, need)]
+        for child in children:
+            v, wv = self.best(*child)
             if v < best_value:
                 best_value = v
-            without = list(map(min, without, wv))
+            m = ((without | high) - wv) & high  # the element-wise minimum, inlined
+            without ^= (without ^ wv) & (m - (m >> shift))
             if best_value == 0 and dv == 0:
-                if present is None:
-                    c = x ^ self.guard
-                    present = [k for k in range(self.slots) if k != i and c >> 6 * k & 63]
-                    if self.jokers:
-                        present.append(self.slots)
-                if not any(without[k] for k in present):
+                if present < 0:
+                    present = self.present_cache.get(x, -1)
+                    if present < 0:
+                        present = self.present_cache[x] = self._present(x, i)
+                if not without & present:
                     break  # everything is already 0, the least a cost can be
-        without[i] = dv
+        shift = self.fw * i
+        without = (without & ~(self.fmask << shift)) | (
+            (dv if dv < self.finf else self.finf) << shift
+        )
         result = (best_value, without)
         self.memo[key] = result
         return result
 
+    def _present(self, x: int, i: int) -> int:
+        """The fields of the slots held in ``x`` but ``i`` (and the jokers, if any)."""
+        c = x ^ self.guard
+        fmask, fw = self.fmask, self.fw
+        out = sum(fmask << fw * k for k in range(self.slots) if k != i and c >> 6 * k & 63)
+        if self.jokers:
+            out |= fmask << fw * self.slots
+        return out
+
     def _options(self, x, i, wb, cap, mask, need) -> list[tuple]:
         """Every group with ids[i] as its lowest natural, as (group, *child state)."""
-        budget = wb + self._wr_count(x)
+        wr = self.wr_fixed
+        budget = wb + (self._wr_count(x) if wr is None else wr)
         ns, nr = need
         options = []
         capmax = self.capmax
@@ -440,20 +585,20 @@ class GroupSearch:
         """No natural left: place the wild pool (or lay wild-rank cards off as themselves)."""
         state = (x, wb, cap, mask, need)
         value = self._base_plain(state, None)
-        without = [INF] * (self.slots + 1)
+        without = self.all_inf
         less_wr = None
         c = x ^ self.guard
         for k in range(self.n, self.slots):
             if c >> 6 * k & 63:
                 if less_wr is None:  # any wild-rank card: the pool only counts them
                     less_wr = self._base_plain(state, k)
-                without[k] = less_wr
+                without = self._set(without, k, less_wr)
         if self.jokers:
-            without[self.slots] = self._base_plain(state, self.slots)
+            without = self._set(without, self.slots, self._base_plain(state, self.slots))
         for option in self._base_options(x, wb, cap, mask, need):
             v, wv = self.best(*option[1:])
             value = min(value, v)
-            without = list(map(min, without, wv))
+            without = self._vmin(without, wv)
         return value, without
 
     def _base_options(self, x, wb, cap, mask, need) -> list[tuple]:
@@ -518,10 +663,17 @@ class GroupSearch:
     def _final(self, x, wb, cap, mask, need, jokers: int | None = None):
         """Place the wild pool once every natural is disposed of."""
         rest_wr = self._wr_count(x)
+        j = self.jokers if jokers is None else jokers
+        key = (rest_wr, wb, cap, mask, need, j)
+        hit = self.final_cache.get(key)
+        if hit is None:
+            hit = self.final_cache[key] = self._place(rest_wr, wb, cap, mask, need, j)
+        return hit
+
+    def _place(self, rest_wr, wb, cap, mask, need, j):
         total = rest_wr + wb
         if total < 0:
             return INF, None
-        j = self.jokers if jokers is None else jokers
         table_spare = (
             sum(m.spare(self.ctx) for t, m in enumerate(self.table) if not mask >> t & 1)
             if self.ctx.lay_off
@@ -555,7 +707,7 @@ class GroupSearch:
             value, without = self.best(*state)
             x, wb, cap, mask, need = state
             i = self._lowest(x)
-            goal = value if target is None else without[target]
+            goal = value if target is None else self.entry(without, target)
             if i == n:
                 if self._base_plain(state, target) != goal:
                     option = self._pick(self._base_options(x, wb, cap, mask, need), goal, target)
@@ -573,7 +725,7 @@ class GroupSearch:
             dt = (x - self.one[i], wb, cap, mask, need)
             dv, dw = self.best(*dt)
             px = self.ctx.cost[self.ids[i]]
-            if px + (dv if target is None else dw[target]) == goal:
+            if px + (dv if target is None else self.entry(dw, target)) == goal:
                 deadwood.append(self.ids[i])
                 state = dt
                 continue
@@ -586,7 +738,7 @@ class GroupSearch:
     def _pick(self, options: list[tuple], goal: int, target: int | None) -> tuple:
         for option in options:
             v, wv = self.best(*option[1:])
-            if (v if target is None else wv[target]) == goal:
+            if (v if target is None else self.entry(wv, target)) == goal:
                 return option
         raise AssertionError("no option reaches the recorded cost")  # pragma: no cover
 

@@ -22,28 +22,41 @@ also stand for itself inside a meld, so it then takes part as a natural too.
    more wilds is summed into a capacity; when no natural is left, ``wildpool``
    places the pool: into that room, into melds of its own, the rest into deadwood,
    cheapest first. The state is ``(remaining multiset, wild balance, capacity, used
-   table melds, contract counts needed)``.
+   table melds, contract counts needed)``; the multiset is one integer of 6-bit
+   counts with guard bits, so removing a group is one subtraction. Without wild
+   limits, spare room beyond two is the same state (two leftover wilds fit in any
+   room of two, three or more meld on their own).
 3. *Every discard in the same search.* Each state also returns, for each kind of
    card, the cost of the state without one such card: the options of ``S - c`` are
    the options of ``S`` that leave a copy of ``c`` behind. So the penalty of the
    hand without each card, and thus the go-out discards, cost no extra search; a
-   go-out arrangement is read back from the memo.
+   go-out arrangement is read back from the memo. That vector is one integer as
+   well (a field per card kind), merged by an element-wise minimum of a few integer
+   operations (SWAR).
 4. *What is minimised* is ``penalty * 64 + deadwood cards``, so going out means no
    deadwood card at all (cards worth 0 included), and among equal penalties the
    arrangement with fewer deadwood cards wins.
 
 Pruning that keeps it exact: a run never leaves out an available natural of a
 position it spans unless it is long enough that its spare room could be full, or
-the natural is held once (then the hand without it needs that run); by an exchange
-argument (swap the natural in, its other meld takes the wild) nothing is lost. A
-state whose cost and every per-card cost reach 0 stops trying options.
+the natural is held once (then the hand without it needs that run); likewise a set
+that takes a wild never leaves out two or more cards of its rank it could take. By
+an exchange argument (swap the natural in, its other meld takes the wild) nothing
+is lost. A state whose cost and every per-card cost reach 0 stops trying options.
+
+Constant factors: the group enumerations (which sets and runs a card can start,
+given the cards held near it) are shared by all hands under the same rules and
+wild rank (a bounded cache), and the cyclic garbage collector is paused while a
+search runs (it allocates no cycles, and on a large heap the collections it
+triggered cost more than the search).
 
 Complexity: exponential in the worst case (the problem generalises exact cover),
 bounded in practice by the memo: the states are sub-multisets reachable by removing
 whole groups lowest card first, times the wild balance and capacity (at most
 ``(wilds + 1)^2``). ``make bench-solve`` measures it: random 14-card hands take
-about half a millisecond, and the inputs built to run it away (30 wilds, 30 cards
-of one suit, 8 identical cards) tens of milliseconds.
+under half a millisecond, random 30-card hands a few milliseconds (tens at worst,
+with six or more wilds), and the inputs built to run it away (30 wilds, 30 cards
+of one suit, 8 identical cards) at most a few tens of milliseconds.
 
 Tie-break
 ---------
@@ -56,7 +69,9 @@ multiset, never on the order the cards were given in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from .arrangement import Analysis, Arrangement
 from .cards import JOKER, rank_of, suit_of
@@ -219,6 +234,25 @@ def _without(cards: Sequence[int], card: int) -> list[int]:
     return out
 
 
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused while a search runs.
+
+    A search allocates many small tuples and no reference cycles (its memo is freed by
+    reference counting when it returns), but the allocations trigger collections that
+    walk the whole heap of the process: with a large heap that cost more than the
+    search itself. Nesting and threads are safe: only the outermost caller that found
+    the collector enabled enables it again.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def solve(
     hand: Sequence[int],
     wild_rank: int | None,
@@ -227,6 +261,11 @@ def solve(
 ) -> Arrangement:
     """The optimal arrangement of ``hand`` (lay-offs onto ``table`` when ``rules.lay_off``)."""
     _check_hand(hand)
+    with _no_gc():
+        return _solve(hand, wild_rank, rules, table)
+
+
+def _solve(hand, wild_rank, rules, table) -> Arrangement:
     ctx = context(rules, wild_rank)
     problem = _Problem(ctx, hand, _prepare_table(ctx, table), None)
     state = problem.state()
@@ -248,6 +287,11 @@ def analyze(
     contract-aware search.
     """
     _check_hand(hand)
+    with _no_gc():
+        return _analyze(hand, wild_rank, rules, table, contract)
+
+
+def _analyze(hand, wild_rank, rules, table, contract) -> Analysis:
     ctx = context(rules, wild_rank)
     tmelds = _prepare_table(ctx, table)
     problem = _Problem(ctx, hand, tmelds, None)
@@ -263,7 +307,7 @@ def analyze(
         if slot is None:  # forced deadwood: the rest is unchanged
             costs[card] = base - ctx.cost[card]
         else:
-            costs[card] = without[slot] + problem.forced_cost
+            costs[card] = problem.search.entry(without, slot) + problem.forced_cost
     discards = tuple(
         sorted(((c, v // SCALE) for c, v in costs.items()), key=lambda cv: (cv[1], cv[0]))
     )
