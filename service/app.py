@@ -16,6 +16,7 @@ from flask import Flask, Response
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .api import BLUEPRINTS
 from .api.cors import install_cors
@@ -135,4 +136,13 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
                        "Idempotency-Key", REQUEST_ID_HEADER],
         max_age=600,
     )
+    if config.proxy_hops:
+        # Behind PROXY_HOPS proxies (an Ingress: 1), the client address is the PROXY_HOPS-th
+        # value from the right of X-Forwarded-For: the peer the outermost trusted proxy saw
+        # (what a client wrote to the left of it is ignored, so it cannot be forged). gunicorn
+        # never rewrites REMOTE_ADDR from that header, whatever --forwarded-allow-ips says.
+        # Host is passed through by proxies, so X-Forwarded-Host is not trusted (a proxy
+        # that does not set it would let the client's own value through).
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=config.proxy_hops, x_proto=config.proxy_hops)
     return app

@@ -14,11 +14,17 @@ variable                   default                     what it sets
 ``LONG_POLL_MAX_SECONDS``  ``30``                      upper bound of ``timeout`` on long-polls
 ``REDIS_TIMEOUT_SECONDS``  ``2.0``                     connect/read timeout; past it, ``503``
 ``RETRY_AFTER_SECONDS``    ``5``                       ``Retry-After`` sent with ``503``
-``IDEMPOTENCY_TTL_SECONDS`` ``86400``                  how long a first response is kept per key
+``IDEMPOTENCY_TTL_SECONDS`` ``3600`` (1 h)             how long a first response is kept per key
+                                                       (a retry comes within seconds; the replies
+                                                       are most of a game's Redis memory)
 ``CORS_ORIGINS``           ``*``                       allowed browser origins (comma separated)
 ``RATE_LIMIT``             ``50/second``               requests per seat token (``off``: none)
 ``RATE_LIMIT_PER_ADDRESS`` ``500/second``              requests per client address (``off``: none)
 ``RATE_LIMIT_STORAGE_URL`` ``REDIS_URL``               where the limiter counts (flask-limiter URI)
+``PROXY_HOPS``             ``0``                       proxies in front that set ``X-Forwarded-For``
+                                                       and ``-Proto`` (werkzeug's ``ProxyFix``): the
+                                                       client address (per-address limit) is the
+                                                       value that many hops back; ``0`` trusts none
 =========================  ==========================  =========================================
 """
 
@@ -41,11 +47,16 @@ class Config:
     long_poll_max_seconds: float = 30.0
     redis_timeout_seconds: float = 2.0
     retry_after_seconds: int = 5
-    idempotency_ttl_seconds: int = 24 * 3600
+    idempotency_ttl_seconds: int = 3600
     cors_origins: str = "*"
     rate_limit: str = "50/second"
     rate_limit_per_address: str = "500/second"
     rate_limit_storage_url: str = ""
+    proxy_hops: int = 0
+
+    def __post_init__(self) -> None:
+        if self.proxy_hops < 0:
+            raise ValueError(f"PROXY_HOPS={self.proxy_hops} must be 0 or more")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:

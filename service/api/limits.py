@@ -6,8 +6,10 @@ Redis so they hold across gunicorn workers and machines:
 * per seat token (``RATE_LIMIT``, default ``50/second``): keyed by the token's sha256,
   so a leaked Redis holds no credentials; requests without a token skip it;
 * per client address (``RATE_LIMIT_PER_ADDRESS``, default ``500/second``): the
-  address gunicorn sees (behind a proxy, have it set ``X-Forwarded-For`` and run
-  gunicorn with ``--forwarded-allow-ips``).
+  request's ``remote_addr``, which is the TCP peer unless ``PROXY_HOPS`` is set (then
+  werkzeug's ``ProxyFix``, installed by ``create_app``, takes it from
+  ``X-Forwarded-For``; gunicorn itself never does, so behind a proxy without
+  ``PROXY_HOPS`` every client shares the proxy's budget).
 
 Over a limit the answer is ``429 rate_limited`` problem+json with ``Retry-After``
 (seconds until the window resets). ``off`` turns a limit off. The defaults are far

@@ -102,6 +102,44 @@ def test_redis_conf_turns_on_aof_fsynced_every_second() -> None:
     assert conf["dir"] == "/data"
 
 
+def _bytes(value: str, units: dict[str, int], *, case_sensitive: bool) -> int:
+    match = re.fullmatch(r"(\d+)([A-Za-z]*)", str(value).strip())
+    assert match, value
+    unit = match[2] if case_sensitive else match[2].lower()
+    return int(match[1]) * units[unit]
+
+
+# redis.conf's units, case-insensitive (its own header: "1mb => 1024*1024", "1m => 1000000")
+REDIS_UNITS = {"": 1, "k": 1000, "kb": 1024, "m": 1000**2, "mb": 1024**2, "g": 1000**3,
+               "gb": 1024**3}
+# Kubernetes quantities (case matters: "M" is 10^6, "Mi" 2^20)
+K8S_UNITS = {"": 1, "k": 1000, "M": 1000**2, "G": 1000**3, "Ki": 1024, "Mi": 1024**2,
+             "Gi": 1024**3}
+# docker's / compose's mem_limit: binary, case-insensitive
+DOCKER_UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+def test_redis_maxmemory_is_below_its_containers_memory_limit_and_never_evicts() -> None:
+    """Without ``maxmemory`` Redis grows until the kernel OOM-kills the container (and
+    replaying the AOF at restart fills it again); with it, and ``noeviction``, a full
+    Redis refuses writes, which the service answers 503 (tests/faults/test_redis_full.py).
+    The limit leaves room for what ``maxmemory`` does not count (fragmentation, the AOF
+    buffer, the fork's copy-on-write pages): at least 20 % of the container's memory."""
+    conf = redis_conf()
+    assert conf["maxmemory-policy"] == "noeviction"
+    maxmemory = _bytes(conf["maxmemory"], REDIS_UNITS, case_sensitive=False)
+    assert maxmemory > 0  # 0 is "no limit"
+    (redis,) = by_kind("StatefulSet")
+    (container,) = redis["spec"]["template"]["spec"]["containers"]
+    pod_limit = _bytes(container["resources"]["limits"]["memory"], K8S_UNITS,
+                       case_sensitive=True)
+    assert maxmemory <= 0.8 * pod_limit, (maxmemory, pod_limit)
+    (compose,) = documents(DEPLOY / "compose.yaml")
+    compose_limit = _bytes(compose["services"]["redis"]["mem_limit"], DOCKER_UNITS,
+                           case_sensitive=False)
+    assert maxmemory <= 0.8 * compose_limit, (maxmemory, compose_limit)
+
+
 def dockerfile() -> list[tuple[str, str]]:
     text = re.sub(r"\\\n", " ", (DEPLOY / "Dockerfile").read_text())
     return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1])
