@@ -3,9 +3,10 @@
 Starts Redis and a 2-worker gunicorn (``service.match.local``), then measures in
 the same run:
 
-0. **The API benchmark's compare-and-set floor** (``make bench-api``'s bare Flask +
-   Redis Lua compare-and-set on 6 KB of JSON, 2 sync workers, loaded by wrk): the
-   yardstick of the issue's target (tournament actions/s ≥ 0.8 × this floor).
+0. **The API benchmark's compare-and-set floors** (``make bench-api``'s bare Flask +
+   Redis Lua compare-and-set on 6 KB of JSON, 2 sync workers, loaded by wrk; with the
+   standard ``json``, the yardstick of the target, tournament actions/s ≥ 0.8 × it,
+   and with orjson for comparison).
 1. **Product action floor** (what the API can do at best for moves): clients that hold every
    seat's token of their game post actions back to back (``If-Match`` +
    ``Idempotency-Key``, draw from the stock then discard the first card, the next
@@ -114,10 +115,11 @@ def _cpu_seconds(root: int) -> float:
     return total
 
 
-def cas_floor(redis_url: str) -> float:
-    """``make bench-api``'s compare-and-set floor, measured now: its bare Flask + Redis Lua
-    app under gunicorn (2 sync workers) on the tournament's Redis, loaded by wrk."""
-    from tests.bench.bench_api import CAS_LUA, ensure_wrk, run_wrk, serve
+def cas_floors(redis_url: str) -> tuple[float, float]:
+    """``make bench-api``'s compare-and-set floors (bare Flask with the standard ``json``,
+    and with orjson), measured now: its floor app under gunicorn (2 sync workers) on the
+    tournament's Redis, loaded by wrk."""
+    from tests.bench.bench_api import CAS_JSON_LUA, CAS_LUA, ensure_wrk, run_wrk, serve
     from tests.conftest import free_port
 
     wrk = ensure_wrk()
@@ -125,7 +127,9 @@ def cas_floor(redis_url: str) -> float:
     env = {**os.environ, "REDIS_URL": redis_url}
     proc = serve("tests.bench.floor_app:create_app()", port, env)
     try:
-        return run_wrk(wrk, f"http://127.0.0.1:{port}/cas", CAS_LUA, 4, 4, env)[0]
+        base = f"http://127.0.0.1:{port}"
+        return (run_wrk(wrk, f"{base}/cas-json", CAS_JSON_LUA, 4, 4, env)[0],
+                run_wrk(wrk, f"{base}/cas", CAS_LUA, 4, 4, env)[0])
     finally:
         proc.terminate()
         proc.wait(10)
@@ -171,7 +175,7 @@ def main() -> None:
 
     def run(url: str, redis_url: str | None, server_pid: int = 0, redis_pid: int = 0) -> None:
         run_match(url, ["greedy"], 1, players=4, seed="warm")  # warm the workers
-        cas = cas_floor(redis_url) if redis_url else float("nan")
+        cas, cas_orjson = cas_floors(redis_url) if redis_url else (float("nan"),) * 2
         fl = floor(url, args.floor_games, args.floor_seconds)
         single = tournament(url, 1, 1)
         pids = {"server_pid": server_pid, "redis_pid": redis_pid}
@@ -180,7 +184,8 @@ def main() -> None:
         print("bench-match (2 gunicorn workers, bots in this process)")
         print(f"{'':36} {'actions/s':>10} {'p50 ms':>7} {'p99 ms':>7} {'req/act':>8} "
               f"{'CPU ms per action: server':>26} {'bots':>5} {'redis':>6}")
-        print(f"{'API floor: bare CAS 6 KB (wrk)':36} {cas:>10.0f}")
+        print(f"{'API floor: bare CAS 6 KB, json':36} {cas:>10.0f}")
+        print(f"{'API floor: bare CAS 6 KB, orjson':36} {cas_orjson:>10.0f}")
         print(f"{'product actions back to back':36} "
               f"{fl['actions_per_s']:>10.0f} {fl['p50_ms']:>7.1f} {fl['p99_ms']:>7.1f}")
         print(f"{'one 4-player greedy game':36} {single['actions_per_s']:>10.0f} "
@@ -195,7 +200,8 @@ def main() -> None:
               "(target < 2 s)")
         print(f"4-player tournament: {tour['games_per_min']:.1f} games/min, "
               f"{tour['actions_per_s']:.0f} actions/s = "
-              f"{tour['actions_per_s'] / cas:.2f} x the API's CAS floor (target >= 0.8), "
+              f"{tour['actions_per_s'] / cas:.2f} x the API's CAS floor (target >= 0.8; "
+              f"{tour['actions_per_s'] / cas_orjson:.2f} x its orjson variant), "
               f"{tour['actions_per_s'] / fl['actions_per_s']:.2f} x the product's own action "
               f"rate, mean game {tour['mean_game_s']:.2f} s")
         print(f"2-player tournament: {duel['games_per_min']:.1f} games/min, "
