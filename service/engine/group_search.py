@@ -83,6 +83,9 @@ class GroupSearch:
         self.slots = slots
         self.guard = sum(32 << 6 * j for j in range(slots))
         self.natmask = sum(31 << 6 * j for j in range(n))
+        # multiplying the counts by ones6 sums the natural slots into the field at top6
+        self.ones6 = sum(1 << 6 * j for j in range(n))
+        self.top6 = 6 * (n - 1)
         self.one = [1 << 6 * j for j in range(slots)]
         self.rank_mask = [sum(63 << 6 * j for j in self.rank_related[i]) for i in range(n)]
         self.suit_mask = [sum(63 << 6 * j for j in self.suit_related[i]) for i in range(n)]
@@ -501,6 +504,15 @@ class GroupSearch:
             result = self._base(x, wb, cap, mask, need)
             self.memo[key] = result
             return result
+        if wr is not None and pool > 2 and not need[0] and not need[1]:
+            # Without wild limits, with more than two wilds per natural left, every natural
+            # takes two in a set and the rest meld on their own or fill room: all is 0,
+            # less any one card too.
+            naturals = ((x ^ self.guard) * self.ones6 >> self.top6) & 63
+            if pool > 2 * naturals:
+                result = (0, self.all_inf & ~self._present(x, -1))
+                self.memo[key] = result
+                return result
         dv, dw = self.best(x - self.one[i], wb, cap, mask, need)
         px = self.ctx.cost[self.ids[i]]
         best_value = px + dv
