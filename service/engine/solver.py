@@ -42,7 +42,9 @@ position it spans unless it is long enough that its spare room could be full, or
 the natural is held once (then the hand without it needs that run); likewise a set
 that takes a wild never leaves out two or more cards of its rank it could take. By
 an exchange argument (swap the natural in, its other meld takes the wild) nothing
-is lost. A state whose cost and every per-card cost reach 0 stops trying options.
+is lost. A state whose cost and every per-card cost reach 0 stops trying options;
+without wild limits a state holding more than two wilds per natural is all 0 at
+once (each natural takes two wilds in a set, the rest meld or fill room).
 
 Constant factors: the group enumerations (which sets and runs a card can start,
 given the cards held near it) are shared by all hands under the same rules and
@@ -53,7 +55,7 @@ triggered cost more than the search).
 Complexity: exponential in the worst case (the problem generalises exact cover),
 bounded in practice by the memo: the states are sub-multisets reachable by removing
 whole groups lowest card first, times the wild balance and capacity (at most
-``(wilds + 1)^2``). ``make bench-solve`` measures it: random 14-card hands take
+``(wilds + 1)^2`` pairs; ``3 (wilds + 1)`` without wild limits). ``make bench-solve`` measures it: random 14-card hands take
 under half a millisecond, random 30-card hands a few milliseconds (tens at worst,
 with six or more wilds), and the inputs built to run it away (30 wilds, 30 cards
 of one suit, 8 identical cards) at most a few tens of milliseconds.
