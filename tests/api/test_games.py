@@ -412,3 +412,16 @@ def test_views_of_one_version_stay_per_seat_when_served_from_the_render_cache(
     after = table.act(seat, {"type": "draw", "source": "stock"}).json
     assert after["version"] == 1 and len(after["you"]["hand"]) == len(hands[seat]) + 1
     assert table.view(1 - seat)["version"] == 1
+
+
+def test_the_stored_turn_follows_the_game_so_waiting_seats_wake_cheaply(
+    table: Table, redis_db: redis.Redis
+) -> None:
+    key = f"ttt:{{{table.game_id}}}:game"
+    seat = _current(table)
+    assert int(redis_db.hget(key, "c")) == seat
+    draw = table.act(seat, {"type": "draw", "source": "stock"}).json
+    assert int(redis_db.hget(key, "c")) == seat  # still this seat's turn: discard next
+    card = next(a["card"] for a in draw["legal_actions"] if a["type"] == "discard")
+    table.act(seat, {"type": "discard", "card": card})
+    assert int(redis_db.hget(key, "c")) == 1 - seat == _current(table)
