@@ -18,7 +18,6 @@ process (see ``deploy/gunicorn.conf.py``).
 
 from __future__ import annotations
 
-import orjson
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -51,6 +50,7 @@ from .web import (
     query_int,
     query_seconds,
     read_json,
+    rendered_view,
     store,
     valid_game_id,
 )
@@ -73,7 +73,7 @@ CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"name": "bob"}],
 def _view_response(game_id: str, state: GameState, seat: int | None,
                    open_seats: list[int], status: int = 200) -> Response:
     return json_response(
-        game_view(game_id, state, seat, open_seats), status, {"ETag": etag(state.version)}
+        rendered_view(game_id, state, seat, open_seats), status, {"ETag": etag(state.version)}
     )
 
 
@@ -251,7 +251,7 @@ class Actions(MethodView):
 
 
 def _render_after_action(game_id: str, state: GameState, seat: int) -> bytes:
-    return orjson.dumps(game_view(game_id, state, seat, ()))
+    return rendered_view(game_id, state, seat, ())
 
 
 @blp.route("/<game_id>/seats/<int(max=7):seat>/claim")

@@ -259,15 +259,22 @@ def may_act(record: GameRecord, seat: int) -> bool:
 
 def wait_for_turn(store: GameStore, record: GameRecord, seat: int, timeout: float) -> GameRecord:
     """The game once ``seat`` may act or it is finished, or as it is after ``timeout``
-    seconds. Each change wakes the wait (a blocking read in the store); the game is
-    re-read and the wait resumes after the events already seen."""
+    seconds. Each change wakes the wait (a blocking read in the store); while the stored
+    turn (one small field) names another seat, the wait resumes at once after the events
+    seen, and only a change that may concern ``seat`` re-reads the whole game."""
     deadline = time.monotonic() + timeout
+    seen = record.state.event_seq
     while not (record.state.finished or may_act(record, seat)):
         remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            break
-        store.wait(record.game_id, record.state.event_seq, remaining)
+        newest = None if remaining <= 0 else store.wait(record.game_id, seen, remaining)
+        if newest is None:  # timed out: answer with the game as it is now
+            return record if seen == record.state.event_seq else store.load(record.game_id)
+        seen = newest
+        turn = store.turn(record.game_id)
+        if turn is not None and turn not in (seat, -1):
+            continue  # another seat's turn: wait again without reading the whole game
         record = store.load(record.game_id)
+        seen = record.state.event_seq
     return record
 
 

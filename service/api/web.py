@@ -35,6 +35,7 @@ __all__ = [
     "load_body",
     "query_int",
     "query_seconds",
+    "rendered_view",
     "store",
     "valid_game_id",
 ]
@@ -247,6 +248,29 @@ def game_view(
     if open_seats:
         out["legal_actions"] = []
     return out
+
+
+def rendered_view(
+    game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int] = ()
+) -> bytes:
+    """``game_view`` as JSON bytes, remembered per (game, version, seat, open seats).
+
+    A version of a game never changes, and views are read far more often than games
+    move (polls, spectators, a bot re-reading after a wake-up), so the bytes of a view
+    are built once per worker. The key holds everything the view depends on.
+    """
+    key = (game_id, state.version, seat, tuple(open_seats))
+    body = _RENDERED.get(key)
+    if body is None:
+        body = orjson.dumps(game_view(game_id, state, seat, open_seats))
+        if len(_RENDERED) >= _RENDERED_MAX:
+            _RENDERED.clear()  # simple and thread-safe; refilled by the next reads
+        _RENDERED[key] = body
+    return body
+
+
+_RENDERED: dict[tuple[str, int, int | None, tuple[int, ...]], bytes] = {}
+_RENDERED_MAX = 2048
 
 
 def open_seats_of(token_hashes: Sequence[str | None]) -> list[int]:

@@ -113,11 +113,18 @@ class GameStore(ABC):
         """Up to ``limit`` events with ``seq > after``, in order."""
 
     @abstractmethod
-    def wait(self, game_id: str, after_seq: int, timeout: float) -> bool:
+    def wait(self, game_id: str, after_seq: int, timeout: float) -> int | None:
         """Block until an event with ``seq > after_seq`` exists, or ``timeout`` passes.
 
-        Returns whether one exists. Blocks on the backend, never by polling.
+        Returns the ``seq`` of the newest such event (``None`` after the timeout).
+        Blocks on the backend, never by polling.
         """
+
+    @abstractmethod
+    def turn(self, game_id: str) -> int | None:
+        """The seat on turn as last saved (``-1`` once the game is finished), read without
+        loading the game, so a waiting seat woken by someone else's move can go back to
+        waiting cheaply; ``None`` when the store does not know (then load the game)."""
 
     @abstractmethod
     def ping(self) -> None:

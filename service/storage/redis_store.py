@@ -4,7 +4,8 @@ Keys (all of one game share the hash tag ``{<game_id>}``, so a Redis Cluster
 keeps them on one shard and a Lua script may touch them together)::
 
     ttt:{<id>}:game         hash  v = version, s = state (orjson of engine to_dict),
-                                  t = JSON list of seat token sha256 hashes (null: open seat)
+                                  t = JSON list of seat token sha256 hashes (null: open seat),
+                                  c = the seat on turn (-1: finished), for waiting seats
     ttt:{<id>}:events       stream, one entry per event, entry id "<seq>-0", field e = event
     ttt:{<id>}:reply:<k>    string, the first response to an Idempotency-Key (own TTL)
 
@@ -52,8 +53,8 @@ T = TypeVar("T")
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3])
-for i = 5, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3], 'c', ARGV[5])
+for i = 6, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 return 1
@@ -61,7 +62,7 @@ return 1
 
 # KEYS: game hash, event stream[, reply key]
 # ARGV: expected version, new version, state, tokens ('' = keep), ttl, reply, reply ttl,
-#       then (event id, event) pairs.
+#       seat on turn, then (event id, event) pairs.
 # Returns {0, new version} | {1, current version} | {2, earlier reply} | {3, ''} (no game).
 _SAVE = """
 if #KEYS >= 3 then
@@ -72,11 +73,11 @@ local cur = redis.call('HGET', KEYS[1], 'v')
 if not cur then return {3, ''} end
 if cur ~= ARGV[1] then return {1, cur} end
 if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3], 't', ARGV[4])
+  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3], 't', ARGV[4], 'c', ARGV[8])
 else
-  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
+  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3], 'c', ARGV[8])
 end
-for i = 8, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
+for i = 9, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
 if #KEYS >= 3 then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[7]) end
@@ -112,6 +113,10 @@ def _remember(blob: bytes, state: GameState) -> None:
     if len(_PARSED) >= _PARSED_MAX:
         _PARSED.clear()  # simple and thread-safe; refilled by the next few reads
     _PARSED[blob] = state
+
+
+def _turn(state: GameState) -> int:
+    return -1 if state.finished else state.current_seat
 
 
 def _event_blob(event: Event) -> bytes:
@@ -216,6 +221,7 @@ class RedisGameStore(GameStore):
             orjson.dumps(to_dict(state)),
             orjson.dumps(list(token_hashes)),
             self.ttl,
+            _turn(state),
             *_event_args(events),
         ]
         created = self._run(lambda: self._create(keys=list(game_keys(game_id)), args=args))
@@ -252,6 +258,7 @@ class RedisGameStore(GameStore):
             self.ttl,
             b"" if reply is None else _reply_blob(reply),
             self.reply_ttl,
+            _turn(state),
             *_event_args(events),
         ]
         status, value = self._run(lambda: self._save(keys=keys, args=args))
@@ -275,13 +282,21 @@ class RedisGameStore(GameStore):
         )
         return [_event_of(fields[b"e"]) for _, fields in entries]
 
-    def wait(self, game_id: str, after_seq: int, timeout: float) -> bool:
+    def wait(self, game_id: str, after_seq: int, timeout: float) -> int | None:
         _, stream = game_keys(game_id)
         block_ms = max(1, int(timeout * 1000))
         found = self._run(
-            lambda: self.blocking.xread({stream: f"{after_seq}-0"}, count=1, block=block_ms)
+            lambda: self.blocking.xread({stream: f"{after_seq}-0"}, count=64, block=block_ms)
         )
-        return bool(found)
+        if not found:
+            return None
+        entries = found[0][1]
+        return int(entries[-1][0].split(b"-")[0])
+
+    def turn(self, game_id: str) -> int | None:
+        key, _ = game_keys(game_id)
+        value = self._run(lambda: self.client.hget(key, "c"))
+        return None if value is None else int(value)
 
     def ping(self) -> None:
         self._run(self.client.ping)

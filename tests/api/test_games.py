@@ -396,3 +396,32 @@ def test_wait_turn_needs_a_seat_token_and_is_the_only_wait_of_a_request(
                         ("wait=turn&wait_version=0", table.auth(0))):
         r = client.get(f"/v1/games/{table.game_id}?{query}&timeout=1", headers=auth)
         assert r.status_code == 422 and r.json["code"] == "invalid_query", query
+
+
+def test_views_of_one_version_stay_per_seat_when_served_from_the_render_cache(
+    table: Table, client: FlaskClient
+) -> None:
+    """Rendered views are remembered per (game, version, seat, open seats): reading the
+    same version as each seat and as a spectator, twice, must never mix them up."""
+    for _ in range(2):
+        hands = [table.view(s)["you"]["hand"] for s in (0, 1)]
+        assert table.view(None)["you"] is None
+        for seat in (0, 1):
+            assert table.view(seat)["you"]["seat"] == seat
+    seat = _current(table)
+    after = table.act(seat, {"type": "draw", "source": "stock"}).json
+    assert after["version"] == 1 and len(after["you"]["hand"]) == len(hands[seat]) + 1
+    assert table.view(1 - seat)["version"] == 1
+
+
+def test_the_stored_turn_follows_the_game_so_waiting_seats_wake_cheaply(
+    table: Table, redis_db: redis.Redis
+) -> None:
+    key = f"ttt:{{{table.game_id}}}:game"
+    seat = _current(table)
+    assert int(redis_db.hget(key, "c")) == seat
+    draw = table.act(seat, {"type": "draw", "source": "stock"}).json
+    assert int(redis_db.hget(key, "c")) == seat  # still this seat's turn: discard next
+    card = next(a["card"] for a in draw["legal_actions"] if a["type"] == "discard")
+    table.act(seat, {"type": "discard", "card": card})
+    assert int(redis_db.hget(key, "c")) == 1 - seat == _current(table)
