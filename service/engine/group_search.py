@@ -123,6 +123,9 @@ class GroupSearch:
         self.high = self.ones << (fw - 1)
         self.fmask = (1 << fw) - 1
         self.all_inf = self.ones * self.finf
+        self.px_ones = [ctx.cost[c] * self.ones for c in nat_ids]
+        self.top = min(self.capmax, 14)
+        self.few = [len(r) <= 4 for r in self.suit_related]
 
     def encode(self, cnt: tuple[int, ...]) -> int:
         """The integer form of a count vector (see ``__init__``)."""
@@ -516,7 +519,7 @@ class GroupSearch:
         dv, dw = self.best(x - self.one[i], wb, cap, mask, need)
         px = self.ctx.cost[self.ids[i]]
         best_value = px + dv
-        without = dw + px * self.ones
+        without = dw + self.px_ones[i]
         present = -1
         high = self.high
         shift = self.fw - 1
@@ -524,7 +527,12 @@ class GroupSearch:
             # the common case, inlined: no table, no contract still to meet
             guard, capmax = self.guard, self.capmax
             children = []
-            for delta, wilds, spare in self._fast_groups(x, i, pool):
+            top = self.top
+            budget = top if self.few[i] or pool >= top else pool
+            fast = self.fast_cache.get((i, budget, x & self.near_mask[i]))
+            if fast is None:
+                fast = self._fast_groups(x, i, pool)
+            for delta, wilds, spare in fast:
                 new = x - delta
                 if wilds <= pool and new & guard == guard:
                     ncap = cap + spare
