@@ -35,7 +35,7 @@ __all__ = ["GroupSearch"]
 #: with a small number per solving context.
 _SHARED: dict[tuple, list] = {}
 _SHARED_MAX = 25_000
-_CONTEXTS: dict[Context, int] = {}
+_CONTEXTS: dict[tuple, int] = {}
 
 
 class GroupSearch:
@@ -66,30 +66,52 @@ class GroupSearch:
         self.chain_cache: dict[tuple, list] = {}
         # Slots that can share a meld with each natural, later in the order: the same
         # rank (sets) and the same suit plus the wild-rank cards of that suit (runs).
-        ranks = [c % 13 for c in nat_ids]
-        suits = [c // 13 for c in nat_ids]
         n = self.n
-        self.same_rank = [[j for j in range(i + 1, n) if ranks[j] == ranks[i]] for i in range(n)]
-        self.rank_related = [(i, *self.same_rank[i]) for i in range(n)]
-        self.suit_related = [
-            (*(j for j in range(i + 1, n) if suits[j] == suits[i]), n + suits[i]) for i in range(n)
-        ]
+        slots = n + 4
+        field = [63 << 6 * j for j in range(slots)]
+        # the ids are sorted by rank then suit: walking them downwards gathers, for each,
+        # the later slots of its rank and of its suit (and their 6-bit fields)
+        same_rank: list[list[int]] = [[]] * n
+        suit_related: list[tuple[int, ...]] = [()] * n
+        rank_mask = [0] * n
+        suit_mask = [0] * n
+        later_suit: list[list[int]] = [[], [], [], []]
+        later_suit_mask = [field[n + s] for s in range(4)]
+        rank_run: list[int] = []
+        rank_run_mask = 0
+        prev_rank = -1
+        for i in range(n - 1, -1, -1):
+            c = nat_ids[i]
+            r, s = c % 13, c // 13
+            if r != prev_rank:
+                rank_run, rank_run_mask, prev_rank = [], 0, r
+            same_rank[i] = rank_run[::-1]
+            rank_run.append(i)
+            rank_run_mask |= field[i]
+            rank_mask[i] = rank_run_mask
+            suit_related[i] = (*later_suit[s][::-1], n + s)
+            suit_mask[i] = later_suit_mask[s]
+            later_suit[s].append(i)
+            later_suit_mask[s] |= field[i]
+        self.same_rank = same_rank
+        self.rank_related = [(i, *same_rank[i]) for i in range(n)]
+        self.suit_related = suit_related
         self.set_cache: dict[tuple, list] = {}
         # The remaining multiset is one integer: slot j (naturals, then the wild-rank cards
         # of each suit) is the 6-bit field at bit 6j holding count + 32. The +32 is a guard
         # bit: removing a group is one subtraction, and a slot driven below zero clears
         # its guard bit, so ``(x - delta) & guard == guard`` says the group fits.
-        slots = n + 4
         self.slots = slots
-        self.guard = sum(32 << 6 * j for j in range(slots))
-        self.natmask = sum(31 << 6 * j for j in range(n))
+        ones_all = ((1 << 6 * slots) - 1) // 63
         # multiplying the counts by ones6 sums the natural slots into the field at top6
-        self.ones6 = sum(1 << 6 * j for j in range(n))
+        self.ones6 = ((1 << 6 * n) - 1) // 63
+        self.guard = 32 * ones_all
+        self.natmask = 31 * self.ones6
         self.top6 = 6 * (n - 1)
         self.one = [1 << 6 * j for j in range(slots)]
-        self.rank_mask = [sum(63 << 6 * j for j in self.rank_related[i]) for i in range(n)]
-        self.suit_mask = [sum(63 << 6 * j for j in self.suit_related[i]) for i in range(n)]
-        self.near_mask = [r | s for r, s in zip(self.rank_mask, self.suit_mask, strict=True)]
+        self.rank_mask = rank_mask
+        self.suit_mask = suit_mask
+        self.near_mask = [r | s for r, s in zip(rank_mask, suit_mask, strict=True)]
         self.near_cache: dict[tuple, list[tuple[Group, int]]] = {}
         # Group enumerations depend on the cards held near a card, not on the rest of the
         # hand: they are shared by every hand under the same rules and wild rank.
@@ -97,7 +119,16 @@ class GroupSearch:
             _CONTEXTS.clear()
             _SHARED.clear()
         self.shared = _SHARED
-        self.token = _CONTEXTS.setdefault(ctx, len(_CONTEXTS))
+        # What of the context an enumeration reads: not the card values, and the wild rank
+        # only where a wild-rank card may stand for itself (under wild limits).
+        shape = (
+            ctx.aces,
+            ctx.max_wilds,
+            ctx.min_nat,
+            ctx.limits,
+            ctx.wild_rank if ctx.limits else None,
+        )
+        self.token = _CONTEXTS.setdefault(shape, len(_CONTEXTS))
         self.card_of = [*nat_ids, *(self._wr_card(s) for s in range(4))]
         self.slot_of = {c: j for j, c in enumerate(self.card_of[: self.n])}
         if ctx.wild_rank is not None:
@@ -119,7 +150,7 @@ class GroupSearch:
         top = 32 * max(ctx.cost) + 1  # a hand has at most 30 cards
         fw = self.fw = top.bit_length() + 2
         self.finf = 1 << (fw - 2)
-        self.ones = sum(1 << fw * k for k in range(slots + 1))
+        self.ones = ((1 << fw * (slots + 1)) - 1) // ((1 << fw) - 1)
         self.high = self.ones << (fw - 1)
         self.fmask = (1 << fw) - 1
         self.all_inf = self.ones * self.finf
@@ -197,11 +228,16 @@ class GroupSearch:
         set_key = (i, x & self.rank_mask[i])
         sets = self.set_cache.get(set_key)
         if sets is None:
-            cnt = self.decode(x)
-            held = tuple((self.ids[j], cnt[j]) for j in self.rank_related[i] if cnt[j])
-            shared_key = (self.token, held, min(top, 3))
+            ids = self.ids
+            held = tuple(
+                (ids[j], (x >> 6 * j & 63) - 32)
+                for j in self.rank_related[i]
+                if x >> 6 * j & 63 != 32
+            )
+            shared_key = (self.token, held, min(top, 2))  # a set takes at most two wilds
             found = self.shared.get(shared_key)
             if found is None:
+                cnt = self.decode(x)
                 found = []
                 self._set_groups(cnt, i, top, found)
                 found = self._share(shared_key, found)
@@ -212,14 +248,17 @@ class GroupSearch:
         run_key = (i, budget, x & self.suit_mask[i])
         runs = self.group_cache.get(run_key)
         if runs is None:
-            if cnt is None:
-                cnt = self.decode(x)
-            held = tuple(
-                (self.card_of[j], 2 if cnt[j] > 1 else 1) for j in self.suit_related[i] if cnt[j]
-            )
-            shared_key = (self.token, self.ids[i], held, budget, self.run_kind)
+            held = self._run_held(x, i, budget)
+            kind = self.run_kind
+            if kind[0] >= 0 and 1 + 2 * len(held) < 13 - kind[0]:
+                # too few naturals within reach for a run long enough to skip one: the
+                # wilds the hand can hold do not matter (see ``_run_groups``)
+                kind = (-2, kind[1])
+            shared_key = (self.token, self.ids[i], held, budget, kind)
             found = self.shared.get(shared_key)
             if found is None:
+                if cnt is None:
+                    cnt = self.decode(x)
                 found = []
                 self._run_groups(cnt, i, budget, found)
                 found = self._share(shared_key, found)
@@ -229,6 +268,45 @@ class GroupSearch:
         result = self.near_cache[key] = runs + sets
         self.fast_cache[key] = [(delta, g.wilds, g.spare) for g, delta in result]
         return result
+
+    def _run_held(self, x: int, i: int, budget: int) -> tuple:
+        """What a run enumeration through ids[i] depends on: the cards within its reach.
+
+        A candidate position is within reach when the positions missing between it and
+        ids[i] are no more than the wilds a run may take (and it is at most 12 away);
+        the enumeration never looks past the first one out of reach in each direction,
+        so these cards (each held once, or more) determine it, and hands that differ
+        farther away share it.
+        """
+        limit = min(budget, self.ctx.max_wilds)
+        card = self.ids[i]
+        keep = set()
+        for p0 in self.ctx.positions(card % 13 + 1):
+            table = self.run_table.get((i, p0))
+            if table is None:
+                table = self.run_table[(i, p0)] = self._run_positions(i, card // 13, p0)
+            avail = [(q, j) for q, j in table if x >> 6 * j & 63 != 32]  # sorted by q
+            last, gaps = p0, 0
+            for q, j in avail:
+                if q > p0:
+                    gaps += q - last - 1
+                    if gaps > limit or q - p0 > 12:
+                        break
+                    keep.add(j)
+                    last = q
+            last, gaps = p0, 0
+            for q, j in reversed(avail):
+                if q < p0:
+                    gaps += last - q - 1
+                    if gaps > limit or p0 - q > 12:
+                        break
+                    keep.add(j)
+                    last = q
+        return tuple(
+            (self.card_of[j], 2 if x >> 6 * j & 63 > 33 else 1)
+            for j in self.suit_related[i]
+            if j in keep
+        )
 
     def _fast_groups(self, x: int, i: int, budget: int) -> list[tuple[int, int, int]]:
         """``_groups`` as (slots removed, wilds, spare room), for the inlined search."""
@@ -283,10 +361,11 @@ class GroupSearch:
         wrap = ctx.aces == "wrap"
         lo, hi = (p0 - 12, p0 + 12) if wrap else (max(ctx.lo, p0 - 12), min(ctx.hi, p0 + 12))
         out: list[tuple[int, int]] = []
-        for j in range(i + 1, self.n):
+        r0 = self.ids[i] % 13
+        for j in self.suit_related[i][:-1]:
             c = self.ids[j]
-            if suit_of(c) == s and rank_of(c) != rank_of(self.ids[i]):
-                for p in ctx.positions(rank_of(c)):
+            if c % 13 != r0:
+                for p in ctx.positions(c % 13 + 1):
                     for q in (p - 13, p, p + 13) if wrap else (p,):
                         if lo <= q <= hi:
                             out.append((q, j))
@@ -295,6 +374,7 @@ class GroupSearch:
                 for q in (p - 13, p, p + 13) if wrap else (p,):
                     if lo <= q <= hi and q != p0:
                         out.append((q, self.n + s))
+        out.sort()
         return out
 
     def _run_groups(self, cnt, i, budget, out) -> None:
@@ -516,7 +596,10 @@ class GroupSearch:
                 result = (0, self.all_inf & ~self._present(x, -1))
                 self.memo[key] = result
                 return result
-        dv, dw = self.best(x - self.one[i], wb, cap, mask, need)
+        # the deadwood option: the pool is unchanged, so ``cap`` is already normalised
+        memo_get = self.memo.get
+        hit = memo_get((x - self.one[i], wb, cap, mask, need))
+        dv, dw = hit if hit is not None else self.best(x - self.one[i], wb, cap, mask, need)
         px = self.ctx.cost[self.ids[i]]
         best_value = px + dv
         without = dw + self.px_ones[i]
@@ -536,13 +619,21 @@ class GroupSearch:
                 new = x - delta
                 if wilds <= pool and new & guard == guard:
                     ncap = cap + spare
-                    children.append(
-                        (new, wb - wilds, ncap if ncap < capmax else capmax, mask, need)
-                    )
+                    if ncap > capmax:
+                        ncap = capmax
+                    if wr is not None:
+                        # the child's key as ``best`` normalises it, so the memo is read here
+                        left = pool - wilds
+                        if ncap > left:
+                            ncap = left if left > 0 else 0
+                        if ncap > 2:
+                            ncap = 2
+                    children.append((new, wb - wilds, ncap, mask, need))
         else:
             children = [option[1:] for option in self._options(x, i, wb, cap, mask, need)]
         for child in children:
-            v, wv = self.best(*child)
+            hit = memo_get(child)
+            v, wv = hit if hit is not None else self.best(*child)
             if v < best_value:
                 best_value = v
             m = ((without | high) - wv) & high  # the element-wise minimum, inlined

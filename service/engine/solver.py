@@ -181,6 +181,8 @@ def _meldable_fast(ctx: Context, naturals: list[int], wrc: list[int], jokers: in
     lim = min(jokers + len(wrc), ctx.max_wilds)
     if lim >= 2:
         return set(naturals)
+    if ctx.aces != "wrap":
+        return _meldable_windows(ctx, naturals, wrc, lim)
     by_rank: dict[int, int] = {}
     by_suit: dict[int, set[int]] = {0: set(), 1: set(), 2: set(), 3: set()}
     wrap = ctx.aces == "wrap"
@@ -214,6 +216,39 @@ def _meldable_fast(ctx: Context, naturals: list[int], wrc: list[int], jokers: in
                     found.add(c)
                     break
             if c in found:
+                break
+    return found
+
+
+def _meldable_windows(ctx: Context, naturals: list[int], wrc: list[int], lim: int) -> set[int]:
+    """``_meldable_fast`` without wrapping aces: the positions held in a suit as bits."""
+    per_rank = [0] * 13
+    bits = [0, 0, 0, 0]
+    positions = ctx.positions
+    for c in naturals:
+        r = c % 13
+        per_rank[r] += 1
+        for p in positions(r + 1):
+            bits[c // 13] |= 1 << p
+    if ctx.limits and ctx.wild_rank is not None:
+        for c in wrc:
+            for p in positions(ctx.wild_rank):
+                bits[c // 13] |= 1 << p
+    need = 3 - lim  # naturals a set needs, and positions a three-card window must hold
+    lo, hi = ctx.lo, ctx.hi
+    found: set[int] = set()
+    for c in set(naturals):
+        r = c % 13
+        if per_rank[r] >= need:
+            found.add(c)
+            continue
+        have = bits[c // 13]
+        for p0 in positions(r + 1):
+            if any(
+                lo <= w and w + 2 <= hi and (have >> w & 7).bit_count() >= need
+                for w in (p0 - 2, p0 - 1, p0)
+            ):
+                found.add(c)
                 break
     return found
 
@@ -289,8 +324,13 @@ def analyze(
     contract-aware search.
     """
     _check_hand(hand)
-    with _no_gc():
+    enabled = gc.isenabled()  # ``_no_gc``, inlined: this is the service's hot path
+    gc.disable()
+    try:
         return _analyze(hand, wild_rank, rules, table, contract)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _analyze(hand, wild_rank, rules, table, contract) -> Analysis:
