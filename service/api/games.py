@@ -7,8 +7,8 @@ Waiting for a change: ``GET /v1/games/{id}?wait_version=N&timeout=S`` answers
 at once when the version is not ``N``, else blocks in Redis (``XREAD BLOCK`` on
 the game's event stream, which every waiter sees) until the next move or ``S``
 seconds (capped by ``LONG_POLL_MAX_SECONDS``), then returns the current view.
-``?wait=turn`` (with a seat token) waits the same way but answers only when the
-seat may act or the game is over: the moves of the others wake it inside the
+``?wait=turn`` waits the same way but answers only when the caller's seat may act
+or the game is over (a spectator is never on turn, so it waits for the end): the moves of the others wake it inside the
 worker, which re-reads the game and parks again, so a bot makes one request per
 turn instead of one per move of every player.
 ``GET …/events?after=N&timeout=S`` waits the same way for events after ``N``.
@@ -77,18 +77,14 @@ def _view_response(game_id: str, state: GameState, seat: int | None,
     )
 
 
-def _wait_turn(wait_version: int | None) -> bool:
-    """Whether the query asks ``wait=turn`` (422 for any other value, or with
-    ``wait_version``: a request waits for one thing)."""
+def _wait_turn() -> bool:
+    """Whether the query asks ``wait=turn`` (422 for any other value)."""
     wait = request.args.get("wait")
     if wait is None:
         return False
     if wait != "turn":
         raise ApiProblem(422, "invalid_query", "query parameter 'wait' must be 'turn'",
                          errors={"query": {"wait": ["one of: turn"]}})
-    if wait_version is not None:
-        raise ApiProblem(422, "invalid_query", "use either wait_version or wait, not both",
-                         errors={"query": {"wait": ["not with wait_version"]}})
     return True
 
 
@@ -150,9 +146,10 @@ class Game(MethodView):
             query("wait_version", "Long-poll: if the game is at this version, wait for the "
                   "next change (or `timeout`).",
                   {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
-            query("wait", "Long-poll: `turn` waits until the caller (a seat token is "
-                  "needed) may act, or the game is finished, or `timeout`. One request per "
-                  "turn, however many moves the others make meanwhile.",
+            query("wait", "Long-poll: `turn` waits until the caller may act, or the game "
+                  "is finished, or `timeout` (one request per turn, however many moves the "
+                  "others make meanwhile; a spectator is never on turn, so it waits for the "
+                  "end). With `wait`, `wait_version` is ignored.",
                   {"type": "string", "enum": ["turn"]}),
             query("timeout", "Seconds to wait with `wait_version` or `wait` (capped by the "
                   "server, 30 by default).", {"type": "number", "minimum": 0}),
@@ -171,15 +168,12 @@ class Game(MethodView):
         valid_game_id(game_id)
         token = bearer_token()
         wait_version = query_int("wait_version", None, 0)
-        wait_turn = _wait_turn(wait_version)
+        wait_turn = _wait_turn()
         timeout = query_seconds("timeout")
         games = store()
         record = games.load(game_id)
         seat = play.seat_of(record, token)
         if wait_turn:
-            if seat is None:
-                raise ApiProblem(422, "invalid_query", "wait=turn needs a seat token",
-                                 errors={"query": {"wait": ["needs Authorization: Bearer"]}})
             record = play.wait_for_turn(games, record, seat, timeout)
         elif wait_version is not None and record.state.version == wait_version and timeout > 0:
             games.wait(game_id, record.state.event_seq, timeout)

@@ -250,15 +250,18 @@ def act(
     raise GameBusyError("the game kept changing; reload it and try again")
 
 
-def may_act(record: GameRecord, seat: int) -> bool:
+def may_act(record: GameRecord, seat: int | None) -> bool:
     """Whether ``seat`` has legal actions now (its turn, every seat claimed, not over)."""
     state = record.state
     return (not state.finished and state.current_seat == seat
             and all(h is not None for h in record.token_hashes))
 
 
-def wait_for_turn(store: GameStore, record: GameRecord, seat: int, timeout: float) -> GameRecord:
-    """The game once ``seat`` may act or it is finished, or as it is after ``timeout``
+def wait_for_turn(
+    store: GameStore, record: GameRecord, seat: int | None, timeout: float
+) -> GameRecord:
+    """The game once ``seat`` may act or it is finished (a spectator, ``None``, is never
+    on turn), or as it is after ``timeout``
     seconds. Each change wakes the wait (a blocking read in the store); while the stored
     turn (one small field) names another seat, the wait resumes at once after the events
     seen, and only a change that may concern ``seat`` re-reads the whole game."""

@@ -389,13 +389,23 @@ def test_wait_turn_answers_at_once_on_the_callers_turn_and_times_out_otherwise(
     assert 0.35 < time.monotonic() - start < 1.5
 
 
-def test_wait_turn_needs_a_seat_token_and_is_the_only_wait_of_a_request(
+def test_wait_turn_for_a_spectator_waits_for_the_end_and_beats_wait_version(
     table: Table, client: FlaskClient
 ) -> None:
-    for query, auth in (("wait=turn", {}), ("wait=you", table.auth(0)),
-                        ("wait=turn&wait_version=0", table.auth(0))):
-        r = client.get(f"/v1/games/{table.game_id}?{query}&timeout=1", headers=auth)
-        assert r.status_code == 422 and r.json["code"] == "invalid_query", query
+    """A spectator is never on turn: wait=turn times out (the game is not over); with
+    both waits the turn wins, so a version change alone does not answer."""
+    start = time.monotonic()
+    r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=0.4")
+    assert r.status_code == 200 and r.json["you"] is None and r.json["version"] == 0
+    assert 0.35 < time.monotonic() - start < 1.5
+    seat = _current(table)
+    start = time.monotonic()
+    r = client.get(f"/v1/games/{table.game_id}?wait=turn&wait_version=5&timeout=0.4",
+                   headers=table.auth(1 - seat))
+    assert r.status_code == 200 and r.json["legal_actions"] == []
+    assert 0.35 < time.monotonic() - start < 1.5
+    r = client.get(f"/v1/games/{table.game_id}?wait=you&timeout=1", headers=table.auth(0))
+    assert r.status_code == 422 and r.json["code"] == "invalid_query"
 
 
 def test_views_of_one_version_stay_per_seat_when_served_from_the_render_cache(
