@@ -38,6 +38,34 @@ _SHARED_MAX = 25_000
 _CONTEXTS: dict[tuple, int] = {}
 
 
+#: Per solving context (by identity; the entry holds the context, so the id stays its
+#: own): (context, token of its enumerations, ``without`` field width, wild-rank cards).
+_PER_CTX: dict[int, tuple] = {}
+
+
+def _per_context(ctx: Context) -> tuple:
+    if len(_CONTEXTS) > 256 or len(_PER_CTX) > 1024:
+        _CONTEXTS.clear()
+        _SHARED.clear()
+        _PER_CTX.clear()
+    # What of the context an enumeration reads: not the card values, and the wild rank
+    # only where a wild-rank card may stand for itself (under wild limits).
+    shape = (
+        ctx.aces,
+        ctx.max_wilds,
+        ctx.min_nat,
+        ctx.limits,
+        ctx.wild_rank if ctx.limits else None,
+    )
+    token = _CONTEXTS.setdefault(shape, len(_CONTEXTS))
+    # the width of a ``without`` field (see ``GroupSearch.__init__``)
+    top = 32 * max(ctx.cost) + 1  # a hand has at most 30 cards
+    fw = top.bit_length() + 2
+    wr_cards = tuple(s * 13 + (ctx.wild_rank or 1) - 1 for s in range(4))
+    per = _PER_CTX[id(ctx)] = (ctx, token, fw, wr_cards)
+    return per
+
+
 class GroupSearch:
     """One search context: the distinct naturals of a hand, the jokers, the table, a contract."""
 
@@ -114,25 +142,16 @@ class GroupSearch:
         self.near_mask = [r | s for r, s in zip(rank_mask, suit_mask, strict=True)]
         self.near_cache: dict[tuple, list[tuple[Group, int]]] = {}
         # Group enumerations depend on the cards held near a card, not on the rest of the
-        # hand: they are shared by every hand under the same rules and wild rank.
-        if len(_CONTEXTS) > 256:
-            _CONTEXTS.clear()
-            _SHARED.clear()
+        # hand: they are shared by every hand under the same rules (see ``_per_context``).
         self.shared = _SHARED
-        # What of the context an enumeration reads: not the card values, and the wild rank
-        # only where a wild-rank card may stand for itself (under wild limits).
-        shape = (
-            ctx.aces,
-            ctx.max_wilds,
-            ctx.min_nat,
-            ctx.limits,
-            ctx.wild_rank if ctx.limits else None,
-        )
-        self.token = _CONTEXTS.setdefault(shape, len(_CONTEXTS))
-        self.card_of = [*nat_ids, *(self._wr_card(s) for s in range(4))]
-        self.slot_of = {c: j for j, c in enumerate(self.card_of[: self.n])}
+        per = _PER_CTX.get(id(ctx))
+        if per is None or per[0] is not ctx:
+            per = _per_context(ctx)
+        _ctx, self.token, fw, wr_cards = per
+        self.card_of = [*nat_ids, *wr_cards]
+        self.slot_of = slot_of = dict(self.index)
         if ctx.wild_rank is not None:
-            self.slot_of.update((self._wr_card(s), self.n + s) for s in range(4))
+            slot_of.update(zip(wr_cards, range(n, n + 4), strict=True))
         # what else a run enumeration depends on: the wilds a hand can hold (long runs may
         # skip a natural) and whether a contract counts one-natural runs
         self.run_kind = (-1 if ctx.limits else self.capmax, contract is not None)
@@ -147,14 +166,14 @@ class GroupSearch:
         # field k of ``fw`` bits at bit k * fw. A finite cost of a hand is below ``2**(fw-2)``,
         # which stands for INF; adding the costs of a path to it stays below the field's top
         # bit, the guard that an element-wise minimum needs (see ``_vmin``).
-        top = 32 * max(ctx.cost) + 1  # a hand has at most 30 cards
-        fw = self.fw = top.bit_length() + 2
+        self.fw = fw  # see ``_per_context``
         self.finf = 1 << (fw - 2)
         self.ones = ((1 << fw * (slots + 1)) - 1) // ((1 << fw) - 1)
         self.high = self.ones << (fw - 1)
         self.fmask = (1 << fw) - 1
         self.all_inf = self.ones * self.finf
-        self.px_ones = [ctx.cost[c] * self.ones for c in nat_ids]
+        cost, ones = ctx.cost, self.ones
+        self.px_ones = [cost[c] * ones for c in nat_ids]
         self.top = min(self.capmax, 14)
         self.few = [len(r) <= 4 for r in self.suit_related]
 

@@ -86,6 +86,9 @@ __all__ = ["MAX_HAND", "analyze", "meld_kinds", "solve"]
 
 MAX_HAND = 30
 
+#: The search order of the naturals: by rank, then suit.
+_ORDER = [(c % 13) * 4 + c // 13 for c in range(52)]
+
 
 class _Problem:
     """A hand prepared for searching.
@@ -108,7 +111,7 @@ class _Problem:
         self.jokers = jokers
         self.table = table
         self.contract = contract
-        ids = sorted(set(naturals), key=lambda c: (rank_of(c), suit_of(c)))
+        ids = sorted(set(naturals), key=_ORDER.__getitem__)
         probe = None
         if table or ctx.min_nat > 1:
             probe = GroupSearch(ctx, ids, jokers, len(wrc), table, contract)
@@ -225,15 +228,17 @@ def _meldable_windows(ctx: Context, naturals: list[int], wrc: list[int], lim: in
     per_rank = [0] * 13
     bits = [0, 0, 0, 0]
     positions = ctx.positions
+    pos_bits = _POSITION_BITS.get(ctx.aces)
+    if pos_bits is None:
+        pos_bits = [sum(1 << p for p in positions(r + 1)) for r in range(13)]
+        _POSITION_BITS[ctx.aces] = pos_bits
     for c in naturals:
         r = c % 13
         per_rank[r] += 1
-        for p in positions(r + 1):
-            bits[c // 13] |= 1 << p
+        bits[c // 13] |= pos_bits[r]
     if ctx.limits and ctx.wild_rank is not None:
         for c in wrc:
-            for p in positions(ctx.wild_rank):
-                bits[c // 13] |= 1 << p
+            bits[c // 13] |= pos_bits[ctx.wild_rank - 1]
     need = 3 - lim  # naturals a set needs, and positions a three-card window must hold
     lo, hi = ctx.lo, ctx.hi
     found: set[int] = set()
@@ -244,13 +249,15 @@ def _meldable_windows(ctx: Context, naturals: list[int], wrc: list[int], lim: in
             continue
         have = bits[c // 13]
         for p0 in positions(r + 1):
-            if any(
-                lo <= w and w + 2 <= hi and (have >> w & 7).bit_count() >= need
-                for w in (p0 - 2, p0 - 1, p0)
-            ):
-                found.add(c)
-                break
+            for w in (p0 - 2, p0 - 1, p0):
+                if lo <= w and w + 2 <= hi and (have >> w & 7).bit_count() >= need:
+                    found.add(c)
+                    break
     return found
+
+
+#: Per ace rule, each rank's run positions as bits (filled on first use).
+_POSITION_BITS: dict[str, list[int]] = {}
 
 
 def _check_hand(hand: Sequence[int]) -> None:
