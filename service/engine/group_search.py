@@ -22,6 +22,7 @@ enumerations name cards, not slots, and are shared across hands (``_SHARED``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from itertools import product
 
 from .arrangement import Arrangement
@@ -236,8 +237,7 @@ class GroupSearch:
         # Sets are enumerated once with the most wilds the hand could ever spend; callers
         # drop the groups that need more than their state can pay.
         top = min(self.capmax, 14)
-        related = self.suit_related[i]
-        if len(related) <= 4 or budget >= top:
+        if self.few[i] or budget >= top:
             budget = top
         key = (i, budget, x & self.near_mask[i])
         hit = self.near_cache.get(key)
@@ -330,7 +330,7 @@ class GroupSearch:
     def _fast_groups(self, x: int, i: int, budget: int) -> list[tuple[int, int, int]]:
         """``_groups`` as (slots removed, wilds, spare room), for the inlined search."""
         top = min(self.capmax, 14)
-        if len(self.suit_related[i]) <= 4 or budget >= top:
+        if self.few[i] or budget >= top:
             budget = top
         hit = self.fast_cache.get((i, budget, x & self.near_mask[i]))
         if hit is None:
@@ -681,12 +681,14 @@ class GroupSearch:
             out |= fmask << fw * self.slots
         return out
 
-    def _options(self, x, i, wb, cap, mask, need) -> list[tuple]:
-        """Every group with ids[i] as its lowest natural, as (group, *child state)."""
+    def _options(self, x, i, wb, cap, mask, need) -> Iterator[tuple]:
+        """Every group with ids[i] as its lowest natural, as (group, *child state).
+
+        Lazily: the read-back stops at the first option that reaches the recorded cost.
+        """
         wr = self.wr_fixed
         budget = wb + (self._wr_count(x) if wr is None else wr)
         ns, nr = need
-        options = []
         capmax = self.capmax
         guard = self.guard
         for group, delta in self._groups(x, i, budget):
@@ -703,13 +705,12 @@ class GroupSearch:
                 if not (ns or nr)
                 else ((max(0, ns - 1), nr) if group.kind == "set" else (ns, max(0, nr - 1)))
             )
-            options.append((group, new, wb - group.wilds, ncap, mask, nneed))
+            yield (group, new, wb - group.wilds, ncap, mask, nneed)
         if self.table and self.ctx.lay_off:
             cnt = self.decode(x)
             for group, new, bit in self._layoff_groups(cnt, i, mask, budget):
                 ncap = min(cap + group.spare, self.capmax)
-                options.append((group, self.encode(new), wb - group.wilds, ncap, mask | bit, need))
-        return options
+                yield (group, self.encode(new), wb - group.wilds, ncap, mask | bit, need)
 
     def _base(self, x, wb, cap, mask, need) -> tuple[int, list[int]]:
         """No natural left: place the wild pool (or lay wild-rank cards off as themselves)."""
@@ -865,7 +866,7 @@ class GroupSearch:
         xj, y, plan = final
         return layout(self.ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, self.table)
 
-    def _pick(self, options: list[tuple], goal: int, target: int | None) -> tuple:
+    def _pick(self, options: Iterable[tuple], goal: int, target: int | None) -> tuple:
         for option in options:
             v, wv = self.best(*option[1:])
             if (v if target is None else self.entry(wv, target)) == goal:

@@ -79,7 +79,7 @@ from .arrangement import Analysis, Arrangement
 from .cards import JOKER, rank_of, suit_of
 from .errors import InvalidInputError
 from .group_search import GroupSearch
-from .melds import SCALE, Context, TableMeld, context, meld_kinds, split
+from .melds import INF, SCALE, Context, TableMeld, context, meld_kinds, split
 from .rules import Rules
 
 __all__ = ["MAX_HAND", "analyze", "meld_kinds", "solve"]
@@ -140,8 +140,14 @@ class _Problem:
 
     def state(self) -> tuple:
         need = (0, 0) if self.contract is None else self.contract
-        counts = self._counts(self.search, self.naturals, self.wrc)
-        return (self.search.encode(counts), self.jokers, 0, 0, need)
+        search = self.search
+        one, index, n = search.one, search.index, search.n
+        x = search.guard  # the integer form of the counts (see ``GroupSearch.encode``)
+        for c in self.naturals:
+            x += one[index[c]]
+        for c in self.wrc:
+            x += one[n + suit_of(c)]
+        return (x, self.jokers, 0, 0, need)
 
     def best(self, state: tuple) -> tuple[int, list[int]]:
         return self.search.best(*state)
@@ -351,12 +357,22 @@ def _analyze(hand, wild_rank, rules, table, contract) -> Analysis:
 
     # costs are penalty * SCALE + deadwood cards (see melds.Context): cost 0 = all melded
     costs: dict[int, int] = {}
+    search = problem.search
+    index, n, wr = search.index, search.n, ctx.wild_rank
+    fw, fmask, finf, forced_cost = search.fw, search.fmask, search.finf, problem.forced_cost
     for card in set(hand):
-        slot = problem.slot(card)
-        if slot is None:  # forced deadwood: the rest is unchanged
-            costs[card] = base - ctx.cost[card]
+        # ``problem.slot`` and ``search.entry``, inlined
+        if card == JOKER:
+            slot = n + 4
+        elif card % 13 + 1 == wr:
+            slot = n + card // 13
         else:
-            costs[card] = problem.search.entry(without, slot) + problem.forced_cost
+            slot = index.get(card)
+            if slot is None:  # forced deadwood: the rest is unchanged
+                costs[card] = base - ctx.cost[card]
+                continue
+        v = (without >> fw * slot) & fmask
+        costs[card] = (INF if v >= finf else v) + forced_cost
     discards = tuple(
         sorted(((c, v // SCALE) for c, v in costs.items()), key=lambda cv: (cv[1], cv[0]))
     )
