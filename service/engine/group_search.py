@@ -40,8 +40,10 @@ _CONTEXTS: dict[tuple, int] = {}
 
 
 #: Per solving context (by identity; the entry holds the context, so the id stays its
-#: own): (context, token of its enumerations, ``without`` field width, wild-rank cards).
+#: own): (context, token of its enumerations, ``without`` field width, wild-rank cards,
+#: wild pool placements shared by the hands without table melds).
 _PER_CTX: dict[int, tuple] = {}
+_FINAL_MAX = 20_000
 
 
 def _per_context(ctx: Context) -> tuple:
@@ -63,7 +65,7 @@ def _per_context(ctx: Context) -> tuple:
     top = 32 * max(ctx.cost) + 1  # a hand has at most 30 cards
     fw = top.bit_length() + 2
     wr_cards = tuple(s * 13 + (ctx.wild_rank or 1) - 1 for s in range(4))
-    per = _PER_CTX[id(ctx)] = (ctx, token, fw, wr_cards)
+    per = _PER_CTX[id(ctx)] = (ctx, token, fw, wr_cards, {})
     return per
 
 
@@ -148,7 +150,7 @@ class GroupSearch:
         per = _PER_CTX.get(id(ctx))
         if per is None or per[0] is not ctx:
             per = _per_context(ctx)
-        _ctx, self.token, fw, wr_cards = per
+        _ctx, self.token, fw, wr_cards, _placements = per
         self.card_of = [*nat_ids, *wr_cards]
         self.slot_of = slot_of = dict(self.index)
         if ctx.wild_rank is not None:
@@ -158,7 +160,11 @@ class GroupSearch:
         self.run_kind = (-1 if ctx.limits else self.capmax, contract is not None)
         self.fast_cache: dict[tuple, list[tuple[int, int, int]]] = {}
         self.plain = not (table and ctx.lay_off)
-        self.final_cache: dict[tuple, tuple] = {}
+        # the wild pool's placements: with no table meld to lay off onto they depend on the
+        # context and the pool only, and are shared by every hand (see ``_per_context``)
+        self.final_cache: dict[tuple, tuple] = _placements if self.plain else {}
+        if len(self.final_cache) > _FINAL_MAX:
+            self.final_cache.clear()
         self.present_cache: dict[int, int] = {}
         # Without wild limits no group takes a wild-rank card as itself: their count in
         # the states the search visits is always the hand's.
@@ -177,6 +183,7 @@ class GroupSearch:
         self.px_ones = [cost[c] * ones for c in nat_ids]
         self.top = min(self.capmax, 14)
         self.few = [len(r) <= 4 for r in self.suit_related]
+        self.low_plain = ctx.aces == "low" and not ctx.limits
 
     def encode(self, cnt: tuple[int, ...]) -> int:
         """The integer form of a count vector (see ``__init__``)."""
@@ -236,7 +243,7 @@ class GroupSearch:
         """
         # Sets are enumerated once with the most wilds the hand could ever spend; callers
         # drop the groups that need more than their state can pay.
-        top = min(self.capmax, 14)
+        top = self.top
         if self.few[i] or budget >= top:
             budget = top
         key = (i, budget, x & self.near_mask[i])
@@ -299,6 +306,23 @@ class GroupSearch:
         """
         limit = min(budget, self.ctx.max_wilds)
         card = self.ids[i]
+        if self.low_plain:
+            # every candidate is above p0 and comes in slot order (see ``_run_positions``)
+            p0 = card % 13 + 1
+            table = self.run_table.get((i, p0))
+            if table is None:
+                table = self.run_table[(i, p0)] = self._run_positions(i, card // 13, p0)
+            out = []
+            last, gaps = p0, 0
+            for q, j in table:
+                held = x >> 6 * j & 63
+                if held != 32:
+                    gaps += q - last - 1
+                    if gaps > limit:
+                        break
+                    out.append((self.card_of[j], 2 if held > 33 else 1))
+                    last = q
+            return tuple(out)
         keep = set()
         for p0 in self.ctx.positions(card % 13 + 1):
             table = self.run_table.get((i, p0))
@@ -329,7 +353,7 @@ class GroupSearch:
 
     def _fast_groups(self, x: int, i: int, budget: int) -> list[tuple[int, int, int]]:
         """``_groups`` as (slots removed, wilds, spare room), for the inlined search."""
-        top = min(self.capmax, 14)
+        top = self.top
         if self.few[i] or budget >= top:
             budget = top
         hit = self.fast_cache.get((i, budget, x & self.near_mask[i]))
@@ -376,6 +400,10 @@ class GroupSearch:
 
     def _run_positions(self, i: int, s: int, p0: int) -> list[tuple[int, int]]:
         """Every (unrolled position, slot) that could join a run of suit s through p0."""
+        if self.low_plain:
+            # aces low and no wild-rank card as itself: the later cards of the suit, in
+            # slot order, are higher ranks, all within 12 of p0
+            return [(self.ids[j] % 13 + 1, j) for j in self.suit_related[i][:-1]]
         ctx = self.ctx
         wrap = ctx.aces == "wrap"
         lo, hi = (p0 - 12, p0 + 12) if wrap else (max(ctx.lo, p0 - 12), min(ctx.hi, p0 + 12))
@@ -601,7 +629,8 @@ class GroupSearch:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        i = self._lowest(x)
+        low = (x ^ self.guard) & self.natmask  # ``_lowest``, inlined
+        i = ((low & -low).bit_length() - 1) // 6 if low else self.n
         if i == self.n:
             result = self._base(x, wb, cap, mask, need)
             self.memo[key] = result
@@ -714,18 +743,21 @@ class GroupSearch:
 
     def _base(self, x, wb, cap, mask, need) -> tuple[int, list[int]]:
         """No natural left: place the wild pool (or lay wild-rank cards off as themselves)."""
-        state = (x, wb, cap, mask, need)
-        value = self._base_plain(state, None)
+        # ``_base_plain`` of the state, less a wild-rank card, less a joker; directly
+        value = self._final(x, wb, cap, mask, need)[0]
         without = self.all_inf
         less_wr = None
         c = x ^ self.guard
         for k in range(self.n, self.slots):
             if c >> 6 * k & 63:
                 if less_wr is None:  # any wild-rank card: the pool only counts them
-                    less_wr = self._base_plain(state, k)
+                    less_wr = self._final(x - self.one[k], wb, cap, mask, need)[0]
                 without = self._set(without, k, less_wr)
         if self.jokers:
-            without = self._set(without, self.slots, self._base_plain(state, self.slots))
+            less_joker = self._final(x, wb - 1, cap, mask, need, self.jokers - 1)[0]
+            without = self._set(without, self.slots, less_joker)
+        if not self.table:
+            return value, without
         for option in self._base_options(x, wb, cap, mask, need):
             v, wv = self.best(*option[1:])
             value = min(value, v)
@@ -795,7 +827,7 @@ class GroupSearch:
         """Place the wild pool once every natural is disposed of."""
         rest_wr = self._wr_count(x)
         j = self.jokers if jokers is None else jokers
-        key = (rest_wr, wb, cap, mask, need, j)
+        key = (rest_wr, wb, cap, mask, need, j, self.capmax)
         hit = self.final_cache.get(key)
         if hit is None:
             hit = self.final_cache[key] = self._place(rest_wr, wb, cap, mask, need, j)
