@@ -17,7 +17,9 @@ Representation: the remaining multiset is one integer (a 6-bit field per slot,
 count + 32, the 32 a guard bit), so a group is removed by one subtraction and
 ``(x - delta) & guard == guard`` says it fits; the per-slot ``without`` costs are
 one integer of wider fields, merged by a SWAR element-wise minimum. Group
-enumerations name cards, not slots, and are shared across hands (``_SHARED``).
+enumerations name cards, not slots, and are shared across hands (``_SHARED``),
+keyed by what they read: a set's by the cards of its rank, a run's by the cards
+of its suit within its reach (``_run_held``).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ _CONTEXTS: dict[tuple, int] = {}
 #: own): (context, token of its enumerations, ``without`` field width, wild-rank cards,
 #: wild pool placements shared by the hands without table melds).
 _PER_CTX: dict[int, tuple] = {}
-_FINAL_MAX = 20_000
+_FINAL_MAX = 5_000
 
 
 def _per_context(ctx: Context) -> tuple:
@@ -220,7 +222,10 @@ class GroupSearch:
     def _delta(self, cards: tuple[int, ...]) -> int:
         """The integer that removes these cards from a state."""
         one, slot = self.one, self.slot_of
-        return sum(one[slot[c]] for c in cards)
+        delta = 0
+        for c in cards:
+            delta += one[slot[c]]
+        return delta
 
     def _share(self, key: tuple, found: list) -> list:
         """Keep an enumeration for every hand (groups name cards, not slots)."""

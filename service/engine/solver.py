@@ -47,10 +47,12 @@ without wild limits a state holding more than two wilds per natural is all 0 at
 once (each natural takes two wilds in a set, the rest meld or fill room).
 
 Constant factors: the group enumerations (which sets and runs a card can start,
-given the cards held near it) are shared by all hands under the same rules and
-wild rank (a bounded cache), and the cyclic garbage collector is paused while a
-search runs (it allocates no cycles, and on a large heap the collections it
-triggered cost more than the search).
+given the cards of its rank and the cards of its suit within a run's reach) are
+shared by all hands under the same rules (and wild rank, under wild limits) in a
+bounded cache, and so are the wild pool's placements of hands with no table
+meld; the cyclic garbage collector is paused while a search runs (it allocates
+no cycles, and on a large heap the collections it triggered cost more than the
+search).
 
 Complexity: exponential in the worst case (the problem generalises exact cover),
 bounded in practice by the memo: the states are sub-multisets reachable by removing
