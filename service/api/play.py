@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from service.engine import Event, GameState, apply, new_game, opening_events
-from service.engine.rules import resolve_rules
+from service.engine.serialize import rules_from_json
 from service.storage import (
     GameRecord,
     GameStore,
@@ -132,7 +132,7 @@ def create_game(
     seed: str | int | None,
 ) -> tuple[GameRecord, list[str | None]]:
     """Deal a new game; ``None`` in ``players`` leaves that seat open. Returns the tokens."""
-    rules = resolve_rules(rules_spec)
+    rules = rules_from_json(rules_spec)
     state = new_game(rules, list(players), seed)  # type: ignore[arg-type]
     tokens = [None if name is None else secrets.token_urlsafe(32) for name in players]
     hashes = [None if t is None else hash_token(t) for t in tokens]

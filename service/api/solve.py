@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from service import metrics
 from service.engine.arrangement import Arrangement
 from service.engine.cards import card_name, card_names, parse_card, parse_rank, rank_name
-from service.engine.rules import resolve_rules
+from service.engine.serialize import rules_from_json
 from service.engine.solver import analyze
 
 from .docs import json_body, problems
@@ -50,7 +50,7 @@ class Solve(MethodView):
         `go_out`.
         """
         body = load_body(_REQUEST)
-        rules = resolve_rules(body["rules"])
+        rules = rules_from_json(body["rules"])
         hand = [parse_card(c) for c in body["hand"]]
         contract = None
         if "round" in body:

@@ -13,7 +13,7 @@ from typing import Any
 from .rules import Rules, resolve_rules
 from .state import GameState, RoundResult, SeatResult, TableMeld
 
-__all__ = ["SCHEMA_VERSION", "from_dict", "to_dict"]
+__all__ = ["SCHEMA_VERSION", "from_dict", "rules_from_json", "to_dict"]
 
 SCHEMA_VERSION = 1
 
@@ -75,10 +75,13 @@ def to_dict(state: GameState) -> dict[str, Any]:
 _RULES: dict[str, Rules] = {}
 
 
-def _stored_rules(spec: dict[str, Any]) -> Rules:
-    """The stored (already resolved) rules, remembered by their text: every request
-    re-reads its game, and validating the same rules again costs more than the rest of
-    ``from_dict``. Stored data is plain JSON, so its ``repr`` tells values apart."""
+def rules_from_json(spec: Any) -> Rules:
+    """:func:`resolve_rules` for parsed JSON (dicts, lists, strings, numbers, booleans,
+    null), remembered by its ``repr``: every request re-reads its game's stored rules,
+    and a solve request usually names the same preset, while validating a spec again
+    costs more than the rest of ``from_dict``. For JSON values ``repr`` tells apart
+    what ``resolve_rules`` tells apart (``true`` from ``1``, ``3`` from ``3.0``); only
+    valid specs are remembered, so an invalid one is refused anew each time."""
     key = repr(spec)
     rules = _RULES.get(key)
     if rules is None:
@@ -96,7 +99,7 @@ def from_dict(data: dict[str, Any]) -> GameState:
         raise ValueError(f"unsupported game state schema_version {version!r}")
     last = data["last"]
     return GameState(
-        rules=_stored_rules(data["rules"]),
+        rules=rules_from_json(data["rules"]),
         names=tuple(data["names"]),
         seed=data["seed"],
         seed_salt=data["salt"],
