@@ -62,6 +62,20 @@ def _check_card(text: str) -> None:
         raise ValidationError(f"{text!r} is not a card: write rank then suit, e.g. '7H' or 'JK'")
 
 
+class CardList(fields.List):
+    """A list of request cards (``CardIn``). A valid list skips marshmallow's per-item
+    machinery (a 14-card hand costs some 40 µs through it, a tenth of a solve request);
+    anything else takes the ordinary path, so errors are reported per item as before.
+    The list's own validators (its length) run either way."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, list) and all(
+            type(v) is str and CARD_RE.fullmatch(v) for v in value
+        ):
+            return list(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def Cards(description: str, **kw: Any) -> fields.List:
     return fields.List(Card(), metadata={"description": description}, **kw)
 
@@ -265,7 +279,7 @@ def _rules_spec_field(description: str) -> fields.Raw:
 class SolveRequestSchema(StrictSchema):
     """A hand to analyse. Give `wild_rank` (a rank or null) or `round`, not both."""
 
-    hand = fields.List(
+    hand = CardList(
         CardIn(), required=True, validate=validate.Length(max=30),
         metadata={"description": "The hand, up to 30 cards."},
     )
@@ -281,8 +295,8 @@ class SolveRequestSchema(StrictSchema):
                   "rank comes from the rules' hand sizes and the round's contract applies."},
     )
     table = fields.List(
-        fields.List(CardIn(), validate=validate.Length(max=30),
-                    metadata={"description": "A meld on the table."}),
+        CardList(CardIn(), validate=validate.Length(max=30),
+                 metadata={"description": "A meld on the table."}),
         validate=validate.Length(max=40),
         metadata={"description": "Melds on the table to lay off onto (when `lay_off` is on)."},
     )
