@@ -55,6 +55,7 @@ _RANK_INPUT["10"] = 10
 _RANK_INPUT["1"] = 1
 
 _NAMES = [RANKS[c % 13] + SUITS[c // 13] for c in range(52)] + ["JK"]
+_BY_NAME = {name: card for card, name in enumerate(_NAMES)}
 
 
 def make_card(rank: int, suit: int) -> int:
@@ -100,6 +101,9 @@ def parse_card(text: object) -> int:
 
     A bad card raises :class:`InvalidCardError` naming the text.
     """
+    card = _BY_NAME.get(text) if type(text) is str else None
+    if card is not None:  # the canonical spelling: what clients send back to us
+        return card
     if not isinstance(text, str):
         raise InvalidCardError(f"a card must be a string like '7H', not {text!r}")
     key = text.strip().upper()
