@@ -47,6 +47,11 @@ _CONTEXTS: dict[tuple, int] = {}
 _PER_CTX: dict[int, tuple] = {}
 _FINAL_MAX = 5_000
 
+#: A slot's 1 and its whole 6-bit field in the integer form of a multiset (see
+#: ``GroupSearch.__init__``), for every slot a hand can have (30 naturals, 4 wild-rank).
+_ONE = [1 << 6 * j for j in range(40)]
+_FIELD = [63 << 6 * j for j in range(40)]
+
 
 def _per_context(ctx: Context) -> tuple:
     if len(_CONTEXTS) > 256 or len(_PER_CTX) > 1024:
@@ -101,7 +106,7 @@ class GroupSearch:
         # rank (sets) and the same suit plus the wild-rank cards of that suit (runs).
         n = self.n
         slots = n + 4
-        field = [63 << 6 * j for j in range(slots)]
+        field = _FIELD
         # the ids are sorted by rank then suit: walking them downwards gathers, for each,
         # the later slots of its rank and of its suit (and their 6-bit fields)
         same_rank: list[list[int]] = [[]] * n
@@ -141,7 +146,7 @@ class GroupSearch:
         self.guard = 32 * ones_all
         self.natmask = 31 * self.ones6
         self.top6 = 6 * (n - 1)
-        self.one = [1 << 6 * j for j in range(slots)]
+        self.one = _ONE
         self.rank_mask = rank_mask
         self.suit_mask = suit_mask
         self.near_mask = [r | s for r, s in zip(rank_mask, suit_mask, strict=True)]
@@ -182,7 +187,8 @@ class GroupSearch:
         self.fmask = (1 << fw) - 1
         self.all_inf = self.ones * self.finf
         cost, ones = ctx.cost, self.ones
-        self.px_ones = [cost[c] * ones for c in nat_ids]
+        self.px = [cost[c] for c in nat_ids]
+        self.px_ones = [v * ones for v in self.px]
         self.top = min(self.capmax, 14)
         self.few = [len(r) <= 4 for r in self.suit_related]
         self.low_plain = ctx.aces == "low" and not ctx.limits
@@ -653,8 +659,7 @@ class GroupSearch:
         memo_get = self.memo.get
         hit = memo_get((x - self.one[i], wb, cap, mask, need))
         dv, dw = hit if hit is not None else self.best(x - self.one[i], wb, cap, mask, need)
-        px = self.ctx.cost[self.ids[i]]
-        best_value = px + dv
+        best_value = self.px[i] + dv
         without = dw + self.px_ones[i]
         present = -1
         high = self.high
@@ -662,7 +667,6 @@ class GroupSearch:
         if self.plain and not need[0] and not need[1]:
             # the common case, inlined: no table, no contract still to meet
             guard, capmax = self.guard, self.capmax
-            children = []
             top = self.top
             budget = top if self.few[i] or pool >= top else pool
             fast = self.fast_cache.get((i, budget, x & self.near_mask[i]))
@@ -681,7 +685,22 @@ class GroupSearch:
                             ncap = left if left > 0 else 0
                         if ncap > 2:
                             ncap = 2
-                    children.append((new, wb - wilds, ncap, mask, need))
+                    # each child is solved and merged as it is found (see the loop below)
+                    child = (new, wb - wilds, ncap, mask, need)
+                    hit = memo_get(child)
+                    v, wv = hit if hit is not None else self.best(*child)
+                    if v < best_value:
+                        best_value = v
+                    m = ((without | high) - wv) & high  # the element-wise minimum, inlined
+                    without ^= (without ^ wv) & (m - (m >> shift))
+                    if best_value == 0 and dv == 0:
+                        if present < 0:
+                            present = self.present_cache.get(x, -1)
+                            if present < 0:
+                                present = self.present_cache[x] = self._present(x, i)
+                        if not without & present:
+                            break  # everything is already 0, the least a cost can be
+            children = ()
         else:
             children = [option[1:] for option in self._options(x, i, wb, cap, mask, need)]
         for child in children:
