@@ -18,6 +18,7 @@ import time
 from service.engine import apply, legal_actions, new_game
 from service.engine.analysis import _analysis
 from service.engine.rules import resolve_rules
+from tests.bench.procs import percentile
 
 PRESETS = {
     "classic": {"preset": "classic"},
@@ -25,10 +26,6 @@ PRESETS = {
     "family": {"preset": "family"},
     "classic+lay_off": {"preset": "classic", "lay_off": True},
 }
-
-
-def _percentile(sorted_values: list[float], q: float) -> float:
-    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
 Row = tuple[str, int, int, float, float, float]
@@ -54,8 +51,8 @@ def run(name: str, spec: dict[str, object], games: int) -> Row:
             actions += 1
     wall = time.perf_counter() - start
     timings.sort()
-    return (name, games, actions, actions / wall, _percentile(timings, 0.5) * 1e3,
-            _percentile(timings, 0.99) * 1e3)
+    return (name, games, actions, actions / wall, percentile(timings, 0.5) * 1e3,
+            percentile(timings, 0.99) * 1e3)
 
 
 def main() -> None:

@@ -45,13 +45,7 @@ from typing import Any
 from service.client import Client, ClientStats
 from service.match.local import local_service
 from service.match.runner import run_match
-
-
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+from tests.bench.procs import percentile, tree_cpu_seconds
 
 
 def floor(url: str, games: int, seconds: float) -> dict[str, float]:
@@ -85,34 +79,9 @@ def floor(url: str, games: int, seconds: float) -> dict[str, float]:
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - started
-    lat = stats.action_seconds
-    return {"actions_per_s": stats.actions / elapsed, "p50_ms": 1000 * _percentile(lat, 0.5),
-            "p99_ms": 1000 * _percentile(lat, 0.99)}
-
-
-def _cpu_seconds(root: int) -> float:
-    """CPU seconds (user + system) used so far by process ``root`` and its descendants."""
-    if not root:
-        return 0.0
-    parent: dict[int, int] = {}
-    times: dict[int, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parent[int(entry)] = int(fields[1])
-        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
-    total, todo = 0.0, [root]
-    while todo:
-        pid = todo.pop()
-        total += times.get(pid, 0.0)
-        todo.extend(p for p, pp in parent.items() if pp == pid)
-    return total
+    lat = sorted(stats.action_seconds)
+    return {"actions_per_s": stats.actions / elapsed, "p50_ms": 1000 * percentile(lat, 0.5),
+            "p99_ms": 1000 * percentile(lat, 0.99)}
 
 
 def cas_floors(redis_url: str) -> tuple[float, float]:
@@ -138,15 +107,15 @@ def cas_floors(redis_url: str) -> tuple[float, float]:
 def tournament(url: str, games: int, concurrency: int, players: int = 4,
                server_pid: int = 0, redis_pid: int = 0) -> dict[str, float]:
     stats = ClientStats()
-    cpu0 = (time.process_time(), _cpu_seconds(server_pid), _cpu_seconds(redis_pid))
+    cpu0 = (time.process_time(), tree_cpu_seconds(server_pid), tree_cpu_seconds(redis_pid))
     result = run_match(url, ["greedy"], games, players=players, concurrency=concurrency,
                        seed="bench", stats=stats)
     wall = result.wall_seconds
-    lat = stats.action_seconds
+    lat = sorted(stats.action_seconds)
     actions = max(1, stats.actions)
     bots_ms = 1000 * (time.process_time() - cpu0[0]) / actions
-    server_ms = 1000 * (_cpu_seconds(server_pid) - cpu0[1]) / actions
-    redis_ms = 1000 * (_cpu_seconds(redis_pid) - cpu0[2]) / actions
+    server_ms = 1000 * (tree_cpu_seconds(server_pid) - cpu0[1]) / actions
+    redis_ms = 1000 * (tree_cpu_seconds(redis_pid) - cpu0[2]) / actions
     return {
         "bots_ms": bots_ms,
         "server_ms": server_ms,
@@ -155,8 +124,8 @@ def tournament(url: str, games: int, concurrency: int, players: int = 4,
         "wall_s": wall,
         "games_per_min": 60 * games / wall,
         "actions_per_s": stats.actions / wall,
-        "p50_ms": 1000 * _percentile(lat, 0.5),
-        "p99_ms": 1000 * _percentile(lat, 0.99),
+        "p50_ms": 1000 * percentile(lat, 0.5),
+        "p99_ms": 1000 * percentile(lat, 0.99),
         "mean_game_s": statistics.mean(g.seconds for g in result.games),
         "requests_per_action": stats.requests / max(1, stats.actions),
     }

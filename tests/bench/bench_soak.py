@@ -41,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import re
 import sys
 import tempfile
 import threading
@@ -57,13 +56,13 @@ import redis
 from service.client import ApiError, Client
 from service.client.http import TransportError
 from service.match.local import local_service
+from tests.bench.procs import children, cmdline, percentile, ppid_and_cpu, rss_mb
 
 SOAK_SECONDS = float(os.environ.get("SOAK_SECONDS", "300"))
 SOAK_GAMES = int(os.environ.get("SOAK_GAMES", "48"))
 WARMUP_SECONDS = float(os.environ.get("SOAK_WARMUP_SECONDS", "15"))
 RSS_BOUND_MB = float(os.environ.get("SOAK_RSS_BOUND_MB", "20"))
 INTERVAL = float(os.environ.get("SOAK_INTERVAL_SECONDS", "60"))  # one table row each
-TICK = os.sysconf("SC_CLK_TCK")
 RULES = [  # one deck and end_round: a round ends when the stock runs out, even in random play
     {"preset": "classic", "decks": 1, "stock_exhausted": "end_round", "hand_sizes": sizes}
     for sizes in ([3, 4, 5], [3, 4, 5, 6, 7], [7, 8, 9])
@@ -72,36 +71,6 @@ KINDS = ("create", "claim", "view", "spectate", "act", "events", "solve")
 
 
 # -- processes -------------------------------------------------------------------------
-
-
-def _ppid_and_cpu(pid: int) -> tuple[int, float]:
-    """Parent pid and CPU seconds (user + system) from ``/proc/<pid>/stat``."""
-    raw = Path(f"/proc/{pid}/stat").read_text()
-    fields = raw[raw.rindex(")") + 2:].split()  # the command name may contain spaces
-    return int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                if _ppid_and_cpu(int(entry.name))[0] == pid:
-                    found.append(int(entry.name))
-    return sorted(found)
-
-
-def _cmdline(pid: int) -> str:
-    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-
-
-def _rss_mb(pid: int) -> float:
-    match = re.search(r"^VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text(), re.M)
-    return int(match.group(1)) / 1024 if match else float("nan")  # type: ignore[union-attr]
-
-
-def _workers(master: int) -> list[int]:
-    return _children(master)
 
 
 @contextlib.contextmanager
@@ -231,10 +200,6 @@ class Player:
 # -- measurements -----------------------------------------------------------------------
 
 
-def _percentile(ordered: list[float], q: float) -> float:
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
 @dataclass
 class Snapshot:
     """What the server side looks like at one moment."""
@@ -247,9 +212,9 @@ class Snapshot:
 
 def snapshot(master: int, db: redis.Redis) -> Snapshot:
     workers = {}
-    for pid in _workers(master):
+    for pid in children(master):
         with contextlib.suppress(OSError):
-            workers[pid] = (_rss_mb(pid), _ppid_and_cpu(pid)[1])
+            workers[pid] = (rss_mb(pid), ppid_and_cpu(pid)[1])
     info = db.info()
     stats = {k.removeprefix("cmdstat_"): int(v["calls"])
              for k, v in db.info("commandstats").items()}
@@ -264,7 +229,7 @@ def row(label: str, samples: list[tuple[float, str, float, int]], seconds: float
     other = sum(1 for s in samples if s[3] == 0 or 300 <= s[3] < 500)
     rss = " ".join(f"{v[0]:.0f}" for v in snap.workers.values()) if snap else ""
     return (f"{label:<8}{len(samples):>9}{len(samples) / seconds:>8.0f}{acts / seconds:>10.0f}"
-            f"{_percentile(lat, 0.5):>8.1f}{_percentile(lat, 0.99):>8.1f}"
+            f"{percentile(lat, 0.5):>8.1f}{percentile(lat, 0.99):>8.1f}"
             f"{(lat[-1] if lat else float('nan')):>9.1f}{five:>6}{other:>7}   {rss}")
 
 
@@ -306,7 +271,7 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         with _children_write_to(log):
             service = stack.enter_context(local_service(workers=2, quiet=False))
-        (master,) = [p for p in _children(os.getpid()) if "gunicorn" in _cmdline(p)]
+        (master,) = [p for p in children(os.getpid()) if "gunicorn" in cmdline(p)]
         db = redis.Redis.from_url(service.redis_url)
         fresh = snapshot(master, db)
 
