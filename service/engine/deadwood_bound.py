@@ -27,20 +27,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .cards import JOKER
+from .melds import split
 
 __all__ = ["deadwood_lower_bound", "may_go_out"]
 
 
 def deadwood_lower_bound(hand: Sequence[int], wild_rank: int | None) -> int:
     """At most this many fewer cards than the hand can ever be melded (see the module)."""
-    naturals: list[int] = []
-    wilds = 0
-    for card in hand:
-        if card == JOKER or card % 13 + 1 == wild_rank:
-            wilds += 1
-        else:
-            naturals.append(card)
+    return _lower_bound(*_naturals_and_wilds(hand, wild_rank))
+
+
+def _naturals_and_wilds(hand: Sequence[int], wild_rank: int | None) -> tuple[list[int], int]:
+    """The naturals, sorted, and how many wilds (jokers and wild-rank cards) the hand has:
+    in the relaxed game a wild-rank card is always a wild."""
+    naturals, wild_rank_cards, jokers = split(hand, wild_rank)
+    return sorted(naturals), len(wild_rank_cards) + jokers
+
+
+def _lower_bound(naturals: list[int], wilds: int) -> int:
     n = len(naturals)
     reach = wilds + 1  # the farthest apart two run neighbours can be
     group = list(range(n))
@@ -86,10 +90,9 @@ def may_go_out(hand: Sequence[int], wild_rank: int | None) -> bool:
     Leftover wilds cost nothing in the relaxed game (they could join a set, which
     has no size limit). ``True`` means "ask the solver", not "yes".
     """
-    if deadwood_lower_bound(hand, wild_rank) >= 2:
+    naturals, wilds = _naturals_and_wilds(hand, wild_rank)
+    if _lower_bound(naturals, wilds) >= 2:
         return False
-    naturals = sorted(c for c in hand if c != JOKER and c % 13 + 1 != wild_rank)
-    wilds = len(hand) - len(naturals)
     if len(hand) > MAX_SEARCHED_HAND or wilds > MAX_SEARCHED_WILDS:
         return True
     try:
