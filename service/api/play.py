@@ -114,7 +114,10 @@ def seat_of(record: GameRecord, token: str | None) -> int | None:
     """The seat a bearer token belongs to; ``None`` without a token (a spectator)."""
     if token is None:
         return None
-    digest = hash_token(token)
+    return _seat_of_digest(record, hash_token(token))
+
+
+def _seat_of_digest(record: GameRecord, digest: str) -> int:
     seat = None
     for s, stored in enumerate(record.token_hashes):
         # compare_digest on every seat: the time taken does not reveal which one matched
@@ -216,8 +219,7 @@ def act(
             return _replayed(earlier, fingerprint)
     for _ in range(MAX_ATTEMPTS):
         record = store.load(game_id)
-        seat = seat_of(record, token)
-        assert seat is not None
+        seat = _seat_of_digest(record, digest)
         state = record.state
         if if_match is not None and not if_match(state.version):
             raise PreconditionFailedError(
