@@ -18,6 +18,7 @@ process (see ``deploy/gunicorn.conf.py``).
 
 from __future__ import annotations
 
+import orjson
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -50,6 +51,7 @@ from .web import (
     query_int,
     query_seconds,
     read_json,
+    remember_view,
     rendered_view,
     store,
     valid_game_id,
@@ -222,30 +224,29 @@ class Actions(MethodView):
             raise ApiProblem(422, "invalid_body", "Idempotency-Key must be 1 to 200 characters")
         body = read_json()
         check_action_cards(body)
-        finished = [False]
-
-        def render(game_id: str, state: GameState, seat: int) -> bytes:
-            finished[0] = state.finished  # of the attempt that is saved (the last one)
-            return _render_after_action(game_id, state, seat)
-
         result = play.act(
             store(), game_id, token, body,
             if_match=if_match(),
             idempotency_key=key,
-            render=render,
+            render=_render_after_action,
         )
         headers = {"ETag": result.etag}
         if result.replayed:
             headers["Idempotent-Replayed"] = "true"
         else:
+            assert result.state is not None and result.seat is not None
+            # only a saved state's view may be remembered: an attempt that lost the
+            # compare-and-set rendered a state that never existed, at the same version
+            remember_view(game_id, result.state, result.seat, (), result.body)
             metrics.ACTIONS.labels(str(body["type"])).inc()  # applied, so a known type
-            if finished[0]:
+            if result.state.finished:
                 metrics.GAMES_FINISHED.inc()
         return json_response(result.body, result.status, headers)
 
 
 def _render_after_action(game_id: str, state: GameState, seat: int) -> bytes:
-    return rendered_view(game_id, state, seat, ())
+    """The reply to an action, rendered before the save (it is stored with it)."""
+    return orjson.dumps(game_view(game_id, state, seat, ()))
 
 
 @blp.route("/<game_id>/seats/<int(max=7):seat>/claim")

@@ -182,6 +182,8 @@ class ActionResult:
     etag: str
     body: bytes
     replayed: bool
+    state: GameState | None = None  # the saved state and the acting seat (not on a replay)
+    seat: int | None = None
 
 
 def _fingerprint(body: object) -> str:
@@ -248,7 +250,7 @@ def act(
             continue
         if earlier is not None:
             return _replayed(earlier, fingerprint)
-        return ActionResult(200, etag, out, replayed=False)
+        return ActionResult(200, etag, out, replayed=False, state=new, seat=seat)
     raise GameBusyError("the game kept changing; reload it and try again")
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "load_body",
     "query_int",
     "query_seconds",
+    "remember_view",
     "rendered_view",
     "store",
     "valid_game_id",
@@ -259,14 +260,22 @@ def rendered_view(
     move (polls, spectators, a bot re-reading after a wake-up), so the bytes of a view
     are built once per worker. The key holds everything the view depends on.
     """
-    key = (game_id, state.version, seat, tuple(open_seats))
-    body = _RENDERED.get(key)
+    body = _RENDERED.get((game_id, state.version, seat, tuple(open_seats)))
     if body is None:
         body = orjson.dumps(game_view(game_id, state, seat, open_seats))
-        if len(_RENDERED) >= _RENDERED_MAX:
-            _RENDERED.clear()  # simple and thread-safe; refilled by the next reads
-        _RENDERED[key] = body
+        remember_view(game_id, state, seat, open_seats, body)
     return body
+
+
+def remember_view(
+    game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int], body: bytes
+) -> None:
+    """Remember ``body`` as the view of a *stored* state (never of one about to be saved:
+    a save that loses its compare-and-set leaves a state at the same version that never
+    existed)."""
+    if len(_RENDERED) >= _RENDERED_MAX:
+        _RENDERED.clear()  # simple and thread-safe; refilled by the next reads
+    _RENDERED[(game_id, state.version, seat, tuple(open_seats))] = body
 
 
 _RENDERED: dict[tuple[str, int, int | None, tuple[int, ...]], bytes] = {}

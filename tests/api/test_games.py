@@ -435,3 +435,46 @@ def test_the_stored_turn_follows_the_game_so_waiting_seats_wake_cheaply(
     card = next(a["card"] for a in draw["legal_actions"] if a["type"] == "discard")
     table.act(seat, {"type": "discard", "card": card})
     assert int(redis_db.hget(key, "c")) == 1 - seat == _current(table)
+
+
+def test_a_view_rendered_for_an_attempt_that_lost_the_race_is_never_served(
+    app, table: Table, client: FlaskClient
+) -> None:
+    """The reply to an action is rendered before its compare-and-set. When the save loses
+    (another request of the seat won in between), that reply's state never existed: its
+    view must not be remembered for the version, or the winner would be served it."""
+    from dataclasses import replace as with_store
+
+    from service.engine.cards import card_names
+
+    services = app.extensions["three_thirteen"]
+    seat = _current(table)
+    auth = table.auth(seat)
+    url = f"/v1/games/{table.game_id}/actions"
+    winner: dict[str, object] = {}
+
+    class RacingStore:
+        def __init__(self, inner) -> None:
+            self.inner, self.raced = inner, False
+
+        def __getattr__(self, name: str):
+            return getattr(self.inner, name)
+
+        def save(self, *args, **kwargs):
+            if not self.raced:  # the other request of the seat wins in between
+                self.raced = True
+                r = client.post(url, json={"type": "draw", "source": "discard"}, headers=auth)
+                winner.update(status=r.status_code, hand=r.json["you"]["hand"])
+            return self.inner.save(*args, **kwargs)
+
+    app.extensions["three_thirteen"] = with_store(services, store=RacingStore(services.store))
+    try:
+        loser = client.post(url, json={"type": "draw", "source": "stock"}, headers=auth)
+    finally:
+        app.extensions["three_thirteen"] = services
+    assert loser.status_code == 409  # re-validated on the winner's state: drawn already
+    stored = services.store.load(table.game_id).state
+    assert stored.version == 1
+    hand = card_names(stored.hands[seat])
+    assert winner["status"] == 200 and sorted(winner["hand"]) == sorted(hand)
+    assert sorted(table.view(seat)["you"]["hand"]) == sorted(hand)
