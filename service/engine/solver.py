@@ -194,17 +194,16 @@ def _meldable_fast(ctx: Context, naturals: list[int], wrc: list[int], jokers: in
         return set(naturals)
     if ctx.aces != "wrap":
         return _meldable_windows(ctx, naturals, wrc, lim)
+    # wrapping aces: positions on a circle of 13
     by_rank: dict[int, int] = {}
     by_suit: dict[int, set[int]] = {0: set(), 1: set(), 2: set(), 3: set()}
-    wrap = ctx.aces == "wrap"
     for c in naturals:
         by_rank[rank_of(c)] = by_rank.get(rank_of(c), 0) + 1
         by_suit[suit_of(c)].update(ctx.positions(rank_of(c)))
     if ctx.limits and ctx.wild_rank is not None:
         for c in wrc:
             by_suit[suit_of(c)].update(ctx.positions(ctx.wild_rank))
-    if wrap:
-        by_suit = {k: {(p - 1) % 13 for p in v} for k, v in by_suit.items()}
+    by_suit = {k: {(p - 1) % 13 for p in v} for k, v in by_suit.items()}
     found: set[int] = set()
     for c in set(naturals):
         r = rank_of(c)
@@ -213,20 +212,10 @@ def _meldable_fast(ctx: Context, naturals: list[int], wrc: list[int], jokers: in
             continue
         have = by_suit[suit_of(c)]
         for p0 in ctx.positions(r):
-            if wrap:
-                p0 = (p0 - 1) % 13
-            for lo in (p0 - 2, p0 - 1, p0):
-                window = range(lo, lo + 3)
-                if wrap:
-                    missing = sum(1 for q in window if q % 13 not in have)
-                elif lo < ctx.lo or lo + 2 > ctx.hi:
-                    continue
-                else:
-                    missing = sum(1 for q in window if q not in have)
-                if missing <= lim:
-                    found.add(c)
-                    break
-            if c in found:
+            p0 = (p0 - 1) % 13
+            if any(sum(1 for q in range(lo, lo + 3) if q % 13 not in have) <= lim
+                   for lo in (p0 - 2, p0 - 1, p0)):
+                found.add(c)
                 break
     return found
 
@@ -339,13 +328,8 @@ def analyze(
     contract-aware search.
     """
     _check_hand(hand)
-    enabled = gc.isenabled()  # ``_no_gc``, inlined: this is the service's hot path
-    gc.disable()
-    try:
+    with _no_gc():
         return _analyze(hand, wild_rank, rules, table, contract)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _analyze(hand, wild_rank, rules, table, contract) -> Analysis:
