@@ -36,7 +36,6 @@ __all__ = [
     "REQUESTS",
     "REQUEST_SECONDS",
     "SOLVER_SECONDS",
-    "mark_process_dead",
     "render",
 ]
 
@@ -79,9 +78,3 @@ def render() -> bytes:
         multiprocess.MultiProcessCollector(registry)
         return generate_latest(registry)
     return generate_latest(REGISTRY)
-
-
-def mark_process_dead(pid: int) -> None:
-    """gunicorn's ``child_exit`` hook: drop the dead worker's live-gauge files."""
-    if _multiprocess_dir():
-        multiprocess.mark_process_dead(pid)

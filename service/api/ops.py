@@ -53,11 +53,6 @@ class Metrics(MethodView):
         return Response(metrics.render(), content_type=metrics.CONTENT_TYPE)
 
 
-def request_id() -> str:
-    """The current request's id (the client's if usable, else generated)."""
-    return g.get("request_id") or ""
-
-
 def install_request_hooks(app: Flask) -> None:
     @app.before_request
     def _start() -> None:
