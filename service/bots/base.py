@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 from service.client.types import Action, GameView
 from service.engine.arrangement import Analysis
 from service.engine.cards import card_name, parse_card, parse_cards, parse_rank
-from service.engine.rules import Rules, resolve_rules
+from service.engine.rules import Rules
+from service.engine.serialize import rules_from_json
 from service.engine.solver import analyze
 
 __all__ = ["Bot", "Position", "analysis", "rules_of"]
@@ -49,18 +50,9 @@ class Bot(ABC):
         """Called once with the final view."""
 
 
-@lru_cache(maxsize=64)
-def _rules(key: str) -> Rules:
-    import orjson
-
-    return resolve_rules(orjson.loads(key))
-
-
 def rules_of(view: GameView) -> Rules:
-    """The resolved rules of the view (cached: every view carries the same dict)."""
-    import orjson
-
-    return _rules(orjson.dumps(view["rules"], option=orjson.OPT_SORT_KEYS).decode())
+    """The resolved rules of the view (remembered: every view carries the same dict)."""
+    return rules_from_json(view["rules"])
 
 
 @lru_cache(maxsize=200_000)
@@ -124,6 +116,15 @@ class Position:
         """The solver on ``hand``: the table (lay-offs) counts only in final turns."""
         table = self.table if self.phase.startswith("final") else ()
         return analysis(hand, self.wild, self.rules, table, self.contract)
+
+    def go_out_for(self, a: Analysis) -> Action | None:
+        """The first of the solver's go-outs that the server lists as legal, if any."""
+        legal = {x["discard"] for x in self.legal if x["type"] == "go_out"}
+        for card in a.go_out:
+            action = go_out(card)
+            if action["discard"] in legal:
+                return action
+        return None
 
     def go_out_action(self) -> Action | None:
         """A legal ``go_out`` (the server lists them only when the hand can go out)."""

@@ -11,7 +11,7 @@ import random as _random
 
 from service.client.types import Action, GameView
 
-from .base import Bot, Position, discard, draw, go_out
+from .base import Bot, Position, discard, draw
 
 __all__ = ["GreedyBot", "RandomBot"]
 
@@ -49,9 +49,7 @@ class GreedyBot(Bot):
             return draw("stock")
         a = pos.analyze(pos.hand)
         if pos.phase == "discard" and a.go_out:
-            legal = {x.get("discard") for x in pos.legal if x["type"] == "go_out"}
-            for card in a.go_out:
-                action = go_out(card)
-                if action["discard"] in legal:
-                    return action
+            action = pos.go_out_for(a)
+            if action is not None:
+                return action
         return discard(a.discards[0][0])

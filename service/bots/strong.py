@@ -31,7 +31,7 @@ from typing import Any
 from service.client.types import Action, GameView
 from service.engine.cards import JOKER, parse_card, parse_cards, rank_of, suit_of
 
-from .base import Bot, Position, discard, draw, go_out, rules_of
+from .base import Bot, Position, discard, draw, rules_of
 
 __all__ = ["StrongBot"]
 
@@ -170,10 +170,7 @@ class StrongBot(Bot):
         if pos.phase == "discard":
             legal = pos.go_out_action()
             if a.go_out and legal is not None:
-                for card in a.go_out:
-                    if go_out(card)["discard"] in {x.get("discard") for x in pos.legal}:
-                        return go_out(card)
-                return legal
+                return pos.go_out_for(a) or legal
         if pos.phase == "final_discard":  # only the penalty kept now counts
             return discard(a.discards[0][0])
         sample = self._sample(self.unseen(pos))
@@ -195,7 +192,7 @@ class StrongBot(Bot):
         if taken.go_out and pos.phase == "draw":
             return draw("discard")
         with_top = taken.discards[0][1]
-        if with_top >= pos.analyze(pos.hand).penalty + 0 and pos.phase == "draw":
+        if with_top >= pos.analyze(pos.hand).penalty and pos.phase == "draw":
             # taking it cannot improve the hand now; a stock card at least might
             return draw("stock")
         stock = self._after_draw(pos, pos.hand, self._sample(self.unseen(pos)))
