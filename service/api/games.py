@@ -47,7 +47,6 @@ from .web import (
     json_response,
     load_body,
     none_match,
-    open_seats_of,
     query_int,
     query_seconds,
     read_json,
@@ -132,7 +131,7 @@ class Games(MethodView):
         out = {
             "game_id": record.game_id,
             "seats": seats,
-            "state": game_view(record.game_id, state, None, open_seats_of(record.token_hashes)),
+            "state": game_view(record.game_id, state, None, record.open_seats),
         }
         return json_response(
             out, 201, {"Location": f"/v1/games/{record.game_id}", "ETag": etag(state.version)}
@@ -183,7 +182,7 @@ class Game(MethodView):
         state = record.state
         if none_match(state.version):
             return Response(status=304, headers={"ETag": etag(state.version)})
-        return _view_response(game_id, state, seat, open_seats_of(record.token_hashes))
+        return _view_response(game_id, state, seat, record.open_seats)
 
 
 @blp.route("/<game_id>/actions")
@@ -270,7 +269,7 @@ class Claim(MethodView):
             "seat": seat,
             "name": body["name"],
             "token": token,
-            "state": game_view(game_id, state, seat, open_seats_of(record.token_hashes)),
+            "state": game_view(game_id, state, seat, record.open_seats),
         }
         return json_response(out, 200, {"ETag": etag(state.version)})
 

@@ -228,11 +228,9 @@ def act(
                 f"the game is at version {state.version}; reload it and decide again",
                 current_version=state.version,
             )
-        if any(h is None for h in record.token_hashes):
-            raise SeatsOpenError(
-                "the game starts when every seat is claimed",
-                open_seats=[s for s, h in enumerate(record.token_hashes) if h is None],
-            )
+        if open_seats := record.open_seats:
+            raise SeatsOpenError("the game starts when every seat is claimed",
+                                 open_seats=open_seats)
         new, events = apply(state, seat, body)
         out = render(game_id, new, seat)
         etag = f'"{new.version}"'
@@ -258,7 +256,7 @@ def may_act(record: GameRecord, seat: int | None) -> bool:
     """Whether ``seat`` has legal actions now (its turn, every seat claimed, not over)."""
     state = record.state
     return (not state.finished and state.current_seat == seat
-            and all(h is not None for h in record.token_hashes))
+            and not record.open_seats)
 
 
 def wait_for_turn(

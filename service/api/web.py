@@ -20,6 +20,7 @@ from service import metrics
 from service.engine import GameState, view
 from service.engine.analysis import go_out_cards
 from service.engine.errors import InvalidCardError
+from service.engine.memo import Memo
 from service.engine.state import DISCARD
 from service.storage import GameStore
 
@@ -273,17 +274,10 @@ def remember_view(
     """Remember ``body`` as the view of a *stored* state (never of one about to be saved:
     a save that loses its compare-and-set leaves a state at the same version that never
     existed)."""
-    if len(_RENDERED) >= _RENDERED_MAX:
-        _RENDERED.clear()  # simple and thread-safe; refilled by the next reads
-    _RENDERED[(game_id, state.version, seat, tuple(open_seats))] = body
+    _RENDERED.put((game_id, state.version, seat, tuple(open_seats)), body)
 
 
-_RENDERED: dict[tuple[str, int, int | None, tuple[int, ...]], bytes] = {}
-_RENDERED_MAX = 2048
-
-
-def open_seats_of(token_hashes: Sequence[str | None]) -> list[int]:
-    return [s for s, h in enumerate(token_hashes) if h is None]
+_RENDERED: Memo[tuple[str, int, int | None, tuple[int, ...]], bytes] = Memo(2048)
 
 
 def etag(version: int) -> str:

@@ -59,6 +59,11 @@ class GameRecord:
     state: GameState
     token_hashes: tuple[str | None, ...]
 
+    @property
+    def open_seats(self) -> list[int]:
+        """The seats nobody has claimed yet (nobody may act until this is empty)."""
+        return [s for s, h in enumerate(self.token_hashes) if h is None]
+
 
 @dataclass(frozen=True, slots=True)
 class StoredReply:
