@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .memo import Memo
 from .rules import Rules, resolve_rules
 from .state import GameState, RoundResult, SeatResult, TableMeld
 
@@ -72,7 +73,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
     }
 
 
-_RULES: dict[str, Rules] = {}
+_RULES: Memo[str, Rules] = Memo(256)
 
 
 def rules_from_json(spec: Any) -> Rules:
@@ -86,9 +87,7 @@ def rules_from_json(spec: Any) -> Rules:
     rules = _RULES.get(key)
     if rules is None:
         rules = resolve_rules(spec)
-        if len(_RULES) >= 256:
-            _RULES.clear()
-        _RULES[key] = rules
+        _RULES.put(key, rules)
     return rules
 
 

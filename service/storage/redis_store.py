@@ -36,6 +36,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from service.engine import Event, GameState, from_dict, to_dict
+from service.engine.memo import Memo
 
 from .base import (
     GameExistsError,
@@ -94,8 +95,7 @@ def _reply_key(game_id: str, key: str) -> str:
     return f"ttt:{{{game_id}}}:reply:{key}"
 
 
-_PARSED: dict[bytes, GameState] = {}
-_PARSED_MAX = 512
+_PARSED: Memo[bytes, GameState] = Memo(512)
 
 
 def _state_of(blob: bytes) -> GameState:
@@ -105,14 +105,8 @@ def _state_of(blob: bytes) -> GameState:
     state = _PARSED.get(blob)
     if state is None:
         state = from_dict(orjson.loads(blob))
-        _remember(blob, state)
+        _PARSED.put(blob, state)
     return state
-
-
-def _remember(blob: bytes, state: GameState) -> None:
-    if len(_PARSED) >= _PARSED_MAX:
-        _PARSED.clear()  # simple and thread-safe; refilled by the next few reads
-    _PARSED[blob] = state
 
 
 def _turn(state: GameState) -> int:
@@ -263,7 +257,7 @@ class RedisGameStore(GameStore):
         ]
         status, value = self._run(lambda: self._save(keys=keys, args=args))
         if status == 0:
-            _remember(blob, state)
+            _PARSED.put(blob, state)
             return None
         if status == 1:
             raise VersionConflictError(int(value))
