@@ -26,8 +26,7 @@ standard ``json`` module, byte-for-byte deterministic, with no code of ours.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import orjson
@@ -47,6 +46,7 @@ from .base import (
     UnknownGameError,
     VersionConflictError,
 )
+from .pinned import PinnedConnections
 
 __all__ = ["RedisGameStore", "game_keys"]
 
@@ -161,16 +161,7 @@ UNREACHABLE = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.Clust
 #: ``OOM``, also from inside the Lua scripts) or a replica during a failover (``READONLY``).
 #: Both pass when the operator or the failover acts, so they are 503s, not 500s.
 REFUSING_WRITES = (redis.exceptions.OutOfMemoryError, redis.exceptions.ReadOnlyError)
-
-
-@contextmanager
-def _reachable() -> Iterator[None]:
-    """Turn "Redis is down, slow, full or read-only" into one storage error the HTTP layer
-    maps to 503 with ``Retry-After`` (and logs)."""
-    try:
-        yield
-    except (*UNREACHABLE, *REFUSING_WRITES) as exc:
-        raise StorageUnavailableError(str(exc) or type(exc).__name__) from exc
+_UNAVAILABLE = (*UNREACHABLE, *REFUSING_WRITES)
 
 
 class RedisGameStore(GameStore):
@@ -201,10 +192,24 @@ class RedisGameStore(GameStore):
         self.blocking = connect(socket_timeout=max_wait_seconds + timeout_seconds, **common)
         self._create = self.client.register_script(_CREATE)
         self._save = self.client.register_script(_SAVE)
+        # the hot commands (load, save, turn, stored replies): on a single Redis each
+        # thread's own connection (pinned.py); a cluster routes each by its key
+        self._command: Callable[..., Any]
+        self._script: Callable[[Any, list[str], list[Any]], Any]
+        if isinstance(self.client, redis.Redis):
+            pinned = PinnedConnections(self.client.connection_pool)
+            self._command, self._script = pinned.execute, pinned.evalsha
+        else:
+            self._command = self.client.execute_command
+            self._script = lambda script, keys, args: script(keys=keys, args=args)
 
     def _run(self, fn: Callable[[], T]) -> T:
-        with _reachable():
+        """``fn()``, with "Redis is down, slow, full or read-only" turned into one storage
+        error the HTTP layer maps to 503 with ``Retry-After`` (and logs)."""
+        try:
             return fn()
+        except _UNAVAILABLE as exc:
+            raise StorageUnavailableError(str(exc) or type(exc).__name__) from exc
 
     def create(
         self, game_id: str, state: GameState, token_hashes: Sequence[str | None],
@@ -224,7 +229,7 @@ class RedisGameStore(GameStore):
 
     def load(self, game_id: str) -> GameRecord:
         key, _ = game_keys(game_id)
-        blob, tokens = self._run(lambda: self.client.hmget(key, "s", "t"))
+        blob, tokens = self._run(lambda: self._command("HMGET", key, "s", "t"))
         if blob is None:
             raise UnknownGameError(game_id)
         return GameRecord(game_id, _state_of(blob), tuple(orjson.loads(tokens)))
@@ -255,7 +260,7 @@ class RedisGameStore(GameStore):
             _turn(state),
             *_event_args(events),
         ]
-        status, value = self._run(lambda: self._save(keys=keys, args=args))
+        status, value = self._run(lambda: self._script(self._save, keys, args))
         if status == 0:
             _PARSED.put(blob, state)
             return None
@@ -266,7 +271,7 @@ class RedisGameStore(GameStore):
         raise UnknownGameError(game_id)
 
     def stored_reply(self, game_id: str, reply_key: str) -> StoredReply | None:
-        blob = self._run(lambda: self.client.get(_reply_key(game_id, reply_key)))
+        blob = self._run(lambda: self._command("GET", _reply_key(game_id, reply_key)))
         return None if blob is None else _reply_of(blob)
 
     def events(self, game_id: str, after: int, limit: int) -> list[Event]:
@@ -289,7 +294,7 @@ class RedisGameStore(GameStore):
 
     def turn(self, game_id: str) -> int | None:
         key, _ = game_keys(game_id)
-        value = self._run(lambda: self.client.hget(key, "c"))
+        value = self._run(lambda: self._command("HGET", key, "c"))
         return None if value is None else int(value)
 
     def ping(self) -> None:
