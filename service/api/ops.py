@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import re
 import time
-import uuid
 from typing import Any
 
 from flask import Flask, Response, g, request
@@ -58,14 +58,14 @@ def install_request_hooks(app: Flask) -> None:
     def _start() -> None:
         g.started = time.perf_counter()
         sent = request.headers.get(REQUEST_ID_HEADER)
-        g.request_id = sent if sent and _REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+        g.request_id = sent if sent and _REQUEST_ID.fullmatch(sent) else os.urandom(16).hex()
 
     @app.after_request
     def _finish(response: Response) -> Response:
         started = g.get("started")
         if started is None:  # a before_request hook failed before ours ran
             g.started = started = time.perf_counter()
-            g.request_id = uuid.uuid4().hex
+            g.request_id = os.urandom(16).hex()
         elapsed = time.perf_counter() - started
         rule = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
         method = request.method if request.method in _METHODS else "OTHER"
