@@ -237,7 +237,7 @@ class Actions(MethodView):
             # only a saved state's view may be remembered: an attempt that lost the
             # compare-and-set rendered a state that never existed, at the same version
             remember_view(game_id, result.state, result.seat, (), result.body)
-            metrics.ACTIONS.labels(str(body["type"])).inc()  # applied, so a known type
+            metrics.ACTIONS_BY_TYPE[body["type"]].inc()  # applied, so a known type
             if result.state.finished:
                 metrics.GAMES_FINISHED.inc()
         return json_response(result.body, result.status, headers)

@@ -65,7 +65,7 @@ class Solve(MethodView):
         else:
             wild = None if body["wild_rank"] is None else parse_rank(body["wild_rank"])
         table = [[parse_card(c) for c in meld] for meld in body.get("table", ())]
-        with metrics.SOLVER_SECONDS.labels("solve").time():
+        with metrics.SOLVE_SECONDS.time():
             result = analyze(hand, wild, rules, table, contract)
         best = result.best
         out: dict[str, Any] = {

@@ -241,7 +241,7 @@ def game_view(
     if (seat is not None and not open_seats and not state.finished and state.phase == DISCARD
             and seat == state.current_seat):
         # legal_actions needs the going-out analysis: warm its cache here, timed
-        with metrics.SOLVER_SECONDS.labels("legal_actions").time():
+        with metrics.LEGAL_ACTIONS_SECONDS.time():
             go_out_cards(state, state.hands[seat])
     out: dict[str, Any] = {"game_id": game_id, **view(state, seat)}
     for player in out["players"]:
