@@ -36,6 +36,7 @@ from .api.schemas import (
     SolveRequestSchema,
 )
 from .config import Config
+from .gc_tuning import tune_gc_for_requests
 from .storage import GameStore, RedisGameStore
 
 __all__ = ["API_VERSION", "Services", "create_app"]
@@ -183,4 +184,5 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         # that does not set it would let the client's own value through).
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=config.proxy_hops, x_proto=config.proxy_hops)
+    tune_gc_for_requests()  # last: the app's own objects are among those frozen
     return app
