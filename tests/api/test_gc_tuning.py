@@ -22,7 +22,7 @@ def test_the_tuning_runs_once_per_process() -> None:
     frozen = gc.get_freeze_count()
     keep = [[i] for i in range(1000)]  # new containers: a second freeze would take them
     gc_tuning.tune_gc_for_requests()
-    assert gc.get_freeze_count() == frozen
+    assert gc.get_freeze_count() < frozen + 1000  # (frozen objects may be freed meanwhile)
     assert keep
 
 
