@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
 
 from .errors import InvalidRulesError
 from .events import Event, EventLog, round_started
 from .rounds import deal_round
 from .rules import Rules
 from .shoe import RandomStream, commitment
-from .state import IN_PROGRESS, GameState
+from .state import IN_PROGRESS, GameState, evolve
 
 __all__ = ["MAX_SEED_LENGTH", "new_game", "opening_events", "seed_commitment"]
 
@@ -75,7 +74,7 @@ def new_game(
     )
     log = EventLog(0)
     state = deal_round(state, 0, log)
-    return replace(state, event_seq=log.seq)
+    return evolve(state, event_seq=log.seq)
 
 
 def seed_commitment(state: GameState) -> str:
