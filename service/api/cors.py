@@ -32,15 +32,15 @@ def install_cors(app: Flask, **options: Any) -> None:
 
     def after_request(response: Response) -> Response:
         nonlocal replay
-        if request.method == "OPTIONS" or "Origin" in request.headers:
+        environ = request.environ  # one proxy lookup; header names as WSGI spells them
+        if environ["REQUEST_METHOD"] == "OPTIONS" or "HTTP_ORIGIN" in environ:
             return cors_after_request(response)  # type: ignore[no-any-return]
         if replay is None:
             had = set(response.headers.keys())
             response = cors_after_request(response)
             replay = [(k, v) for k, v in response.headers.items() if k not in had]
             return response
-        for name, value in replay:
-            response.headers[name] = value
+        response.headers.extend(replay)  # (flask-cors set them; nothing else does)
         return response
 
     hooks[hooks.index(cors_after_request)] = after_request
