@@ -1,0 +1,206 @@
+"""The go-out discards of a hand, by a feasibility search instead of the solver.
+
+Why: after every draw ``legal_actions`` needs the cards whose discard leaves the rest
+of the hand entirely melded. The solver (``solver.analyze``) answers that as a side
+product of an optimisation over every arrangement, about half a millisecond on 14
+cards. Asking only "which single card can stay out while everything else melds?" is
+a far smaller question: most hands fail a cheap bound, and in the search a branch
+dies as soon as a second card cannot be melded.
+
+Exact for rules *without wild limits* (no ``max_wilds_per_meld``, no
+``min_naturals_per_meld``) and without a contract: there jokers and wild-rank cards
+are interchangeable wilds. Under other rules it is a relaxation (every meld of those
+rules is a meld here, its wild-rank cards read as wilds; a contract only refuses
+more), so an empty answer is exact there too and the caller confirms the rest.
+
+The model, as the solver's: a meld is a set (naturals of one rank and any number of
+wilds) or a run (naturals of one suit at distinct positions of the aces rule, gaps
+and short ends filled by wilds, at most 13 cards). Going out leaves no card
+unmelded: wilds left over once every natural is placed go into the melds' spare
+room (a set's is unlimited, a run of ``k`` cards has ``13 - k``) or form melds of
+three or more wilds.
+
+1. *Cover bound.* In any arrangement a natural's meld spends its wilds on its
+   naturals, so each natural costs at least its cheapest share (wilds / naturals)
+   over the melds through it (``meld_shapes``). A natural may stay out only if the
+   others' shares fit in the wilds, a wild only if all shares fit in one fewer.
+2. *A wild out means every card.* If the hand without a wild melds, so does the hand
+   without any natural: put the wild in that natural's place (without wild limits
+   any meld stays valid). So that is asked first, and answers for every card.
+3. *Search.* Otherwise a memoised depth-first search takes the lowest natural left
+   (rank, then suit) and either leaves it out (once on a path, if the bound allows)
+   or melds it with one of the melds it is lowest in, and returns the bitmask of the
+   naturals that can stay out. The naturals are one integer (a field of counts per
+   card under a guard bit, as in ``group_search``): a meld is one subtraction and
+   ``z & guard == guard`` says it fitted. The state is ``(naturals, wilds, room)``
+   with room capped at 2 (only one or two leftover wilds can lack room).
+
+Exact pruning: a run never skips (puts a wild in place of) a natural still left in
+the state. Such a natural ends in a later meld, where a wild can take its place
+while it joins the run (same meld sizes, so the same room); were it the card left
+out, the hand without a wild would meld (step 2 would have answered).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import JOKER
+from .meld_shapes import SCALE, run_shape, set_cover, sets_by_low, spread
+
+__all__ = ["MAX_CARDS", "MAX_WILDS", "go_out_discards"]
+
+#: Hands with more wilds than this are left to the solver: the runs that skip a held
+#: natural (a wild each) multiply with the wilds, and such hands are rare.
+MAX_WILDS = 4
+#: Likewise hands larger than a round's hand after the draw.
+MAX_CARDS = 16
+
+
+def go_out_discards(hand: Sequence[int], wild_rank: int | None, aces: str) -> frozenset[int] | None:
+    """The cards whose discard leaves the rest of ``hand`` melded, without wild limits and
+    without a contract (see the module); ``None`` when the hand is left to the solver."""
+    naturals: list[int] = []
+    wild_cards: set[int] = set()
+    for c in hand:
+        if c == JOKER or c % 13 + 1 == wild_rank:
+            wild_cards.add(c)
+        else:
+            naturals.append(c)
+    wilds = len(hand) - len(naturals)
+    if wilds > MAX_WILDS or len(hand) > MAX_CARDS:
+        return None
+    found = _discards(naturals, wilds, aces)
+    out = {c for c in set(naturals) if found >> _FIELD[c] & 1}
+    if found >> _WILD_BIT & 1:
+        out |= wild_cards
+    return frozenset(out)
+
+
+#: A natural's field in the search's integer (rank then suit), and the result bit that
+#: stands for "a wild stays out".
+_FIELD = [(c % 13) * 4 + c // 13 for c in range(52)]
+_WILD_BIT = 52
+_EVERY_CARD = (1 << 53) - 1
+
+
+def _discards(naturals: Sequence[int], wilds: int, aces: str) -> int:
+    """The search of the module: bit ``field`` for each natural that can stay out, bit
+    ``_WILD_BIT`` when a wild can."""
+    counts = [0] * 52
+    suits = [0, 0, 0, 0]
+    per_rank = [0] * 13
+    fields = []
+    for c in naturals:
+        f = _FIELD[c]
+        counts[f] += 1
+        fields.append(f)
+        suits[f & 3] |= 1 << (f >> 2)
+        per_rank[f >> 2] += 1
+    # The cover bound: each natural pays at least its cheapest share of a meld's wilds.
+    shapes = [run_shape(aces, held, wilds) if held else ({}, ()) for held in suits]
+    share = {}
+    total = 0
+    for f in fields:
+        h = share.get(f)
+        if h is None:
+            rank = f >> 2
+            h = shapes[f & 3][1][rank]
+            by_set = set_cover(per_rank[rank], wilds)
+            if by_set < h:
+                h = by_set
+            share[f] = h
+        total += h
+    budget = wilds * SCALE
+    # a natural may stay out only if the others' shares fit in the wilds
+    may_stay = 0
+    for f, h in share.items():
+        if total - h <= budget:
+            may_stay |= 1 << f
+    wild_may_stay = wilds and total <= budget - SCALE
+    if not may_stay and not wild_may_stay:
+        return 0
+    width = max(counts).bit_length() + 1 if naturals else 2
+    top = 1 << (width - 1)
+    guard = _GUARDS.get(width)
+    if guard is None:
+        guard = _GUARDS[width] = sum(top << width * f for f in range(52))
+    start = guard
+    for f in fields:
+        start += 1 << width * f
+    # the field of a state's lowest natural, from the lowest bit of its counts
+    low_of = _LOW_OF.get(width)
+    if low_of is None:
+        low_of = _LOW_OF[width] = {
+            1 << (width * f + b): f for f in range(52) for b in range(width - 1)
+        }
+    melds_of: dict[int, list[tuple[int, int, int, int]]] = {}
+    ranks = spread(width)
+    count_bits = top - 1
+
+    def melds(f: int) -> list[tuple[int, int, int, int]]:
+        """The melds whose lowest natural is field ``f`` (filled on first use)."""
+        found = melds_of.get(f)
+        if found is None:
+            rank, suit = f >> 2, f & 3
+            shift = width * suit
+            found = [
+                (ranks[mask] << shift, need, room, ranks[skipped] * count_bits << shift)
+                for mask, need, room, skipped in shapes[suit][0].get(rank, ())
+            ]
+            shift = width * 4 * rank
+            sets = sets_by_low(tuple(counts[rank * 4 : rank * 4 + 4]), wilds, width)
+            found += [(delta << shift, need, room, 0) for delta, need, room in sets.get(suit, ())]
+            melds_of[f] = found
+        return found
+
+    memo0: dict[tuple[int, int, int], bool] = {}
+    memo1: dict[tuple[int, int, int], int] = {}
+
+    def fits(x: int, w: int, room: int) -> bool:
+        """Everything left melds (leftover wilds must find room or a meld)."""
+        if x == guard:
+            return w == 0 or w >= 3 or w <= room
+        key = (x, w, room)
+        hit = memo0.get(key)
+        if hit is not None:
+            return hit
+        y = x ^ guard
+        result = False
+        for delta, need, r, skips in melds(low_of[y & -y]):
+            if need <= w and not x & skips:
+                z = x - delta
+                if z & guard == guard and fits(z, w - need, room if room >= r else r):
+                    result = True
+                    break
+        memo0[key] = result
+        return result
+
+    def one_out(x: int, w: int, room: int) -> int:
+        """The naturals of ``x`` (bit field) or a wild (``wild_bit``) that can stay out."""
+        if x == guard:
+            return 0
+        key = (x, w, room)
+        hit = memo1.get(key)
+        if hit is not None:
+            return hit
+        y = x ^ guard
+        f = low_of[y & -y]
+        result = 0
+        if may_stay >> f & 1 and fits(x - (1 << width * f), w, room):
+            result = 1 << f
+        for delta, need, r, skips in melds(f):
+            if need <= w and not x & skips:
+                z = x - delta
+                if z & guard == guard:
+                    result |= one_out(z, w - need, room if room >= r else r)
+        memo1[key] = result
+        return result
+
+    if wild_may_stay and fits(start, wilds - 1, 0):
+        return _EVERY_CARD
+    return one_out(start, wilds, 0)
+
+
+_GUARDS: dict[int, int] = {}
+_LOW_OF: dict[int, dict[int, int]] = {}
