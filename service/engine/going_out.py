@@ -16,9 +16,10 @@ more), so an empty answer is exact there too and the caller confirms the rest.
 The model, as the solver's: a meld is a set (naturals of one rank and any number of
 wilds) or a run (naturals of one suit at distinct positions of the aces rule, gaps
 and short ends filled by wilds, at most 13 cards). Going out leaves no card
-unmelded: wilds left over once every natural is placed go into the melds' spare
-room (a set's is unlimited, a run of ``k`` cards has ``13 - k``) or form melds of
-three or more wilds.
+unmelded. Wilds left over once every natural is placed never stand in the way when
+some natural is melded: a set takes any number, a run of up to 11 cards takes two
+more, and a run of 12 or 13 splits into two runs with room. Without a natural
+melded, wilds meld alone when three or more.
 
 1. *Cover bound.* In any arrangement a natural's meld spends its wilds on its
    naturals, so each natural costs at least its cheapest share (wilds / naturals)
@@ -32,13 +33,12 @@ three or more wilds.
    or melds it with one of the melds it is lowest in, and returns the bitmask of the
    naturals that can stay out. The naturals are one integer (a field of counts per
    card under a guard bit, as in ``group_search``): a meld is one subtraction and
-   ``z & guard == guard`` says it fitted. The state is ``(naturals, wilds, room)``
-   with room capped at 2 (only one or two leftover wilds can lack room).
+   ``z & guard == guard`` says it fitted. The state is ``(naturals, wilds)``.
 
 Exact pruning: a run never skips (puts a wild in place of) a natural still left in
 the state. Such a natural ends in a later meld, where a wild can take its place
-while it joins the run (same meld sizes, so the same room); were it the card left
-out, the hand without a wild would meld (step 2 would have answered).
+while it joins the run (no meld changes size); were it the card left out, the hand
+without a wild would meld (step 2 would have answered).
 """
 
 from __future__ import annotations
@@ -87,6 +87,15 @@ _EVERY_CARD = (1 << 53) - 1
 def _discards(naturals: Sequence[int], wilds: int, aces: str) -> int:
     """The search of the module: bit ``field`` for each natural that can stay out, bit
     ``_WILD_BIT`` when a wild can."""
+    if len(naturals) < 2:
+        # Nothing to meld a natural with but wilds, and wilds alone meld three or more.
+        # (Once some natural is melded, leftover wilds always find room: a set takes
+        # any number, and a run of 12 or 13 cards splits in two with room to spare.)
+        if not naturals:
+            return _EVERY_CARD if wilds == 1 or wilds >= 4 else 0
+        if wilds >= 3:
+            return _EVERY_CARD  # the natural with two wilds and the rest, or the wilds
+        return 0 if wilds else 1 << _FIELD[naturals[0]]
     counts = [0] * 52
     suits = [0, 0, 0, 0]
     per_rank = [0] * 13
@@ -134,73 +143,74 @@ def _discards(naturals: Sequence[int], wilds: int, aces: str) -> int:
         low_of = _LOW_OF[width] = {
             1 << (width * f + b): f for f in range(52) for b in range(width - 1)
         }
-    melds_of: dict[int, list[tuple[int, int, int, int]]] = {}
+    melds_of: dict[int, list[tuple[int, int, int]]] = {}
     ranks = spread(width)
     count_bits = top - 1
 
-    def melds(f: int) -> list[tuple[int, int, int, int]]:
-        """The melds whose lowest natural is field ``f`` (filled on first use)."""
+    def melds(f: int) -> list[tuple[int, int, int]]:
+        """The melds whose lowest natural is field ``f`` as (delta, wilds needed, the
+        count bits of the naturals it skips), filled on first use."""
         found = melds_of.get(f)
         if found is None:
             rank, suit = f >> 2, f & 3
             shift = width * suit
             found = [
-                (ranks[mask] << shift, need, room, ranks[skipped] * count_bits << shift)
-                for mask, need, room, skipped in shapes[suit][0].get(rank, ())
+                (ranks[mask] << shift, need, ranks[skipped] * count_bits << shift)
+                for mask, need, skipped in shapes[suit][0].get(rank, ())
             ]
             shift = width * 4 * rank
             sets = sets_by_low(tuple(counts[rank * 4 : rank * 4 + 4]), wilds, width)
-            found += [(delta << shift, need, room, 0) for delta, need, room in sets.get(suit, ())]
+            found += [(delta << shift, need, 0) for delta, need in sets.get(suit, ())]
             melds_of[f] = found
         return found
 
-    memo0: dict[tuple[int, int, int], bool] = {}
-    memo1: dict[tuple[int, int, int], int] = {}
+    memo0: dict[tuple[int, int], bool] = {}
+    memo1: dict[tuple[int, int], int] = {}
 
-    def fits(x: int, w: int, room: int) -> bool:
-        """Everything left melds (leftover wilds must find room or a meld)."""
-        if x == guard:
-            return w == 0 or w >= 3 or w <= room
-        key = (x, w, room)
+    def fits(x: int, w: int) -> bool:
+        """Whether the naturals ``x`` (some left) meld with ``w`` wilds."""
+        key = (x, w)
         hit = memo0.get(key)
         if hit is not None:
             return hit
         y = x ^ guard
         result = False
-        for delta, need, r, skips in melds(low_of[y & -y]):
+        for delta, need, skips in melds(low_of[y & -y]):
             if need <= w and not x & skips:
                 z = x - delta
-                if z & guard == guard and fits(z, w - need, room if room >= r else r):
+                if z & guard == guard and (z == guard or fits(z, w - need)):
                     result = True
                     break
         memo0[key] = result
         return result
 
-    def one_out(x: int, w: int, room: int) -> int:
-        """The naturals of ``x`` (bit field) or a wild (``wild_bit``) that can stay out."""
-        if x == guard:
-            return 0
-        key = (x, w, room)
+    def one_out(x: int, w: int) -> int:
+        """The naturals of ``x`` (some left; a bit per field) that can stay out while
+        the others meld with ``w`` wilds, some meld having been made already."""
+        key = (x, w)
         hit = memo1.get(key)
         if hit is not None:
             return hit
         y = x ^ guard
         f = low_of[y & -y]
         result = 0
-        if may_stay >> f & 1 and fits(x - (1 << width * f), w, room):
-            result = 1 << f
-        for delta, need, r, skips in melds(f):
+        if may_stay >> f & 1:
+            z = x - (1 << width * f)
+            if z == guard or fits(z, w):
+                result = 1 << f
+        for delta, need, skips in melds(f):
             if need <= w and not x & skips:
                 z = x - delta
-                if z & guard == guard:
-                    result |= one_out(z, w - need, room if room >= r else r)
+                if z & guard == guard and z != guard:
+                    result |= one_out(z, w - need)
         memo1[key] = result
         return result
 
-    if wild_may_stay and fits(start, wilds - 1, 0):
+    if wild_may_stay and fits(start, wilds - 1):
         return _EVERY_CARD
-    return one_out(start, wilds, 0)
+    return one_out(start, wilds)
 
 
+#: Per field width: the guard bits of all 52 fields, and the lowest-bit -> field table.
 _GUARDS: dict[int, int] = {}
 _LOW_OF: dict[int, dict[int, int]] = {}

@@ -7,9 +7,8 @@ runs of a suit only on which ranks of the suit are held (with the wilds and the
 aces rule), the sets of a rank only on how many of each suit are held. Both are
 cached under that shape, and shared by every hand and every suit or rank.
 
-Rules without wild limits are assumed (see ``going_out``): a set takes any number of
-wilds, a run of ``k`` cards has room for ``13 - k`` more; room is capped at 2, all
-that leftover wilds can ever need.
+Rules without wild limits are assumed (see ``going_out``): a meld is a set or a run
+of naturals with exactly the wilds that make it valid.
 """
 
 from __future__ import annotations
@@ -18,10 +17,10 @@ from itertools import combinations, product
 
 __all__ = ["SCALE", "UNMELDABLE", "run_shape", "set_cover", "sets_by_low", "spread"]
 
-#: (rank mask or delta, wilds needed, spare room capped at 2)
-Meld = tuple[int, int, int]
-#: (rank mask, wilds needed, spare room capped at 2, mask of the held ranks it skips)
-Run = tuple[int, int, int, int]
+#: (the integer that removes its naturals, wilds needed)
+Meld = tuple[int, int]
+#: (rank mask, wilds needed, mask of the held ranks it puts a wild in place of)
+Run = tuple[int, int, int]
 RunShape = tuple[dict[int, list[Run]], tuple[int, ...]]
 
 #: The fixed-point unit of the covers: divisible by every meld size up to 14.
@@ -47,7 +46,7 @@ _POSITIONS: dict[str, list[tuple[int, ...]]] = {
 def run_shape(aces: str, held: int, wilds: int) -> RunShape:
     """The runs of two or more naturals of a suit whose held ranks are the 13-bit mask
     ``held``: by the rank index of their lowest card, each as (rank mask, wilds needed,
-    room, held ranks it skips), larger first; and per rank index its *cover*, the
+    held ranks it skips), larger first; and per rank index its *cover*, the
     fewest wilds per natural (times ``SCALE``) of such a run through it, or
     ``UNMELDABLE``."""
     key = (aces, held, wilds)
@@ -100,7 +99,7 @@ def sets_by_low(counts: tuple[int, ...], wilds: int, width: int) -> dict[int, li
                 continue
             delta = sum(a << width * s for s, a in enumerate(take))
             low = next(s for s, a in enumerate(take) if a)
-            found.setdefault(low, []).append((delta, max(0, 3 - t), 2))
+            found.setdefault(low, []).append((delta, max(0, 3 - t)))
         for melds in found.values():
             melds.sort(key=lambda m: -sum(m[0] >> width * s & ((1 << width) - 1) for s in range(4)))
     return found
@@ -113,9 +112,9 @@ def _run_shape(aces: str, held: int, wilds: int) -> RunShape:
     wrap = aces == "wrap"
     if wrap:
         points += [(p + 13, r) for p, r in points]
-    # (rank mask, held ranks skipped) -> (wilds needed, room); of two windows with the
-    # same cards the shorter needs fewer wilds and has more room
-    found: dict[tuple[int, int], tuple[int, int]] = {}
+    # (rank mask, held ranks skipped) -> wilds needed; of two windows with the same
+    # cards (around the ace) the shorter needs fewer wilds, the rest fill its room
+    found: dict[tuple[int, int], int] = {}
     for i, (a, ra) in enumerate(points):
         if wrap and a > 13:
             break
@@ -128,22 +127,19 @@ def _run_shape(aces: str, held: int, wilds: int) -> RunShape:
             gaps = span - 2 - len(inside)
             if gaps > wilds:
                 break
-            size = max(span, 3)
-            base = size - 2 - len(inside)  # the wilds when every inside natural is taken
-            room = min(2, 13 - size)
+            base = max(span, 3) - 2 - len(inside)  # the wilds with every inside natural
             full = 1 << ra | 1 << rb | sum(inside)
             for skip in range(min(wilds - base, len(inside)) + 1):
                 need = base + skip
                 for left in combinations(inside, skip):
                     skipped = sum(left)
                     key = (full ^ skipped, skipped)
-                    old = found.get(key)
-                    if old is None or need < old[0]:
-                        found[key] = (need, room)
+                    if need < found.get(key, 14):
+                        found[key] = need
     by_low: dict[int, list[Run]] = {}
     cover = [UNMELDABLE] * 13
-    for (mask, skipped), (need, room) in sorted(found.items(), key=lambda m: -m[0][0].bit_count()):
-        by_low.setdefault((mask & -mask).bit_length() - 1, []).append((mask, need, room, skipped))
+    for (mask, skipped), need in sorted(found.items(), key=lambda m: -m[0][0].bit_count()):
+        by_low.setdefault((mask & -mask).bit_length() - 1, []).append((mask, need, skipped))
         per = need * SCALE // mask.bit_count()
         rest = mask
         while rest:
