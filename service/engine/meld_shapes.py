@@ -106,8 +106,8 @@ def sets_by_low(counts: tuple[int, ...], wilds: int, width: int) -> dict[int, li
 
 
 def _run_shape(aces: str, held: int, wilds: int) -> RunShape:
-    """Every window of run positions with held naturals at both ends, with every choice
-    of the held naturals inside it (each one skipped costs a wild)."""
+    """Every window of run positions with held naturals at both ends that the wilds can
+    fill, with every choice of the held naturals inside it (a wild each one skipped)."""
     points = sorted((p, r) for r in range(13) if held >> r & 1 for p in _POSITIONS[aces][r])
     wrap = aces == "wrap"
     if wrap:
@@ -115,37 +115,40 @@ def _run_shape(aces: str, held: int, wilds: int) -> RunShape:
     # (rank mask, held ranks skipped) -> wilds needed; of two windows with the same
     # cards (around the ace) the shorter needs fewer wilds, the rest fill its room
     found: dict[tuple[int, int], int] = {}
-    for i, (a, ra) in enumerate(points):
+    cover = [UNMELDABLE] * 13
+    count = len(points)
+    for i in range(count):
+        a, ra = points[i]
         if wrap and a > 13:
             break
-        for j in range(i + 1, len(points)):
+        inside: list[int] = []  # the rank bits strictly inside the window
+        mask = 1 << ra
+        for j in range(i + 1, count):
             b, rb = points[j]
             span = b - a + 1
-            if span > 13:
+            if span > 13 or span - 2 - len(inside) > wilds:
                 break
-            inside = [1 << r for _p, r in points[i + 1 : j]]
-            gaps = span - 2 - len(inside)
-            if gaps > wilds:
-                break
-            base = max(span, 3) - 2 - len(inside)  # the wilds with every inside natural
-            full = 1 << ra | 1 << rb | sum(inside)
-            for skip in range(min(wilds - base, len(inside)) + 1):
-                need = base + skip
-                for left in combinations(inside, skip):
-                    skipped = sum(left)
-                    key = (full ^ skipped, skipped)
-                    if need < found.get(key, 14):
-                        found[key] = need
+            base = max(span, 3) - 2 - len(inside)  # wilds when every inside natural is in
+            if base <= wilds:
+                full = mask | 1 << rb
+                if base < found.get((full, 0), 14):
+                    found[(full, 0)] = base
+                # the cover: a run that skips naturals pays more wilds for fewer of them
+                per = base * SCALE // (len(inside) + 2)
+                for r in (ra, rb, *(bit.bit_length() - 1 for bit in inside)):
+                    if per < cover[r]:
+                        cover[r] = per
+                for skip in range(1, min(wilds - base, len(inside)) + 1):
+                    need = base + skip
+                    for left in combinations(inside, skip):
+                        skipped = sum(left)
+                        key = (full ^ skipped, skipped)
+                        if need < found.get(key, 14):
+                            found[key] = need
+            bit = 1 << rb
+            inside.append(bit)
+            mask |= bit
     by_low: dict[int, list[Run]] = {}
-    cover = [UNMELDABLE] * 13
     for (mask, skipped), need in sorted(found.items(), key=lambda m: -m[0][0].bit_count()):
         by_low.setdefault((mask & -mask).bit_length() - 1, []).append((mask, need, skipped))
-        per = need * SCALE // mask.bit_count()
-        rest = mask
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            r = low.bit_length() - 1
-            if per < cover[r]:
-                cover[r] = per
     return by_low, tuple(cover)
