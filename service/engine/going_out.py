@@ -60,20 +60,17 @@ MAX_CARDS = 16
 def go_out_discards(hand: Sequence[int], wild_rank: int | None, aces: str) -> frozenset[int] | None:
     """The cards whose discard leaves the rest of ``hand`` melded, without wild limits and
     without a contract (see the module); ``None`` when the hand is left to the solver."""
-    naturals: list[int] = []
-    wild_cards: set[int] = set()
-    for c in hand:
-        if c == JOKER or c % 13 + 1 == wild_rank:
-            wild_cards.add(c)
-        else:
-            naturals.append(c)
+    is_wild = _IS_WILD.get(wild_rank, _IS_WILD[None])  # no card has a rank out of 1..13
+    naturals = [c for c in hand if not is_wild[c]]
     wilds = len(hand) - len(naturals)
     if wilds > MAX_WILDS or len(hand) > MAX_CARDS:
         return None
     found = _discards(naturals, wilds, aces)
-    out = {c for c in set(naturals) if found >> _FIELD[c] & 1}
-    if found >> _WILD_BIT & 1:
-        out |= wild_cards
+    if not found:
+        return _NONE
+    out = {c for c in hand if is_wild[c] or found >> _FIELD[c] & 1}
+    if not found >> _WILD_BIT & 1:
+        out = {c for c in out if not is_wild[c]}
     return frozenset(out)
 
 
@@ -82,6 +79,15 @@ def go_out_discards(hand: Sequence[int], wild_rank: int | None, aces: str) -> fr
 _FIELD = [(c % 13) * 4 + c // 13 for c in range(52)]
 _WILD_BIT = 52
 _EVERY_CARD = (1 << 53) - 1
+_NONE: frozenset[int] = frozenset()
+#: Per wild rank (or None), whether each card 0..52 is a wild.
+_IS_WILD = {
+    w: tuple(c == JOKER or c % 13 + 1 == w for c in range(JOKER + 1)) for w in (None, *range(1, 14))
+}
+#: Per wild count (up to MAX_WILDS), ``set_cover`` by the number held of a rank.
+_SET_COVERS = [
+    [0] + [set_cover(held, w) for held in range(1, MAX_CARDS + 1)] for w in range(MAX_WILDS + 1)
+]
 
 
 def _discards(naturals: Sequence[int], wilds: int, aces: str) -> int:
@@ -96,30 +102,25 @@ def _discards(naturals: Sequence[int], wilds: int, aces: str) -> int:
         if wilds >= 3:
             return _EVERY_CARD  # the natural with two wilds and the rest, or the wilds
         return 0 if wilds else 1 << _FIELD[naturals[0]]
-    counts = [0] * 52
-    suits = [0, 0, 0, 0]
+    counts: dict[int, int] = {}  # field -> copies held
+    suits = [0, 0, 0, 0]  # per suit, the ranks held (13 bits)
     per_rank = [0] * 13
-    fields = []
     for c in naturals:
         f = _FIELD[c]
-        counts[f] += 1
-        fields.append(f)
+        counts[f] = counts.get(f, 0) + 1
         suits[f & 3] |= 1 << (f >> 2)
         per_rank[f >> 2] += 1
     # The cover bound: each natural pays at least its cheapest share of a meld's wilds.
-    shapes = [run_shape(aces, held, wilds) if held else ({}, ()) for held in suits]
-    share = {}
+    covers = [run_shape(aces, held, wilds)[1] if held else () for held in suits]
+    by_set = _SET_COVERS[wilds]
+    share: dict[int, int] = {}
     total = 0
-    for f in fields:
-        h = share.get(f)
-        if h is None:
-            rank = f >> 2
-            h = shapes[f & 3][1][rank]
-            by_set = set_cover(per_rank[rank], wilds)
-            if by_set < h:
-                h = by_set
-            share[f] = h
-        total += h
+    for f, n in counts.items():
+        h = covers[f & 3][f >> 2]
+        if by_set[per_rank[f >> 2]] < h:
+            h = by_set[per_rank[f >> 2]]
+        share[f] = h
+        total += h * n
     budget = wilds * SCALE
     # a natural may stay out only if the others' shares fit in the wilds
     may_stay = 0
@@ -129,14 +130,14 @@ def _discards(naturals: Sequence[int], wilds: int, aces: str) -> int:
     wild_may_stay = wilds and total <= budget - SCALE
     if not may_stay and not wild_may_stay:
         return 0
-    width = max(counts).bit_length() + 1 if naturals else 2
+    width = max(counts.values()).bit_length() + 1
     top = 1 << (width - 1)
     guard = _GUARDS.get(width)
     if guard is None:
         guard = _GUARDS[width] = sum(top << width * f for f in range(52))
     start = guard
-    for f in fields:
-        start += 1 << width * f
+    for f, n in counts.items():
+        start += n << width * f
     # the field of a state's lowest natural, from the lowest bit of its counts
     low_of = _LOW_OF.get(width)
     if low_of is None:
@@ -156,10 +157,11 @@ def _discards(naturals: Sequence[int], wilds: int, aces: str) -> int:
             shift = width * suit
             found = [
                 (ranks[mask] << shift, need, ranks[skipped] * count_bits << shift)
-                for mask, need, skipped in shapes[suit][0].get(rank, ())
+                for mask, need, skipped in run_shape(aces, suits[suit], wilds)[0].get(rank, ())
             ]
             shift = width * 4 * rank
-            sets = sets_by_low(tuple(counts[rank * 4 : rank * 4 + 4]), wilds, width)
+            held = tuple(counts.get(rank * 4 + s, 0) for s in range(4))
+            sets = sets_by_low(held, wilds, width)
             found += [(delta << shift, need, 0) for delta, need in sets.get(suit, ())]
             melds_of[f] = found
         return found
