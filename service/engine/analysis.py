@@ -1,11 +1,12 @@
 """The going-out test of a position, cached.
 
-``legal_actions`` lists the go-outs of the hand on turn, and a following
-``go_out`` without melds needs the same analysis: both ask the solver once per
-(hand, wild rank, rules, contract), which a small LRU cache makes true even
-across requests that reload the same state. Most hands cannot go out at all,
-and a relaxed test of some ten microseconds (``deadwood_bound``) says so
-before the solver is asked.
+``legal_actions`` lists the go-outs of the hand on turn after every draw; a
+following ``go_out`` without melds needs the solver's arrangement. The first asks
+only which discards leave the rest melded, and ``going_out`` answers that by a
+feasibility search far cheaper than the solver's optimisation (exactly, under rules
+without wild limits and without a contract); the solver runs only to confirm the
+candidates under other rules, and for the arrangement itself (``analysis_of``),
+both behind small LRU caches, so a request that reloads a state pays once.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from functools import lru_cache
 
 from .arrangement import Analysis
 from .deadwood_bound import may_go_out
+from .going_out import go_out_discards
 from .rules import Rules
 from .solver import analyze
 from .state import GameState
@@ -35,8 +37,8 @@ def analysis_of(state: GameState, hand: tuple[int, ...]) -> Analysis:
 
 
 def go_out_cards(state: GameState, hand: tuple[int, ...]) -> Collection[int]:
-    """The cards whose discard lets ``hand`` go out; the solver only runs when the cheap
-    relaxed test of ``deadwood_bound`` leaves going out possible."""
+    """The cards whose discard lets ``hand`` go out (under the round's contract): the
+    same cards as the solver's ``go_out``, without running it unless needed."""
     return _go_out_cards(hand, state.wild_rank, state.rules, state.contract)
 
 
@@ -44,6 +46,16 @@ def go_out_cards(state: GameState, hand: tuple[int, ...]) -> Collection[int]:
 def _go_out_cards(
     hand: tuple[int, ...], wild_rank: int, rules: Rules, contract: tuple[int, int] | None
 ) -> frozenset[int]:
-    if not may_go_out(hand, wild_rank):
-        return frozenset()
+    found = go_out_discards(hand, wild_rank, rules.aces)
+    if found is None:  # a hand the search leaves to the solver (many wilds)
+        if not may_go_out(hand, wild_rank):
+            return frozenset()
+    elif not found or (contract is None and not _wild_limits(rules)):
+        return found
+    # the search's candidates are a superset here: the solver decides
     return frozenset(_analysis(hand, wild_rank, rules, contract).go_out)
+
+
+def _wild_limits(rules: Rules) -> bool:
+    """Whether a meld's wilds are limited: then a wild-rank card is not just a wild."""
+    return rules.max_wilds_per_meld is not None or rules.min_naturals_per_meld > 0
