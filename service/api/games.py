@@ -47,6 +47,7 @@ from .web import (
     json_response,
     load_body,
     none_match,
+    query_args,
     query_int,
     query_seconds,
     read_json,
@@ -80,7 +81,7 @@ def _view_response(game_id: str, state: GameState, seat: int | None,
 
 def _wait_turn() -> bool:
     """Whether the query asks ``wait=turn`` (422 for any other value)."""
-    wait = request.args.get("wait")
+    wait = query_args().get("wait")
     if wait is None:
         return False
     if wait != "turn":
@@ -218,7 +219,7 @@ class Actions(MethodView):
         """
         valid_game_id(game_id)
         token = bearer_token(required=True)
-        key = request.headers.get("Idempotency-Key")
+        key = request.environ.get("HTTP_IDEMPOTENCY_KEY")
         if key is not None and not 1 <= len(key) <= 200:
             raise ApiProblem(422, "invalid_body", "Idempotency-Key must be 1 to 200 characters")
         body = read_json()
@@ -300,7 +301,7 @@ class Events(MethodView):
         token = bearer_token()
         after = query_int("after", 0, 0)
         limit = query_int("limit", MAX_EVENTS, 1, MAX_EVENTS)
-        timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
+        timeout = query_seconds("timeout") if "timeout" in query_args() else 0.0
         assert after is not None and limit is not None
         games = store()
         record = games.load(game_id)

@@ -9,7 +9,8 @@ game view against ≈5 µs for orjson).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import orjson
@@ -35,6 +36,7 @@ __all__ = [
     "if_match",
     "json_response",
     "load_body",
+    "query_args",
     "query_int",
     "query_seconds",
     "remember_view",
@@ -189,7 +191,7 @@ def valid_game_id(game_id: str) -> str:
 
 
 def bearer_token(required: bool = False) -> str | None:
-    header = request.headers.get("Authorization")
+    header = request.environ.get("HTTP_AUTHORIZATION")
     if header is None:
         if required:
             raise AuthError("this needs a seat token: send Authorization: Bearer <token>")
@@ -203,7 +205,7 @@ def bearer_token(required: bool = False) -> str | None:
 
 def if_match() -> Callable[[int], bool] | None:
     """The ``If-Match`` header as a test on versions (``None`` when absent)."""
-    header = request.headers.get("If-Match")
+    header = request.environ.get("HTTP_IF_MATCH")
     if header is None:
         return None
     if header.strip() == "*":
@@ -214,7 +216,7 @@ def if_match() -> Callable[[int], bool] | None:
 
 def none_match(version: int) -> bool:
     """Whether ``If-None-Match`` names ``version`` (then a GET may answer 304)."""
-    header = request.headers.get("If-None-Match")
+    header = request.environ.get("HTTP_IF_NONE_MATCH")
     if header is None:
         return False
     if header.strip() == "*":
@@ -224,12 +226,21 @@ def none_match(version: int) -> bool:
     )
 
 
+def query_args() -> Mapping[str, str]:
+    """The query parameters; without a query string an empty mapping, skipping werkzeug's
+    parse of the (empty) string into a MultiDict (about 6 µs, on most requests)."""
+    return request.args if request.environ.get("QUERY_STRING") else _NO_ARGS
+
+
+_NO_ARGS: Mapping[str, str] = MappingProxyType({})
+
+
 #: Largest integer a query parameter takes (versions and event numbers stay far below).
 QUERY_INT_MAX = 2**53
 
 
 def query_int(name: str, default: int | None, lo: int, hi: int = QUERY_INT_MAX) -> int | None:
-    raw = request.args.get(name)
+    raw = query_args().get(name)
     if raw is None:
         return default
     try:
@@ -247,7 +258,7 @@ def query_int(name: str, default: int | None, lo: int, hi: int = QUERY_INT_MAX) 
 
 def query_seconds(name: str) -> float:
     """A wait in seconds, clamped to the server's long-poll maximum."""
-    raw = request.args.get(name)
+    raw = query_args().get(name)
     if raw is None:
         return long_poll_max()
     try:
