@@ -74,7 +74,7 @@ multiset, never on the order the cards were given in.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from .arrangement import Analysis, Arrangement
@@ -117,7 +117,7 @@ class _Problem:
         probe = None
         if table or ctx.min_nat > 1:
             probe = GroupSearch(ctx, ids, jokers, len(wrc), table, contract)
-            meldable = probe.meldable(self._counts(probe, naturals, wrc))
+            meldable = probe.meldable(probe.decode(probe.start(naturals, wrc)))
         else:
             meldable = _meldable_fast(ctx, naturals, wrc, jokers)
         self.forced = sorted(c for c in naturals if c not in meldable)
@@ -129,33 +129,15 @@ class _Problem:
         else:
             self.search = GroupSearch(ctx, core, jokers, len(wrc), table, contract)
 
-    @staticmethod
-    def _counts(
-        search: GroupSearch, naturals: Iterable[int], wrc: Iterable[int]
-    ) -> tuple[int, ...]:
-        cnt = [0] * (search.n + 4)
-        for c in naturals:
-            cnt[search.index[c]] += 1
-        for c in wrc:
-            cnt[search.n + suit_of(c)] += 1
-        return tuple(cnt)
-
     def state(self) -> tuple:
         need = (0, 0) if self.contract is None else self.contract
-        search = self.search
-        one, index, n = search.one, search.index, search.n
-        x = search.guard  # the integer form of the counts (see ``GroupSearch.encode``)
-        for c in self.naturals:
-            x += one[index[c]]
-        for c in self.wrc:
-            x += one[n + suit_of(c)]
-        return (x, self.jokers, 0, 0, need)
+        return (self.search.start(self.naturals, self.wrc), self.jokers, 0, 0, need)
 
     def best(self, state: tuple) -> tuple[int, list[int]]:
         return self.search.best(*state)
 
     def slot(self, card: int) -> int | None:
-        """The search slot of a card, or None for a joker or forced deadwood."""
+        """The card's field in the search's ``without`` vectors, or None for forced deadwood."""
         if card == JOKER:
             return self.search.n + 4
         if rank_of(card) == self.ctx.wild_rank:
