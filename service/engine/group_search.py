@@ -29,7 +29,7 @@ kept small because every merge is a SWAR element-wise minimum over all of them).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import product
+from itertools import count, product
 
 from .arrangement import Arrangement
 from .cards import JOKER, rank_of, suit_of
@@ -40,9 +40,21 @@ __all__ = ["GroupSearch"]
 
 #: Group enumerations (and run position tables) shared across hands (bounded: about
 #: 20 MB when full), keyed with a small number per solving context.
-_SHARED: dict[tuple, tuple] = {}
+_SHARED: dict[tuple, tuple] = {}  # values: see ``_share`` and ``_run_table``
 _SHARED_MAX = 25_000
 _CONTEXTS: dict[tuple, int] = {}
+#: Every group of a card's neighbourhood at once, as the inlined search reads them
+#: (``_fast_groups``), keyed by ``(kind, slot, budget, the counts near the slot)``: a
+#: hand's first visit of a neighbourhood is then usually one look-up. Bounded (about
+#: 10 MB when full); ``kind`` numbers what else the groups depend on (``_KINDS``).
+#: Its keys and values hold plain numbers only, so the cyclic collector stops tracking
+#: them: a full cache does not make full collections slower or more frequent.
+_NEAR_FAST: dict[tuple, tuple] = {}
+_NEAR_MAX = 50_000
+_KINDS: dict[tuple, int] = {}
+#: Tokens and kinds are never reused, even after a clear: a search made before a clear
+#: keeps its numbers, and must not read what a later context stored under them.
+_NUMBERS = count()
 
 
 #: Per solving context (by identity; the entry holds the context, so the id stays its
@@ -79,10 +91,12 @@ _NEAR_MASK = [r | s for r, s in zip(_RANK_MASK, _SUIT_MASK, strict=True)]
 
 
 def _per_context(ctx: Context) -> tuple:
-    if len(_CONTEXTS) > 256 or len(_PER_CTX) > 1024:
+    if len(_CONTEXTS) > 256 or len(_PER_CTX) > 1024 or len(_KINDS) > 4096:
         _CONTEXTS.clear()
         _SHARED.clear()
         _PER_CTX.clear()
+        _KINDS.clear()
+        _NEAR_FAST.clear()
     # What of the context an enumeration reads: not the card values, and the wild rank
     # only where a wild-rank card may stand for itself (under wild limits).
     shape = (
@@ -92,7 +106,9 @@ def _per_context(ctx: Context) -> tuple:
         ctx.limits,
         ctx.wild_rank if ctx.limits else None,
     )
-    token = _CONTEXTS.setdefault(shape, len(_CONTEXTS))
+    token = _CONTEXTS.get(shape)
+    if token is None:
+        token = _CONTEXTS[shape] = next(_NUMBERS)
     # the width of a ``without`` field (see ``GroupSearch.__init__``)
     top = 32 * max(ctx.cost) + 1  # a hand has at most 30 cards
     fw = top.bit_length() + 2
@@ -146,7 +162,6 @@ class GroupSearch:
         self.rank_mask = _RANK_MASK
         self.suit_mask = _SUIT_MASK
         self.near_mask = _NEAR_MASK
-        self.near_cache: dict[tuple, list[tuple[Group, int]]] = {}
         # Group enumerations depend on the cards held near a card, not on the rest of the
         # hand: they are shared by every hand under the same rules (see ``_per_context``).
         self.shared = _SHARED
@@ -157,7 +172,15 @@ class GroupSearch:
         # what else a run enumeration depends on: the wilds a hand can hold (long runs may
         # skip a natural) and whether a contract counts one-natural runs
         self.run_kind = (-1 if ctx.limits else self.capmax, contract is not None)
-        self.fast_cache: dict[tuple, list[tuple[int, int, int]]] = {}
+        self.top = min(self.capmax, 14)
+        # what a neighbourhood's groups depend on besides it: the enumeration context, the
+        # run kind and the wilds a set may take (see ``_groups``)
+        kind_key = (self.token, self.run_kind, min(self.top, 2))
+        kind = _KINDS.get(kind_key)
+        if kind is None:
+            kind = _KINDS[kind_key] = next(_NUMBERS)
+        self.kind = kind
+        self.near_cache: dict[tuple, tuple[tuple, tuple]] = {}
         self.plain = not (table and ctx.lay_off)
         # the wild pool's placements: with no table meld to lay off onto they depend on the
         # context and the pool only, and are shared by every hand (see ``_per_context``)
@@ -179,7 +202,6 @@ class GroupSearch:
         self.high = ones << (fw - 1)
         self.fmask = (1 << fw) - 1
         self.all_inf = ones * self.finf
-        self.top = min(self.capmax, 14)
         # per natural slot of the hand: its cost times ``ones`` (the deadwood option adds
         # it to every field), and whether its suit holds at most three later naturals of
         # the hand (then its runs are enumerated once at the largest budget)
@@ -237,13 +259,15 @@ class GroupSearch:
         shift = self.fw * k
         return (w & ~(self.fmask << shift)) | (min(v, self.finf) << shift)
 
-    def _share(self, key: tuple, found: list) -> tuple[list, list]:
+    def _share(self, key: tuple, found: list) -> tuple[tuple, tuple]:
         """Keep an enumeration for every hand: the groups with their deltas, and the
-        ``(delta, wilds, spare)`` form the inlined search reads."""
+        ``(delta, wilds, spare)`` form the inlined search reads (tuples, not lists: the
+        collector stops tracking a tuple of plain numbers, so a full cache adds little
+        to a full collection)."""
         found.sort(key=_larger_first)
         one = _ONE
-        groups = [(g, sum(one[j] for j in d)) for g, d in found]
-        out = (groups, [(delta, g.wilds, g.spare) for g, delta in groups])
+        groups = tuple((g, sum(one[j] for j in d)) for g, d in found)
+        out = (groups, tuple((delta, g.wilds, g.spare) for g, delta in groups))
         if len(self.shared) > _SHARED_MAX:
             self.shared.clear()
         self.shared[key] = out
@@ -251,8 +275,12 @@ class GroupSearch:
 
     # -- groups ------------------------------------------------------------------
 
-    def _groups(self, x: int, i: int, budget: int) -> list[tuple[Group, int]]:
-        """Every group whose lowest natural is slot i, with the cards it removes (a delta).
+    def _groups(self, x: int, i: int, budget: int) -> tuple[tuple[Group, int], ...]:
+        """Every group whose lowest natural is slot i, with the cards it removes (a delta)."""
+        return self._near(x, i, budget)[0]
+
+    def _near(self, x: int, i: int, budget: int) -> tuple[tuple, tuple]:
+        """``_groups`` and its ``(delta, wilds, spare)`` form, cached for this hand.
 
         Sets depend on the counts of slot i's rank only; runs on which positions of its
         suit are held, and whether held once (a run takes one copy, and may leave out a
@@ -299,16 +327,15 @@ class GroupSearch:
             self.group_cache[run_key] = runs
         # Larger groups first: a state whose cost and every per-card cost reach 0 stops
         # trying options, and large melds get there soonest.
-        result = self.near_cache[key] = runs[0] + sets[0]
-        self.fast_cache[key] = runs[1] + sets[1]
+        result = self.near_cache[key] = (runs[0] + sets[0], runs[1] + sets[1])
         return result
 
-    def _run_table(self, i: int, p0: int) -> list[tuple[int, int]]:
+    def _run_table(self, i: int, p0: int) -> tuple[tuple[int, int], ...]:
         """``_run_positions``, shared by every hand under the same rules."""
         key = (self.token, i, p0)
         table = self.shared.get(key)
         if table is None:
-            table = self.shared[key] = self._run_positions(i, self.card_of[i] // 13, p0)
+            table = self.shared[key] = tuple(self._run_positions(i, self.card_of[i] // 13, p0))
         return table
 
     def _run_held(self, x: int, i: int, budget: int) -> tuple:
@@ -358,15 +385,18 @@ class GroupSearch:
             (j, 2 if x >> 6 * j & 63 > 33 else 1) for j in _SUIT_RELATED[i] if j in keep
         )
 
-    def _fast_groups(self, x: int, i: int, budget: int) -> list[tuple[int, int, int]]:
+    def _fast_groups(self, x: int, i: int, budget: int) -> tuple[tuple[int, int, int], ...]:
         """``_groups`` as (slots removed, wilds, spare room), for the inlined search."""
         top = self.top
         if self.few[i] or budget >= top:
             budget = top
-        hit = self.fast_cache.get((i, budget, x & _NEAR_MASK[i]))
+        key = (self.kind, i, budget, x & _NEAR_MASK[i])
+        hit = _NEAR_FAST.get(key)
         if hit is None:
-            self._groups(x, i, budget)
-            hit = self.fast_cache[(i, budget, x & _NEAR_MASK[i])]
+            hit = self._near(x, i, budget)[1]
+            if len(_NEAR_FAST) > _NEAR_MAX:
+                _NEAR_FAST.clear()
+            _NEAR_FAST[key] = hit
         return hit
 
     def _set_groups(self, cnt, i, budget, out) -> None:
@@ -661,7 +691,7 @@ class GroupSearch:
             guard, capmax = GUARD, self.capmax
             top = self.top
             budget = top if self.few[i] or pool >= top else pool
-            fast = self.fast_cache.get((i, budget, x & _NEAR_MASK[i]))
+            fast = _NEAR_FAST.get((self.kind, i, budget, x & _NEAR_MASK[i]))
             if fast is None:
                 fast = self._fast_groups(x, i, pool)
             for delta, wilds, spare in fast:
