@@ -63,6 +63,9 @@ _NUMBERS = count()
 #: table melds).
 _PER_CTX: dict[int, tuple] = {}
 _FINAL_MAX = 5_000
+#: Per (field width, naturals of a hand): a 1, the guard bits and INF in every field of a
+#: ``without`` vector (a few dozen entries: the widths are few and a hand is small).
+_WIDTHS: dict[tuple[int, int], tuple[int, int, int]] = {}
 
 #: The fixed slots (see the module docstring): naturals 0..51 in the search order,
 #: then the wild-rank cards of each suit.
@@ -157,11 +160,6 @@ class GroupSearch:
         self.chain_cache: dict[tuple, list] = {}
         self.one = _ONE
         self.guard = GUARD
-        self.same_rank = _SAME_RANK
-        self.suit_related = _SUIT_RELATED
-        self.rank_mask = _RANK_MASK
-        self.suit_mask = _SUIT_MASK
-        self.near_mask = _NEAR_MASK
         # Group enumerations depend on the cards held near a card, not on the rest of the
         # hand: they are shared by every hand under the same rules (see ``_per_context``).
         self.shared = _SHARED
@@ -198,10 +196,13 @@ class GroupSearch:
         # ``_vmin``).
         self.fw = fw  # see ``_per_context``
         self.finf = 1 << (fw - 2)
-        self.ones = ones = ((1 << fw * (n + 5)) - 1) // ((1 << fw) - 1)
-        self.high = ones << (fw - 1)
+        widths = _WIDTHS.get((fw, n))
+        if widths is None:
+            ones = ((1 << fw * (n + 5)) - 1) // ((1 << fw) - 1)
+            widths = _WIDTHS[(fw, n)] = (ones, ones << (fw - 1), ones * self.finf)
+        self.ones, self.high, self.all_inf = widths
+        ones = widths[0]
         self.fmask = (1 << fw) - 1
-        self.all_inf = ones * self.finf
         # per natural slot of the hand: its cost times ``ones`` (the deadwood option adds
         # it to every field), and whether its suit holds at most three later naturals of
         # the hand (then its runs are enumerated once at the largest budget)
@@ -409,7 +410,7 @@ class GroupSearch:
         (the discard analysis) the set is the one that takes all.
         """
         ctx = self.ctx
-        others = [j for j in self.same_rank[i] if cnt[j]]
+        others = [j for j in _SAME_RANK[i] if cnt[j]]
         choices = [range(1, cnt[i] + 1)] + [range(0, cnt[j] + 1) for j in others]
         idx = [i, *others]
         held = cnt[i] + sum(cnt[j] for j in others)
@@ -688,15 +689,17 @@ class GroupSearch:
         shift = self.fw - 1
         if self.plain and not need[0] and not need[1]:
             # the common case, inlined: no table, no contract still to meet
-            guard, capmax = GUARD, self.capmax
+            capmax = self.capmax
             top = self.top
             budget = top if self.few[i] or pool >= top else pool
             fast = _NEAR_FAST.get((self.kind, i, budget, x & _NEAR_MASK[i]))
             if fast is None:
                 fast = self._fast_groups(x, i, pool)
+            # Every group listed fits: the list is keyed by the exact counts of every slot
+            # its groups take (see ``_near``), so no ``& guard`` test is needed here.
             for delta, wilds, spare in fast:
-                new = x - delta
-                if wilds <= pool and new & guard == guard:
+                if wilds <= pool:
+                    new = x - delta
                     ncap = cap + spare
                     if ncap > capmax:
                         ncap = capmax
