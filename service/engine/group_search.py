@@ -46,7 +46,7 @@ _CONTEXTS: dict[tuple, int] = {}
 #: Every group of a card's neighbourhood at once, as the inlined search reads them
 #: (``_fast_groups``), keyed by ``(kind, slot, budget, the counts near the slot)``: a
 #: hand's first visit of a neighbourhood is then usually one look-up. Bounded (about
-#: 10 MB when full); ``kind`` numbers what else the groups depend on (``_KINDS``).
+#: 14 MB when full); ``kind`` numbers what else the groups depend on (``_KINDS``).
 #: Its keys and values hold plain numbers only, so the cyclic collector stops tracking
 #: them: a full cache does not make full collections slower or more frequent.
 _NEAR_FAST: dict[tuple, tuple] = {}
