@@ -13,19 +13,23 @@ group's spare room for more wilds is summed into a capacity used by the wild
 pool (``wildpool``). The state is ``(remaining multiset, wild balance, capacity,
 used table melds, contract counts still needed)``.
 
-Representation: the remaining multiset is one integer (a 6-bit field per slot,
-count + 32, the 32 a guard bit), so a group is removed by one subtraction and
-``(x - delta) & guard == guard`` says it fits; the per-slot ``without`` costs are
-one integer of wider fields, merged by a SWAR element-wise minimum. Group
-enumerations name cards, not slots, and are shared across hands (``_SHARED``),
-keyed by what they read: a set's by the cards of its rank, a run's by the cards
-of its suit within its reach (``_run_held``).
+Representation: the remaining multiset is one integer with a 6-bit field per
+*slot*, count + 32, the 32 a guard bit, so a group is removed by one subtraction and
+``(x - delta) & guard == guard`` says it fits. The slots are the same for every
+hand: a natural's slot is its place in the search order (``rank * 4 + suit``, 0..51)
+and the wild-rank cards of each suit take slots 52..55. So a group's ``delta`` is
+the same integer in every hand, and the group enumerations (which read only the
+cards near a card) are shared across hands as they are (``_SHARED``), with no
+translation per hand: a set's keyed by the counts of its rank, a run's by the cards
+of its suit within its reach (``_run_held``). The per-slot ``without`` costs are one
+integer of wider fields, one per card kind the *hand* holds (its own numbering,
+kept small because every merge is a SWAR element-wise minimum over all of them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import product
+from itertools import count, product
 
 from .arrangement import Arrangement
 from .cards import JOKER, rank_of, suit_of
@@ -34,30 +38,68 @@ from .wildpool import layout, place
 
 __all__ = ["GroupSearch"]
 
-#: Group enumerations shared across hands (bounded: about 20 MB when full), keyed
-#: with a small number per solving context.
-_SHARED: dict[tuple, list] = {}
+#: Group enumerations (and run position tables) shared across hands (bounded: about
+#: 20 MB when full), keyed with a small number per solving context.
+_SHARED: dict[tuple, tuple] = {}  # values: see ``_share`` and ``_run_table``
 _SHARED_MAX = 25_000
 _CONTEXTS: dict[tuple, int] = {}
+#: Every group of a card's neighbourhood at once, as the inlined search reads them
+#: (``_fast_groups``), keyed by ``(kind, slot, budget, the counts near the slot)``: a
+#: hand's first visit of a neighbourhood is then usually one look-up. Bounded (about
+#: 14 MB when full); ``kind`` numbers what else the groups depend on (``_KINDS``).
+#: Its keys and values hold plain numbers only, so the cyclic collector stops tracking
+#: them: a full cache does not make full collections slower or more frequent.
+_NEAR_FAST: dict[tuple, tuple] = {}
+_NEAR_MAX = 50_000
+_KINDS: dict[tuple, int] = {}
+#: Tokens and kinds are never reused, even after a clear: a search made before a clear
+#: keeps its numbers, and must not read what a later context stored under them.
+_NUMBERS = count()
 
 
 #: Per solving context (by identity; the entry holds the context, so the id stays its
-#: own): (context, token of its enumerations, ``without`` field width, wild-rank cards,
-#: wild pool placements shared by the hands without table melds).
+#: own): (context, token of its enumerations, ``without`` field width, card of each
+#: slot, cost of each natural slot, wild pool placements shared by the hands without
+#: table melds).
 _PER_CTX: dict[int, tuple] = {}
 _FINAL_MAX = 5_000
+#: Per (field width, naturals of a hand): a 1, the guard bits and INF in every field of a
+#: ``without`` vector (a few dozen entries: the widths are few and a hand is small).
+_WIDTHS: dict[tuple[int, int], tuple[int, int, int]] = {}
 
-#: A slot's 1 and its whole 6-bit field in the integer form of a multiset (see
-#: ``GroupSearch.__init__``), for every slot a hand can have (30 naturals, 4 wild-rank).
-_ONE = [1 << 6 * j for j in range(40)]
-_FIELD = [63 << 6 * j for j in range(40)]
+#: The fixed slots (see the module docstring): naturals 0..51 in the search order,
+#: then the wild-rank cards of each suit.
+_NAT = 52
+_SLOTS = _NAT + 4
+SLOT = [(c % 13) * 4 + c // 13 for c in range(52)]
+_CARD = sorted(range(52), key=SLOT.__getitem__)
+#: A slot's 1 in the integer form of a multiset, the guard bits of every slot, and
+#: the count bits of the natural slots.
+_ONE = [1 << 6 * j for j in range(_SLOTS)]
+_FIELD = [63 << 6 * j for j in range(_SLOTS)]
+GUARD = 32 * sum(_ONE)
+_NATMASK = 31 * sum(_ONE[:_NAT])
+#: multiplying the counts by ``_ONES6`` sums the natural slots into the field at ``_TOP6``
+_ONES6 = sum(_ONE[:_NAT])
+_TOP6 = 6 * (_NAT - 1)
+#: Per natural slot: the later slots of its rank; the later slots of its suit, then the
+#: wild-rank slot of that suit (the cards a run through it may take); the fields of
+#: the slot and of the later slots of its rank; the fields of the suit's later slots.
+_SAME_RANK = [tuple(range(i + 1, (i | 3) + 1)) for i in range(_NAT)]
+_RANK_RELATED = [(i, *_SAME_RANK[i]) for i in range(_NAT)]
+_SUIT_RELATED = [(*range(i + 4, _NAT, 4), _NAT + i % 4) for i in range(_NAT)]
+_RANK_MASK = [sum(_FIELD[j] for j in _RANK_RELATED[i]) for i in range(_NAT)]
+_SUIT_MASK = [sum(_FIELD[j] for j in _SUIT_RELATED[i]) for i in range(_NAT)]
+_NEAR_MASK = [r | s for r, s in zip(_RANK_MASK, _SUIT_MASK, strict=True)]
 
 
 def _per_context(ctx: Context) -> tuple:
-    if len(_CONTEXTS) > 256 or len(_PER_CTX) > 1024:
+    if len(_CONTEXTS) > 256 or len(_PER_CTX) > 1024 or len(_KINDS) > 4096:
         _CONTEXTS.clear()
         _SHARED.clear()
         _PER_CTX.clear()
+        _KINDS.clear()
+        _NEAR_FAST.clear()
     # What of the context an enumeration reads: not the card values, and the wild rank
     # only where a wild-rank card may stand for itself (under wild limits).
     shape = (
@@ -67,12 +109,16 @@ def _per_context(ctx: Context) -> tuple:
         ctx.limits,
         ctx.wild_rank if ctx.limits else None,
     )
-    token = _CONTEXTS.setdefault(shape, len(_CONTEXTS))
+    token = _CONTEXTS.get(shape)
+    if token is None:
+        token = _CONTEXTS[shape] = next(_NUMBERS)
     # the width of a ``without`` field (see ``GroupSearch.__init__``)
     top = 32 * max(ctx.cost) + 1  # a hand has at most 30 cards
     fw = top.bit_length() + 2
     wr_cards = tuple(s * 13 + (ctx.wild_rank or 1) - 1 for s in range(4))
-    per = _PER_CTX[id(ctx)] = (ctx, token, fw, wr_cards, {})
+    card_of = (*_CARD, *wr_cards)
+    px = tuple(ctx.cost[c] for c in _CARD)
+    per = _PER_CTX[id(ctx)] = (ctx, token, fw, card_of, px, {})
     return per
 
 
@@ -89,83 +135,50 @@ class GroupSearch:
         contract: tuple[int, int] | None,
     ) -> None:
         self.ctx = ctx
-        self.ids = nat_ids
-        self.n = len(nat_ids)
+        self.ids = nat_ids  # sorted in the search order
+        self.n = n = len(nat_ids)
         self.jokers = jokers
         self.capmax = jokers + wr_total
         self.table = table
         self.contract = contract
         self.memo: dict[tuple, tuple[int, list[int]]] = {}
-        self.index = {c: i for i, c in enumerate(nat_ids)}
+        # The hand's own numbering of the card kinds it holds, for the ``without``
+        # vectors: its naturals 0..n-1 in the search order, the wild-rank cards of each
+        # suit n..n+3, the jokers n+4. ``local`` maps a slot to that number.
+        self.index = {c: k for k, c in enumerate(nat_ids)}
+        self.gslots = gslots = [SLOT[c] for c in nat_ids]
+        local = [-1] * _SLOTS
+        for k, j in enumerate(gslots):
+            local[j] = k
+        local[_NAT:] = range(n, n + 4)
+        self.local = local
+        self.pairs = [(j, k) for k, j in enumerate(gslots)] + [(_NAT + s, n + s) for s in range(4)]
+        self.jfield = n + 4
         self.pw = ctx.cost[0 if ctx.wild_rank is None else ctx.wild_rank - 1]
         self.pj = ctx.cost[JOKER]
-        self.group_cache: dict[tuple, list[tuple[Group, int]]] = {}
-        self.run_table: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self.group_cache: dict[tuple, tuple[list, list]] = {}
         self.chain_cache: dict[tuple, list] = {}
-        # Slots that can share a meld with each natural, later in the order: the same
-        # rank (sets) and the same suit plus the wild-rank cards of that suit (runs).
-        n = self.n
-        slots = n + 4
-        field = _FIELD
-        # the ids are sorted by rank then suit: walking them downwards gathers, for each,
-        # the later slots of its rank and of its suit (and their 6-bit fields)
-        same_rank: list[list[int]] = [[]] * n
-        suit_related: list[tuple[int, ...]] = [()] * n
-        rank_mask = [0] * n
-        suit_mask = [0] * n
-        later_suit: list[list[int]] = [[], [], [], []]
-        later_suit_mask = [field[n + s] for s in range(4)]
-        rank_run: list[int] = []
-        rank_run_mask = 0
-        prev_rank = -1
-        for i in range(n - 1, -1, -1):
-            c = nat_ids[i]
-            r, s = c % 13, c // 13
-            if r != prev_rank:
-                rank_run, rank_run_mask, prev_rank = [], 0, r
-            same_rank[i] = rank_run[::-1]
-            rank_run.append(i)
-            rank_run_mask |= field[i]
-            rank_mask[i] = rank_run_mask
-            suit_related[i] = (*later_suit[s][::-1], n + s)
-            suit_mask[i] = later_suit_mask[s]
-            later_suit[s].append(i)
-            later_suit_mask[s] |= field[i]
-        self.same_rank = same_rank
-        self.rank_related = [(i, *same_rank[i]) for i in range(n)]
-        self.suit_related = suit_related
-        self.set_cache: dict[tuple, list] = {}
-        # The remaining multiset is one integer: slot j (naturals, then the wild-rank cards
-        # of each suit) is the 6-bit field at bit 6j holding count + 32. The +32 is a guard
-        # bit: removing a group is one subtraction, and a slot driven below zero clears
-        # its guard bit, so ``(x - delta) & guard == guard`` says the group fits.
-        self.slots = slots
-        ones_all = ((1 << 6 * slots) - 1) // 63
-        # multiplying the counts by ones6 sums the natural slots into the field at top6
-        self.ones6 = ((1 << 6 * n) - 1) // 63
-        self.guard = 32 * ones_all
-        self.natmask = 31 * self.ones6
-        self.top6 = 6 * (n - 1)
         self.one = _ONE
-        self.rank_mask = rank_mask
-        self.suit_mask = suit_mask
-        self.near_mask = [r | s for r, s in zip(rank_mask, suit_mask, strict=True)]
-        self.near_cache: dict[tuple, list[tuple[Group, int]]] = {}
+        self.guard = GUARD
         # Group enumerations depend on the cards held near a card, not on the rest of the
         # hand: they are shared by every hand under the same rules (see ``_per_context``).
         self.shared = _SHARED
         per = _PER_CTX.get(id(ctx))
         if per is None or per[0] is not ctx:
             per = _per_context(ctx)
-        _ctx, self.token, fw, wr_cards, _placements = per
-        self.card_of = [*nat_ids, *wr_cards]
-        self.slot_of = slot_of = dict(self.index)
-        if ctx.wild_rank is not None:
-            slot_of.update(zip(wr_cards, range(n, n + 4), strict=True))
+        _ctx, self.token, fw, self.card_of, self.px, _placements = per
         # what else a run enumeration depends on: the wilds a hand can hold (long runs may
         # skip a natural) and whether a contract counts one-natural runs
         self.run_kind = (-1 if ctx.limits else self.capmax, contract is not None)
-        self.fast_cache: dict[tuple, list[tuple[int, int, int]]] = {}
+        self.top = min(self.capmax, 14)
+        # what a neighbourhood's groups depend on besides it: the enumeration context, the
+        # run kind and the wilds a set may take (see ``_groups``)
+        kind_key = (self.token, self.run_kind, min(self.top, 2))
+        kind = _KINDS.get(kind_key)
+        if kind is None:
+            kind = _KINDS[kind_key] = next(_NUMBERS)
+        self.kind = kind
+        self.near_cache: dict[tuple, tuple[tuple, tuple]] = {}
         self.plain = not (table and ctx.lay_off)
         # the wild pool's placements: with no table meld to lay off onto they depend on the
         # context and the pool only, and are shared by every hand (see ``_per_context``)
@@ -176,39 +189,61 @@ class GroupSearch:
         # Without wild limits no group takes a wild-rank card as itself: their count in
         # the states the search visits is always the hand's.
         self.wr_fixed = None if ctx.limits else wr_total
-        # A ``without`` vector (one cost per slot, and the jokers last) is one integer too:
-        # field k of ``fw`` bits at bit k * fw. A finite cost of a hand is below ``2**(fw-2)``,
-        # which stands for INF; adding the costs of a path to it stays below the field's top
-        # bit, the guard that an element-wise minimum needs (see ``_vmin``).
+        # A ``without`` vector (one cost per card kind of the hand, and the jokers last) is
+        # one integer too: field k of ``fw`` bits at bit k * fw. A finite cost of a hand is
+        # below ``2**(fw-2)``, which stands for INF; adding the costs of a path to it stays
+        # below the field's top bit, the guard that an element-wise minimum needs (see
+        # ``_vmin``).
         self.fw = fw  # see ``_per_context``
         self.finf = 1 << (fw - 2)
-        self.ones = ((1 << fw * (slots + 1)) - 1) // ((1 << fw) - 1)
-        self.high = self.ones << (fw - 1)
+        widths = _WIDTHS.get((fw, n))
+        if widths is None:
+            ones = ((1 << fw * (n + 5)) - 1) // ((1 << fw) - 1)
+            widths = _WIDTHS[(fw, n)] = (ones, ones << (fw - 1), ones * self.finf)
+        self.ones, self.high, self.all_inf = widths
+        ones = widths[0]
         self.fmask = (1 << fw) - 1
-        self.all_inf = self.ones * self.finf
-        cost, ones = ctx.cost, self.ones
-        self.px = [cost[c] for c in nat_ids]
-        self.px_ones = [v * ones for v in self.px]
-        self.top = min(self.capmax, 14)
-        self.few = [len(r) <= 4 for r in self.suit_related]
+        # per natural slot of the hand: its cost times ``ones`` (the deadwood option adds
+        # it to every field), and whether its suit holds at most three later naturals of
+        # the hand (then its runs are enumerated once at the largest budget)
+        px = self.px
+        px_ones = [0] * _NAT
+        few = [False] * _NAT
+        later = [0, 0, 0, 0]
+        for j in reversed(gslots):
+            px_ones[j] = px[j] * ones
+            few[j] = later[j & 3] <= 3
+            later[j & 3] += 1
+        self.px_ones = px_ones
+        self.few = few
         self.low_plain = ctx.aces == "low" and not ctx.limits
 
-    def encode(self, cnt: tuple[int, ...]) -> int:
-        """The integer form of a count vector (see ``__init__``)."""
+    def start(self, naturals: Iterable[int], wrc: Iterable[int]) -> int:
+        """The integer form of a hand's multiset (naturals of this search, wild-rank cards)."""
+        x = GUARD
+        one = _ONE
+        for c in naturals:
+            x += one[SLOT[c]]
+        for c in wrc:
+            x += one[_NAT + c // 13]
+        return x
+
+    def encode(self, cnt: tuple[int, ...] | list[int]) -> int:
+        """The integer form of a count vector (one count per slot; see the module docstring)."""
         return sum((c + 32) << 6 * j for j, c in enumerate(cnt))
 
     def decode(self, x: int) -> tuple[int, ...]:
-        return tuple(((x >> 6 * j) & 63) - 32 for j in range(self.slots))
+        return tuple(((x >> 6 * j) & 63) - 32 for j in range(_SLOTS))
 
     def _wr_count(self, x: int) -> int:
-        t = x >> 6 * self.n
+        t = x >> 6 * _NAT
         return (t & 63) + (t >> 6 & 63) + (t >> 12 & 63) + (t >> 18 & 63) - 128
 
     def _lowest(self, x: int) -> int:
-        """The lowest natural slot still held, or n when none is."""
-        low = (x ^ self.guard) & self.natmask
+        """The lowest natural slot still held, or ``_NAT`` when none is."""
+        low = (x ^ GUARD) & _NATMASK
         if not low:
-            return self.n
+            return _NAT
         return ((low & -low).bit_length() - 1) // 6
 
     def _vmin(self, a: int, b: int) -> int:
@@ -225,18 +260,15 @@ class GroupSearch:
         shift = self.fw * k
         return (w & ~(self.fmask << shift)) | (min(v, self.finf) << shift)
 
-    def _delta(self, cards: tuple[int, ...]) -> int:
-        """The integer that removes these cards from a state."""
-        one, slot = self.one, self.slot_of
-        delta = 0
-        for c in cards:
-            delta += one[slot[c]]
-        return delta
-
-    def _share(self, key: tuple, found: list) -> list:
-        """Keep an enumeration for every hand (groups name cards, not slots)."""
+    def _share(self, key: tuple, found: list) -> tuple[tuple, tuple]:
+        """Keep an enumeration for every hand: the groups with their deltas, and the
+        ``(delta, wilds, spare)`` form the inlined search reads (tuples, not lists: the
+        collector stops tracking a tuple of plain numbers, so a full cache adds little
+        to a full collection)."""
         found.sort(key=_larger_first)
-        out = [(g, tuple(self.card_of[j] for j in d)) for g, d in found]
+        one = _ONE
+        groups = tuple((g, sum(one[j] for j in d)) for g, d in found)
+        out = (groups, tuple((delta, g.wilds, g.spare) for g, delta in groups))
         if len(self.shared) > _SHARED_MAX:
             self.shared.clear()
         self.shared[key] = out
@@ -244,45 +276,39 @@ class GroupSearch:
 
     # -- groups ------------------------------------------------------------------
 
-    def _groups(self, x: int, i: int, budget: int) -> list[tuple[Group, int]]:
-        """Every group whose lowest natural is ids[i], with the slots it uses (one per card).
+    def _groups(self, x: int, i: int, budget: int) -> tuple[tuple[Group, int], ...]:
+        """Every group whose lowest natural is slot i, with the cards it removes (a delta)."""
+        return self._near(x, i, budget)[0]
 
-        Sets depend on the counts of ids[i]'s rank only; runs on which positions of its
+    def _near(self, x: int, i: int, budget: int) -> tuple[tuple, tuple]:
+        """``_groups`` and its ``(delta, wilds, spare)`` form, cached for this hand.
+
+        Sets depend on the counts of slot i's rank only; runs on which positions of its
         suit are held, and whether held once (a run takes one copy, and may leave out a
-        card held once). Each part is cached on just that, so the same neighbourhood in
-        different states is enumerated once.
+        card held once). Each part is shared on just that, so the same neighbourhood in
+        different states and hands is enumerated once.
         """
         # Sets are enumerated once with the most wilds the hand could ever spend; callers
         # drop the groups that need more than their state can pay.
         top = self.top
         if self.few[i] or budget >= top:
             budget = top
-        key = (i, budget, x & self.near_mask[i])
+        key = (i, budget, x & _NEAR_MASK[i])
         hit = self.near_cache.get(key)
         if hit is not None:
             return hit
         cnt = None
-        set_key = (i, x & self.rank_mask[i])
-        sets = self.set_cache.get(set_key)
+        shared_key = (self.token, min(top, 2), i, x & _RANK_MASK[i])  # a set takes <= 2 wilds
+        sets = self.shared.get(shared_key)
         if sets is None:
-            ids = self.ids
-            held = tuple(
-                (ids[j], (x >> 6 * j & 63) - 32)
-                for j in self.rank_related[i]
-                if x >> 6 * j & 63 != 32
-            )
-            shared_key = (self.token, held, min(top, 2))  # a set takes at most two wilds
-            found = self.shared.get(shared_key)
-            if found is None:
-                cnt = self.decode(x)
-                found = []
-                self._set_groups(cnt, i, top, found)
-                found = self._share(shared_key, found)
-            sets = self.set_cache[set_key] = [(g, self._delta(cards)) for g, cards in found]
+            cnt = self.decode(x)
+            found: list = []
+            self._set_groups(cnt, i, top, found)
+            sets = self._share(shared_key, found)
         # Runs too, when the suit holds few cards (the enumeration is small at any
         # budget); in a crowded suit the enumeration grows fast with the budget, so it
         # is done for the budget the state can pay.
-        run_key = (i, budget, x & self.suit_mask[i])
+        run_key = (i, budget, x & _SUIT_MASK[i])
         runs = self.group_cache.get(run_key)
         if runs is None:
             held = self._run_held(x, i, budget)
@@ -291,57 +317,57 @@ class GroupSearch:
                 # too few naturals within reach for a run long enough to skip one: the
                 # wilds the hand can hold do not matter (see ``_run_groups``)
                 kind = (-2, kind[1])
-            shared_key = (self.token, self.ids[i], held, budget, kind)
-            found = self.shared.get(shared_key)
-            if found is None:
+            shared_key = (self.token, i, held, budget, kind)
+            runs = self.shared.get(shared_key)
+            if runs is None:
                 if cnt is None:
                     cnt = self.decode(x)
                 found = []
                 self._run_groups(cnt, i, budget, found)
-                found = self._share(shared_key, found)
-            runs = self.group_cache[run_key] = [(g, self._delta(cards)) for g, cards in found]
+                runs = self._share(shared_key, found)
+            self.group_cache[run_key] = runs
         # Larger groups first: a state whose cost and every per-card cost reach 0 stops
         # trying options, and large melds get there soonest.
-        result = self.near_cache[key] = runs + sets
-        self.fast_cache[key] = [(delta, g.wilds, g.spare) for g, delta in result]
+        result = self.near_cache[key] = (runs[0] + sets[0], runs[1] + sets[1])
         return result
 
+    def _run_table(self, i: int, p0: int) -> tuple[tuple[int, int], ...]:
+        """``_run_positions``, shared by every hand under the same rules."""
+        key = (self.token, i, p0)
+        table = self.shared.get(key)
+        if table is None:
+            table = self.shared[key] = tuple(self._run_positions(i, self.card_of[i] // 13, p0))
+        return table
+
     def _run_held(self, x: int, i: int, budget: int) -> tuple:
-        """What a run enumeration through ids[i] depends on: the cards within its reach.
+        """What a run enumeration through slot i depends on: the cards within its reach.
 
         A candidate position is within reach when the positions missing between it and
-        ids[i] are no more than the wilds a run may take (and it is at most 12 away);
+        slot i are no more than the wilds a run may take (and it is at most 12 away);
         the enumeration never looks past the first one out of reach in each direction,
         so these cards (each held once, or more) determine it, and hands that differ
-        farther away share it.
+        farther away share it. They are named by slot (the same for every hand).
         """
         limit = min(budget, self.ctx.max_wilds)
-        card = self.ids[i]
         if self.low_plain:
             # every candidate is above p0 and comes in slot order (see ``_run_positions``)
-            p0 = card % 13 + 1
-            table = self.run_table.get((i, p0))
-            if table is None:
-                table = self.run_table[(i, p0)] = self._run_positions(i, card // 13, p0)
+            p0 = i // 4 + 1
             out = []
             last, gaps = p0, 0
-            for q, j in table:
+            for q, j in self._run_table(i, p0):
+                if gaps + q - last - 1 > limit:
+                    break  # this card and every later one are out of reach
                 held = x >> 6 * j & 63
                 if held != 32:
                     gaps += q - last - 1
-                    if gaps > limit:
-                        break
-                    out.append((self.card_of[j], 2 if held > 33 else 1))
+                    out.append((j, 2 if held > 33 else 1))
                     last = q
             return tuple(out)
         keep = set()
-        for p0 in self.ctx.positions(card % 13 + 1):
-            table = self.run_table.get((i, p0))
-            if table is None:
-                table = self.run_table[(i, p0)] = self._run_positions(i, card // 13, p0)
-            avail = [(q, j) for q, j in table if x >> 6 * j & 63 != 32]  # sorted by q
+        for p0 in self.ctx.positions(i // 4 + 1):
+            avail = [(q, j) for q, j in self._run_table(i, p0) if x >> 6 * j & 63 != 32]
             last, gaps = p0, 0
-            for q, j in avail:
+            for q, j in avail:  # sorted by q
                 if q > p0:
                     gaps += q - last - 1
                     if gaps > limit or q - p0 > 12:
@@ -357,24 +383,25 @@ class GroupSearch:
                     keep.add(j)
                     last = q
         return tuple(
-            (self.card_of[j], 2 if x >> 6 * j & 63 > 33 else 1)
-            for j in self.suit_related[i]
-            if j in keep
+            (j, 2 if x >> 6 * j & 63 > 33 else 1) for j in _SUIT_RELATED[i] if j in keep
         )
 
-    def _fast_groups(self, x: int, i: int, budget: int) -> list[tuple[int, int, int]]:
+    def _fast_groups(self, x: int, i: int, budget: int) -> tuple[tuple[int, int, int], ...]:
         """``_groups`` as (slots removed, wilds, spare room), for the inlined search."""
         top = self.top
         if self.few[i] or budget >= top:
             budget = top
-        hit = self.fast_cache.get((i, budget, x & self.near_mask[i]))
+        key = (self.kind, i, budget, x & _NEAR_MASK[i])
+        hit = _NEAR_FAST.get(key)
         if hit is None:
-            self._groups(x, i, budget)
-            hit = self.fast_cache[(i, budget, x & self.near_mask[i])]
+            hit = self._near(x, i, budget)[1]
+            if len(_NEAR_FAST) > _NEAR_MAX:
+                _NEAR_FAST.clear()
+            _NEAR_FAST[key] = hit
         return hit
 
     def _set_groups(self, cnt, i, budget, out) -> None:
-        """Sets of ids[i]'s rank through ids[i], each with the wilds it needs.
+        """Sets of slot i's rank through slot i, each with the wilds it needs.
 
         Without wild limits a set that takes a wild never leaves out two or more cards
         of its rank that it could take (the exchange argument of ``_run_groups``: swap
@@ -383,7 +410,7 @@ class GroupSearch:
         (the discard analysis) the set is the one that takes all.
         """
         ctx = self.ctx
-        others = [j for j in self.same_rank[i] if cnt[j]]
+        others = [j for j in _SAME_RANK[i] if cnt[j]]
         choices = [range(1, cnt[i] + 1)] + [range(0, cnt[j] + 1) for j in others]
         idx = [i, *others]
         held = cnt[i] + sum(cnt[j] for j in others)
@@ -397,33 +424,29 @@ class GroupSearch:
             delta: list[int] = []
             for j, t in zip(idx, take, strict=True):
                 delta.extend([j] * t)
-            nats = tuple(self.ids[j] for j in delta)
+            nats = tuple(self.card_of[j] for j in delta)
             out.append((Group("set", nats, c, ctx.max_wilds - c), tuple(delta)))
 
     def _run_candidates(self, cnt, i, s, p0):
         """Positions (unrolled) around p0 where a natural of suit s is available: pos -> source."""
-        key = (i, p0)
-        table = self.run_table.get(key)
-        if table is None:
-            table = self.run_table[key] = self._run_positions(i, s, p0)
-        n = self.n
-        return {q: (("n", j) if j < n else ("w", j - n)) for q, j in table if cnt[j]}
+        n = _NAT
+        return {
+            q: (("n", j) if j < n else ("w", j - n)) for q, j in self._run_table(i, p0) if cnt[j]
+        }
 
     def _run_positions(self, i: int, s: int, p0: int) -> list[tuple[int, int]]:
         """Every (unrolled position, slot) that could join a run of suit s through p0."""
         if self.low_plain:
             # aces low and no wild-rank card as itself: the later cards of the suit, in
             # slot order, are higher ranks, all within 12 of p0
-            return [(self.ids[j] % 13 + 1, j) for j in self.suit_related[i][:-1]]
+            return [(j // 4 + 1, j) for j in _SUIT_RELATED[i][:-1]]
         ctx = self.ctx
         wrap = ctx.aces == "wrap"
         lo, hi = (p0 - 12, p0 + 12) if wrap else (max(ctx.lo, p0 - 12), min(ctx.hi, p0 + 12))
         out: list[tuple[int, int]] = []
-        r0 = self.ids[i] % 13
-        for j in self.suit_related[i][:-1]:
-            c = self.ids[j]
-            if c % 13 != r0:
-                for p in ctx.positions(c % 13 + 1):
+        for j in _SUIT_RELATED[i][:-1]:  # the later ranks of the suit
+            if True:
+                for p in ctx.positions(j // 4 + 1):
                     for q in (p - 13, p, p + 13) if wrap else (p,):
                         if lo <= q <= hi:
                             out.append((q, j))
@@ -431,12 +454,12 @@ class GroupSearch:
             for p in ctx.positions(ctx.wild_rank):
                 for q in (p - 13, p, p + 13) if wrap else (p,):
                     if lo <= q <= hi and q != p0:
-                        out.append((q, self.n + s))
+                        out.append((q, _NAT + s))
         out.sort()
         return out
 
     def _run_groups(self, cnt, i, budget, out) -> None:
-        """Runs through ids[i] (its lowest natural), each with the wilds it needs.
+        """Runs through slot i (its lowest natural), each with the wilds it needs.
 
         Without wild limits a run never needs to leave out an available natural of a
         position it spans and take a wild there instead: swapping them keeps every meld
@@ -448,7 +471,7 @@ class GroupSearch:
         analysis) the run needs a wild there.
         """
         ctx = self.ctx
-        x = self.ids[i]
+        x = self.card_of[i]
         s = suit_of(x)
         limit = min(budget, ctx.max_wilds)
         single_ok = self.contract is not None  # a one-natural run is dominated by the set
@@ -483,9 +506,9 @@ class GroupSearch:
                         kind, j = cand[q]
                         if kind == "n":
                             delta.append(j)
-                            placed[q] = self.ids[j]
+                            placed[q] = self.card_of[j]
                         else:
-                            delta.append(self.n + j)
+                            delta.append(_NAT + j)
                             placed[q] = self._wr_card(j)
                     if len(set(delta)) == len(delta):
                         start = bottom
@@ -504,7 +527,7 @@ class GroupSearch:
 
     def _single(self, cnt, source: tuple[str, int]) -> bool:
         kind, j = source
-        return cnt[j if kind == "n" else self.n + j] == 1
+        return cnt[j if kind == "n" else _NAT + j] == 1
 
     def _chains(self, cands: tuple[int, ...], p0: int, limit: int):
         """All ways to pick positions going away from p0 with at most ``limit`` gaps.
@@ -537,7 +560,7 @@ class GroupSearch:
     def _layoff_groups(self, cnt, i, mask, budget):
         """Groups that lay x (and higher naturals) onto an unused table meld."""
         ctx = self.ctx
-        x = self.ids[i]
+        x = self.card_of[i]
         r, s = rank_of(x), suit_of(x)
         out = []
         for t, meld in enumerate(self.table):
@@ -547,7 +570,7 @@ class GroupSearch:
             for rank, tnat, twild in meld.sets:
                 if rank is not None and rank != r:
                     continue
-                others = [j for j in range(i + 1, self.n) if cnt[j] and rank_of(self.ids[j]) == r]
+                others = [j for j in _SAME_RANK[i] if cnt[j]]
                 idx = [i, *others]
                 choices = [range(1, cnt[i] + 1)] + [range(0, cnt[j] + 1) for j in others]
                 for take in product(*choices):
@@ -558,7 +581,7 @@ class GroupSearch:
                     nats: list[int] = []
                     for j, tk in zip(idx, take, strict=True):
                         new[j] -= tk
-                        nats.extend([self.ids[j]] * tk)
+                        nats.extend([self.card_of[j]] * tk)
                     g = Group("layoff", tuple(nats), 0, ctx.max_wilds - twild, table=t)
                     out.append((g, tuple(new), bit))
             for suit, fixed, twild in meld.runs:
@@ -585,10 +608,10 @@ class GroupSearch:
                             ok = True
                             for q in picked:
                                 kind, j = cand[q]
-                                slot = j if kind == "n" else self.n + j
+                                slot = j if kind == "n" else _NAT + j
                                 new[slot] -= 1
                                 ok = ok and new[slot] >= 0
-                                nats.append(self.ids[j] if kind == "n" else self._wr_card(j))
+                                nats.append(self.card_of[j] if kind == "n" else self._wr_card(j))
                             if ok:
                                 spare = min(ctx.max_wilds - twild - c, 13 - total)
                                 g = Group("layoff", tuple(nats), c, spare, table=t)
@@ -601,7 +624,7 @@ class GroupSearch:
         found: set[int] = set()
         budget = self.capmax
         cur = list(cnt)
-        for i in range(self.n):
+        for i in self.gslots:
             if not cur[i]:
                 continue
             state = tuple(cur)
@@ -640,9 +663,8 @@ class GroupSearch:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        low = (x ^ self.guard) & self.natmask  # ``_lowest``, inlined
-        i = ((low & -low).bit_length() - 1) // 6 if low else self.n
-        if i == self.n:
+        low = (x ^ GUARD) & _NATMASK  # ``_lowest``, inlined
+        if not low:
             result = self._base(x, wb, cap, mask, need)
             self.memo[key] = result
             return result
@@ -650,11 +672,12 @@ class GroupSearch:
             # Without wild limits, with more than two wilds per natural left, every natural
             # takes two in a set and the rest meld on their own or fill room: all is 0,
             # less any one card too.
-            naturals = ((x ^ self.guard) * self.ones6 >> self.top6) & 63
+            naturals = ((x ^ GUARD) * _ONES6 >> _TOP6) & 63
             if pool > 2 * naturals:
                 result = (0, self.all_inf & ~self._present(x, -1))
                 self.memo[key] = result
                 return result
+        i = ((low & -low).bit_length() - 1) // 6
         # the deadwood option: the pool is unchanged, so ``cap`` is already normalised
         memo_get = self.memo.get
         hit = memo_get((x - self.one[i], wb, cap, mask, need))
@@ -666,15 +689,17 @@ class GroupSearch:
         shift = self.fw - 1
         if self.plain and not need[0] and not need[1]:
             # the common case, inlined: no table, no contract still to meet
-            guard, capmax = self.guard, self.capmax
+            capmax = self.capmax
             top = self.top
             budget = top if self.few[i] or pool >= top else pool
-            fast = self.fast_cache.get((i, budget, x & self.near_mask[i]))
+            fast = _NEAR_FAST.get((self.kind, i, budget, x & _NEAR_MASK[i]))
             if fast is None:
                 fast = self._fast_groups(x, i, pool)
+            # Every group listed fits: the list is keyed by the exact counts of every slot
+            # its groups take (see ``_near``), so no ``& guard`` test is needed here.
             for delta, wilds, spare in fast:
-                new = x - delta
-                if wilds <= pool and new & guard == guard:
+                if wilds <= pool:
+                    new = x - delta
                     ncap = cap + spare
                     if ncap > capmax:
                         ncap = capmax
@@ -717,7 +742,7 @@ class GroupSearch:
                         present = self.present_cache[x] = self._present(x, i)
                 if not without & present:
                     break  # everything is already 0, the least a cost can be
-        shift = self.fw * i
+        shift = self.fw * self.local[i]
         without = (without & ~(self.fmask << shift)) | (
             (dv if dv < self.finf else self.finf) << shift
         )
@@ -729,13 +754,13 @@ class GroupSearch:
         """The fields of the slots held in ``x`` but ``i`` (and the jokers, if any)."""
         c = x ^ self.guard
         fmask, fw = self.fmask, self.fw
-        out = sum(fmask << fw * k for k in range(self.slots) if k != i and c >> 6 * k & 63)
+        out = sum(fmask << fw * k for j, k in self.pairs if j != i and c >> 6 * j & 63)
         if self.jokers:
-            out |= fmask << fw * self.slots
+            out |= fmask << fw * self.jfield
         return out
 
     def _options(self, x, i, wb, cap, mask, need) -> Iterator[tuple]:
-        """Every group with ids[i] as its lowest natural, as (group, *child state).
+        """Every group with slot i as its lowest natural, as (group, *child state).
 
         Lazily: the read-back stops at the first option that reaches the recorded cost.
         """
@@ -771,15 +796,15 @@ class GroupSearch:
         value = self._final(x, wb, cap, mask, need)[0]
         without = self.all_inf
         less_wr = None
-        c = x ^ self.guard
-        for k in range(self.n, self.slots):
+        c = x ^ GUARD
+        for k in range(_NAT, _SLOTS):
             if c >> 6 * k & 63:
                 if less_wr is None:  # any wild-rank card: the pool only counts them
-                    less_wr = self._final(x - self.one[k], wb, cap, mask, need)[0]
-                without = self._set(without, k, less_wr)
+                    less_wr = self._final(x - _ONE[k], wb, cap, mask, need)[0]
+                without = self._set(without, self.n + k - _NAT, less_wr)
         if self.jokers:
             less_joker = self._final(x, wb - 1, cap, mask, need, self.jokers - 1)[0]
-            without = self._set(without, self.slots, less_joker)
+            without = self._set(without, self.jfield, less_joker)
         if not self.table:
             return value, without
         for option in self._base_options(x, wb, cap, mask, need):
@@ -802,7 +827,7 @@ class GroupSearch:
         x, wb, cap, mask, need = state
         if target is None:
             return self._final(x, wb, cap, mask, need)
-        if target == self.slots:
+        if target == self.jfield:
             return self._final(x, wb - 1, cap, mask, need, self.jokers - 1)
         return self._final_less_wr(*state)
 
@@ -813,7 +838,7 @@ class GroupSearch:
         its rank, or a run of its suit at its own rank) where a wild would break the limit.
         """
         ctx = self.ctx
-        n = self.n
+        n = _NAT
         w = ctx.wild_rank
         out = []
         cnt = self.decode(x)
@@ -843,9 +868,9 @@ class GroupSearch:
         return out
 
     def _final_less_wr(self, x, wb, cap, mask, need):
-        c = x ^ self.guard
-        k = next(k for k in range(self.n, self.slots) if c >> 6 * k & 63)
-        return self._final(x - self.one[k], wb, cap, mask, need)
+        c = x ^ GUARD
+        k = next(k for k in range(_NAT, _SLOTS) if c >> 6 * k & 63)
+        return self._final(x - _ONE[k], wb, cap, mask, need)
 
     def _final(self, x, wb, cap, mask, need, jokers: int | None = None):
         """Place the wild pool once every natural is disposed of."""
@@ -882,38 +907,39 @@ class GroupSearch:
     ) -> Arrangement:
         """Walk the memo from a solved state and lay the cards out.
 
-        With ``target`` (a slot), lay out the state with one card of that slot removed.
+        With ``target`` (a field of the hand's own numbering: see ``__init__``), lay out
+        the state with one card of that kind removed.
         At each state the walk takes the first choice (deadwood, then the options in
         order) whose successor reaches the recorded cost: the same order as the search,
         so the result is deterministic.
         """
         groups: list[Group] = []
         deadwood: list[int] = []
-        n = self.n
+        local = self.local
         while True:
             value, without = self.best(*state)
             x, wb, cap, mask, need = state
             i = self._lowest(x)
             goal = value if target is None else self.entry(without, target)
-            if i == n:
+            if i == _NAT:
                 if self._base_plain(state, target) != goal:
                     option = self._pick(self._base_options(x, wb, cap, mask, need), goal, target)
                     groups.append(option[0])
                     state = tuple(option[1:])
                     continue
                 final = self._base_plan(state, target)[1]
-                if target == self.slots:
+                if target == self.jfield:
                     jokers -= 1
                 break
-            if target == i:
-                state = (x - self.one[i], wb, cap, mask, need)
+            if target is not None and target == local[i]:
+                state = (x - _ONE[i], wb, cap, mask, need)
                 target = None
                 continue
-            dt = (x - self.one[i], wb, cap, mask, need)
+            dt = (x - _ONE[i], wb, cap, mask, need)
             dv, dw = self.best(*dt)
-            px = self.ctx.cost[self.ids[i]]
+            px = self.px[i]
             if px + (dv if target is None else self.entry(dw, target)) == goal:
-                deadwood.append(self.ids[i])
+                deadwood.append(self.card_of[i])
                 state = dt
                 continue
             option = self._pick(self._options(x, i, wb, cap, mask, need), goal, target)
