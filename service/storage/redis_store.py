@@ -192,8 +192,8 @@ class RedisGameStore(GameStore):
         self.blocking = connect(socket_timeout=max_wait_seconds + timeout_seconds, **common)
         self._create = self.client.register_script(_CREATE)
         self._save = self.client.register_script(_SAVE)
-        # the hot commands (load, save, turn, stored replies): on a single Redis each
-        # thread's own connection (pinned.py); a cluster routes each by its key
+        # the commands of requests (load, save, create, turn, stored replies): on a single
+        # Redis each thread's own connection (pinned.py); a cluster routes each by its key
         self._command: Callable[..., Any]
         self._script: Callable[[Any, list[str], list[Any]], Any]
         if isinstance(self.client, redis.Redis):
@@ -223,7 +223,7 @@ class RedisGameStore(GameStore):
             _turn(state),
             *_event_args(events),
         ]
-        created = self._run(lambda: self._create(keys=list(game_keys(game_id)), args=args))
+        created = self._run(lambda: self._script(self._create, list(game_keys(game_id)), args))
         if not created:
             raise GameExistsError(game_id)
 
