@@ -17,6 +17,7 @@ from functools import lru_cache
 from .arrangement import Analysis
 from .deadwood_bound import may_go_out
 from .going_out import go_out_discards
+from .melds import context
 from .rules import Rules
 from .solver import analyze
 from .state import GameState
@@ -50,12 +51,8 @@ def _go_out_cards(
     if found is None:  # a hand the search leaves to the solver (many wilds)
         if not may_go_out(hand, wild_rank):
             return frozenset()
-    elif not found or (contract is None and not _wild_limits(rules)):
+    elif not found or (contract is None and not context(rules, wild_rank).limits):
         return found
     # the search's candidates are a superset here: the solver decides
     return frozenset(_analysis(hand, wild_rank, rules, contract).go_out)
 
-
-def _wild_limits(rules: Rules) -> bool:
-    """Whether a meld's wilds are limited: then a wild-rank card is not just a wild."""
-    return rules.max_wilds_per_meld is not None or rules.min_naturals_per_meld > 0

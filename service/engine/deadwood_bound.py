@@ -25,7 +25,7 @@ pair saves two cards, two wilds per loner save one) gives the bound.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from .melds import split
 
@@ -82,120 +82,8 @@ def _lower_bound(naturals: list[int], wilds: int) -> int:
 
 
 def may_go_out(hand: Sequence[int], wild_rank: int | None) -> bool:
-    """``False`` only when no discard can leave the rest of ``hand`` entirely melded.
-
-    First the group bound above; when it cannot decide, an exact search of the
-    same relaxed game asks whether at most one natural can stay unmelded (going
-    out leaves one card, the discard; a discarded wild only makes it easier).
-    Leftover wilds cost nothing in the relaxed game (they could join a set, which
-    has no size limit). ``True`` means "ask the solver", not "yes".
-    """
-    naturals, wilds = _naturals_and_wilds(hand, wild_rank)
-    if _lower_bound(naturals, wilds) >= 2:
-        return False
-    if len(hand) > MAX_SEARCHED_HAND or wilds > MAX_SEARCHED_WILDS:
-        return True
-    try:
-        return _meldable(tuple(naturals), wilds, 1, {})
-    except _GaveUp:
-        return True
-
-
-#: The relaxed search is for hands of a round (up to 14 cards after the draw) with a
-#: few wilds; larger hands, hands rich in wilds (which mostly can go out anyway) and
-#: searches past MAX_STATES states are left to the solver undecided.
-MAX_SEARCHED_HAND = 15
-MAX_SEARCHED_WILDS = 4
-MAX_STATES = 200
-
-
-class _GaveUp(Exception):
-    """The relaxed search grew past MAX_STATES: the solver decides instead."""
-
-
-def _meldable(
-    pool: tuple[int, ...], wilds: int, spare: int, memo: dict[tuple[tuple[int, ...], int, int], bool]
-) -> bool:
-    """Whether ``pool`` (sorted naturals) melds with ``wilds`` wilds, leaving at most
-    ``spare`` naturals out, in the relaxed game. Lowest card first: it is left out,
-    or it is in a set, or it is in a run; every such meld is tried."""
-    if len(pool) <= spare:
-        return True
-    key = (pool, wilds, spare)
-    found = memo.get(key)
-    if found is not None:
-        return found
-    if len(memo) >= MAX_STATES:
-        raise _GaveUp
-    first, rest = pool[0], pool[1:]
-    rank, suit = first % 13, first // 13
-    result = spare > 0 and _meldable(rest, wilds, spare - 1, memo)
-    if not result:
-        result = any(
-            _meldable(remaining, wilds - need, spare, memo)
-            for remaining, need in _melds_of_first(first, rest, rank, suit, wilds)
-        )
-    memo[key] = result
-    return result
-
-
-def _melds_of_first(
-    first: int, rest: tuple[int, ...], rank: int, suit: int, wilds: int
-) -> list[tuple[tuple[int, ...], int]]:
-    """Every relaxed meld holding ``first``: what remains of ``rest`` and the wilds it
-    needs. Sets take any cards of the rank; runs are arcs of the suit's 13 ranks
-    (wrapping, so every aces rule is included), each rank once, wilds in the gaps."""
-    out: list[tuple[tuple[int, ...], int]] = []
-    same = [i for i, c in enumerate(rest) if c % 13 == rank]
-    seen: set[tuple[int, ...]] = set()
-    for mask in range(1 << len(same)):
-        taken = [same[k] for k in range(len(same)) if mask >> k & 1]
-        need = max(0, 2 - len(taken))
-        if need > wilds:
-            continue
-        cards = tuple(rest[i] for i in taken)
-        if cards in seen:
-            continue
-        seen.add(cards)
-        out.append((_without(rest, taken), need))
-    # runs: arcs of the suit's ranks through the first card, as one chain of other
-    # ranks going up from it and one going down (around the ace), gaps paid in wilds
-    index_at: dict[int, int] = {}  # offset above the first rank (1..12) -> index in rest
-    for i, c in enumerate(rest):
-        if c // 13 == suit and c % 13 != rank:
-            index_at.setdefault((c % 13 - rank) % 13, i)
-    offsets = sorted(index_at)
-    ups = list(_chains(offsets, wilds))
-    downs = list(_chains([13 - d for d in reversed(offsets)], wilds))
-    for up, up_top, up_gaps in ups:
-        for down, down_top, down_gaps in downs:
-            span = up_top + down_top + 1
-            if not down or (span <= 13 and up_top < 13 - down_top):
-                need = up_gaps + down_gaps + max(0, 3 - span)
-                if (up or down) and need <= wilds:
-                    chosen = [index_at[d] for d in up] + [index_at[13 - e] for e in down]
-                    out.append((_without(rest, chosen), need))
-    # a run of the first card alone with two wilds (any position)
-    if wilds >= 2:
-        out.append((rest, 2))
-    return out
-
-
-def _chains(offsets: list[int], wilds: int) -> Iterator[tuple[list[int], int, int]]:
-    """Every chain of ``offsets`` (ascending, from 0) whose skipped positions cost at most
-    ``wilds``: (chosen offsets, the last one, positions skipped), the empty chain first."""
-    stack: list[tuple[list[int], int, int, int]] = [([], 0, 0, 0)]
-    while stack:
-        chosen, top, gaps, start = stack.pop()
-        yield chosen, top, gaps
-        for k in range(start, len(offsets)):
-            d = offsets[k]
-            cost = gaps + d - top - 1
-            if cost > wilds:
-                break
-            stack.append(([*chosen, d], d, cost, k + 1))
-
-
-def _without(pool: tuple[int, ...], indices: list[int]) -> tuple[int, ...]:
-    drop = set(indices)
-    return tuple(c for i, c in enumerate(pool) if i not in drop)
+    """``False`` only when no discard can leave the rest of ``hand`` entirely melded: at
+    least two cards can never be melded (going out leaves one card, the discard).
+    ``True`` means "ask the solver", not "yes". (``going_out`` answers the hands of a
+    round exactly; this bound is what is left for the hands it leaves to the solver.)"""
+    return deadwood_lower_bound(hand, wild_rank) < 2

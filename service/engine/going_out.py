@@ -46,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import JOKER
+from .group_search import SLOT
 from .meld_shapes import SCALE, run_shape, set_cover, sets_by_low, spread
 
 __all__ = ["MAX_CARDS", "MAX_WILDS", "go_out_discards"]
@@ -68,15 +69,14 @@ def go_out_discards(hand: Sequence[int], wild_rank: int | None, aces: str) -> fr
     found = _discards(naturals, wilds, aces)
     if not found:
         return _NONE
-    out = {c for c in hand if is_wild[c] or found >> _FIELD[c] & 1}
+    out = {c for c in hand if is_wild[c] or found >> SLOT[c] & 1}
     if not found >> _WILD_BIT & 1:
         out = {c for c in out if not is_wild[c]}
     return frozenset(out)
 
 
-#: A natural's field in the search's integer (rank then suit), and the result bit that
-#: stands for "a wild stays out".
-_FIELD = [(c % 13) * 4 + c // 13 for c in range(52)]
+#: A natural's field in the search's integer is its solver slot (rank then suit,
+#: ``group_search.SLOT``); the result bit that stands for "a wild stays out":
 _WILD_BIT = 52
 _EVERY_CARD = (1 << 53) - 1
 _NONE: frozenset[int] = frozenset()
@@ -101,12 +101,12 @@ def _discards(naturals: Sequence[int], wilds: int, aces: str) -> int:
             return _EVERY_CARD if wilds == 1 or wilds >= 4 else 0
         if wilds >= 3:
             return _EVERY_CARD  # the natural with two wilds and the rest, or the wilds
-        return 0 if wilds else 1 << _FIELD[naturals[0]]
+        return 0 if wilds else 1 << SLOT[naturals[0]]
     counts: dict[int, int] = {}  # field -> copies held
     suits = [0, 0, 0, 0]  # per suit, the ranks held (13 bits)
     per_rank = [0] * 13
     for c in naturals:
-        f = _FIELD[c]
+        f = SLOT[c]
         counts[f] = counts.get(f, 0) + 1
         suits[f & 3] |= 1 << (f >> 2)
         per_rank[f >> 2] += 1

@@ -135,7 +135,6 @@ class GroupSearch:
         contract: tuple[int, int] | None,
     ) -> None:
         self.ctx = ctx
-        self.ids = nat_ids  # sorted in the search order
         self.n = n = len(nat_ids)
         self.jokers = jokers
         self.capmax = jokers + wr_total
@@ -445,11 +444,10 @@ class GroupSearch:
         lo, hi = (p0 - 12, p0 + 12) if wrap else (max(ctx.lo, p0 - 12), min(ctx.hi, p0 + 12))
         out: list[tuple[int, int]] = []
         for j in _SUIT_RELATED[i][:-1]:  # the later ranks of the suit
-            if True:
-                for p in ctx.positions(j // 4 + 1):
-                    for q in (p - 13, p, p + 13) if wrap else (p,):
-                        if lo <= q <= hi:
-                            out.append((q, j))
+            for p in ctx.positions(j // 4 + 1):
+                for q in (p - 13, p, p + 13) if wrap else (p,):
+                    if lo <= q <= hi:
+                        out.append((q, j))
         if ctx.limits and ctx.wild_rank is not None:
             for p in ctx.positions(ctx.wild_rank):
                 for q in (p - 13, p, p + 13) if wrap else (p,):

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
+from .memo import Memo
+
 __all__ = ["SCALE", "UNMELDABLE", "run_shape", "set_cover", "sets_by_low", "spread"]
 
 #: (the integer that removes its naturals, wilds needed)
@@ -29,9 +31,8 @@ SCALE = 360360
 UNMELDABLE = 1 << 40
 
 #: Bounded caches (cleared when full): a shape's enumeration is a few dozen melds.
-_RUN_SHAPES: dict[tuple[str, int, int], RunShape] = {}
-_SETS: dict[tuple[tuple[int, ...], int, int], dict[int, list[Meld]]] = {}
-_CACHE_MAX = 50_000
+_RUN_SHAPES: Memo[tuple[str, int, int], RunShape] = Memo(50_000)
+_SETS: Memo[tuple[tuple[int, ...], int, int], dict[int, list[Meld]]] = Memo(50_000)
 _SPREADS: dict[int, list[int]] = {}
 
 #: Per aces rule, the run positions of each rank index 0..12 (ace first).
@@ -52,9 +53,8 @@ def run_shape(aces: str, held: int, wilds: int) -> RunShape:
     key = (aces, held, wilds)
     found = _RUN_SHAPES.get(key)
     if found is None:
-        if len(_RUN_SHAPES) >= _CACHE_MAX:
-            _RUN_SHAPES.clear()
-        found = _RUN_SHAPES[key] = _run_shape(aces, held, wilds)
+        found = _run_shape(aces, held, wilds)
+        _RUN_SHAPES.put(key, found)
     return found
 
 
@@ -90,9 +90,7 @@ def sets_by_low(counts: tuple[int, ...], wilds: int, width: int) -> dict[int, li
     key = (counts, wilds, width)
     found = _SETS.get(key)
     if found is None:
-        if len(_SETS) >= _CACHE_MAX:
-            _SETS.clear()
-        found = _SETS[key] = {}
+        found = {}
         for take in product(*(range(c + 1) for c in counts)):
             t = sum(take)
             if t == 0 or t > 5 or 3 - t > wilds:
@@ -102,6 +100,7 @@ def sets_by_low(counts: tuple[int, ...], wilds: int, width: int) -> dict[int, li
             found.setdefault(low, []).append((delta, max(0, 3 - t)))
         for melds in found.values():
             melds.sort(key=lambda m: -sum(m[0] >> width * s & ((1 << width) - 1) for s in range(4)))
+        _SETS.put(key, found)
     return found
 
 

@@ -83,7 +83,7 @@ from contextlib import contextmanager
 from .arrangement import Analysis, Arrangement
 from .cards import JOKER, rank_of, suit_of
 from .errors import InvalidInputError
-from .group_search import GroupSearch
+from .group_search import SLOT, GroupSearch
 from .melds import INF, SCALE, Context, TableMeld, context, meld_kinds, split
 from .rules import Rules
 
@@ -92,7 +92,6 @@ __all__ = ["MAX_HAND", "analyze", "meld_kinds", "solve"]
 MAX_HAND = 30
 
 #: The search order of the naturals: by rank, then suit.
-_ORDER = [(c % 13) * 4 + c // 13 for c in range(52)]
 
 
 class _Problem:
@@ -116,7 +115,7 @@ class _Problem:
         self.jokers = jokers
         self.table = table
         self.contract = contract
-        ids = sorted(set(naturals), key=_ORDER.__getitem__)
+        ids = sorted(set(naturals), key=SLOT.__getitem__)
         probe = None
         if table or ctx.min_nat > 1:
             probe = GroupSearch(ctx, ids, jokers, len(wrc), table, contract)
