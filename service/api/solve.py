@@ -9,10 +9,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import metrics
-from service.engine.arrangement import Arrangement
 from service.engine.cards import card_name, card_names, parse_card, parse_rank, rank_name
 from service.engine.serialize import rules_from_json
-from service.engine.solver import analyze
+from service.solver import Arrangement, analyze
 
 from .docs import json_body, problems
 from .problems import ApiProblem

@@ -20,10 +20,10 @@ from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from service import metrics
 from service.engine import GameState, view
-from service.engine.analysis import go_out_cards
 from service.engine.errors import InvalidCardError
 from service.engine.memo import Memo
 from service.engine.state import DISCARD
+from service.solver import go_out_cards
 from service.storage import GameStore
 
 from .play import AuthError
@@ -285,7 +285,7 @@ def game_view(
             and seat == state.current_seat):
         # legal_actions needs the going-out analysis: warm its cache here, timed
         with metrics.LEGAL_ACTIONS_SECONDS.time():
-            go_out_cards(state, state.hands[seat])
+            go_out_cards(state.hands[seat], state.wild_rank, state.rules, state.contract)
     out: dict[str, Any] = {"game_id": game_id, **view(state, seat)}
     for player in out["players"]:
         player["open"] = player["seat"] in open_seats

@@ -2,7 +2,7 @@
 
 A bot sees only what the server shows its seat (the view and its own events), so
 everything here starts from a view dict. The solver is the engine's own
-(``service.engine.solver.analyze``) run locally on the bot's hand: the same
+(``service.solver.analyze``) run locally on the bot's hand: the same
 optimal arrangement the server scores with, without a round trip per question.
 """
 
@@ -14,11 +14,10 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from service.client.types import Action, GameView
-from service.engine.arrangement import Analysis
 from service.engine.cards import card_name, parse_card, parse_cards, parse_rank
 from service.engine.rules import Rules
 from service.engine.serialize import rules_from_json
-from service.engine.solver import analyze
+from service.solver import Analysis, analyze
 
 __all__ = ["Bot", "Position", "analysis", "rules_of"]
 

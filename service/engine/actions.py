@@ -16,12 +16,13 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .analysis import analysis_of
+from service.solver import analyze
+
 from .cards import card_name, card_names, parse_card
 from .errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from .events import Event, EventLog
+from .melds import meld_kinds
 from .rounds import arrange_final, begin_turn, end_round
-from .solver import meld_kinds
 from .state import (
     DISCARD,
     DRAW,
@@ -181,7 +182,7 @@ def _go_out(state: GameState, seat: int, action: GoOut, log: EventLog) -> GameSt
     if card not in hand:
         raise IllegalActionError(f"{card_name(card)} is not in your hand", card=card_name(card))
     if action.melds is None:
-        arrangement = analysis_of(state, hand).go_out.get(card)
+        arrangement = analyze(hand, state.wild_rank, state.rules, (), state.contract).go_out.get(card)
         if arrangement is None:
             raise IllegalActionError(
                 f"discarding {card_name(card)} leaves cards that cannot all be melded"

@@ -7,6 +7,7 @@
     │   ├── InvalidCardError             bad card notation ("7X")                       → 422 invalid_card
     │   ├── InvalidRulesError            unknown option or out-of-range value           → 422 invalid_rules
     │   └── InvalidActionError           an action body of the wrong shape              → 422 invalid_action
+    ├── SolverBudgetExceeded             a valid hand too complex to solve in the budget → 422 solve_too_complex
     ├── NotYourTurnError                 a well-formed action by a seat not on turn     → 409 not_your_turn
     └── IllegalActionError               well-formed, on turn, but not allowed now      → 409 illegal_action
 
@@ -23,6 +24,7 @@ __all__ = [
     "InvalidInputError",
     "InvalidRulesError",
     "NotYourTurnError",
+    "SolverBudgetExceeded",
 ]
 
 
@@ -51,6 +53,17 @@ class InvalidRulesError(InvalidInputError):
 
 class InvalidActionError(InvalidInputError):
     code = "invalid_action"
+
+
+class SolverBudgetExceeded(EngineError):
+    """The solver would need more search steps than its budget (``service.solver``).
+
+    Only inputs larger than any game position reach it (``POST /v1/solve`` accepts
+    hands of up to 30 cards); the budget is counted in steps, so the same input is
+    refused every time, on every machine.
+    """
+
+    code = "solve_too_complex"
 
 
 class NotYourTurnError(EngineError):

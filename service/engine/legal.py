@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .analysis import go_out_cards
+from service.solver import go_out_cards
+
 from .cards import card_name
 from .state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, GameState
 
@@ -30,7 +31,7 @@ def legal_actions(state: GameState, seat: int | None) -> list[dict[str, Any]]:
     distinct = sorted(set(hand))
     actions = [{"type": "discard", "card": card_name(c)} for c in distinct]
     if state.phase == DISCARD:
-        go_out = go_out_cards(state, hand)
+        go_out = go_out_cards(hand, state.wild_rank, state.rules, state.contract)
         actions.extend({"type": "go_out", "discard": card_name(c)} for c in distinct if c in go_out)
     else:
         assert state.phase == FINAL_DISCARD

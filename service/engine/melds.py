@@ -1,18 +1,28 @@
-"""Meld rules in one place: the solving context, meld validation, groups, table melds.
+"""The one meld model: what a valid set or run is, under every option.
 
-Everything here depends only on the rules and the round's wild rank. The search
-(``group_search``), the wild pool and the public ``meld_kinds`` use it.
+A *set* is three or more cards of one rank, a *run* three or more cards of one suit
+at consecutive positions of the aces rule (``low``, ``high``, ``both``, ``wrap``),
+no position twice; wilds (printed jokers and wild-rank cards) stand for missing
+cards, within ``max_wilds_per_meld`` and ``min_naturals_per_meld``, and a wild-rank
+card may stand for itself (then it counts as a natural). Laying cards off onto a
+table meld is valid when the union is one valid meld (``can_lay_off``).
+
+Everything that needs meld validity asks here: the engine for explicit ``go_out``
+melds, the solver for table melds and for the limits its group search enumerates
+under (``Context``). Nothing here depends on more than the rules and the round's
+wild rank.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import product
 
 from .cards import JOKER, rank_of, suit_of
 from .rules import Rules
+
+__all__ = ["BIG", "SCALE", "Context", "can_lay_off", "context", "kinds_of", "meld_kinds", "run_fits", "split"]
 
 INF = 1 << 40
 BIG = 1 << 20
@@ -58,8 +68,8 @@ class Context:
         return (rank,)
 
 
-@lru_cache(maxsize=256)
 def context(rules: Rules, wild_rank: int | None) -> Context:
+    """The meld limits and deadwood costs of a round under ``rules``."""
     m = rules.max_wilds_per_meld
     pt = rules.penalty_table(wild_rank)
     return Context(
@@ -80,6 +90,7 @@ def context(rules: Rules, wild_rank: int | None) -> Context:
 
 
 def split(cards: Iterable[int], wild_rank: int | None) -> tuple[list[int], list[int], int]:
+    """``(naturals, wild-rank cards, number of printed jokers)`` of ``cards``."""
     naturals, wild_rank_cards, jokers = [], [], 0
     for c in cards:
         if c == JOKER:
@@ -112,6 +123,7 @@ def run_fits(ctx: Context, nat_positions: list[int], total: int) -> bool:
 
 
 def kinds_of(ctx: Context, naturals: list[int], wrc: list[int], jokers: int) -> frozenset[str]:
+    """The kinds the cards (already ``split``) form as one meld under ``ctx``."""
     total = len(naturals) + len(wrc) + jokers
     if total < 3:
         return frozenset()
@@ -155,64 +167,12 @@ def meld_kinds(cards: Sequence[int], wild_rank: int | None, rules: Rules) -> fro
     return kinds_of(ctx, *split(cards, wild_rank))
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
-    """A chosen group: naturals (card ints), wilds it needs, kind, display hints."""
+def can_lay_off(
+    table_meld: Sequence[int], cards: Sequence[int], wild_rank: int | None, rules: Rules
+) -> bool:
+    """Whether ``cards`` may be laid off onto ``table_meld``: the union is one valid meld.
 
-    kind: str  # "set" | "run" | "layoff"
-    naturals: tuple[int, ...]
-    wilds: int
-    spare: int
-    layout: tuple[int | None, ...] = ()  # runs: card per position, None = a wild
-    table: int = -1
-
-
-class TableMeld:
-    """A meld on the table, interpreted for lay-offs."""
-
-    def __init__(self, ctx: Context, cards: Sequence[int]) -> None:
-        self.cards = tuple(cards)
-        naturals, wrc, jokers = split(cards, ctx.wild_rank)
-        kinds = kinds_of(ctx, naturals, wrc, jokers)
-        self.valid = bool(kinds)
-        self.size = len(self.cards)
-        # What the meld may be read as once cards are laid off onto it: the union only has
-        # to be one valid meld, so a run may become a set and the other way round. These
-        # readings are not checked against the meld alone; the lay-off checks the union.
-        # As a set: (rank, or None for any rank, naturals, wilds)
-        self.sets: list[tuple[int | None, int, int]] = []
-        # As a run: (suit, natural positions, wilds)
-        self.runs: list[tuple[int, tuple[int, ...], int]] = []
-        self._spare = 0
-        if not self.valid:
-            return
-        ranks = {rank_of(c) for c in naturals}
-        if len(ranks) == 1:
-            self.sets.append((next(iter(ranks)), len(naturals), len(wrc) + jokers))
-        elif not naturals:
-            if wrc:
-                self.sets.append((ctx.wild_rank, len(wrc), jokers))  # a set of the wild rank
-            self.sets.append((None, 0, len(wrc) + jokers))  # all wild: any rank
-        suits = {suit_of(c) for c in naturals}
-        if len(suits) <= 1:
-            for s in list(suits) if suits else range(4):
-                own = [c for c in wrc if suit_of(c) == s]
-                for self_count in range(0, min(1, len(own)) + 1):
-                    nat_cards = naturals + own[:self_count]
-                    wild = self.size - len(nat_cards)
-                    for pos in product(*(ctx.positions(rank_of(c)) for c in nat_cards)):
-                        self.runs.append((s, tuple(pos), wild))
-        # spare room for more wilds, the meld otherwise unchanged (and valid as it is)
-        m, n = ctx.max_wilds, ctx.min_nat
-        best = 0
-        for _r, nat, wild in self.sets:
-            if wild <= m and nat >= n:
-                best = max(best, m - wild)
-        for _s, pos, wild in self.runs:
-            if wild <= m and len(pos) >= n and run_fits(ctx, list(pos), self.size):
-                best = max(best, min(m - wild, 13 - self.size))
-        self._spare = best
-
-    def spare(self, ctx: Context) -> int:
-        """How many more wilds this meld can take, unchanged otherwise."""
-        return self._spare
+    The union may be read as another kind than the table meld alone (a run of one
+    rank's wilds may become a set): only the meld as it then lies must be valid.
+    """
+    return bool(cards) and bool(meld_kinds([*table_meld, *cards], wild_rank, rules))

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from service.solver import solve
+
 from .cards import card_name, card_names
 from .events import EventLog, round_result_dict, round_started
 from .shoe import RandomStream, build_shoe
-from .solver import solve
 from .state import (
     DRAW,
     FINISHED,

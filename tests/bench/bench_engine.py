@@ -2,9 +2,8 @@
 
 Times, per action, ``legal_actions`` (which includes the going-out check) plus
 ``apply`` of the chosen action, the work an HTTP request does around the
-engine. Not a unit test: it prints a table and always exits 0. The solver's
-caches are cleared before each preset so cache hits across games do not
-flatter the numbers; within a game they count as they would in the service.
+engine. Not a unit test: it prints a table and always exits 0. The solver keeps
+nothing between calls, so every position is solved afresh.
 
 Usage: ``python -m tests.bench.bench_engine [games per preset]``
 """
@@ -16,7 +15,6 @@ import sys
 import time
 
 from service.engine import apply, legal_actions, new_game
-from service.engine.analysis import _analysis
 from service.engine.rules import resolve_rules
 from tests.bench.procs import percentile
 
@@ -33,7 +31,6 @@ Row = tuple[str, int, int, float, float, float]
 
 def run(name: str, spec: dict[str, object], games: int) -> Row:
     rules = resolve_rules(spec)
-    _analysis.cache_clear()
     rng = random.Random(name)
     timings: list[float] = []
     actions = 0

@@ -4,7 +4,7 @@ A full result is what ``POST /v1/solve`` returns: the penalty, the go-out discar
 and the discard analysis (``solver.analyze``). Each hand set is timed one hand at a
 time (``time.perf_counter``). On a sample of the same hands, in the same run, two
 references that share no code with the solver are timed
-(tests/engine/reference_solver.py): the *brute force* as the issue defines it
+(tests/solver/reference_solver.py): the *brute force* as the issue defines it
 (validate every one of the 2^n subsets of the hand, then a DP over bitmasks for
 the partition, giving every discard at once), and the test suite's *reference*,
 the same with the subset enumeration pruned as soon as a subset can no longer be
@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 
 from service.engine.cards import JOKER, make_card
 from service.engine.rules import resolve_rules
-from service.engine.solver import analyze
-from tests.engine import reference_solver
+from service.solver import analyze
+from tests.solver import reference_solver
 
 CLASSIC = resolve_rules({"preset": "classic"})
 BGA = resolve_rules({"preset": "bga"})

@@ -17,11 +17,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from service.engine import apply, from_dict, legal_actions, new_game, to_dict
-from service.engine.analysis import analysis_of
 from service.engine.cards import card_names, parse_cards
 from service.engine.rules import Rules, resolve_rules
 from service.engine.shoe import build_shoe
-from service.engine.solver import solve
 from service.engine.state import (
     DISCARD,
     DRAW,
@@ -31,6 +29,7 @@ from service.engine.state import (
     IN_PROGRESS,
     GameState,
 )
+from service.solver import analyze, solve
 
 NAMES = ["ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"]
 
@@ -164,11 +163,11 @@ def choose(state: GameState, rng: random.Random, bot: str) -> dict[str, Any]:
         action = dict(rng.choice(go_outs))
         if rng.random() < 0.3:  # exercise the explicit-melds path too
             hand = state.hands[seat]
-            arrangement = analysis_of(state, hand).go_out[cards(action["discard"])[0]]
+            arrangement = analyze(hand, state.wild_rank, state.rules, (), state.contract).go_out[cards(action["discard"])[0]]
             action["melds"] = [card_names(m) for m in arrangement.melds]
         return action
     if rng.random() < 0.8:
-        best = analysis_of(state, state.hands[seat]).discards[0][0]
+        best = analyze(state.hands[seat], state.wild_rank, state.rules, (), state.contract).discards[0][0]
         return {"type": "discard", "card": card_names([best])[0]}
     return rng.choice([a for a in actions if a["type"] == "discard"])
 

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from service.engine import apply, legal_actions, new_game
-from service.engine.analysis import analysis_of
 from service.engine.cards import JOKER, card_name, card_names
 from service.engine.errors import (
     IllegalActionError,
@@ -25,6 +24,7 @@ from service.engine.errors import (
 )
 from service.engine.rules import resolve_rules
 from service.engine.state import DISCARD, GameState
+from service.solver import analyze
 
 from .game_helpers import NAMES, choose
 
@@ -113,7 +113,7 @@ def test_a_go_out_with_the_solvers_melds_applies_and_with_wrong_melds_is_refused
             assert seat is not None
             if state.phase == DISCARD:
                 hand = state.hands[seat]
-                for card, arrangement in analysis_of(state, hand).go_out.items():
+                for card, arrangement in analyze(hand, state.wild_rank, state.rules, (), state.contract).go_out.items():
                     melds = [card_names(m) for m in arrangement.melds]
                     body = {"type": "go_out", "discard": card_name(card), "melds": melds}
                     apply(state, seat, body)

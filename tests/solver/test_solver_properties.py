@@ -14,7 +14,7 @@ import pytest
 
 from service.engine.cards import JOKER, make_card
 from service.engine.rules import resolve_rules
-from service.engine.solver import MAX_HAND, analyze, solve
+from service.solver import MAX_HAND, analyze, solve
 
 CLASSIC = resolve_rules({"preset": "classic"})
 KING = 13

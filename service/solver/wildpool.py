@@ -4,51 +4,79 @@ After a search has disposed of every natural, the remaining jokers and wild-rank
 cards are placed at best: into the spare room of the chosen melds, into melds of
 their own, and the rest into deadwood, cheapest first. ``layout`` turns the
 chosen groups and that plan into concrete melds of real cards.
+
+Why a separate step: wilds are interchangeable for every meld they stand in, so the
+search only counts them (a balance and a capacity) instead of branching on which
+wild goes where; the placement is a small optimisation over counts, memoised per
+search.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from service.engine.cards import JOKER, rank_of
+from service.engine.melds import Context
 
 from .arrangement import Arrangement
-from .cards import JOKER, rank_of
-from .melds import INF, Context
+
+__all__ = ["INF", "WildPool", "layout"]
+
+#: The cost of what cannot be done (a contract the wilds cannot meet).
+INF = 1 << 40
 
 
-@lru_cache(maxsize=4096)
-def leftover(ctx: Context, x: int, y: int, need: tuple[int, int], pj: int, pw: int):
-    """Melds made only of x jokers and y wild-rank cards, then deadwood: (penalty, melds)."""
-    ns, nr = need
-    best_v = INF if ns or nr else x * pj + y * pw
-    best_plan: tuple = ()
-    m, n = ctx.max_wilds, ctx.min_nat
-    for size in range(3, x + y + 1):
-        for yy in range(max(0, size - x), min(y, size) + 1):
-            xx = size - yy
-            as_set = xx <= m and yy >= n
-            as_run = size <= 13 and (
-                (yy >= 1 and size - 1 <= m and n <= 1) or (n == 0 and size <= m)
-            )
-            for kind, ok in (("set", as_set), ("run", as_run)):
-                if not ok:
-                    continue
-                nn = (max(0, ns - 1), nr) if kind == "set" else (ns, max(0, nr - 1))
-                v, plan = leftover(ctx, x - xx, y - yy, nn, pj, pw)
-                if v < best_v:
-                    best_v, best_plan = v, ((kind, xx, yy), *plan)
-    return best_v, best_plan
+class WildPool:
+    """The placements of one search's wild pool (its rules and wild penalties)."""
 
+    def __init__(self, ctx: Context, joker_cost: int, wild_rank_cost: int) -> None:
+        self.ctx = ctx
+        self.pj = joker_cost
+        self.pw = wild_rank_cost
+        self._leftover: dict[tuple, tuple] = {}
+        self._place: dict[tuple, tuple] = {}
 
-@lru_cache(maxsize=8192)
-def place(ctx, xj, y, room, need, pj, pw):
-    """Best use of a pool of ``xj`` jokers and ``y`` wild-rank cards: absorb, meld, or deadwood."""
-    best = (INF, None)
-    for aj in range(0, min(xj, room) + 1):
-        for ay in range(0, min(y, room - aj) + 1):
-            v, plan = leftover(ctx, xj - aj, y - ay, need, pj, pw)
-            if v < best[0]:
-                best = (v, (aj, ay, plan))
-    return best
+    def leftover(self, x: int, y: int, need: tuple[int, int]) -> tuple[int, tuple]:
+        """Melds made only of x jokers and y wild-rank cards, then deadwood: (cost, melds)."""
+        key = (x, y, need)
+        hit = self._leftover.get(key)
+        if hit is not None:
+            return hit
+        ns, nr = need
+        best_v = INF if ns or nr else x * self.pj + y * self.pw
+        best_plan: tuple = ()
+        m, n = self.ctx.max_wilds, self.ctx.min_nat
+        for size in range(3, x + y + 1):
+            for yy in range(max(0, size - x), min(y, size) + 1):
+                xx = size - yy
+                as_set = xx <= m and yy >= n
+                as_run = size <= 13 and (
+                    (yy >= 1 and size - 1 <= m and n <= 1) or (n == 0 and size <= m)
+                )
+                for kind, ok in (("set", as_set), ("run", as_run)):
+                    if not ok:
+                        continue
+                    nn = (max(0, ns - 1), nr) if kind == "set" else (ns, max(0, nr - 1))
+                    v, plan = self.leftover(x - xx, y - yy, nn)
+                    if v < best_v:
+                        best_v, best_plan = v, ((kind, xx, yy), *plan)
+        self._leftover[key] = (best_v, best_plan)
+        return best_v, best_plan
+
+    def place(self, xj: int, y: int, room: int, need: tuple[int, int]) -> tuple[int, tuple | None]:
+        """Best use of ``xj`` jokers and ``y`` wild-rank cards: into ``room``, melds of
+        their own, or deadwood. ``(cost, (jokers into room, wild-rank cards into room,
+        the leftover melds))``."""
+        key = (xj, y, room, need)
+        hit = self._place.get(key)
+        if hit is not None:
+            return hit
+        best: tuple[int, tuple | None] = (INF, None)
+        for aj in range(0, min(xj, room) + 1):
+            for ay in range(0, min(y, room - aj) + 1):
+                v, plan = self.leftover(xj - aj, y - ay, need)
+                if v < best[0]:
+                    best = (v, (aj, ay, plan))
+        self._place[key] = best
+        return best
 
 
 def layout(ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, table) -> Arrangement:
@@ -90,7 +118,7 @@ def layout(ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, table) -> Arran
         for t, m in enumerate(table):
             if t in used_tables:
                 continue
-            room = m.spare(ctx)
+            room = m.spare
             taken = []
             while extra and len(taken) < room:
                 taken.append(extra.pop())

@@ -1,0 +1,110 @@
+"""``analyze``, ``solve`` and the going-out test: one search per call, nothing kept.
+
+Each call builds its own search (``search.GroupSearch``) with its own memo and step
+budget, and drops it on return; no state outlives a call, so calls are independent
+of each other and safe across threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from service.engine.errors import InvalidInputError
+from service.engine.melds import SCALE, Context, context, split
+from service.engine.rules import Rules
+
+from .arrangement import Analysis, Arrangement
+from .budget import STEP_BUDGET, Budget
+from .search import GroupSearch
+from .table import read_table
+
+__all__ = ["MAX_HAND", "MAX_TABLE_MELDS", "analyze", "go_out_cards", "solve"]
+
+#: The largest hand the solver accepts (``POST /v1/solve``'s limit).
+MAX_HAND = 30
+#: The most table melds a lay-off search accepts from outside a game (``POST /v1/solve``).
+MAX_TABLE_MELDS = 12
+
+
+def _check(hand: Sequence[int]) -> None:
+    if len(hand) > MAX_HAND:
+        raise InvalidInputError(f"a hand has at most {MAX_HAND} cards, not {len(hand)}")
+
+
+def _search(
+    ctx: Context,
+    hand: Sequence[int],
+    table: Sequence[Sequence[int]],
+    contract: tuple[int, int] | None,
+    budget: Budget,
+) -> tuple[GroupSearch, tuple]:
+    naturals, wild_rank_cards, jokers = split(hand, ctx.wild_rank)
+    search = GroupSearch(ctx, naturals, wild_rank_cards, jokers, read_table(ctx, table), contract, budget)
+    return search, search.start(naturals)
+
+
+def solve(
+    hand: Sequence[int],
+    wild_rank: int | None,
+    rules: Rules,
+    table: Sequence[Sequence[int]] = (),
+    *,
+    steps: int = STEP_BUDGET,
+) -> Arrangement:
+    """The optimal arrangement of ``hand`` (lay-offs onto ``table`` when ``rules.lay_off``).
+
+    Raises ``SolverBudgetExceeded`` past ``steps`` search steps.
+    """
+    _check(hand)
+    search, state = _search(context(rules, wild_rank), hand, table, None, Budget(steps))
+    search.best(state)
+    return search.arrangement(state)
+
+
+def analyze(
+    hand: Sequence[int],
+    wild_rank: int | None,
+    rules: Rules,
+    table: Sequence[Sequence[int]] = (),
+    contract: tuple[int, int] | None = None,
+    *,
+    steps: int = STEP_BUDGET,
+) -> Analysis:
+    """The best arrangement, the go-out discards and the penalty after each discard.
+
+    One search gives the cost of the hand and of the hand without each card. With a
+    contract, each go-out candidate is confirmed by a contract-aware search of the
+    rest. Raises ``SolverBudgetExceeded`` past ``steps`` search steps (all searches of
+    the call together).
+    """
+    _check(hand)
+    ctx = context(rules, wild_rank)
+    budget = Budget(steps)
+    search, state = _search(ctx, hand, table, None, budget)
+    result = search.best(state)
+    best = search.arrangement(state)
+    # costs are penalty * SCALE + deadwood cards (see melds.Context): 0 = all melded
+    costs = {card: search.cost_without(result, card) for card in set(hand)}
+    discards = tuple(sorted(((c, v // SCALE) for c, v in costs.items()), key=lambda cv: (cv[1], cv[0])))
+    go_out: dict[int, Arrangement] = {}
+    for card in sorted(c for c, v in costs.items() if v == 0):
+        if contract is None:
+            go_out[card] = search.arrangement(state, without=card)
+            continue
+        rest = list(hand)
+        rest.remove(card)
+        contract_search, rest_state = _search(ctx, rest, table, contract, budget)
+        if contract_search.best(rest_state)[0] == 0:
+            go_out[card] = contract_search.arrangement(rest_state)
+    return Analysis(best=best, go_out=go_out, discards=discards)
+
+
+def go_out_cards(
+    hand: Sequence[int],
+    wild_rank: int | None,
+    rules: Rules,
+    contract: tuple[int, int] | None = None,
+) -> frozenset[int]:
+    """The cards whose discard leaves the rest of ``hand`` (after drawing) entirely
+    melded, meeting ``contract``: the going-out test of a turn."""
+    return frozenset(analyze(hand, wild_rank, rules, (), contract).go_out)

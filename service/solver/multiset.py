@@ -1,0 +1,91 @@
+"""The cards left in a search state as one integer: a 6-bit field per slot.
+
+Why: the search memoises on the multiset of cards still to place and removes whole
+groups of cards at a time. One integer is a cheap, hashable memo key, removing a
+group is one subtraction, and ``fits`` tells in one mask whether the group's cards
+were all there.
+
+Slots are the same for every hand. A natural's slot is its place in the search
+order, rank then suit (``rank_index * 4 + suit``, 0..51); the wild-rank cards of
+each suit take slots 52..55 (``WILD_RANK_SLOT + suit``). Each field holds
+``count + 32``: the 32 is a guard bit that a subtraction borrowing from the field
+clears.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "CARD",
+    "GUARD",
+    "NATURAL_SLOTS",
+    "ONE",
+    "SLOT",
+    "SLOTS",
+    "WILD_RANK_SLOT",
+    "count",
+    "counts",
+    "delta",
+    "fits",
+    "from_counts",
+    "lowest_natural",
+    "natural_count",
+    "wild_rank_count",
+]
+
+NATURAL_SLOTS = 52
+WILD_RANK_SLOT = NATURAL_SLOTS
+SLOTS = NATURAL_SLOTS + 4
+_BITS = 6
+_BIAS = 32
+
+#: card (0..51) -> its natural slot, and natural slot -> card
+SLOT: tuple[int, ...] = tuple((c % 13) * 4 + c // 13 for c in range(52))
+CARD: tuple[int, ...] = tuple(sorted(range(52), key=SLOT.__getitem__))
+#: a slot's 1 in the integer form
+ONE: tuple[int, ...] = tuple(1 << _BITS * j for j in range(SLOTS))
+#: the guard bits of every slot: also the integer of the empty multiset
+GUARD = _BIAS * sum(ONE)
+_NATURAL_COUNTS = (_BIAS - 1) * sum(ONE[:NATURAL_SLOTS])
+_FIELD = (1 << _BITS) - 1
+
+
+def from_counts(per_slot: Sequence[int]) -> int:
+    """The integer of a count per slot (``SLOTS`` counts, or fewer: the rest are 0)."""
+    return GUARD + sum(n << _BITS * j for j, n in enumerate(per_slot))
+
+
+def counts(x: int) -> tuple[int, ...]:
+    """The count of every slot, ``from_counts`` read back."""
+    return tuple(((x >> _BITS * j) & _FIELD) - _BIAS for j in range(SLOTS))
+
+
+def count(x: int, slot: int) -> int:
+    return ((x >> _BITS * slot) & _FIELD) - _BIAS
+
+
+def delta(slots: Iterable[int]) -> int:
+    """What to subtract to remove one card of each listed slot (repeats count twice)."""
+    return sum(ONE[j] for j in slots)
+
+
+def fits(x: int) -> bool:
+    """Whether ``x`` came from subtracting cards that were all held (no guard borrowed)."""
+    return x & GUARD == GUARD
+
+
+def lowest_natural(x: int) -> int:
+    """The lowest natural slot still held, or ``NATURAL_SLOTS`` when none is."""
+    held = (x ^ GUARD) & _NATURAL_COUNTS
+    if not held:
+        return NATURAL_SLOTS
+    return ((held & -held).bit_length() - 1) // _BITS
+
+
+def natural_count(x: int) -> int:
+    return sum(count(x, j) for j in range(NATURAL_SLOTS) if x >> _BITS * j & _FIELD != _BIAS)
+
+
+def wild_rank_count(x: int) -> int:
+    return sum(count(x, WILD_RANK_SLOT + s) for s in range(4))

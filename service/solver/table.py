@@ -1,0 +1,167 @@
+"""Table melds read for lay-offs, and the lay-off groups of a search.
+
+Under ``lay_off`` a hand may add cards to melds already on the table. Whether an
+addition is valid is the one meld model's question (``melds.kinds_of`` of the
+union); this module reads each table meld once as the sets and runs it may become,
+so the search can enumerate the additions through its lowest natural, and knows how
+many more wilds each meld can take unchanged (its spare room).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+
+from service.engine.cards import JOKER, card_names, rank_of, suit_of
+from service.engine.errors import InvalidInputError
+from service.engine.melds import Context, kinds_of, run_fits, split
+
+from .groups import SAME_RANK, Group, GroupMaker
+from .multiset import CARD, WILD_RANK_SLOT
+
+__all__ = ["TableMeld", "layoff_groups", "read_table", "wild_rank_layoffs"]
+
+
+class TableMeld:
+    """A meld on the table, read as what it may become once cards are laid onto it.
+
+    The union only has to be one valid meld, so a run may become a set and the other
+    way round; the readings are candidates, the lay-off checks the union.
+    """
+
+    def __init__(self, ctx: Context, cards: Sequence[int]) -> None:
+        self.cards = tuple(cards)
+        self.size = len(self.cards)
+        naturals, wrc, jokers = split(cards, ctx.wild_rank)
+        self.valid = bool(kinds_of(ctx, naturals, wrc, jokers))
+        #: as a set: (rank, or None for any rank, naturals, wilds)
+        self.sets: list[tuple[int | None, int, int]] = []
+        #: as a run: (suit, natural positions, wilds)
+        self.runs: list[tuple[int, tuple[int, ...], int]] = []
+        self.spare = 0  # how many more wilds it takes, otherwise unchanged
+        if not self.valid:
+            return
+        ranks = {rank_of(c) for c in naturals}
+        if len(ranks) == 1:
+            self.sets.append((next(iter(ranks)), len(naturals), len(wrc) + jokers))
+        elif not naturals:
+            if wrc:
+                self.sets.append((ctx.wild_rank, len(wrc), jokers))  # a set of the wild rank
+            self.sets.append((None, 0, len(wrc) + jokers))  # all wild: any rank
+        suits = {suit_of(c) for c in naturals}
+        if len(suits) <= 1:
+            for s in list(suits) if suits else range(4):
+                own = [c for c in wrc if suit_of(c) == s]
+                for self_count in range(0, min(1, len(own)) + 1):
+                    nat_cards = naturals + own[:self_count]
+                    wild = self.size - len(nat_cards)
+                    for pos in product(*(ctx.positions(rank_of(c)) for c in nat_cards)):
+                        self.runs.append((s, tuple(pos), wild))
+        m, n = ctx.max_wilds, ctx.min_nat
+        for _rank, nat, wild in self.sets:
+            if wild <= m and nat >= n:
+                self.spare = max(self.spare, m - wild)
+        for _suit, pos, wild in self.runs:
+            if wild <= m and len(pos) >= n and run_fits(ctx, list(pos), self.size):
+                self.spare = max(self.spare, min(m - wild, 13 - self.size))
+
+
+def read_table(ctx: Context, table: Sequence[Sequence[int]]) -> list[TableMeld]:
+    """The table melds a hand may lay off onto; an invalid one is refused by name."""
+    if not ctx.lay_off:
+        return []
+    melds = [TableMeld(ctx, m) for m in table]
+    for meld in melds:
+        if not meld.valid:
+            names = " ".join(card_names(meld.cards))
+            raise InvalidInputError(
+                f"table meld {names or '(empty)'} is not a valid meld", meld=card_names(meld.cards)
+            )
+    return melds
+
+
+def layoff_groups(
+    maker: GroupMaker, table: list[TableMeld], cnt: Sequence[int], i: int, mask: int, budget: int
+) -> list[tuple[Group, tuple[int, ...], int]]:
+    """Lay-offs of slot i (and higher naturals) onto each unused table meld, as
+    ``(group, the slots it removes, the meld's bit)``."""
+    ctx = maker.ctx
+    x = CARD[i]
+    r, s = rank_of(x), suit_of(x)
+    out = []
+    for t, meld in enumerate(table):
+        if mask >> t & 1:
+            continue
+        bit = 1 << t
+        for rank, tnat, twild in meld.sets:
+            if rank is not None and rank != r:
+                continue
+            others = [j for j in SAME_RANK[i] if cnt[j]]
+            idx = [i, *others]
+            choices = [range(1, cnt[i] + 1)] + [range(0, cnt[j] + 1) for j in others]
+            for take in product(*choices):
+                maker.budget.spend(1)
+                if tnat + sum(take) < ctx.min_nat or twild > ctx.max_wilds:
+                    continue
+                slots = tuple(j for j, tk in zip(idx, take, strict=True) for _ in range(tk))
+                naturals = tuple(CARD[j] for j in slots)
+                group = Group("layoff", naturals, 0, ctx.max_wilds - twild, table=t)
+                out.append((group, slots, bit))
+        for suit, fixed, twild in meld.runs:
+            if suit != s:
+                continue
+            for p0 in ctx.positions(r):
+                if p0 in fixed:
+                    continue
+                cand = maker.run_candidates(cnt, i, p0)
+                free = sorted(q for q in cand if q not in fixed)
+                for m in range(1 << len(free)):
+                    picked = [free[b] for b in range(len(free)) if m >> b & 1]
+                    nat_pos = [*fixed, p0, *picked]
+                    if len(nat_pos) < ctx.min_nat:
+                        continue
+                    for c in range(0, max(0, min(budget, ctx.max_wilds - twild)) + 1):
+                        maker.budget.spend(1)
+                        total = len(nat_pos) + twild + c
+                        if twild + c > ctx.max_wilds or not run_fits(ctx, nat_pos, total):
+                            continue
+                        slots = (i, *(cand[q] for q in picked))
+                        if len(set(slots)) == len(slots):
+                            naturals = tuple(maker.card(j) for j in slots)
+                            spare = min(ctx.max_wilds - twild - c, 13 - total)
+                            group = Group("layoff", naturals, c, spare, table=t)
+                            out.append((group, slots, bit))
+                        break  # the fewest wilds that fit is enough; more go via spare
+    return out
+
+
+def wild_rank_layoffs(
+    maker: GroupMaker, table: list[TableMeld], cnt: Sequence[int], mask: int, pool: int
+) -> list[tuple[Group, tuple[int, ...], int]]:
+    """Lay-offs of wild-rank cards standing for themselves onto unused table melds.
+
+    Under a wild limit a wild-rank card may extend a table meld as a natural (a set of
+    its rank, or a run of its suit at its own rank) where a wild would break the limit.
+    Each as ``(group, the slots it removes, the meld's bit)``.
+    """
+    ctx = maker.ctx
+    w = ctx.wild_rank
+    out = []
+    for t, meld in enumerate(table):
+        if mask >> t & 1:
+            continue
+        for take in product(*(range(0, cnt[WILD_RANK_SLOT + s] + 1) for s in range(4))):
+            maker.budget.spend(1)
+            if not any(take):
+                continue
+            laid = [maker.wild_rank_card(s) for s in range(4) for _ in range(take[s])]
+            for c in range(0, max(0, min(pool - len(laid), ctx.max_wilds)) + 1):
+                union = [*meld.cards, *laid, *([JOKER] * c)]
+                if not kinds_of(ctx, *split(union, w)):
+                    continue
+                slots = tuple(WILD_RANK_SLOT + s for s in range(4) for _ in range(take[s]))
+                spare = TableMeld(ctx, union).spare
+                out.append((Group("layoff", tuple(laid), c, spare, table=t), slots, 1 << t))
+                break  # the fewest wilds that make it valid; more go via spare
+    return out
+
