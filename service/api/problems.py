@@ -25,6 +25,7 @@ from service.engine.errors import (
     IllegalActionError,
     InvalidInputError,
     NotYourTurnError,
+    SolverBudgetExceeded,
 )
 from service.storage import StorageUnavailableError, UnknownGameError
 
@@ -64,6 +65,7 @@ TITLES = {
 #: The HTTP status of each error class; the first matching class (by MRO) wins.
 STATUS = {
     InvalidInputError: 422,
+    SolverBudgetExceeded: 422,
     NotYourTurnError: 409,
     IllegalActionError: 409,
     AuthError: 401,

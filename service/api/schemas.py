@@ -297,8 +297,8 @@ class SolveRequestSchema(StrictSchema):
     table = fields.List(
         CardList(CardIn(), validate=validate.Length(max=30),
                  metadata={"description": "A meld on the table."}),
-        validate=validate.Length(max=40),
-        metadata={"description": "Melds on the table to lay off onto (when `lay_off` is on)."},
+        validate=validate.Length(max=12),
+        metadata={"description": "Melds on the table to lay off onto (when `lay_off` is on), at most 12."},
     )
     rules = _rules_spec_field("The rules; default classic.")
 

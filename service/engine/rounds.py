@@ -104,7 +104,7 @@ def arrange_final(state: GameState, seat: int, log: EventLog | None) -> GameStat
 
     The hand keeps only the deadwood, so the round's score is its penalty.
     """
-    arrangement = solve(list(state.hands[seat]), state.wild_rank, state.rules, _table_cards(state))
+    arrangement = solve(list(state.hands[seat]), state.wild_rank, state.rules, _table_cards(state), steps=None)
     table = list(state.table)
     for index, cards in arrangement.layoffs:
         meld = table[index]

@@ -49,11 +49,12 @@ def solve(
     rules: Rules,
     table: Sequence[Sequence[int]] = (),
     *,
-    steps: int = STEP_BUDGET,
+    steps: int | None = STEP_BUDGET,
 ) -> Arrangement:
     """The optimal arrangement of ``hand`` (lay-offs onto ``table`` when ``rules.lay_off``).
 
-    Raises ``SolverBudgetExceeded`` past ``steps`` search steps.
+    Raises ``SolverBudgetExceeded`` past ``steps`` search steps (``None``: unbounded;
+    the game flow's final-turn lay-offs need it for now, see the package docstring).
     """
     _check(hand)
     search, state = _search(context(rules, wild_rank), hand, table, None, Budget(steps))
@@ -68,7 +69,7 @@ def analyze(
     table: Sequence[Sequence[int]] = (),
     contract: tuple[int, int] | None = None,
     *,
-    steps: int = STEP_BUDGET,
+    steps: int | None = STEP_BUDGET,
 ) -> Analysis:
     """The best arrangement, the go-out discards and the penalty after each discard.
 

@@ -20,11 +20,11 @@ wild goes into this group's room):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from service.engine.cards import rank_of, suit_of
+from service.engine.cards import rank_of
 from service.engine.melds import Context
 
 from .budget import Budget
@@ -62,6 +62,7 @@ class GroupMaker:
         self.pool = pool  # every wild the hand holds: jokers and wild-rank cards
         self.contract = contract
         self._chains: dict[tuple, list] = {}
+        self._positions: dict[tuple[int, int], list[tuple[int, int]]] = {}
 
     def wild_rank_card(self, suit: int) -> int:
         return suit * 13 + (self.ctx.wild_rank or 1) - 1
@@ -92,8 +93,39 @@ class GroupMaker:
         suit is held, each with the slot of that card."""
         return {q: j for q, j in self._run_positions(i, p0) if cnt[j]}
 
+    def reach(self, held: Callable[[int], int], i: int, budget: int) -> tuple[tuple[int, int], ...]:
+        """What the runs through slot i depend on: the cards of its suit within reach,
+        as ``(slot, 1 or 2 for held once or more)``.
+
+        A position is within reach when the positions missing between it and slot i's
+        are no more than the wilds a run may take (and it is at most 12 away); the
+        enumeration never looks past the first one out of reach in each direction, so
+        two states that differ only farther away have the same runs.
+        """
+        limit = min(budget, self.ctx.max_wilds)
+        keep: set[int] = set()
+        for p0 in self.ctx.positions(i // 4 + 1):
+            avail = [(q, j) for q, j in self._run_positions(i, p0) if held(j)]
+            for side in (avail, avail[::-1]):
+                last, gaps = p0, 0
+                for q, j in side:
+                    if (q > p0) == (side is avail) and q != p0:
+                        gaps += abs(q - last) - 1
+                        if gaps > limit or abs(q - p0) > 12:
+                            break
+                        keep.add(j)
+                        last = q
+        return tuple(sorted((j, min(held(j), 2)) for j in keep))
+
     def _run_positions(self, i: int, p0: int) -> list[tuple[int, int]]:
         """Every (unrolled position, slot) that could join a run of slot i's suit at p0."""
+        key = (i, p0)
+        found = self._positions.get(key)
+        if found is None:
+            found = self._positions[key] = self._list_run_positions(i, p0)
+        return found
+
+    def _list_run_positions(self, i: int, p0: int) -> list[tuple[int, int]]:
         ctx = self.ctx
         suit = i & 3
         wrap = ctx.aces == "wrap"
@@ -136,9 +168,12 @@ class GroupMaker:
                         continue
                     length = span + pad
                     skipped = up_skip + down_skip
-                    if skipped and length - wilds < skips_need:
-                        if len(skipped) > 1 or cnt[cand[skipped[0]]] != 1:
-                            continue  # a short run that leaves out a natural: dominated
+                    if (
+                        skipped
+                        and length - wilds < skips_need
+                        and (len(skipped) > 1 or cnt[cand[skipped[0]]] != 1)
+                    ):
+                        continue  # a short run that leaves out a natural: dominated
                     slots = (i, *(cand[q] for q in (*up, *down)))
                     if len(set(slots)) != len(slots):
                         continue

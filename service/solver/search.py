@@ -54,6 +54,9 @@ _NEAR = tuple(
     for i in range(ms.NATURAL_SLOTS)
 )
 
+#: Per natural slot: the fields of its rank's slots from it on (what its sets depend on).
+_RANK = tuple(sum(63 << 6 * j for j in (i, *SAME_RANK[i])) for i in range(ms.NATURAL_SLOTS))
+
 State = tuple[int, int, int, int, tuple[int, int]]
 Result = tuple[int, int]  # (cost, per-card costs)
 
@@ -80,7 +83,7 @@ class GroupSearch:
         self.budget = budget
         self.maker = GroupMaker(ctx, self.capmax, contract is not None, budget)
         self.pool = WildPool(
-            ctx, ctx.cost[JOKER], ctx.cost[0 if ctx.wild_rank is None else ctx.wild_rank - 1]
+            ctx, ctx.cost[JOKER], ctx.cost[0 if ctx.wild_rank is None else ctx.wild_rank - 1], budget
         )
         # The per-card costs have a field per kind of card the hand holds: its distinct
         # naturals 0..n-1 in search order, the wild-rank cards of each suit n..n+3, the
@@ -95,7 +98,9 @@ class GroupSearch:
         # every state is the hand's.
         self.wr_fixed = None if ctx.limits else len(wild_rank_cards)
         self.memo: dict[State, Result] = {}
-        self._groups: dict[tuple, list[tuple[Group, int]]] = {}
+        self._near_groups: dict[tuple, list[tuple[Group, int]]] = {}
+        self._runs: dict[tuple, list[tuple[Group, int]]] = {}
+        self._sets: dict[tuple, list[tuple[Group, int]]] = {}
         self._layoffs: dict[tuple, list] = {}
         self._final: dict[tuple, tuple] = {}
 
@@ -142,7 +147,7 @@ class GroupSearch:
         hit = self.memo.get(state)
         if hit is not None:
             return hit
-        x, wb, cap, mask, need = state
+        x, wb, _cap, _mask, need = state
         i = ms.lowest_natural(x)
         if i == ms.NATURAL_SLOTS:
             result = self._base(state)
@@ -205,12 +210,15 @@ class GroupSearch:
             ncap = min(cap + group.spare, self.capmax)
             out.append((group, (new, wb - group.wilds, ncap, mask, (ns, nr))))
         if self.table:
-            key = (i, mask, budget, x & _NEAR[i])
+            # enumerated onto every table meld once, then filtered by what is used
+            key = (i, budget, x & _NEAR[i])
             found = self._layoffs.get(key)
             if found is None:
-                found = layoff_groups(self.maker, self.table, ms.counts(x), i, mask, budget)
+                found = layoff_groups(self.maker, self.table, ms.counts(x), i, 0, budget)
                 self._layoffs[key] = found
             for group, slots, bit in found:
+                if mask & bit:
+                    continue
                 ncap = min(cap + group.spare, self.capmax)
                 new = x - ms.delta(slots)
                 out.append((group, (new, wb - group.wilds, ncap, mask | bit, need)))
@@ -218,16 +226,27 @@ class GroupSearch:
 
     def _near(self, x: int, i: int, budget: int) -> list[tuple[Group, int]]:
         """The runs and sets through slot i, as (group, what it subtracts), kept for this
-        search by the counts they depend on (see ``_NEAR``)."""
+        search by what they depend on: the runs by the cards of the suit within reach
+        (``GroupMaker.reach``), the sets by the counts of the rank."""
         top = min(self.capmax, 14)
         budget = min(budget, top)
-        key = (i, budget, x & _NEAR[i])
-        found = self._groups.get(key)
-        if found is None:
-            cnt = ms.counts(x)
-            candidates = self.maker.runs(cnt, i, budget) + self.maker.sets(cnt, i, top)
-            found = self._groups[key] = [(g, ms.delta(slots)) for g, slots in candidates]
-        return found
+        near = (i, budget, x & _NEAR[i])  # the exact counts they could depend on
+        hit = self._near_groups.get(near)
+        if hit is not None:
+            return hit
+        self.budget.spend(8)  # reading the neighbourhood: about eight steps' work
+        key = (i, budget, self.maker.reach(lambda j: ms.count(x, j), i, budget))
+        runs = self._runs.get(key)
+        if runs is None:
+            found = self.maker.runs(ms.counts(x), i, budget)
+            runs = self._runs[key] = [(g, ms.delta(slots)) for g, slots in found]
+        key = (i, x & _RANK[i])
+        sets = self._sets.get(key)
+        if sets is None:
+            found = self.maker.sets(ms.counts(x), i, top)
+            sets = self._sets[key] = [(g, ms.delta(slots)) for g, slots in found]
+        hit = self._near_groups[near] = runs + sets
+        return hit
 
     # -- no natural left ---------------------------------------------------------
 

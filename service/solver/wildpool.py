@@ -17,6 +17,7 @@ from service.engine.cards import JOKER, rank_of
 from service.engine.melds import Context
 
 from .arrangement import Arrangement
+from .budget import Budget
 
 __all__ = ["INF", "WildPool", "layout"]
 
@@ -27,8 +28,9 @@ INF = 1 << 40
 class WildPool:
     """The placements of one search's wild pool (its rules and wild penalties)."""
 
-    def __init__(self, ctx: Context, joker_cost: int, wild_rank_cost: int) -> None:
+    def __init__(self, ctx: Context, joker_cost: int, wild_rank_cost: int, budget: Budget) -> None:
         self.ctx = ctx
+        self.budget = budget  # every placement tried is a step
         self.pj = joker_cost
         self.pw = wild_rank_cost
         self._leftover: dict[tuple, tuple] = {}
@@ -45,6 +47,7 @@ class WildPool:
         best_plan: tuple = ()
         m, n = self.ctx.max_wilds, self.ctx.min_nat
         for size in range(3, x + y + 1):
+            self.budget.spend(1 + min(y, size) - max(0, size - x))
             for yy in range(max(0, size - x), min(y, size) + 1):
                 xx = size - yy
                 as_set = xx <= m and yy >= n
@@ -71,6 +74,7 @@ class WildPool:
             return hit
         best: tuple[int, tuple | None] = (INF, None)
         for aj in range(0, min(xj, room) + 1):
+            self.budget.spend(1 + min(y, room - aj))
             for ay in range(0, min(y, room - aj) + 1):
                 v, plan = self.leftover(xj - aj, y - ay, need)
                 if v < best[0]:
