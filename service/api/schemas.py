@@ -152,8 +152,9 @@ class RulesSchema(Schema):
     decks = fields.Raw(
         required=True,
         metadata={
-            "description": 'Number of 52-card decks, or "auto" (fewest leaving 21+ cards '
-            "after the final deal).",
+            "description": 'Number of 52-card decks, or "auto": the fewest, at least the '
+            "preset's minimum, leaving 21+ cards after the final deal. A preset may say "
+            '"auto"; a game\'s rules always show the number its shoe holds.',
             "oneOf": [{"type": "integer", "minimum": 1, "maximum": 8}, {"enum": ["auto"]}],
         },
     )
@@ -207,6 +208,16 @@ class RulesSchema(Schema):
     tie_break = fields.String(
         required=True, validate=validate.OneOf(["zero_rounds", "shared"]),
         metadata={"description": "How equal totals are decided."},
+    )
+
+
+class GameRulesSchema(RulesSchema):
+    """The rules of one game: as :class:`RulesSchema`, with the decks in use (never "auto",
+    which depends on the number of players)."""
+
+    decks = fields.Integer(
+        required=True, validate=validate.Range(1, 8),
+        metadata={"description": "Number of 52-card decks in this game's shoe."},
     )
 
 
@@ -467,7 +478,7 @@ class GameViewSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "Also the ETag."})
     status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
-    rules = fields.Nested(RulesSchema, required=True)
+    rules = fields.Nested(GameRulesSchema, required=True)
     seed_commitment = fields.String(
         required=True, metadata={"description": 'sha256_hex(seed_salt + ":" + seed).'}
     )
