@@ -29,7 +29,7 @@ WHY = {
     413: "The body is larger than the server's limit (`body_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",
     422: "The body or query does not parse or validate (`invalid_json`, `invalid_body`, "
-    "`invalid_query`, `invalid_card`, `invalid_rules`, `invalid_action`, "
+    "`invalid_query`, `invalid_cursor`, `invalid_card`, `invalid_rules`, `invalid_action`, "
     "`idempotency_key_reused`).",
     429: "Too many requests for this seat token or client address (`rate_limited`); retry "
     "after `Retry-After`.",

@@ -300,7 +300,8 @@ class Events(MethodView):
         operationId="getEvents",
         security=TOKEN_OPTIONAL,
         parameters=[
-            query("after", "Return events with `seq` greater than this (default 0).",
+            query("after", "Return events with `seq` greater than this (default 0); "
+                  "beyond the newest event's `seq` it is a 422 `invalid_cursor`.",
                   {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
             query("limit", f"At most this many (1–{MAX_EVENTS}, default {MAX_EVENTS}).",
                   {"type": "integer", "minimum": 1, "maximum": MAX_EVENTS}),
@@ -325,6 +326,13 @@ class Events(MethodView):
         games = store()
         record = games.load(game_id)
         seat = play.seat_of(record, token)
+        newest = record.state.event_seq
+        if after > newest:  # no event will ever come "after" a cursor the game never gave
+            raise ApiProblem(
+                422, "invalid_cursor",
+                f"'after' is {after} but the newest event of this game is {newest}",
+                newest=newest, errors={"query": {"after": [f"at most {newest}"]}},
+            )
         events = games.events(game_id, after, limit + 1)  # one more tells whether to page on
         if not events and timeout > 0:
             games.wait(game_id, after, timeout)
