@@ -16,6 +16,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from .names import PlayerName
+
 __all__ = [
     "ActionSchemas",
     "ClaimRequestSchema",
@@ -509,10 +511,8 @@ class PlayerSpecSchema(StrictSchema):
     """A seat at creation: `{"name": "ann"}`, or `{"name": null}` to leave it open for
     someone to claim."""
 
-    name = fields.String(
-        required=True, allow_none=True, validate=validate.Length(1, 40),
-        metadata={"description": "The player's name, or null: an open seat."},
-    )
+    name = PlayerName("The player's name, or null: an open seat.", required=True,
+                      allow_none=True)
 
 
 def _check_seed(seed: object) -> None:
@@ -561,7 +561,7 @@ class CreateGameResponseSchema(Schema):
 
 
 class ClaimRequestSchema(StrictSchema):
-    name = fields.String(required=True, validate=validate.Length(1, 40))
+    name = PlayerName("Your name at the table.", required=True)
 
 
 class ClaimResponseSchema(Schema):
