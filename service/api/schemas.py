@@ -17,6 +17,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from .names import PlayerName
+from .problems import PROBLEM_CODES
 
 __all__ = [
     "ActionSchemas",
@@ -106,15 +107,9 @@ class ProblemSchema(Schema):
         required=True, metadata={"description": "What went wrong, for a human."}
     )
     code = fields.String(
-        required=True,
-        metadata={
-            "description": "Stable machine-readable code: `invalid_body`, `invalid_json`, "
-            "`invalid_query`, `invalid_card`, `invalid_rules`, `invalid_action`, "
-            "`not_your_turn`, `illegal_action`, `seats_open`, `seat_taken`, `unknown_seat`, "
-            "`unknown_game`, `invalid_token`, `version_conflict`, `idempotency_key_reused`, "
-            "`not_found`, `method_not_allowed`, `body_too_large`, `unsupported_media_type`, "
-            "`storage_unavailable`, `internal_error`."
-        },
+        required=True, validate=validate.OneOf(PROBLEM_CODES),
+        metadata={"description": "Stable machine-readable code; each status's response "
+                  "lists the codes it carries."},
     )
     instance = fields.String(metadata={"description": "The request path."})
     errors = fields.Dict(
