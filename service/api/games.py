@@ -218,6 +218,11 @@ class Actions(MethodView):
         Returns your new view and its ETag. Races are serialized by the version:
         with `If-Match` a stale version is a 412; without it the action is checked
         against the current state and applied atomically.
+
+        A `503` may be answered for an action that was in fact applied (a store write
+        that timed out can still run). Send every action with an `Idempotency-Key`:
+        a retry with the same key and body is the safe way to find out, as it returns
+        the first response if the action was applied and applies it once if not.
         """
         valid_game_id(game_id)
         token = bearer_token(required=True)
