@@ -29,11 +29,15 @@ WHY = {
     413: "The body is larger than the server's limit (`body_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",
     422: "The body or query does not parse or validate (`invalid_json`, `invalid_body`, "
-    "`invalid_query`, `invalid_card`, `invalid_rules`, `invalid_action`, "
+    "`invalid_query`, `invalid_cursor`, `invalid_card`, `invalid_rules`, `invalid_action`, "
     "`idempotency_key_reused`).",
     429: "Too many requests for this seat token or client address (`rate_limited`); retry "
     "after `Retry-After`.",
-    503: "The game store is unreachable (`storage_unavailable`); retry after `Retry-After`.",
+    503: "The game store is unreachable or did not answer in time (`storage_unavailable`); "
+    "retry after `Retry-After`. A 503 does not prove that a write was not made: a write "
+    "that timed out may still have been applied. For an action, retry with the same "
+    "`Idempotency-Key`: if the first attempt was applied you get its response (with "
+    "`Idempotent-Replayed: true`), otherwise the action is applied once.",
 }
 
 RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}

@@ -18,6 +18,8 @@ process (see ``deploy/gunicorn.conf.py``).
 
 from __future__ import annotations
 
+import re
+
 import orjson
 from flask import Response, request
 from flask.views import MethodView
@@ -216,6 +218,11 @@ class Actions(MethodView):
         Returns your new view and its ETag. Races are serialized by the version:
         with `If-Match` a stale version is a 412; without it the action is checked
         against the current state and applied atomically.
+
+        A `503` may be answered for an action that was in fact applied (a store write
+        that timed out can still run). Send every action with an `Idempotency-Key`:
+        a retry with the same key and body is the safe way to find out, as it returns
+        the first response if the action was applied and applies it once if not.
         """
         valid_game_id(game_id)
         token = bearer_token(required=True)
@@ -249,28 +256,45 @@ def _render_after_action(game_id: str, state: GameState, seat: int) -> bytes:
     return orjson.dumps(game_view(game_id, state, seat, ()))
 
 
-@blp.route("/<game_id>/seats/<int(max=7):seat>/claim")
+SEAT = re.compile(r"[0-9]{1,3}")
+SEAT_PARAMETER = {"in": "path", "name": "seat", "description": "The seat number, from 0.",
+                  "schema": {"type": "integer", "minimum": 0, "maximum": 7}}
+
+
+def _seat_number(seat: str) -> int:
+    """The seat of the path: any other segment (9, -1, x) is a seat no game has, so it is
+    the same problem as a seat beyond this game's, not an unknown route."""
+    if not SEAT.fullmatch(seat):
+        raise play.UnknownSeatError(f"this game has no seat {seat!r}", seat=seat)
+    return int(seat)
+
+
+# The seat is matched as any path segment (not an int converter), so that a seat the game
+# lacks answers 404 unknown_seat as problem+json instead of the router's plain 404.
+@blp.route("/<game_id>/seats/<seat>/claim", parameters=[SEAT_PARAMETER])
 class Claim(MethodView):
     @blp.doc(**json_body("ClaimRequest", "Your name at the table.", {"name": "bob"}),
              operationId="claimSeat")
     @blp.response(200, ClaimResponseSchema, headers=ETAG)
     @problems(blp, 404, 409, 413, 415, 422)
-    def post(self, game_id: str, seat: int) -> Response:
+    def post(self, game_id: str, seat: str) -> Response:
         """Claim an open seat
 
         Returns the seat's token, once. The game starts when the last open seat is
         claimed; each claim is a new version and a public `seat_claimed` event.
+        A seat the game does not have is a 404 `unknown_seat`.
         """
         valid_game_id(game_id)
+        number = _seat_number(seat)
         body = load_body(_CLAIM)
-        record, token = play.claim_seat(store(), game_id, seat, body["name"])
+        record, token = play.claim_seat(store(), game_id, number, body["name"])
         state = record.state
         out = {
             "game_id": game_id,
-            "seat": seat,
+            "seat": number,
             "name": body["name"],
             "token": token,
-            "state": game_view(game_id, state, seat, record.open_seats),
+            "state": game_view(game_id, state, number, record.open_seats),
         }
         return json_response(out, 200, {"ETag": etag(state.version)})
 
@@ -281,7 +305,8 @@ class Events(MethodView):
         operationId="getEvents",
         security=TOKEN_OPTIONAL,
         parameters=[
-            query("after", "Return events with `seq` greater than this (default 0).",
+            query("after", "Return events with `seq` greater than this (default 0); "
+                  "beyond the newest event's `seq` it is a 422 `invalid_cursor`.",
                   {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
             query("limit", f"At most this many (1–{MAX_EVENTS}, default {MAX_EVENTS}).",
                   {"type": "integer", "minimum": 1, "maximum": MAX_EVENTS}),
@@ -306,6 +331,13 @@ class Events(MethodView):
         games = store()
         record = games.load(game_id)
         seat = play.seat_of(record, token)
+        newest = record.state.event_seq
+        if after > newest:  # no event will ever come "after" a cursor the game never gave
+            raise ApiProblem(
+                422, "invalid_cursor",
+                f"'after' is {after} but the newest event of this game is {newest}",
+                newest=newest, errors={"query": {"after": [f"at most {newest}"]}},
+            )
         events = games.events(game_id, after, limit + 1)  # one more tells whether to page on
         if not events and timeout > 0:
             games.wait(game_id, after, timeout)

@@ -40,7 +40,13 @@ from .play import (
     UnknownSeatError,
 )
 
-__all__ = ["PROBLEM_CONTENT_TYPE", "ApiProblem", "problem_response", "register_error_handlers"]
+__all__ = [
+    "PROBLEM_CODES",
+    "PROBLEM_CONTENT_TYPE",
+    "ApiProblem",
+    "problem_response",
+    "register_error_handlers",
+]
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +83,7 @@ STATUS = {
     IdempotencyKeyReusedError: 422,
 }
 
-#: Codes of errors Flask/werkzeug raise themselves, by status.
+#: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).
 HTTP_CODES = {
     400: "bad_request",
     404: "not_found",
@@ -88,6 +94,31 @@ HTTP_CODES = {
     429: "rate_limited",
     500: "internal_error",
 }
+
+
+#: Codes of the problems the HTTP layer raises itself (``ApiProblem`` and the handlers).
+API_CODES = (
+    "invalid_json", "invalid_query", "invalid_cursor", "unknown_game", "storage_unavailable",
+    "http_error",
+)
+
+
+def _concrete_codes(root: type[EngineError] | type[PlayError]) -> set[str]:
+    """The codes of every error class below ``root`` (the roots are never raised)."""
+    codes: set[str] = set()
+    todo: list[type] = list(root.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        codes.add(cls.code)
+        todo.extend(cls.__subclasses__())
+    return codes
+
+
+#: Every ``code`` a problem of this service can carry (the enum of ``Problem.code``).
+PROBLEM_CODES = tuple(sorted(
+    _concrete_codes(EngineError) | _concrete_codes(PlayError)
+    | set(HTTP_CODES.values()) | set(API_CODES)
+))
 
 
 class ApiProblem(Exception):

@@ -10,6 +10,8 @@ from flask_smorest import Blueprint
 
 from service import metrics
 from service.engine.cards import card_name, card_names, parse_card, parse_rank, rank_name
+from service.engine.melds import meld_kinds
+from service.engine.rules import Rules
 from service.engine.serialize import rules_from_json
 from service.solver import Arrangement, analyze
 
@@ -23,6 +25,17 @@ blp = Blueprint("solve", __name__, url_prefix="/v1/solve", description="The meld
 _REQUEST = SolveRequestSchema()
 EXAMPLE = {"hand": ["4S", "5H", "6S", "KD", "KC", "9H"], "wild_rank": "5",
            "rules": {"preset": "classic"}}
+
+
+def _check_table(table: list[list[int]], wild: int | None, rules: Rules) -> None:
+    """Every table meld must be a valid meld under the rules and wild rank: the solver
+    would otherwise pass over it silently and answer as if it were not on the table."""
+    for index, meld in enumerate(table):
+        if not meld_kinds(meld, wild, rules):
+            names = card_names(meld)
+            message = f"table meld {index} ({' '.join(names) or 'empty'}) is not a valid meld"
+            raise ApiProblem(422, "invalid_body", f"{message} under these rules and wild rank",
+                             meld=index, cards=names, errors={"table": {index: [message]}})
 
 
 def _arrangement(a: Arrangement) -> dict[str, Any]:
@@ -64,6 +77,7 @@ class Solve(MethodView):
         else:
             wild = None if body["wild_rank"] is None else parse_rank(body["wild_rank"])
         table = [[parse_card(c) for c in meld] for meld in body.get("table", ())]
+        _check_table(table, wild, rules)
         with metrics.SOLVE_SECONDS.time():
             result = analyze(hand, wild, rules, table, contract)
         best = result.best

@@ -253,9 +253,16 @@ def _hand_sizes(value: Any) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _contracts(value: Any, rounds: int) -> tuple[tuple[int, int] | None, ...] | None:
+def _contracts(
+    value: Any, hand_sizes: tuple[int, ...]
+) -> tuple[tuple[int, int] | None, ...] | None:
+    """Per-round contracts, each one that the round's hand can meet: going out melds
+    ``hand_size`` cards (one of the ``hand_size + 1`` is discarded) and a meld has 3 or
+    more, so ``3 × (sets + runs) > hand_size`` could never be met and the game would
+    never end."""
     if value is None:
         return None
+    rounds = len(hand_sizes)
     if not isinstance(value, list | tuple) or len(value) != rounds:
         raise InvalidRulesError(
             f"option 'contracts' must be null or a list with one entry per round ({rounds}), "
@@ -263,13 +270,20 @@ def _contracts(value: Any, rounds: int) -> tuple[tuple[int, int] | None, ...] | 
             option="contracts",
         )
     out: list[tuple[int, int] | None] = []
-    for entry in value:
+    for number, (entry, hand_size) in enumerate(zip(value, hand_sizes, strict=True), 1):
         if entry is None:
             out.append(None)
             continue
         if isinstance(entry, Mapping) and set(entry) <= {"sets", "runs"}:
             sets = _int("contracts.sets", entry.get("sets", 0), 0, 5)
             runs = _int("contracts.runs", entry.get("runs", 0), 0, 5)
+            if 3 * (sets + runs) > hand_size:
+                raise InvalidRulesError(
+                    f"the contract of round {number} ({sets} sets, {runs} runs) needs at "
+                    f"least {3 * (sets + runs)} cards in melds, but that round's hand has "
+                    f"{hand_size}: going out melds every card but the discard",
+                    option="contracts", round=number,
+                )
             out.append((sets, runs))
             continue
         raise InvalidRulesError(
@@ -330,7 +344,7 @@ def resolve_rules(spec: Mapping[str, Any] | None) -> Rules:
             10,
         ),
         contracts=_contracts(
-            s.get("contracts", _contracts_as_spec(base.contracts)), len(hand_sizes)
+            s.get("contracts", _contracts_as_spec(base.contracts)), hand_sizes
         ),
         stock_exhausted=_choice(
             "stock_exhausted", s.get("stock_exhausted", base.stock_exhausted), STOCK_RULES

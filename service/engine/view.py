@@ -27,7 +27,8 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "version": state.version,
         "status": state.status,
-        "rules": state.rules.to_dict(),
+        # the rules as this table plays them: "auto" decks resolved to the number in use
+        "rules": {**state.rules.to_dict(), "decks": state.rules.decks_for(state.players)},
         "seed_commitment": commitment(state.seed, state.seed_salt),
         "seeded_by_creator": state.seeded_by_creator,
         "round": {

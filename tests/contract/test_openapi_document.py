@@ -47,3 +47,11 @@ def test_the_contract_paths_are_all_there() -> None:
     paths = served()["paths"]
     assert {"/v1/rules/presets", "/v1/solve", "/v1/games", "/v1/games/{game_id}",
             "/v1/games/{game_id}/actions"} <= set(paths)
+
+
+def test_an_actions_503_says_it_may_have_been_applied_and_how_to_find_out() -> None:
+    act = served()["paths"]["/v1/games/{game_id}/actions"]["post"]
+    unavailable = act["responses"]["503"]["description"]
+    assert "may still have been applied" in unavailable
+    assert "same `Idempotency-Key`" in unavailable
+    assert "in fact applied" in act["description"] and "Idempotency-Key" in act["description"]

@@ -35,6 +35,16 @@ def test_the_view_has_every_field_of_the_contract() -> None:
     json.dumps(shown)
 
 
+def test_a_view_shows_the_number_of_decks_in_use_where_the_rules_say_auto() -> None:
+    # classic "auto": 2 decks, 3 once players × 13 + 21 exceeds 104 cards (7 or 8 players)
+    for players, decks in [(2, 2), (6, 2), (7, 3), (8, 3)]:
+        state = new_game(resolve_rules({}), [f"p{i}" for i in range(players)], seed="decks")
+        for seat in (None, 0):
+            assert view(state, seat)["rules"]["decks"] == decks
+    assert view(new_game(resolve_rules({"decks": 4}), NAMES[:2]), None)["rules"]["decks"] == 4
+    assert view(new_game(resolve_rules({"preset": "family"}), NAMES[:2]), 0)["rules"]["decks"] == 1
+
+
 def test_a_spectator_sees_no_hand_and_no_actions() -> None:
     state = new_game(resolve_rules({}), NAMES[:3], seed="spectator")
     shown = view(state, None)
