@@ -1,4 +1,4 @@
-"""Rule presets and options (``../shared/RULES.md``), resolved into one immutable value.
+"""Rule presets and options (docs/rules.md), resolved into one immutable value.
 
 A rules *spec* is what a client sends: ``{"preset": "classic", …overrides}``.
 :func:`resolve_rules` validates it strictly (unknown option or a value out of

@@ -1,4 +1,4 @@
-"""The bot printed in the README ("Write your own bot") runs as shown against the live service.
+"""The bot printed in docs/bots.md ("Write your own bot") runs as shown against the live service.
 
 Why extract it instead of keeping a copy: documentation code rots silently; this
 test runs the exact text a reader would paste into ``my_bot.py``.
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "README.md"
+DOC = ROOT / "docs" / "bots.md"
 
 
 def docs_bot() -> str:
@@ -21,12 +21,12 @@ def docs_bot() -> str:
     return bot
 
 
-def test_the_bot_in_the_readme_is_about_twenty_lines_of_code() -> None:
+def test_the_bot_in_the_docs_is_about_twenty_lines_of_code() -> None:
     code = [line for line in docs_bot().splitlines() if line.strip()]
     assert len(code) <= 32
 
 
-def test_the_bot_in_the_readme_plays_a_full_game_as_shown(service_url: str,
+def test_the_bot_in_the_docs_plays_a_full_game_as_shown(service_url: str,
                                                         tmp_path: Path) -> None:
     script = tmp_path / "my_bot.py"
     script.write_text(docs_bot())
