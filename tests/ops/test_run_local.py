@@ -66,7 +66,7 @@ def test_run_local_serves_on_the_venvs_redis_when_the_machine_has_none(tmp_path:
             try:
                 if requests.get(f"{base}/healthz", timeout=1).ok:
                     break
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # not up, or still booting
                 pass
             assert time.monotonic() < deadline, "no /healthz within 60 s:\n" + log.read_text()
             time.sleep(0.2)
