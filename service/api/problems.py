@@ -26,9 +26,7 @@ from service.engine.errors import (
     InvalidInputError,
     NotYourTurnError,
 )
-from service.storage import StorageUnavailableError, UnknownGameError
-
-from .play import (
+from service.play import (
     AuthError,
     GameBusyError,
     IdempotencyKeyReusedError,
@@ -38,6 +36,7 @@ from .play import (
     SeatTakenError,
     UnknownSeatError,
 )
+from service.storage import StorageUnavailableError, UnknownGameError
 
 __all__ = ["PROBLEM_CONTENT_TYPE", "ApiProblem", "problem_response", "register_error_handlers"]
 

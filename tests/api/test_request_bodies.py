@@ -1,5 +1,5 @@
-"""Request bodies as gunicorn hands them over: a plain Content-Length (read straight from
-``wsgi.input``), chunked bodies (through werkzeug), bodies over the limit, short bodies."""
+"""Request bodies as gunicorn hands them over, read through werkzeug: a plain
+Content-Length, chunked bodies, bodies over the limit, short bodies."""
 
 from __future__ import annotations
 
