@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from service.engine.errors import InvalidCardError
 from service.play import AuthError
@@ -65,8 +66,12 @@ def json_response(
 def read_json() -> Any:
     """The request body as JSON: 415 for a non-JSON type, 422 when it does not parse.
 
-    werkzeug enforces ``MAX_CONTENT_LENGTH`` (413) for a declared length and for a
-    streamed (chunked) body alike, and reports a body cut short as a 400."""
+    werkzeug refuses a declared length over ``MAX_CONTENT_LENGTH`` (413). Two cases
+    are settled here, on werkzeug's public values: a body shorter than its declared
+    length (the client stopped sending; gunicorn hands over what came) is a 400, as
+    werkzeug itself answers a disconnect; and a streamed (chunked) body, which werkzeug
+    reads up to the limit only, is refused as too large when it fills the limit rather
+    than parsed cut short (one of exactly the limit too: the two cannot be told apart)."""
     mimetype = request.mimetype
     if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
         raise ApiProblem(
@@ -74,6 +79,11 @@ def read_json() -> Any:
             "send the body as JSON (Content-Type: application/json)",
         )
     data = request.get_data(cache=False)
+    declared, limit = request.content_length, request.max_content_length
+    if declared is not None and len(data) != declared:
+        raise ClientDisconnected()
+    if declared is None and limit is not None and len(data) >= limit:
+        raise RequestEntityTooLarge()
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
