@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint openapi bench-api bench-solve bench-engine clean
+.PHONY: run test test-fast lint openapi bench-api bench-solve bench-engine clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,14 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q $(TESTS)
+
+# The fast tier (< 2 min, no Redis, no server): engine, solver, and the service layer on
+# the in-memory store, without the `slow` brute-force comparisons and with fewer random
+# games and positions. `make test` still runs everything, at full size.
+FAST_TESTS := tests/engine tests/solver tests/play tests/storage/test_memory_store.py
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	ENGINE_GAMES=100 ENGINE_POSITIONS=1000 $(BIN)/pytest -q -m "not slow" $(wildcard $(FAST_TESTS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -9,20 +9,17 @@ The app is stateless: every request loads the game from Redis, so any worker
 from __future__ import annotations
 
 import http
-from collections.abc import Callable
 from dataclasses import dataclass
-from inspect import iscoroutinefunction
 from typing import Any
 
-from flask import Flask, Request, Response
-from flask.sessions import NullSession, SessionInterface
+from flask import Flask, Response
+from flask_cors import CORS
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .api import BLUEPRINTS
-from .api.cors import install_cors
 from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
@@ -38,7 +35,6 @@ from .api.schemas import (
 from .api.swagger_ui import SWAGGER_UI_URL
 from .api.swagger_ui import blp as swagger_ui_blp
 from .config import Config
-from .gc_tuning import tune_gc_for_requests
 from .storage import GameStore, RedisGameStore
 
 __all__ = ["API_VERSION", "Services", "create_app"]
@@ -66,41 +62,6 @@ class Services:
     store: GameStore
 
 
-class ServiceFlask(Flask):
-    """Flask with two per-request costs the service does not need taken out.
-
-    Flask asks ``inspect.iscoroutinefunction`` of the view and of every hook on every
-    request (about 1.5 µs each, five or six times); the answer never changes for a
-    function, so it is remembered per function (bound methods by their function, so
-    per-request view instances do not grow the table). And the service sets no cookies:
-    every request shares one read-only null session instead of building one.
-    """
-
-    def __init__(self, import_name: str) -> None:
-        super().__init__(import_name)
-        self._is_sync: dict[Any, bool] = {}
-        self.session_interface = _NoSessions()
-
-    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        key = getattr(func, "__func__", func)
-        sync = self._is_sync.get(key)
-        if sync is None:
-            sync = self._is_sync[key] = not iscoroutinefunction(func)
-        return func if sync else self.async_to_sync(func)
-
-
-class _NoSessions(SessionInterface):
-    """No cookies, no sessions: one shared ``NullSession`` (it refuses writes)."""
-
-    _null = NullSession()
-
-    def open_session(self, app: Flask, request: Request) -> NullSession:
-        return self._null
-
-    def save_session(self, app: Flask, session: Any, response: Response) -> None:
-        return None
-
-
 class ProblemApi(Api):
     """flask-smorest's Api, with every error (its own included) as problem+json."""
 
@@ -125,7 +86,7 @@ class ProblemApi(Api):
 def create_app(config: Config | None = None, store: GameStore | None = None) -> Flask:
     """Build the app from ``config`` (default: the environment) and a store (default: Redis)."""
     config = config or Config.from_env()
-    app = ServiceFlask("three_thirteen")
+    app = Flask("three_thirteen")
     app.config.update(
         MAX_CONTENT_LENGTH=config.max_body_bytes,
         API_TITLE="Three-Thirteen",
@@ -169,7 +130,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
 
     register_error_handlers(app, config.retry_after_seconds)
     install_rate_limits(app, config, [b for b in BLUEPRINTS if b.name in RATE_LIMITED_BLUEPRINTS])
-    install_cors(
+    CORS(
         app,
         origins=[o.strip() for o in config.cors_origins.split(",")],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",
@@ -187,5 +148,4 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         # that does not set it would let the client's own value through).
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=config.proxy_hops, x_proto=config.proxy_hops)
-    tune_gc_for_requests()  # last: the app's own objects are among those frozen
     return app

@@ -1,4 +1,4 @@
-"""The HTTP layer: flask-smorest blueprints over the engine and the game store."""
+"""The HTTP layer: flask-smorest blueprints that parse, call the service layer (``service.play``), and render."""
 
 from __future__ import annotations
 

@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import re
 
-import orjson
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service import metrics
+from service import metrics, play
 from service.engine import GameState
+from service.play import etag, game_view, game_view_bytes
 
-from . import play
 from .docs import ETAG, LOCATION, header, json_body, problems, query
 from .problems import ApiProblem
 from .schemas import (
@@ -43,18 +42,14 @@ from .web import (
     QUERY_INT_MAX,
     bearer_token,
     check_action_cards,
-    etag,
-    game_view,
+    for_bearer,
+    idempotency_key,
     if_match,
     json_response,
     load_body,
-    none_match,
-    query_args,
     query_int,
     query_seconds,
     read_json,
-    remember_view,
-    rendered_view,
     store,
     valid_game_id,
 )
@@ -75,15 +70,14 @@ CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"name": "bob"}],
 
 
 def _view_response(game_id: str, state: GameState, seat: int | None,
-                   open_seats: list[int], status: int = 200) -> Response:
-    return json_response(
-        rendered_view(game_id, state, seat, open_seats), status, {"ETag": etag(state.version)}
-    )
+                   open_seats: list[int]) -> Response:
+    body = game_view_bytes(game_id, state, seat, open_seats)
+    return for_bearer(json_response(body, 200, {"ETag": etag(state.version)}), seat is not None)
 
 
 def _wait_turn() -> bool:
     """Whether the query asks ``wait=turn`` (422 for any other value)."""
-    wait = query_args().get("wait")
+    wait = request.args.get("wait")
     if wait is None:
         return False
     if wait != "turn":
@@ -136,8 +130,10 @@ class Games(MethodView):
             "seats": seats,
             "state": game_view(record.game_id, state, None, record.open_seats),
         }
+        # the seat tokens are in this body, shown once: no cache may keep it
         return json_response(
-            out, 201, {"Location": f"/v1/games/{record.game_id}", "ETag": etag(state.version)}
+            out, 201, {"Location": f"/v1/games/{record.game_id}", "ETag": etag(state.version),
+                       "Cache-Control": "no-store"},
         )
 
 
@@ -157,17 +153,18 @@ class Game(MethodView):
                   {"type": "string", "enum": ["turn"]}),
             query("timeout", "Seconds to wait with `wait_version` or `wait` (capped by the "
                   "server, 30 by default).", {"type": "number", "minimum": 0}),
-            header("If-None-Match", 'A version you have, e.g. `"12"`: 304 if still current.'),
         ],
     )
     @blp.response(200, GameViewSchema, headers=ETAG)
     @problems(blp, 401, 404, 422)
-    @blp.alt_response(304, description="Not modified (If-None-Match named the version).",
-                      headers=ETAG)
     def get(self, game_id: str) -> Response:
         """The game as you may see it
 
         With a seat token: your hand and legal actions. Without: the spectator view.
+        The body differs by bearer (`Cache-Control: private, no-cache` with a token,
+        `Vary: Authorization` always) while the `ETag` is the plain version, so
+        `If-None-Match` is not answered with 304 (one version has a body per bearer);
+        to wait for a change without re-reading, long-poll.
         """
         valid_game_id(game_id)
         token = bearer_token()
@@ -182,10 +179,7 @@ class Game(MethodView):
         elif wait_version is not None and record.state.version == wait_version and timeout > 0:
             games.wait(game_id, record.state.event_seq, timeout)
             record = games.load(game_id)
-        state = record.state
-        if none_match(state.version):
-            return Response(status=304, headers={"ETag": etag(state.version)})
-        return _view_response(game_id, state, seat, record.open_seats)
+        return _view_response(game_id, record.state, seat, record.open_seats)
 
 
 @blp.route("/<game_id>/actions")
@@ -226,34 +220,26 @@ class Actions(MethodView):
         """
         valid_game_id(game_id)
         token = bearer_token(required=True)
-        key = request.environ.get("HTTP_IDEMPOTENCY_KEY")
-        if key is not None and not 1 <= len(key) <= 200:
-            raise ApiProblem(422, "invalid_body", "Idempotency-Key must be 1 to 200 characters")
+        key = idempotency_key()
         body = read_json()
         check_action_cards(body)
-        result = play.act(
-            store(), game_id, token, body,
-            if_match=if_match(),
-            idempotency_key=key,
-            render=_render_after_action,
-        )
-        headers = {"ETag": result.etag}
+        result = play.act(store(), game_id, token, body, if_match=if_match(),
+                          idempotency_key=key)
         if result.replayed:
-            headers["Idempotent-Replayed"] = "true"
+            assert result.reply is not None
+            response = json_response(result.reply.body, result.reply.status,
+                                     {"ETag": result.reply.etag or "",
+                                      "Idempotent-Replayed": "true"})
         else:
             assert result.state is not None and result.seat is not None
-            # only a saved state's view may be remembered: an attempt that lost the
-            # compare-and-set rendered a state that never existed, at the same version
-            remember_view(game_id, result.state, result.seat, (), result.body)
             metrics.ACTIONS_BY_TYPE[body["type"]].inc()  # applied, so a known type
             if result.state.finished:
                 metrics.GAMES_FINISHED.inc()
-        return json_response(result.body, result.status, headers)
-
-
-def _render_after_action(game_id: str, state: GameState, seat: int) -> bytes:
-    """The reply to an action, rendered before the save (it is stored with it)."""
-    return orjson.dumps(game_view(game_id, state, seat, ()))
+            # with an Idempotency-Key the reply stored with the move is the answer
+            reply = (result.reply.body if result.reply is not None
+                     else game_view_bytes(game_id, result.state, result.seat))
+            response = json_response(reply, 200, {"ETag": etag(result.state.version)})
+        return for_bearer(response, private=True)  # the acting seat's view, replayed or not
 
 
 SEAT = re.compile(r"[0-9]{1,3}")
@@ -296,7 +282,8 @@ class Claim(MethodView):
             "token": token,
             "state": game_view(game_id, state, number, record.open_seats),
         }
-        return json_response(out, 200, {"ETag": etag(state.version)})
+        # the seat's token is in this body, shown once: no cache may keep it
+        return json_response(out, 200, {"ETag": etag(state.version), "Cache-Control": "no-store"})
 
 
 @blp.route("/<game_id>/events")
@@ -326,7 +313,7 @@ class Events(MethodView):
         token = bearer_token()
         after = query_int("after", 0, 0)
         limit = query_int("limit", MAX_EVENTS, 1, MAX_EVENTS)
-        timeout = query_seconds("timeout") if "timeout" in query_args() else 0.0
+        timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
         assert after is not None and limit is not None
         games = store()
         record = games.load(game_id)
@@ -350,4 +337,4 @@ class Events(MethodView):
             "next_after": events[-1].seq if events else after,
             "more": more,
         }
-        return json_response(out)
+        return for_bearer(json_response(out), seat is not None)

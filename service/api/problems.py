@@ -27,9 +27,7 @@ from service.engine.errors import (
     NotYourTurnError,
     SolverBudgetExceeded,
 )
-from service.storage import StorageUnavailableError, UnknownGameError
-
-from .play import (
+from service.play import (
     AuthError,
     GameBusyError,
     IdempotencyKeyReusedError,
@@ -39,6 +37,7 @@ from .play import (
     SeatTakenError,
     UnknownSeatError,
 )
+from service.storage import StorageUnavailableError, UnknownGameError
 
 __all__ = [
     "PROBLEM_CODES",

@@ -1,16 +1,16 @@
-"""Small HTTP helpers shared by the blueprints: JSON in and out, headers, the view.
+"""Small HTTP helpers shared by the blueprints: JSON in and out, headers, caching.
 
-Responses are serialized with orjson and returned as ready ``Response``
-objects; flask-smorest passes those through unchanged, so the schemas still
-document the contract while hot paths skip marshmallow's dump (≈300 µs on a
+Requests are read through werkzeug (``request.get_data``, ``request.headers``,
+``request.args``). Responses are serialized with orjson and returned as ready
+``Response`` objects; flask-smorest passes those through unchanged, so the schemas
+still document the contract while hot paths skip marshmallow's dump (≈300 µs on a
 game view against ≈5 µs for orjson).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -18,29 +18,25 @@ from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
-from service import metrics
-from service.engine import GameState, view
 from service.engine.errors import InvalidCardError
-from service.engine.memo import Memo
-from service.engine.state import DISCARD
-from service.solver import go_out_cards
+from service.play import AuthError
 from service.storage import GameStore
 
-from .play import AuthError
 from .problems import ApiProblem
 from .schemas import CARD_RE
 
 __all__ = [
+    "QUERY_INT_MAX",
     "bearer_token",
-    "game_view",
+    "check_action_cards",
+    "for_bearer",
+    "idempotency_key",
     "if_match",
     "json_response",
     "load_body",
-    "query_args",
     "query_int",
     "query_seconds",
-    "remember_view",
-    "rendered_view",
+    "read_json",
     "store",
     "valid_game_id",
 ]
@@ -68,59 +64,35 @@ def json_response(
 
 
 def read_json() -> Any:
-    """The request body as JSON: 415 for a non-JSON type, 422 when it does not parse."""
-    environ = request.environ
-    if environ.get("CONTENT_TYPE") != "application/json":  # (the common case, settled at once)
-        mimetype = request.mimetype
-        if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
-            raise ApiProblem(
-                415, "unsupported_media_type",
-                "send the body as JSON (Content-Type: application/json)",
-            )
-    data = _body(environ)
+    """The request body as JSON: 415 for a non-JSON type, 422 when it does not parse.
+
+    werkzeug refuses a declared length over ``MAX_CONTENT_LENGTH`` (413). Two cases
+    are settled here, on werkzeug's public values: a body shorter than its declared
+    length (the client stopped sending; gunicorn hands over what came) is a 400, as
+    werkzeug itself answers a disconnect; and a streamed (chunked) body, which werkzeug
+    reads up to the limit only, is refused as too large when it fills the limit rather
+    than parsed cut short (one of exactly the limit too: the two cannot be told apart)."""
+    mimetype = request.mimetype
+    if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
+        raise ApiProblem(
+            415, "unsupported_media_type",
+            "send the body as JSON (Content-Type: application/json)",
+        )
+    data = request.get_data(cache=False)
+    declared, limit = request.content_length, request.max_content_length
+    if declared is not None and len(data) != declared:
+        raise ClientDisconnected()
+    if declared is None and limit is not None and len(data) >= limit:
+        raise RequestEntityTooLarge()
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise ApiProblem(422, "invalid_json", f"the body is not valid JSON: {exc}") from None
-    # the byte scans are upper bounds that spare most bodies the walks: a body with
-    # fewer brackets than the limit cannot nest deeper, one without a digit followed by
-    # "." or an exponent holds no float
-    if data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
+    if _depth(value) > MAX_JSON_DEPTH:
         raise ApiProblem(
             422, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels"
         )
-    return _integral(value) if _MAYBE_FLOAT.search(data) else value
-
-
-_MAYBE_FLOAT = re.compile(rb"[0-9][.eE]")
-
-
-def _body(environ: dict[str, Any]) -> bytes:
-    """The request body; over MAX_CONTENT_LENGTH a 413, however it is sent.
-
-    A body with a plain ``Content-Length`` is read straight from ``wsgi.input``: werkzeug
-    wraps the stream in a ``LimitedStream`` whose read costs about 14 µs even for the
-    30 bytes of an action. A streamed (chunked) body, which the server terminates, is
-    read to one byte past the limit, so a longer one is refused as too large rather than
-    cut at the limit (werkzeug's stream returns the first MAX_CONTENT_LENGTH bytes)."""
-    limit: int | None = current_app.config["MAX_CONTENT_LENGTH"]
-    length = environ.get("CONTENT_LENGTH")
-    stream = environ["wsgi.input"]
-    if length and length.isdigit() and length.isascii() and (
-            "HTTP_TRANSFER_ENCODING" not in environ):
-        size = int(length)
-        if limit is not None and size > limit:
-            raise RequestEntityTooLarge()
-        data: bytes = stream.read(size)
-        if len(data) != size:  # the client went away mid-body (as werkzeug reports it)
-            raise ClientDisconnected()
-        return data
-    if environ.get("wsgi.input_terminated") and limit is not None:
-        data = stream.read(limit + 1)
-        if len(data) > limit:
-            raise RequestEntityTooLarge()
-        return data
-    return request.get_data(cache=False)  # no length, unterminated: werkzeug reads nothing
+    return _integral(value)
 
 
 #: No valid body nests more than a few levels; deeper ones are refused before any
@@ -191,7 +163,7 @@ def valid_game_id(game_id: str) -> str:
 
 
 def bearer_token(required: bool = False) -> str | None:
-    header = request.environ.get("HTTP_AUTHORIZATION")
+    header = request.headers.get("Authorization")
     if header is None:
         if required:
             raise AuthError("this needs a seat token: send Authorization: Bearer <token>")
@@ -203,9 +175,17 @@ def bearer_token(required: bool = False) -> str | None:
     return token
 
 
+def idempotency_key() -> str | None:
+    """The ``Idempotency-Key`` header (1–200 characters), if sent."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 200:
+        raise ApiProblem(422, "invalid_body", "Idempotency-Key must be 1 to 200 characters")
+    return key
+
+
 def if_match() -> Callable[[int], bool] | None:
     """The ``If-Match`` header as a test on versions (``None`` when absent)."""
-    header = request.environ.get("HTTP_IF_MATCH")
+    header = request.headers.get("If-Match")
     if header is None:
         return None
     if header.strip() == "*":
@@ -214,25 +194,17 @@ def if_match() -> Callable[[int], bool] | None:
     return lambda version: version in wanted
 
 
-def none_match(version: int) -> bool:
-    """Whether ``If-None-Match`` names ``version`` (then a GET may answer 304)."""
-    header = request.environ.get("HTTP_IF_NONE_MATCH")
-    if header is None:
-        return False
-    if header.strip() == "*":
-        return True
-    return any(
-        (m := _ETAG.fullmatch(part)) and int(m.group(1)) == version for part in header.split(",")
-    )
+def for_bearer(response: Response, private: bool) -> Response:
+    """Mark a response whose body depends on who asks (a view, the events, an action's
+    reply): every cache keys it by the bearer (``Vary``) and revalidates it each time;
+    one that carries a seat's data (``private``) no shared cache may keep.
 
-
-def query_args() -> Mapping[str, str]:
-    """The query parameters; without a query string an empty mapping, skipping werkzeug's
-    parse of the (empty) string into a MultiDict (about 6 µs, on most requests)."""
-    return request.args if request.environ.get("QUERY_STRING") else _NO_ARGS
-
-
-_NO_ARGS: Mapping[str, str] = MappingProxyType({})
+    The ``ETag`` stays the plain version (CONTRACT.md, and what ``If-Match`` takes), so
+    it cannot tell one bearer's body from another's; that is why views never answer
+    ``If-None-Match`` with a 304 (see ``games.py``)."""
+    response.vary.add("Authorization")
+    response.headers["Cache-Control"] = "private, no-cache" if private else "no-cache"
+    return response
 
 
 #: Largest integer a query parameter takes (versions and event numbers stay far below).
@@ -240,7 +212,7 @@ QUERY_INT_MAX = 2**53
 
 
 def query_int(name: str, default: int | None, lo: int, hi: int = QUERY_INT_MAX) -> int | None:
-    raw = query_args().get(name)
+    raw = request.args.get(name)
     if raw is None:
         return default
     try:
@@ -258,7 +230,7 @@ def query_int(name: str, default: int | None, lo: int, hi: int = QUERY_INT_MAX) 
 
 def query_seconds(name: str) -> float:
     """A wait in seconds, clamped to the server's long-poll maximum."""
-    raw = query_args().get(name)
+    raw = request.args.get(name)
     if raw is None:
         return long_poll_max()
     try:
@@ -271,57 +243,3 @@ def query_seconds(name: str) -> float:
             errors={"query": {name: ["a number ≥ 0"]}},
         )
     return min(value, long_poll_max())
-
-
-def game_view(
-    game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int] = ()
-) -> dict[str, Any]:
-    """CONTRACT.md's state for ``seat``, plus which seats are still open.
-
-    While seats are open nobody may act, so ``legal_actions`` is empty then: every
-    listed action must be one the server accepts.
-    """
-    if (seat is not None and not open_seats and not state.finished and state.phase == DISCARD
-            and seat == state.current_seat):
-        # legal_actions needs the going-out analysis: warm its cache here, timed
-        with metrics.LEGAL_ACTIONS_SECONDS.time():
-            go_out_cards(state.hands[seat], state.wild_rank, state.rules, state.contract)
-    out: dict[str, Any] = {"game_id": game_id, **view(state, seat)}
-    for player in out["players"]:
-        player["open"] = player["seat"] in open_seats
-    out["open_seats"] = list(open_seats)
-    if open_seats:
-        out["legal_actions"] = []
-    return out
-
-
-def rendered_view(
-    game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int] = ()
-) -> bytes:
-    """``game_view`` as JSON bytes, remembered per (game, version, seat, open seats).
-
-    A version of a game never changes, and views are read far more often than games
-    move (polls, spectators, a bot re-reading after a wake-up), so the bytes of a view
-    are built once per worker. The key holds everything the view depends on.
-    """
-    body = _RENDERED.get((game_id, state.version, seat, tuple(open_seats)))
-    if body is None:
-        body = orjson.dumps(game_view(game_id, state, seat, open_seats))
-        remember_view(game_id, state, seat, open_seats, body)
-    return body
-
-
-def remember_view(
-    game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int], body: bytes
-) -> None:
-    """Remember ``body`` as the view of a *stored* state (never of one about to be saved:
-    a save that loses its compare-and-set leaves a state at the same version that never
-    existed)."""
-    _RENDERED.put((game_id, state.version, seat, tuple(open_seats)), body)
-
-
-_RENDERED: Memo[tuple[str, int, int | None, tuple[int, ...]], bytes] = Memo(2048)
-
-
-def etag(version: int) -> str:
-    return f'"{version}"'

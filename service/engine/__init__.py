@@ -2,7 +2,8 @@
 
 The game API (what the HTTP layer calls)::
 
-    new_game(rules, names, seed=None) -> GameState
+    new_game(rules, names, seed=None) -> GameState    # None in names: an open seat
+    claim(state, seat, name) -> (GameState, [Event])  # name an open seat
     apply(state, seat, action_body) -> (GameState, [Event])
     legal_actions(state, seat) -> [action_body]
     view(state, seat_or_None) -> dict          # the CONTRACT.md state, minus game_id
@@ -21,6 +22,7 @@ __all__ = [
     "Event",
     "GameState",
     "apply",
+    "claim",
     "from_dict",
     "legal_actions",
     "new_game",
@@ -35,6 +37,7 @@ _WHERE = {
     "Event": "events",
     "GameState": "state",
     "apply": "actions",
+    "claim": "game",
     "parse_action": "actions",
     "from_dict": "serialize",
     "to_dict": "serialize",
@@ -48,7 +51,7 @@ _WHERE = {
 if TYPE_CHECKING:
     from .actions import apply, parse_action
     from .events import Event
-    from .game import new_game, opening_events
+    from .game import claim, new_game, opening_events
     from .legal import legal_actions
     from .rounds import winners
     from .serialize import from_dict, to_dict

@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import insort
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from service.solver import analyze
 
@@ -31,7 +31,6 @@ from .state import (
     WENT_OUT,
     GameState,
     TableMeld,
-    evolve,
 )
 
 __all__ = ["Action", "Discard", "Draw", "GoOut", "apply", "parse_action"]
@@ -117,7 +116,7 @@ def apply(state: GameState, seat: int, body: object) -> tuple[GameState, list[Ev
         new = _discard(state, seat, action.card, log)
     else:
         new = _go_out(state, seat, action, log)
-    return evolve(new, version=state.version + 1, event_seq=log.seq), log.events
+    return replace(new, version=state.version + 1, event_seq=log.seq), log.events
 
 
 def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -139,16 +138,16 @@ def _draw(state: GameState, seat: int, action: Draw, log: EventLog) -> GameState
         card = state.stock[0]
         insort(hand, card)
         log.add("draw", {"seat": seat, "source": "stock"}, {seat: {"card": card_name(card)}})
-        new = evolve(state, stock=state.stock[1:])
+        new = replace(state, stock=state.stock[1:])
     else:
         if not state.discard:
             raise IllegalActionError("the discard pile is empty: draw from the stock")
         card = state.discard[-1]
         insort(hand, card)
         log.add("draw", {"seat": seat, "source": "discard", "card": card_name(card)})
-        new = evolve(state, discard=state.discard[:-1])
+        new = replace(state, discard=state.discard[:-1])
     phase = DISCARD if state.phase == DRAW else FINAL_DISCARD
-    return evolve(new, hands=_with_hand(state, seat, tuple(hand)), phase=phase)
+    return replace(new, hands=_with_hand(state, seat, tuple(hand)), phase=phase)
 
 
 def _discard(state: GameState, seat: int, card: int, log: EventLog) -> GameState:
@@ -157,7 +156,7 @@ def _discard(state: GameState, seat: int, card: int, log: EventLog) -> GameState
     hand = state.hands[seat]
     if card not in hand:
         raise IllegalActionError(f"{card_name(card)} is not in your hand", card=card_name(card))
-    state = evolve(
+    state = replace(
         state,
         hands=_with_hand(state, seat, _remove(hand, card)),
         discard=(*state.discard, card),
@@ -193,7 +192,7 @@ def _go_out(state: GameState, seat: int, action: GoOut, log: EventLog) -> GameSt
     else:
         melds = action.melds
         _check_melds(state, _remove(hand, card), melds)
-    state = evolve(
+    state = replace(
         state,
         hands=_with_hand(state, seat, ()),
         discard=(*state.discard, card),

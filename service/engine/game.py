@@ -1,23 +1,24 @@
-"""Starting a game: check the table fits the rules, fix the seed, deal round 1."""
+"""Starting a game: check the table fits the rules, fix the seed, deal round 1; name open seats."""
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 
-from .errors import InvalidRulesError
+from .errors import IllegalActionError, InvalidActionError, InvalidRulesError
 from .events import Event, EventLog, round_started
 from .rounds import deal_round
 from .rules import Rules
 from .shoe import RandomStream, commitment
-from .state import IN_PROGRESS, GameState, evolve
+from .state import IN_PROGRESS, GameState
 
-__all__ = ["MAX_SEED_LENGTH", "new_game", "opening_events", "seed_commitment"]
+__all__ = ["MAX_SEED_LENGTH", "claim", "new_game", "opening_events", "seed_commitment"]
 
 MAX_SEED_LENGTH = 64
 
 
 def new_game(
-    rules: Rules, names: list[str], seed: str | None = None, *, seed_salt: str | None = None
+    rules: Rules, names: list[str | None], seed: str | None = None, *, seed_salt: str | None = None
 ) -> GameState:
     """A new game of ``len(names)`` players, dealt and waiting for the first draw.
 
@@ -74,7 +75,7 @@ def new_game(
     )
     log = EventLog(0)
     state = deal_round(state, 0, log)
-    return evolve(state, event_seq=log.seq)
+    return replace(state, event_seq=log.seq)
 
 
 def seed_commitment(state: GameState) -> str:
@@ -92,3 +93,20 @@ def opening_events(state: GameState) -> list[Event]:
     log = EventLog(0)
     round_started(log, state)
     return log.events
+
+
+def claim(state: GameState, seat: int, name: str) -> tuple[GameState, list[Event]]:
+    """Name the open ``seat`` (a game created with ``None`` for it): a new version and a
+    public ``seat_claimed`` event, so a creator long-polling for an opponent wakes up
+    when one arrives. Made here, like every other version and event, so the counters
+    have one author."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise InvalidActionError(f"there is no seat {seat!r} in this game", field="seat")
+    if state.names[seat] is not None:
+        raise IllegalActionError(f"seat {seat} is already taken", seat=seat)
+    names = list(state.names)
+    names[seat] = name
+    log = EventLog(state.event_seq)
+    log.add("seat_claimed", {"seat": seat, "name": name})
+    new = replace(state, names=tuple(names), version=state.version + 1, event_seq=log.seq)
+    return new, log.events

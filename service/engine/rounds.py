@@ -38,7 +38,6 @@ from .state import (
     RoundResult,
     SeatResult,
     TableMeld,
-    evolve,
 )
 
 __all__ = ["arrange_final", "begin_turn", "deal_round", "end_round", "winners"]
@@ -56,7 +55,7 @@ def deal_round(state: GameState, round_index: int, log: EventLog | None) -> Game
     for i in range(size * n):
         hands[(dealer + 1 + i) % n].append(deck[i])
     turned_up = size * n
-    state = evolve(
+    state = replace(
         state,
         round_index=round_index,
         reshuffles=0,
@@ -76,14 +75,14 @@ def deal_round(state: GameState, round_index: int, log: EventLog | None) -> Game
 
 def begin_turn(state: GameState, seat: int, phase: str, log: EventLog | None) -> GameState:
     """Give ``seat`` the turn in ``phase`` (a draw phase); handle an empty stock first."""
-    state = evolve(state, current_seat=seat, phase=phase)
+    state = replace(state, current_seat=seat, phase=phase)
     if state.stock:
         return state
     if state.rules.stock_exhausted == "reshuffle" and len(state.discard) > 1:
         k = state.reshuffles + 1
         stream = RandomStream(state.seed, f"reshuffle:{state.round_index + 1}:{k}")
         stock = tuple(stream.shuffle(state.discard[:-1]))
-        state = evolve(state, stock=stock, discard=state.discard[-1:], reshuffles=k)
+        state = replace(state, stock=stock, discard=state.discard[-1:], reshuffles=k)
         if log is not None:
             log.add(
                 "reshuffled",
@@ -121,7 +120,7 @@ def arrange_final(state: GameState, seat: int, log: EventLog | None) -> GameStat
                 "layoffs": [{"meld": i, "cards": card_names(c)} for i, c in arrangement.layoffs],
             },
         )
-    return evolve(state, table=tuple(table), hands=tuple(hands), arranged=(*state.arranged, seat))
+    return replace(state, table=tuple(table), hands=tuple(hands), arranged=(*state.arranged, seat))
 
 
 def _score(state: GameState, penalty: int) -> int:
@@ -178,12 +177,12 @@ def end_round(state: GameState, reason: str, log: EventLog | None) -> GameState:
         results=results,
     )
     scores = tuple((*s, r.score) for s, r in zip(state.scores, results, strict=True))
-    state = evolve(state, scores=scores, last_round=result)
+    state = replace(state, scores=scores, last_round=result)
     if log is not None:
         log.add("round_ended", round_result_dict(result))
     if state.round_index + 1 < state.rules.rounds:
         return deal_round(state, state.round_index + 1, log)
-    state = evolve(state, status=FINISHED, current_seat=None, phase=None)
+    state = replace(state, status=FINISHED, current_seat=None, phase=None)
     if log is not None:
         log.add(
             "game_finished",

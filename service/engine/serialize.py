@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .memo import Memo
 from .rules import Rules, resolve_rules
 from .state import GameState, RoundResult, SeatResult, TableMeld
 
@@ -73,22 +72,10 @@ def to_dict(state: GameState) -> dict[str, Any]:
     }
 
 
-_RULES: Memo[str, Rules] = Memo(256)
-
-
 def rules_from_json(spec: Any) -> Rules:
     """:func:`resolve_rules` for parsed JSON (dicts, lists, strings, numbers, booleans,
-    null), remembered by its ``repr``: every request re-reads its game's stored rules,
-    and a solve request usually names the same preset, while validating a spec again
-    costs more than the rest of ``from_dict``. For JSON values ``repr`` tells apart
-    what ``resolve_rules`` tells apart (``true`` from ``1``, ``3`` from ``3.0``); only
-    valid specs are remembered, so an invalid one is refused anew each time."""
-    key = repr(spec)
-    rules = _RULES.get(key)
-    if rules is None:
-        rules = resolve_rules(spec)
-        _RULES.put(key, rules)
-    return rules
+    null): the stored rules of a game, or a client's rules spec."""
+    return resolve_rules(spec)
 
 
 def from_dict(data: dict[str, Any]) -> GameState:

@@ -1,4 +1,5 @@
-"""Persistence of games behind a small interface (:class:`GameStore`), implemented on Redis."""
+"""Persistence of games behind a small interface (:class:`GameStore`), implemented on Redis
+(and in memory, ``service.storage.memory``, for the service layer's fast tests only)."""
 
 from .base import (
     GameExistsError,

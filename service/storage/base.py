@@ -4,7 +4,8 @@ The HTTP layer and the play functions talk to :class:`GameStore` only, so the
 rules of persistence (one atomic compare-and-set per move, events written with
 the state, TTLs) are stated once here and implemented once per backend. The
 Redis implementation in :mod:`.redis_store` is the only one the service runs
-on; the interface keeps it swappable and keeps Redis out of the game logic.
+on; :mod:`.memory` implements the same promises in one process, for fast tests of
+the service layer. The interface keeps Redis out of the game logic.
 """
 
 from __future__ import annotations

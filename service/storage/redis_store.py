@@ -35,7 +35,6 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from service.engine import Event, GameState, from_dict, to_dict
-from service.engine.memo import Memo
 
 from .base import (
     GameExistsError,
@@ -46,7 +45,6 @@ from .base import (
     UnknownGameError,
     VersionConflictError,
 )
-from .pinned import PinnedConnections
 from .redis_errors import is_oom
 
 __all__ = ["RedisGameStore", "game_keys"]
@@ -94,20 +92,6 @@ def game_keys(game_id: str) -> tuple[str, str]:
 
 def _reply_key(game_id: str, key: str) -> str:
     return f"ttt:{{{game_id}}}:reply:{key}"
-
-
-_PARSED: Memo[bytes, GameState] = Memo(512)
-
-
-def _state_of(blob: bytes) -> GameState:
-    """Parse a stored state, remembering recent ones: views are read far more often than
-    games change, and the state a worker saved is the one it (or a view) reads next. A
-    state is an immutable value, so sharing it is safe."""
-    state = _PARSED.get(blob)
-    if state is None:
-        state = from_dict(orjson.loads(blob))
-        _PARSED.put(blob, state)
-    return state
 
 
 def _turn(state: GameState) -> int:
@@ -191,18 +175,9 @@ class RedisGameStore(GameStore):
         # Long-polls block inside Redis for up to max_wait_seconds: their reads need a
         # longer socket timeout, and their own pool so they never starve quick requests.
         self.blocking = connect(socket_timeout=max_wait_seconds + timeout_seconds, **common)
+        # redis-py's Script runs EVALSHA and reloads the script if Redis lost it (a restart)
         self._create = self.client.register_script(_CREATE)
         self._save = self.client.register_script(_SAVE)
-        # the commands of requests (load, save, create, turn, stored replies): on a single
-        # Redis each thread's own connection (pinned.py); a cluster routes each by its key
-        self._command: Callable[..., Any]
-        self._script: Callable[[Any, list[str], list[Any]], Any]
-        if isinstance(self.client, redis.Redis):
-            pinned = PinnedConnections(self.client.connection_pool)
-            self._command, self._script = pinned.execute, pinned.evalsha
-        else:
-            self._command = self.client.execute_command
-            self._script = lambda script, keys, args: script(keys=keys, args=args)
 
     def _run(self, fn: Callable[[], T]) -> T:
         """``fn()``, with "Redis is down, slow, full or read-only" turned into one storage
@@ -228,16 +203,16 @@ class RedisGameStore(GameStore):
             _turn(state),
             *_event_args(events),
         ]
-        created = self._run(lambda: self._script(self._create, list(game_keys(game_id)), args))
+        created = self._run(lambda: self._create(keys=list(game_keys(game_id)), args=args))
         if not created:
             raise GameExistsError(game_id)
 
     def load(self, game_id: str) -> GameRecord:
         key, _ = game_keys(game_id)
-        blob, tokens = self._run(lambda: self._command("HMGET", key, "s", "t"))
+        blob, tokens = self._run(lambda: self.client.hmget(key, ["s", "t"]))
         if blob is None:
             raise UnknownGameError(game_id)
-        return GameRecord(game_id, _state_of(blob), tuple(orjson.loads(tokens)))
+        return GameRecord(game_id, from_dict(orjson.loads(blob)), tuple(orjson.loads(tokens)))
 
     def save(
         self,
@@ -253,11 +228,10 @@ class RedisGameStore(GameStore):
         keys = list(game_keys(game_id))
         if reply_key is not None:
             keys.append(_reply_key(game_id, reply_key))
-        blob = orjson.dumps(to_dict(state))
         args = [
             expected_version,
             state.version,
-            blob,
+            orjson.dumps(to_dict(state)),
             b"" if token_hashes is None else orjson.dumps(list(token_hashes)),
             self.ttl,
             b"" if reply is None else _reply_blob(reply),
@@ -265,9 +239,8 @@ class RedisGameStore(GameStore):
             _turn(state),
             *_event_args(events),
         ]
-        status, value = self._run(lambda: self._script(self._save, keys, args))
+        status, value = self._run(lambda: self._save(keys=keys, args=args))
         if status == 0:
-            _PARSED.put(blob, state)
             return None
         if status == 1:
             raise VersionConflictError(int(value))
@@ -276,7 +249,7 @@ class RedisGameStore(GameStore):
         raise UnknownGameError(game_id)
 
     def stored_reply(self, game_id: str, reply_key: str) -> StoredReply | None:
-        blob = self._run(lambda: self._command("GET", _reply_key(game_id, reply_key)))
+        blob = self._run(lambda: self.client.get(_reply_key(game_id, reply_key)))
         return None if blob is None else _reply_of(blob)
 
     def events(self, game_id: str, after: int, limit: int) -> list[Event]:
@@ -299,7 +272,7 @@ class RedisGameStore(GameStore):
 
     def turn(self, game_id: str) -> int | None:
         key, _ = game_keys(game_id)
-        value = self._run(lambda: self._command("HGET", key, "c"))
+        value = self._run(lambda: self.client.hget(key, "c"))
         return None if value is None else int(value)
 
     def ping(self) -> None:

@@ -48,15 +48,6 @@ def test_a_seat_sees_its_hand_and_legal_actions_and_a_spectator_sees_neither(
     assert spectator["you"] is None and spectator["legal_actions"] == []
 
 
-def test_get_sends_the_version_as_etag_and_304_for_a_current_if_none_match(
-    table: Table, client: FlaskClient
-) -> None:
-    r = client.get(f"/v1/games/{table.game_id}")
-    assert r.headers["ETag"] == '"0"'
-    r = client.get(f"/v1/games/{table.game_id}", headers={"If-None-Match": '"0"'})
-    assert r.status_code == 304 and r.headers["ETag"] == '"0"'
-
-
 def test_an_action_returns_the_new_view_with_the_callers_next_legal_actions(
     table: Table,
 ) -> None:

@@ -1,9 +1,9 @@
-"""The service layer: load → apply → save, with seats, tokens and idempotency.
+"""The service layer: parse → load → apply → save, with seats, tokens and idempotency.
 
-No Flask here: these functions take plain values and a :class:`GameStore` and
-raise the engine's errors or the errors below; the HTTP layer only parses,
-calls one of them, and renders. One handler (``problems.py``) maps every error
-to its status and problem ``code``.
+No Flask here: these functions take plain values and a :class:`GameStore`, and
+return what was saved (the HTTP layer renders it) or raise the engine's errors or
+those of :mod:`.errors`. Versions and events are the engine's (``apply``,
+``claim``); this layer only decides who may act, and saves with a compare-and-set.
 """
 
 from __future__ import annotations
@@ -13,33 +13,33 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from service.engine import Event, GameState, apply, new_game, opening_events
+from service.engine import GameState, apply, claim, new_game, opening_events
 from service.engine.serialize import rules_from_json
-from service.storage import (
-    GameRecord,
-    GameStore,
-    StoredReply,
-    VersionConflictError,
+from service.storage import GameRecord, GameStore, StoredReply, VersionConflictError
+
+from .errors import (
+    AuthError,
+    GameBusyError,
+    IdempotencyKeyReusedError,
+    PreconditionFailedError,
+    SeatsOpenError,
+    SeatTakenError,
+    UnknownSeatError,
 )
+from .views import game_view_bytes
 
 __all__ = [
+    "MAX_ATTEMPTS",
     "ActionResult",
-    "AuthError",
-    "GameBusyError",
-    "IdempotencyKeyReusedError",
-    "PlayError",
-    "PreconditionFailedError",
-    "SeatTakenError",
-    "SeatsOpenError",
-    "UnknownSeatError",
     "act",
     "claim_seat",
     "create_game",
+    "etag",
     "hash_token",
     "may_act",
     "seat_of",
@@ -52,57 +52,9 @@ __all__ = [
 MAX_ATTEMPTS = 8
 
 
-class PlayError(Exception):
-    """An error of the service layer (not of the engine); ``code`` is stable."""
-
-    code = "play_error"
-
-    def __init__(self, message: str, **details: object) -> None:
-        super().__init__(message)
-        self.message = message
-        self.details = details
-
-
-class AuthError(PlayError):
-    """No token, or one that belongs to no seat of this game (401)."""
-
-    code = "invalid_token"
-
-
-class SeatsOpenError(PlayError):
-    """An action before every seat has been claimed (409)."""
-
-    code = "seats_open"
-
-
-class SeatTakenError(PlayError):
-    """Claiming a seat that is not open (409)."""
-
-    code = "seat_taken"
-
-
-class UnknownSeatError(PlayError):
-    """A seat number the game does not have (404)."""
-
-    code = "unknown_seat"
-
-
-class PreconditionFailedError(PlayError):
-    """``If-Match`` named a version that is no longer current (412)."""
-
-    code = "version_conflict"
-
-
-class GameBusyError(PlayError):
-    """An action without If-Match lost the race too many times in a row (409)."""
-
-    code = "version_conflict"
-
-
-class IdempotencyKeyReusedError(PlayError):
-    """The same Idempotency-Key sent with a different body (422)."""
-
-    code = "idempotency_key_reused"
+def etag(version: int) -> str:
+    """The ``ETag`` of a version (CONTRACT.md: the plain version, whoever asks)."""
+    return f'"{version}"'
 
 
 def hash_token(token: str) -> str:
@@ -144,16 +96,6 @@ def create_game(
     return GameRecord(game_id, state, tuple(hashes)), tokens
 
 
-def _claimed(state: GameState, seat: int, name: str) -> tuple[GameState, list[Event]]:
-    """The state with ``seat`` named: a new version and a public ``seat_claimed`` event,
-    so a creator long-polling for an opponent wakes up when one arrives."""
-    names = list(state.names)
-    names[seat] = name
-    seq = state.event_seq + 1
-    event = Event(seq, "seat_claimed", {"seat": seat, "name": name})
-    return replace(state, names=tuple(names), version=state.version + 1, event_seq=seq), [event]
-
-
 def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
     """Take an open seat; its token is returned once, here, and stored only as a hash."""
     token = secrets.token_urlsafe(32)
@@ -163,7 +105,7 @@ def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[Ga
             raise UnknownSeatError(f"this game has no seat {seat}", seat=seat)
         if record.token_hashes[seat] is not None:
             raise SeatTakenError(f"seat {seat} is already taken", seat=seat)
-        state, events = _claimed(record.state, seat, name)
+        state, events = claim(record.state, seat, name)
         hashes = list(record.token_hashes)
         hashes[seat] = hash_token(token)
         try:
@@ -176,14 +118,16 @@ def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[Ga
 
 @dataclass(frozen=True, slots=True)
 class ActionResult:
-    """What an action request answers: a fresh reply, or the stored first one on a retry."""
+    """What an action did: the saved ``state`` of the acting ``seat`` (the caller renders
+    it), or, on a retry with the same Idempotency-Key, the first reply (``replayed``).
 
-    status: int
-    etag: str
-    body: bytes
+    ``reply`` is set whenever an Idempotency-Key was sent: then the reply stored with
+    the save is the response, byte for byte the one a retry will get."""
+
+    seat: int | None
+    state: GameState | None
+    reply: StoredReply | None
     replayed: bool
-    state: GameState | None = None  # the saved state and the acting seat (not on a replay)
-    seat: int | None = None
 
 
 def _fingerprint(body: object) -> str:
@@ -196,17 +140,20 @@ def act(
     token: str | None,
     body: object,
     *,
-    if_match: Callable[[int], bool] | None,
-    idempotency_key: str | None,
-    render: Callable[[str, GameState, int], bytes],
+    if_match: Callable[[int], bool] | None = None,
+    idempotency_key: str | None = None,
 ) -> ActionResult:
     """Apply one action for the token's seat and save it with a compare-and-set.
 
     ``if_match(version)`` says whether the client's ``If-Match`` accepts a version
     (``None``: no header, so a lost race is retried on the newer state, where the
-    engine re-validates the action). ``render`` builds the response body for the
-    new state; it is computed before saving so an idempotent reply is stored in
-    the same atomic write as the move.
+    engine re-validates the action).
+
+    With an ``idempotency_key`` the reply is rendered here, before the save (a pure
+    function of the new state, :func:`.views.game_view_bytes`), and stored by the same
+    atomic write as the move: a retry then finds either no move and no reply, or both.
+    Storing only enough to rebuild it later would not do: the state it was rendered
+    from is gone once the game moves on.
     """
     if token is None:
         raise AuthError("acting needs a seat token: send Authorization: Bearer <token>")
@@ -232,9 +179,10 @@ def act(
             raise SeatsOpenError("the game starts when every seat is claimed",
                                  open_seats=open_seats)
         new, events = apply(state, seat, body)
-        out = render(game_id, new, seat)
-        etag = f'"{new.version}"'
-        reply = StoredReply(fingerprint, 200, etag, out) if reply_key else None
+        reply = None
+        if reply_key is not None:
+            reply = StoredReply(fingerprint, 200, etag(new.version),
+                                game_view_bytes(game_id, new, seat))
         try:
             earlier = store.save(
                 game_id, state.version, new, events, reply_key=reply_key, reply=reply
@@ -248,24 +196,32 @@ def act(
             continue
         if earlier is not None:
             return _replayed(earlier, fingerprint)
-        return ActionResult(200, etag, out, replayed=False, state=new, seat=seat)
+        return ActionResult(seat, new, reply, replayed=False)
     raise GameBusyError("the game kept changing; reload it and try again")
+
+
+def _replayed(reply: StoredReply, fingerprint: str) -> ActionResult:
+    if reply.fingerprint != fingerprint:
+        raise IdempotencyKeyReusedError(
+            "this Idempotency-Key was used with a different request body"
+        )
+    return ActionResult(None, None, reply, replayed=True)
 
 
 def may_act(record: GameRecord, seat: int | None) -> bool:
     """Whether ``seat`` has legal actions now (its turn, every seat claimed, not over)."""
     state = record.state
-    return (not state.finished and state.current_seat == seat
-            and not record.open_seats)
+    return not state.finished and state.current_seat == seat and not record.open_seats
 
 
 def wait_for_turn(
     store: GameStore, record: GameRecord, seat: int | None, timeout: float
 ) -> GameRecord:
     """The game once ``seat`` may act or it is finished (a spectator, ``None``, is never
-    on turn), or as it is after ``timeout``
-    seconds. Each change wakes the wait (a blocking read in the store); while the stored
-    turn (one small field) names another seat, the wait resumes at once after the events
+    on turn), or as it is after ``timeout`` seconds.
+
+    Each change wakes the wait (a blocking read in the store); while the stored turn
+    (one small field) names another seat, the wait resumes at once after the events
     seen, and only a change that may concern ``seat`` re-reads the whole game."""
     deadline = time.monotonic() + timeout
     seen = record.state.event_seq
@@ -281,11 +237,3 @@ def wait_for_turn(
         record = store.load(record.game_id)
         seen = record.state.event_seq
     return record
-
-
-def _replayed(reply: StoredReply, fingerprint: str) -> ActionResult:
-    if reply.fingerprint != fingerprint:
-        raise IdempotencyKeyReusedError(
-            "this Idempotency-Key was used with a different request body"
-        )
-    return ActionResult(reply.status, reply.etag or "", reply.body, replayed=True)

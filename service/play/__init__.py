@@ -1,0 +1,50 @@
+"""The service layer between HTTP and the engine: games, seats, tokens, idempotent actions.
+
+Functions of plain values over a :class:`~service.storage.GameStore`; nothing here
+knows Flask, so they are tested on the in-memory store (``tests/play``).
+"""
+
+from .errors import (
+    AuthError,
+    GameBusyError,
+    IdempotencyKeyReusedError,
+    PlayError,
+    PreconditionFailedError,
+    SeatsOpenError,
+    SeatTakenError,
+    UnknownSeatError,
+)
+from .games import (
+    ActionResult,
+    act,
+    claim_seat,
+    create_game,
+    etag,
+    hash_token,
+    may_act,
+    seat_of,
+    wait_for_turn,
+)
+from .views import game_view, game_view_bytes
+
+__all__ = [
+    "ActionResult",
+    "AuthError",
+    "GameBusyError",
+    "IdempotencyKeyReusedError",
+    "PlayError",
+    "PreconditionFailedError",
+    "SeatTakenError",
+    "SeatsOpenError",
+    "UnknownSeatError",
+    "act",
+    "claim_seat",
+    "create_game",
+    "etag",
+    "game_view",
+    "game_view_bytes",
+    "hash_token",
+    "may_act",
+    "seat_of",
+    "wait_for_turn",
+]

@@ -1,0 +1,70 @@
+"""Errors of the service layer (not of the engine): each has a stable ``code``.
+
+The HTTP layer maps each class to a status in one place (``service/api/problems.py``).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AuthError",
+    "GameBusyError",
+    "IdempotencyKeyReusedError",
+    "PlayError",
+    "PreconditionFailedError",
+    "SeatTakenError",
+    "SeatsOpenError",
+    "UnknownSeatError",
+]
+
+
+class PlayError(Exception):
+    """An error of the service layer; ``code`` is stable and machine-readable."""
+
+    code = "play_error"
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class AuthError(PlayError):
+    """No token, or one that belongs to no seat of this game (401)."""
+
+    code = "invalid_token"
+
+
+class SeatsOpenError(PlayError):
+    """An action before every seat has been claimed (409)."""
+
+    code = "seats_open"
+
+
+class SeatTakenError(PlayError):
+    """Claiming a seat that is not open (409)."""
+
+    code = "seat_taken"
+
+
+class UnknownSeatError(PlayError):
+    """A seat number the game does not have (404)."""
+
+    code = "unknown_seat"
+
+
+class PreconditionFailedError(PlayError):
+    """``If-Match`` named a version that is no longer current (412)."""
+
+    code = "version_conflict"
+
+
+class GameBusyError(PlayError):
+    """An action without If-Match lost the race too many times in a row (409)."""
+
+    code = "version_conflict"
+
+
+class IdempotencyKeyReusedError(PlayError):
+    """The same Idempotency-Key sent with a different body (422)."""
+
+    code = "idempotency_key_reused"

@@ -1,0 +1,50 @@
+"""A game as one bearer sees it, as the API sends it: the engine's view plus the seats.
+
+A pure function of the stored game (no Flask, no store), so the service layer can
+render the reply it stores with an idempotent action, and the HTTP layer renders
+every other view with the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from service import metrics
+from service.engine import GameState, view
+from service.engine.state import DISCARD
+
+__all__ = ["game_view", "game_view_bytes"]
+
+
+def game_view(
+    game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int] = ()
+) -> dict[str, Any]:
+    """CONTRACT.md's state for ``seat``, plus which seats are still open.
+
+    While seats are open nobody may act, so ``legal_actions`` is empty then: every
+    listed action must be one the server accepts.
+    """
+    if (seat is not None and not open_seats and not state.finished and state.phase == DISCARD
+            and seat == state.current_seat):
+        # the going-out analysis of legal_actions is most of this view's cost: timed
+        with metrics.LEGAL_ACTIONS_SECONDS.time():
+            seen = view(state, seat)
+    else:
+        seen = view(state, seat)
+    out: dict[str, Any] = {"game_id": game_id, **seen}
+    for player in out["players"]:
+        player["open"] = player["seat"] in open_seats
+    out["open_seats"] = list(open_seats)
+    if open_seats:
+        out["legal_actions"] = []
+    return out
+
+
+def game_view_bytes(
+    game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int] = ()
+) -> bytes:
+    """:func:`game_view` as the JSON bytes of a response body."""
+    return orjson.dumps(game_view(game_id, state, seat, open_seats))
