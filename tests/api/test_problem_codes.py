@@ -7,7 +7,7 @@ import ast
 import json
 from pathlib import Path
 
-from service.api.play import PlayError
+from service.play import PlayError
 from service.api.problems import HTTP_CODES, PROBLEM_CODES
 from service.engine.errors import EngineError
 
