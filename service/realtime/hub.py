@@ -1,0 +1,344 @@
+"""One Redis subscription per worker process that wakes every local waiter of a game.
+
+Why a hub: a waiting client (a long-poll, a stream) must cost a few KB, not a thread
+and not a Redis connection. Each worker holds one pub/sub connection per Redis node
+(one on a single Redis, one per primary on a Redis Cluster); the save script publishes
+a game's new version on the game's channel, and the hub wakes the worker's waiters of
+that game. A woken waiter re-reads the game from Redis, so the service stays stateless:
+the message only says "look again", never what changed.
+
+Why it cannot miss a move: a waiter subscribes first (``Hub.watch``), waits until Redis
+confirmed the subscription, and only then reads the version it compares against; a
+move saved before the read is in the read, a move after it is published to a live
+subscription. When the subscription is lost (Redis restarted, a failover), the
+listener reconnects, resubscribes, and wakes every waiter to re-read, so moves made
+while it was away are not missed either.
+
+Why per-generation sharing: when a move wakes 5,000 waiters of one game, they want the
+same new state. ``Watch.shared(key, fn)`` runs ``fn`` once per game per wake-up and
+hands the result to every waiter that asks for the same key (one Redis read per
+worker per version, one render per distinct view), and forgets it at the next wake-up.
+
+Channels carry the game's hash tag (``ttt:{<id>}:moved``), so on a Redis Cluster a
+game's notifications stay on its shard (sharded pub/sub, ``SSUBSCRIBE``, Redis 7+); on
+Redis 6.2 plain ``SUBSCRIBE``/``PUBLISH`` is used.
+
+The hub uses :mod:`threading`; under gunicorn's gevent worker (monkey-patched) its
+listener is a greenlet and its conditions are cooperative.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import redis
+
+__all__ = ["Hub", "Watch", "channel_of", "game_of_channel"]
+
+T = TypeVar("T")
+log = logging.getLogger("three_thirteen.hub")
+
+_PREFIX = "ttt:{"
+_SUFFIX = "}:moved"
+#: How long ``watch`` waits for Redis to confirm a subscription before the waiter reads
+#: anyway; without a confirmation it is woken at its own timeout or by a reconnect.
+CONFIRM_SECONDS = 2.0
+#: Listener read timeout: how often it looks at its own state (stop, health) when idle.
+POLL_SECONDS = 1.0
+#: Reconnect back-off after a lost subscription: first try at once, then doubling.
+BACKOFF_MAX_SECONDS = 2.0
+
+
+def channel_of(game_id: str) -> str:
+    """The pub/sub channel a game's saves publish on (shares the game's hash tag)."""
+    return f"{_PREFIX}{game_id}{_SUFFIX}"
+
+
+def game_of_channel(channel: bytes | str) -> str | None:
+    """The game id of a hub channel, or ``None`` for anything else."""
+    text = channel.decode() if isinstance(channel, bytes) else channel
+    if text.startswith(_PREFIX) and text.endswith(_SUFFIX):
+        return text[len(_PREFIX):-len(_SUFFIX)]
+    return None
+
+
+@dataclass
+class _Game:
+    """The local waiters of one game: how many, and the wake-up they share."""
+
+    waiters: int = 0
+    generation: int = 0
+    confirmed: bool = False
+    shared: dict[Any, Any] = field(default_factory=dict)
+    shared_generation: int = -1
+
+
+class Watch:
+    """A waiter's handle on one game, from :meth:`Hub.watch`."""
+
+    def __init__(self, hub: Hub, game_id: str, entry: _Game) -> None:
+        self._hub = hub
+        self.game_id = game_id
+        self._entry = entry
+        self._seen = entry.generation
+
+    def wait(self, timeout: float) -> bool:
+        """Sleep until the game may have moved since the last wake-up (``True``), or
+        ``timeout`` seconds pass (``False``)."""
+        entry, cond = self._entry, self._hub._cond
+        deadline = time.monotonic() + timeout
+        with cond:
+            while entry.generation == self._seen:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                cond.wait(remaining)
+            self._seen = entry.generation
+            return True
+
+    def shared(self, key: Any, fn: Callable[[], T]) -> T:
+        """``fn()``, computed once per game and wake-up for all local waiters asking for
+        ``key`` (the first asker computes; the others get its result)."""
+        entry, cond = self._entry, self._hub._cond
+        with cond:
+            if entry.shared_generation != entry.generation:
+                entry.shared = {}
+                entry.shared_generation = entry.generation
+            slot = entry.shared.get(key)
+            if slot is None:
+                slot = entry.shared[key] = _Slot()
+                owner = True
+            else:
+                owner = False
+        return slot.compute(fn) if owner else slot.result()
+
+
+class _Slot:
+    """One shared computation: the first caller runs it, the others wait for it."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self._value: Any = None
+        self._error: BaseException | None = None
+
+    def compute(self, fn: Callable[[], Any]) -> Any:
+        try:
+            self._value = fn()
+        except BaseException as exc:
+            self._error = exc
+            raise
+        finally:
+            self._done.set()
+        return self._value
+
+    def result(self) -> Any:
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+class Hub:
+    """The worker's notification hub. Start it lazily: the first :meth:`watch` does.
+
+    ``client`` is the store's redis-py client (``Redis`` or ``RedisCluster``); the hub
+    opens its own pub/sub connections from it (one per node), so they never count
+    against the pool of quick requests.
+    """
+
+    def __init__(self, client: Any, *, sharded: bool) -> None:
+        self._client = client
+        self._sharded = sharded
+        self._cond = threading.Condition()
+        self._games: dict[str, _Game] = {}
+        self._listeners: dict[str, _Listener] = {}
+        self._lock = threading.Lock()  # creating listeners
+        self._subscriptions = threading.Lock()  # orders subscribe/unsubscribe writes
+        self._stopped = False
+
+    # -- the waiter's side -------------------------------------------------------------
+
+    @contextmanager
+    def watch(self, game_id: str) -> Iterator[Watch]:
+        """Subscribe to ``game_id`` for the duration of the block; read the game's state
+        *after* entering it, then :meth:`Watch.wait`."""
+        with self._cond:
+            entry = self._games.get(game_id)
+            if entry is None:
+                entry = self._games[game_id] = _Game()
+            entry.waiters += 1
+            first = entry.waiters == 1
+        try:
+            if first:
+                with self._subscriptions:
+                    self._listener_for(game_id).subscribe(channel_of(game_id))
+            with self._cond:
+                self._cond.wait_for(lambda: entry.confirmed or self._stopped,
+                                    CONFIRM_SECONDS)
+            yield Watch(self, game_id, entry)
+        finally:
+            with self._cond:
+                entry.waiters -= 1
+                last = entry.waiters == 0
+                if last:
+                    del self._games[game_id]
+            if last:
+                with self._subscriptions:  # decided under the lock that orders the writes:
+                    with self._cond:       # a waiter that arrived meanwhile keeps it
+                        still_unwatched = game_id not in self._games
+                    if still_unwatched:
+                        self._listener_for(game_id).unsubscribe(channel_of(game_id))
+
+    def waiting(self) -> int:
+        """How many waiters this worker holds (for metrics and tests)."""
+        with self._cond:
+            return sum(e.waiters for e in self._games.values())
+
+    # -- the listener's side -----------------------------------------------------------
+
+    def _moved(self, game_id: str) -> None:
+        with self._cond:
+            entry = self._games.get(game_id)
+            if entry is not None:
+                entry.generation += 1
+                self._cond.notify_all()
+
+    def _confirmed(self, game_id: str) -> None:
+        with self._cond:
+            entry = self._games.get(game_id)
+            if entry is not None:
+                if entry.confirmed:  # confirmed again: redis-py reconnected and resubscribed,
+                    entry.generation += 1  # so a move may have been missed: look again
+                entry.confirmed = True
+                self._cond.notify_all()
+
+    def _wake_all(self) -> None:
+        """After a lost subscription: every waiter re-reads (a move may have been missed)."""
+        with self._cond:
+            for entry in self._games.values():
+                entry.generation += 1
+            self._cond.notify_all()
+
+    def _listener_for(self, game_id: str) -> _Listener:
+        node_client, name = self._node_of(channel_of(game_id))
+        with self._lock:
+            listener = self._listeners.get(name)
+            if listener is None:
+                listener = self._listeners[name] = _Listener(self, node_client, self._sharded)
+                listener.start()
+            return listener
+
+    def _node_of(self, channel: str) -> tuple[redis.Redis, str]:
+        """The client of the node that owns ``channel`` (the only one on a single Redis)."""
+        if isinstance(self._client, redis.RedisCluster):
+            node = self._client.get_node_from_key(channel)
+            return self._client.get_redis_connection(node), node.name
+        return self._client, "single"
+
+    def close(self) -> None:
+        """Stop every listener and wake every waiter (a graceful shutdown)."""
+        with self._lock:
+            listeners = list(self._listeners.values())
+            self._listeners.clear()
+        with self._cond:
+            self._stopped = True
+            self._cond.notify_all()
+        for listener in listeners:
+            listener.stop()
+        self._wake_all()
+
+
+class _Listener:
+    """One pub/sub connection to one Redis node, read by its own thread (or greenlet)."""
+
+    def __init__(self, hub: Hub, client: redis.Redis, sharded: bool) -> None:
+        self._hub = hub
+        self._sharded = sharded
+        self._pubsub = client.pubsub()
+        self._channels: set[str] = set()
+        self._write = threading.Lock()
+        self._broken = False  # the connection failed: reconnect and resubscribe everything
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="hub-listener", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(POLL_SECONDS + 1)
+        self._pubsub.close()
+
+    def subscribe(self, channel: str) -> None:
+        with self._write:
+            self._channels.add(channel)
+            if not self._broken:
+                try:
+                    self._send(channel, subscribe=True)
+                except redis.RedisError:
+                    self._broken = True  # the listener reconnects and subscribes them all
+
+    def unsubscribe(self, channel: str) -> None:
+        with self._write:
+            self._channels.discard(channel)
+            if not self._broken:
+                try:
+                    self._send(channel, subscribe=False)
+                except redis.RedisError:
+                    self._broken = True
+
+    def _send(self, channel: str, *, subscribe: bool) -> None:
+        if self._sharded:
+            (self._pubsub.ssubscribe if subscribe else self._pubsub.sunsubscribe)(channel)
+        else:
+            (self._pubsub.subscribe if subscribe else self._pubsub.unsubscribe)(channel)
+
+    def _run(self) -> None:
+        backoff = 0.0
+        while not self._stop.is_set():
+            if self._broken:
+                self._stop.wait(backoff)
+                backoff = min(BACKOFF_MAX_SECONDS, max(0.1, backoff * 2))
+                if self._resubscribe():
+                    backoff = 0.0
+                    self._hub._wake_all()
+                continue
+            try:  # (waits for a first subscription, if there is none yet)
+                message = self._pubsub.get_message(timeout=POLL_SECONDS)
+            except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+                if not self._stop.is_set():
+                    log.warning("hub subscription lost (%s); reconnecting", exc)
+                    self._broken = True
+                continue
+            if message is not None:
+                self._handle(message)
+
+    def _resubscribe(self) -> bool:
+        """A fresh connection with every held channel subscribed again."""
+        with self._write:
+            try:
+                self._pubsub.reset()
+                for channel in self._channels:
+                    self._send(channel, subscribe=True)
+            except redis.RedisError as exc:
+                log.warning("hub resubscribe failed (%s); retrying", exc)
+                return False
+            self._broken = False
+            return True
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        kind = kind.decode() if isinstance(kind, bytes) else kind
+        game_id = game_of_channel(message["channel"])
+        if game_id is None:
+            return
+        if kind in ("message", "smessage"):
+            self._hub._moved(game_id)
+        elif kind in ("subscribe", "ssubscribe"):
+            self._hub._confirmed(game_id)
