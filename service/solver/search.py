@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from service.engine.cards import JOKER
-from service.engine.melds import Context
+from service.engine.melds import BIG, Context
 
 from . import multiset as ms
 from .arrangement import Arrangement
@@ -271,9 +271,15 @@ class GroupSearch:
         return (value, without)
 
     def base_options(self, state: State) -> list[tuple[Group, State]]:
-        """Lay-offs of wild-rank cards as themselves, under wild limits (``table``)."""
+        """Lay-offs of wild-rank cards as themselves, under a wild limit per meld (``table``).
+
+        Without ``max_wilds_per_meld`` they are never better than the same cards laid
+        off as wilds into the melds' spare room (a valid table meld has its naturals
+        already, and its room is the rest of a 13-card run or any number in a set), so
+        they are not tried: each would mark a table meld used and multiply the states.
+        """
         x, wb, cap, mask, need = state
-        if not (self.table and self.ctx.limits and ms.wild_rank_count(x)):
+        if not (self.table and self.ctx.max_wilds < BIG and ms.wild_rank_count(x)):
             return []
         found = wild_rank_layoffs(self.maker, self.table, ms.counts(x), mask, self._pool(x, wb))
         return [
