@@ -23,7 +23,9 @@ state; without wild limits so is room beyond two (two leftover wilds fit in any
 room of two, three or more meld on their own), and a state with more than two
 wilds per natural left costs 0 (each natural takes two wilds in a set, the rest
 meld or fill room). A state whose cost and every per-card cost are 0 stops trying
-options.
+options. A table meld that no card left can be laid onto (``TableMeld.accepts``)
+is marked used and its spare room moved into the capacity, where the wild pool
+would find it anyway: which such melds a lay-off used no longer splits the states.
 
 Tie-break: the read-back (``arrangement``) takes, at each state, the first option
 that reaches the recorded cost in the search's fixed order (deadwood, then runs,
@@ -56,6 +58,9 @@ _NEAR = tuple(
 
 #: Per natural slot: the fields of its rank's slots from it on (what its sets depend on).
 _RANK = tuple(sum(63 << 6 * j for j in (i, *SAME_RANK[i])) for i in range(ms.NATURAL_SLOTS))
+
+#: the count bits of one multiset field (counts stay below the guard bit 32)
+_COUNT = 31
 
 State = tuple[int, int, int, int, tuple[int, int]]
 Result = tuple[int, int]  # (cost, per-card costs)
@@ -97,6 +102,9 @@ class GroupSearch:
         # Without wild limits no group takes a wild-rank card as itself: their count in
         # every state is the hand's.
         self.wr_fixed = None if ctx.limits else len(wild_rank_cards)
+        #: per table meld, the count fields of the slots it accepts (``TableMeld.accepts``)
+        self.accepts = [sum(_COUNT << 6 * j for j in m.accepts) for m in table]
+        self.full_mask = (1 << len(table)) - 1
         self.memo: dict[State, Result] = {}
         self._near_groups: dict[tuple, list[tuple[Group, int]]] = {}
         self._runs: dict[tuple, list[tuple[Group, int]]] = {}
@@ -131,8 +139,16 @@ class GroupSearch:
         return wb + (ms.wild_rank_count(x) if self.wr_fixed is None else self.wr_fixed)
 
     def _normal(self, state: State) -> State:
-        """The state with its capacity cut to what can matter (see the module)."""
+        """The state with its capacity cut to what can matter and the table melds no
+        card left can be laid onto marked used, their spare room moved into the
+        capacity (see the module)."""
         x, wb, cap, mask, need = state
+        if mask != self.full_mask:
+            for t, accepts in enumerate(self.accepts):
+                if not (mask >> t & 1 or x & accepts):
+                    mask |= 1 << t
+                    cap += self.table[t].spare
+            cap = min(cap, self.capmax)
         pool = self._pool(x, wb)
         if cap > pool:
             cap = max(pool, 0)
