@@ -143,10 +143,14 @@ class GroupSearch:
         card left can be laid onto marked used, their spare room moved into the
         capacity (see the module)."""
         x, wb, cap, mask, need = state
-        if mask != self.full_mask:
-            for t, accepts in enumerate(self.accepts):
-                if not (mask >> t & 1 or x & accepts):
-                    mask |= 1 << t
+        free = self.full_mask & ~mask
+        if free:
+            while free:
+                bit = free & -free
+                free ^= bit
+                t = bit.bit_length() - 1
+                if not x & self.accepts[t]:
+                    mask |= bit
                     cap += self.table[t].spare
             cap = min(cap, self.capmax)
         pool = self._pool(x, wb)
@@ -158,10 +162,17 @@ class GroupSearch:
 
     def best(self, state: State) -> Result:
         """``(cost, per-card costs)`` of a state: its minimum cost, and per kind of card
-        the minimum cost of the state with one such card removed."""
-        state = self._normal(state)
+        the minimum cost of the state with one such card removed.
+
+        The memo holds each state as reached as well as normalised (``_normal``), so
+        a state met again costs one look-up."""
         hit = self.memo.get(state)
         if hit is not None:
+            return hit
+        reached, state = state, self._normal(state)
+        hit = self.memo.get(state)
+        if hit is not None:
+            self.memo[reached] = hit
             return hit
         x, wb, _cap, _mask, need = state
         i = ms.lowest_natural(x)
@@ -171,7 +182,7 @@ class GroupSearch:
             result = (0, self.vec.all_inf & ~self._present(x, -1))
         else:
             result = self._expand(state, i)
-        self.memo[state] = result
+        self.memo[state] = self.memo[reached] = result
         return result
 
     def _all_meld(self, x: int, wb: int, need: tuple[int, int]) -> bool:

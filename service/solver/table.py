@@ -10,6 +10,7 @@ many more wilds each meld can take unchanged (its spare room).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from itertools import product
 
 from service.engine.cards import JOKER, card_names, rank_of, suit_of
@@ -30,6 +31,7 @@ class TableMeld:
     """
 
     def __init__(self, ctx: Context, cards: Sequence[int]) -> None:
+        self._ctx = ctx
         self.cards = tuple(cards)
         self.size = len(self.cards)
         naturals, wrc, jokers = split(cards, ctx.wild_rank)
@@ -57,7 +59,6 @@ class TableMeld:
                     wild = self.size - len(nat_cards)
                     for pos in product(*(ctx.positions(rank_of(c)) for c in nat_cards)):
                         self.runs.append((s, tuple(pos), wild))
-        self.accepts = self._accepts(ctx)
         m, n = ctx.max_wilds, ctx.min_nat
         for _rank, nat, wild in self.sets:
             if wild <= m and nat >= n:
@@ -67,7 +68,8 @@ class TableMeld:
                 self.spare = max(self.spare, min(m - wild, 13 - self.size))
 
 
-    def _accepts(self, ctx: Context) -> frozenset[int]:
+    @cached_property
+    def accepts(self) -> frozenset[int]:
         """The multiset slots of the cards a lay-off onto this meld could ever hold as
         naturals (a superset: wilds and the cards a hand holds are not considered).
 
@@ -76,6 +78,7 @@ class TableMeld:
         where it may stand for itself: in a set of the wild rank, or at its own rank in
         a run of its suit (``wild_rank_layoffs`` lays off nothing else).
         """
+        ctx = self._ctx
         out: set[int] = set()
         w = ctx.wild_rank
         for rank, _nat, _wild in self.sets:
@@ -199,6 +202,7 @@ def wild_rank_layoffs(
                 continue
             laid = [maker.wild_rank_card(s) for s in range(4) for _ in range(take[s])]
             for c in range(0, max(0, min(pool - len(laid), ctx.max_wilds)) + 1):
+                maker.budget.spend(1)
                 union = [*meld.cards, *laid, *([JOKER] * c)]
                 if not kinds_of(ctx, *split(union, w)):
                     continue
