@@ -53,8 +53,8 @@ def solve(
 ) -> Arrangement:
     """The optimal arrangement of ``hand`` (lay-offs onto ``table`` when ``rules.lay_off``).
 
-    Raises ``SolverBudgetExceeded`` past ``steps`` search steps (``None``: unbounded;
-    the game flow's final-turn lay-offs need it for now, see the package docstring).
+    Raises ``SolverBudgetExceeded`` past ``steps`` search steps (``None``: unbounded,
+    for measurements only; the game flow uses the default, see the package docstring).
     """
     _check(hand)
     search, state = _search(context(rules, wild_rank), hand, table, None, Budget(steps))
