@@ -101,9 +101,10 @@ def _table_cards(state: GameState) -> tuple[tuple[int, ...], ...]:
 def arrange_final(state: GameState, seat: int, log: EventLog | None) -> GameState:
     """Lay ``seat``'s optimal arrangement on the table (with lay-offs when allowed).
 
-    The hand keeps only the deadwood, so the round's score is its penalty.
+    The hand keeps only the deadwood, so the round's score is its penalty. The solve
+    runs under the solver's normal step budget, like every other.
     """
-    arrangement = solve(list(state.hands[seat]), state.wild_rank, state.rules, _table_cards(state), steps=None)
+    arrangement = solve(list(state.hands[seat]), state.wild_rank, state.rules, _table_cards(state))
     table = list(state.table)
     for index, cards in arrangement.layoffs:
         meld = table[index]

@@ -53,8 +53,8 @@ def solve(
 ) -> Arrangement:
     """The optimal arrangement of ``hand`` (lay-offs onto ``table`` when ``rules.lay_off``).
 
-    Raises ``SolverBudgetExceeded`` past ``steps`` search steps (``None``: unbounded;
-    the game flow's final-turn lay-offs need it for now, see the package docstring).
+    Raises ``SolverBudgetExceeded`` past ``steps`` search steps (``None``: unbounded,
+    for measurements only; the game flow uses the default, see the package docstring).
     """
     _check(hand)
     search, state = _search(context(rules, wild_rank), hand, table, None, Budget(steps))
@@ -74,8 +74,8 @@ def analyze(
     """The best arrangement, the go-out discards and the penalty after each discard.
 
     One search gives the cost of the hand and of the hand without each card. With a
-    contract, each go-out candidate is confirmed by a contract-aware search of the
-    rest. Raises ``SolverBudgetExceeded`` past ``steps`` search steps (all searches of
+    contract, a second, contract-aware search of the hand does the same for the
+    go-out candidates. Raises ``SolverBudgetExceeded`` past ``steps`` search steps (all searches of
     the call together).
     """
     _check(hand)
@@ -88,15 +88,15 @@ def analyze(
     costs = {card: search.cost_without(result, card) for card in set(hand)}
     discards = tuple(sorted(((c, v // SCALE) for c, v in costs.items()), key=lambda cv: (cv[1], cv[0])))
     go_out: dict[int, Arrangement] = {}
-    for card in sorted(c for c, v in costs.items() if v == 0):
-        if contract is None:
-            go_out[card] = search.arrangement(state, without=card)
-            continue
-        rest = list(hand)
-        rest.remove(card)
-        contract_search, rest_state = _search(ctx, rest, table, contract, budget)
-        if contract_search.best(rest_state)[0] == 0:
-            go_out[card] = contract_search.arrangement(rest_state)
+    candidates = sorted(c for c, v in costs.items() if v == 0)
+    if contract is not None and candidates:
+        # one contract-aware search of the whole hand gives, per card, whether the
+        # rest meets the contract entirely melded (its per-card costs)
+        search, state = _search(ctx, hand, table, contract, budget)
+        result = search.best(state)
+        candidates = [c for c in candidates if search.cost_without(result, c) == 0]
+    for card in candidates:
+        go_out[card] = search.arrangement(state, without=card)
     return Analysis(best=best, go_out=go_out, discards=discards)
 
 

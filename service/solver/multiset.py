@@ -94,4 +94,6 @@ def natural_count(x: int) -> int:
 
 
 def wild_rank_count(x: int) -> int:
-    return sum(count(x, WILD_RANK_SLOT + s) for s in range(4))
+    """How many wild-rank cards are held (the four fields from ``WILD_RANK_SLOT``)."""
+    v = x >> _BITS * WILD_RANK_SLOT
+    return sum(v >> _BITS * s & _FIELD for s in range(4)) - 4 * _BIAS

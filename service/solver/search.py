@@ -23,7 +23,9 @@ state; without wild limits so is room beyond two (two leftover wilds fit in any
 room of two, three or more meld on their own), and a state with more than two
 wilds per natural left costs 0 (each natural takes two wilds in a set, the rest
 meld or fill room). A state whose cost and every per-card cost are 0 stops trying
-options.
+options. A table meld that no card left can be laid onto (``TableMeld.accepts``)
+is marked used and its spare room moved into the capacity, where the wild pool
+would find it anyway: which such melds a lay-off used no longer splits the states.
 
 Tie-break: the read-back (``arrangement``) takes, at each state, the first option
 that reaches the recorded cost in the search's fixed order (deadwood, then runs,
@@ -35,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from service.engine.cards import JOKER
-from service.engine.melds import Context
+from service.engine.melds import BIG, Context
 
 from . import multiset as ms
 from .arrangement import Arrangement
@@ -56,6 +58,9 @@ _NEAR = tuple(
 
 #: Per natural slot: the fields of its rank's slots from it on (what its sets depend on).
 _RANK = tuple(sum(63 << 6 * j for j in (i, *SAME_RANK[i])) for i in range(ms.NATURAL_SLOTS))
+
+#: the count bits of one multiset field (counts stay below the guard bit 32)
+_COUNT = 31
 
 State = tuple[int, int, int, int, tuple[int, int]]
 Result = tuple[int, int]  # (cost, per-card costs)
@@ -97,6 +102,9 @@ class GroupSearch:
         # Without wild limits no group takes a wild-rank card as itself: their count in
         # every state is the hand's.
         self.wr_fixed = None if ctx.limits else len(wild_rank_cards)
+        #: per table meld, the count fields of the slots it accepts (``TableMeld.accepts``)
+        self.accepts = [sum(_COUNT << 6 * j for j in m.accepts) for m in table]
+        self.full_mask = (1 << len(table)) - 1
         self.memo: dict[State, Result] = {}
         self._near_groups: dict[tuple, list[tuple[Group, int]]] = {}
         self._runs: dict[tuple, list[tuple[Group, int]]] = {}
@@ -131,8 +139,20 @@ class GroupSearch:
         return wb + (ms.wild_rank_count(x) if self.wr_fixed is None else self.wr_fixed)
 
     def _normal(self, state: State) -> State:
-        """The state with its capacity cut to what can matter (see the module)."""
+        """The state with its capacity cut to what can matter and the table melds no
+        card left can be laid onto marked used, their spare room moved into the
+        capacity (see the module)."""
         x, wb, cap, mask, need = state
+        free = self.full_mask & ~mask
+        if free:
+            while free:
+                bit = free & -free
+                free ^= bit
+                t = bit.bit_length() - 1
+                if not x & self.accepts[t]:
+                    mask |= bit
+                    cap += self.table[t].spare
+            cap = min(cap, self.capmax)
         pool = self._pool(x, wb)
         if cap > pool:
             cap = max(pool, 0)
@@ -142,10 +162,17 @@ class GroupSearch:
 
     def best(self, state: State) -> Result:
         """``(cost, per-card costs)`` of a state: its minimum cost, and per kind of card
-        the minimum cost of the state with one such card removed."""
-        state = self._normal(state)
+        the minimum cost of the state with one such card removed.
+
+        The memo holds each state as reached as well as normalised (``_normal``), so
+        a state met again costs one look-up."""
         hit = self.memo.get(state)
         if hit is not None:
+            return hit
+        reached, state = state, self._normal(state)
+        hit = self.memo.get(state)
+        if hit is not None:
+            self.memo[reached] = hit
             return hit
         x, wb, _cap, _mask, need = state
         i = ms.lowest_natural(x)
@@ -155,7 +182,7 @@ class GroupSearch:
             result = (0, self.vec.all_inf & ~self._present(x, -1))
         else:
             result = self._expand(state, i)
-        self.memo[state] = result
+        self.memo[state] = self.memo[reached] = result
         return result
 
     def _all_meld(self, x: int, wb: int, need: tuple[int, int]) -> bool:
@@ -271,9 +298,15 @@ class GroupSearch:
         return (value, without)
 
     def base_options(self, state: State) -> list[tuple[Group, State]]:
-        """Lay-offs of wild-rank cards as themselves, under wild limits (``table``)."""
+        """Lay-offs of wild-rank cards as themselves, under a wild limit per meld (``table``).
+
+        Without ``max_wilds_per_meld`` they are never better than the same cards laid
+        off as wilds into the melds' spare room (a valid table meld has its naturals
+        already, and its room is the rest of a 13-card run or any number in a set), so
+        they are not tried: each would mark a table meld used and multiply the states.
+        """
         x, wb, cap, mask, need = state
-        if not (self.table and self.ctx.limits and ms.wild_rank_count(x)):
+        if not (self.table and self.ctx.max_wilds < BIG and ms.wild_rank_count(x)):
             return []
         found = wild_rank_layoffs(self.maker, self.table, ms.counts(x), mask, self._pool(x, wb))
         return [

@@ -10,6 +10,7 @@ many more wilds each meld can take unchanged (its spare room).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from itertools import product
 
 from service.engine.cards import JOKER, card_names, rank_of, suit_of
@@ -17,7 +18,7 @@ from service.engine.errors import InvalidInputError
 from service.engine.melds import Context, kinds_of, run_fits, split
 
 from .groups import SAME_RANK, Group, GroupMaker
-from .multiset import CARD, WILD_RANK_SLOT
+from .multiset import CARD, NATURAL_SLOTS, WILD_RANK_SLOT
 
 __all__ = ["TableMeld", "layoff_groups", "read_table", "wild_rank_layoffs"]
 
@@ -30,6 +31,7 @@ class TableMeld:
     """
 
     def __init__(self, ctx: Context, cards: Sequence[int]) -> None:
+        self._ctx = ctx
         self.cards = tuple(cards)
         self.size = len(self.cards)
         naturals, wrc, jokers = split(cards, ctx.wild_rank)
@@ -64,6 +66,35 @@ class TableMeld:
         for _suit, pos, wild in self.runs:
             if wild <= m and len(pos) >= n and run_fits(ctx, list(pos), self.size):
                 self.spare = max(self.spare, min(m - wild, 13 - self.size))
+
+
+    @cached_property
+    def accepts(self) -> frozenset[int]:
+        """The multiset slots of the cards a lay-off onto this meld could ever hold as
+        naturals (a superset: wilds and the cards a hand holds are not considered).
+
+        A set takes its rank (any rank when it is all wilds); a run takes its suit at a
+        free position within 13 of its naturals. A wild-rank card counts as a natural
+        where it may stand for itself: in a set of the wild rank, or at its own rank in
+        a run of its suit (``wild_rank_layoffs`` lays off nothing else).
+        """
+        ctx = self._ctx
+        out: set[int] = set()
+        w = ctx.wild_rank
+        for rank, _nat, _wild in self.sets:
+            if rank is None:
+                out.update(range(NATURAL_SLOTS))
+            elif rank != w:
+                out.update((rank - 1) * 4 + s for s in range(4))
+            if rank is None or rank == w:
+                out.update(WILD_RANK_SLOT + s for s in range(4))
+        for suit, fixed, _wild in self.runs:
+            for rank in range(1, 14):
+                free = [p for p in ctx.positions(rank) if p not in fixed]
+                if not any(run_fits(ctx, [*fixed, p], 13) for p in free):
+                    continue
+                out.add(WILD_RANK_SLOT + suit if rank == w else (rank - 1) * 4 + suit)
+        return frozenset(out)
 
 
 def read_table(ctx: Context, table: Sequence[Sequence[int]]) -> list[TableMeld]:
@@ -120,19 +151,34 @@ def layoff_groups(
                     nat_pos = [*fixed, p0, *picked]
                     if len(nat_pos) < ctx.min_nat:
                         continue
-                    for c in range(0, max(0, min(budget, ctx.max_wilds - twild)) + 1):
-                        maker.budget.spend(1)
-                        total = len(nat_pos) + twild + c
-                        if twild + c > ctx.max_wilds or not run_fits(ctx, nat_pos, total):
-                            continue
-                        slots = (i, *(cand[q] for q in picked))
-                        if len(set(slots)) == len(slots):
-                            naturals = tuple(maker.card(j) for j in slots)
-                            spare = min(ctx.max_wilds - twild - c, 13 - total)
-                            group = Group("layoff", naturals, c, spare, table=t)
-                            out.append((group, slots, bit))
-                        break  # the fewest wilds that fit is enough; more go via spare
+                    maker.budget.spend(1)
+                    # the fewest wilds that fit is enough (more go via spare): the run
+                    # must span its naturals, and a run that fits fits longer too
+                    c = max(0, _span(ctx, nat_pos) - len(nat_pos) - twild)
+                    total = len(nat_pos) + twild + c
+                    if (
+                        c > max(0, min(budget, ctx.max_wilds - twild))
+                        or twild + c > ctx.max_wilds
+                        or not run_fits(ctx, nat_pos, total)
+                    ):
+                        continue
+                    slots = (i, *(cand[q] for q in picked))
+                    if len(set(slots)) == len(slots):
+                        naturals = tuple(maker.card(j) for j in slots)
+                        spare = min(ctx.max_wilds - twild - c, 13 - total)
+                        group = Group("layoff", naturals, c, spare, table=t)
+                        out.append((group, slots, bit))
     return out
+
+
+def _span(ctx: Context, positions: Sequence[int]) -> int:
+    """The fewest consecutive positions that hold ``positions`` (around the corner
+    under ``wrap``): the shortest run they can be part of."""
+    if ctx.aces != "wrap":
+        return max(positions) - min(positions) + 1
+    ps = sorted({(p - 1) % 13 for p in positions})
+    gaps = [(ps[(k + 1) % len(ps)] - ps[k]) % 13 for k in range(len(ps))]
+    return 13 - max(gaps) + 1 if len(ps) > 1 else 1
 
 
 def wild_rank_layoffs(
@@ -156,6 +202,7 @@ def wild_rank_layoffs(
                 continue
             laid = [maker.wild_rank_card(s) for s in range(4) for _ in range(take[s])]
             for c in range(0, max(0, min(pool - len(laid), ctx.max_wilds)) + 1):
+                maker.budget.spend(1)
                 union = [*meld.cards, *laid, *([JOKER] * c)]
                 if not kinds_of(ctx, *split(union, w)):
                     continue

@@ -11,13 +11,14 @@ import random
 
 import pytest
 
-from service.engine.cards import JOKER, make_card
+from service.engine.cards import JOKER, make_card, parse_cards
 from service.engine.errors import EngineError, SolverBudgetExceeded
 from service.engine.melds import context
 from service.engine.rules import resolve_rules
 from service.solver import STEP_BUDGET, analyze
 from service.solver.analysis import _search
 from service.solver.budget import Budget
+from tests.solver import reference_solver
 
 KING = 13
 LAY_OFF = resolve_rules({"preset": "classic", "lay_off": True})
@@ -71,3 +72,34 @@ def test_a_budget_of_none_is_unbounded() -> None:
     budget = Budget(None)
     budget.spend(10 * STEP_BUDGET)
     assert budget.steps == 10 * STEP_BUDGET
+
+
+#: contract hands from the reference comparison that took 21 600 and 50 700 steps while
+#: every go-out candidate had a contract search of its own
+CONTRACT_HANDS = [
+    (
+        {"preset": "family", "aces": "high", "max_wilds_per_meld": 3, "min_naturals_per_meld": 1},
+        "A",
+        "QS KD KS AD AS QD KD KD AD KS JS JD QD AD",
+        [],
+        (0, 2),
+    ),
+    (
+        {"preset": "bga", "aces": "both", "lay_off": True, "max_wilds_per_meld": 3},
+        "Q",
+        "JC JH AH KH QC QH QH AC AH KH KC AH",
+        ["QH QC QS"],
+        (2, 0),
+    ),
+]
+
+
+@pytest.mark.parametrize("spec, wild, hand, table, contract", CONTRACT_HANDS)
+def test_going_out_under_a_contract_is_decided_inside_the_budget(spec, wild, hand, table, contract) -> None:
+    rules = resolve_rules(spec)
+    cards = parse_cards(hand.split())
+    melds = [parse_cards(m.split()) for m in table]
+    wild_rank = reference_solver.parse_rank_char(wild)
+    got = analyze(cards, wild_rank, rules, melds, contract)
+    want = reference_solver.analyze(cards, wild_rank, rules, melds, contract)
+    assert frozenset(got.go_out) == want.go_out
