@@ -1,12 +1,20 @@
 """gunicorn settings for the service (``gunicorn -c deploy/gunicorn.conf.py 'service.app:create_app()'``).
 
-Why threaded workers (gthread): a long-poll (``?wait_version=…``) parks for up to
-30 s inside Redis. With sync workers each parked request would hold a whole
-process and a few waiting bots would starve everyone else; with gthread it holds
-one thread, and the worker's other threads keep serving. The work per request
-is short and CPU-bound (the GIL makes extra threads useless for throughput), so
-processes scale CPU and threads only cover waiting. Every value can be changed
-from the environment.
+Why gevent workers: most clients of this service wait (bots for their turn, browsers
+and spectators for the next move), and a waiting request must cost a few KB, not a
+thread. Under gevent a parked long-poll or stream is a greenlet asleep on the worker's
+notification hub (service/storage/hub.py), so one worker holds thousands of them while
+it keeps serving. The work per request is short and CPU-bound (about a millisecond; the
+solver's work is bounded), so cooperative scheduling is fine; processes scale the CPU.
+gevent rather than eventlet: gevent is the one gunicorn, Flask and redis-py document
+and test together, and eventlet's own maintainers advise against new projects on it.
+``WORKER_CLASS=gthread`` (with ``THREADS``) still works, for comparison.
+
+Slow and idle clients: gunicorn wraps the read of each request's headers in a timeout
+of ``keepalive`` seconds, so a client that sends a byte and goes silent, or an idle
+keep-alive connection, is closed after 5 s; ``worker_connections`` caps the sockets
+per worker (well above the 10,000 waiters the benchmark parks across two workers).
+Request bodies are read by the buffering reverse proxy in front (deploy/nginx.conf).
 
 Metrics: prometheus_client's multiprocess mode needs ``PROMETHEUS_MULTIPROC_DIR``
 set before a worker imports it. When unset, a fresh temporary directory is made
@@ -22,13 +30,15 @@ access log; ``ACCESS_LOG=""`` turns it off. gunicorn's own messages are JSON too
 import glob
 import multiprocessing
 import os
+import resource
 import shutil
 import tempfile
 
 bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
-worker_class = os.environ.get("WORKER_CLASS", "gthread")
+worker_class = os.environ.get("WORKER_CLASS", "gevent")
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
-threads = int(os.environ.get("THREADS", "16"))  # up to 16 parked long-polls per worker
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "12000"))  # sockets per worker
+threads = int(os.environ.get("THREADS", "16"))  # only for WORKER_CLASS=gthread
 timeout = int(os.environ.get("WORKER_TIMEOUT", "60"))  # > LONG_POLL_MAX_SECONDS
 graceful_timeout = 35  # SIGTERM: finish requests (a long-poll is ≤ 30 s), then exit
 keepalive = 5
@@ -67,7 +77,12 @@ if _own_metrics_dir:
 
 
 def on_starting(server):
-    """Empty a given metrics directory: values of an earlier run must not be summed in."""
+    """Empty a given metrics directory: values of an earlier run must not be summed in;
+    and allow as many open files as the system lets us (each waiting client is one)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
     os.makedirs(_metrics_dir, exist_ok=True)
     for path in glob.glob(os.path.join(_metrics_dir, "*.db")):
         os.remove(path)

@@ -106,7 +106,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
             ttl_seconds=config.game_ttl_seconds,
             reply_ttl_seconds=config.idempotency_ttl_seconds,
             timeout_seconds=config.redis_timeout_seconds,
-            max_wait_seconds=config.long_poll_max_seconds,
+            max_connections=config.redis_max_connections,
         )
     app.extensions["three_thirteen"] = Services(config, store)
 

@@ -13,6 +13,8 @@ variable                   default                     what it sets
 ``MAX_BODY_BYTES``         ``65536``                   larger request bodies get ``413``
 ``LONG_POLL_MAX_SECONDS``  ``30``                      upper bound of ``timeout`` on long-polls
 ``REDIS_TIMEOUT_SECONDS``  ``2.0``                     connect/read timeout; past it, ``503``
+``REDIS_MAX_CONNECTIONS``  ``32``                      Redis connections per worker (a bounded
+                                                       pool; waiting clients hold none)
 ``RETRY_AFTER_SECONDS``    ``5``                       ``Retry-After`` sent with ``503``
 ``IDEMPOTENCY_TTL_SECONDS`` ``3600`` (1 h)             how long a first response is kept per key
                                                        (a retry comes within seconds; the replies
@@ -46,6 +48,7 @@ class Config:
     max_body_bytes: int = 64 * 1024
     long_poll_max_seconds: float = 30.0
     redis_timeout_seconds: float = 2.0
+    redis_max_connections: int = 32
     retry_after_seconds: int = 5
     idempotency_ttl_seconds: int = 3600
     cors_origins: str = "*"

@@ -172,13 +172,14 @@ class Game(MethodView):
         wait_turn = _wait_turn()
         timeout = query_seconds("timeout")
         games = store()
+        if timeout > 0 and (wait_turn or wait_version is not None):
+            ready = play.on_turn if wait_turn else play.changed_from(wait_version)
+            seen = wait_version if token is None and not wait_turn else None
+            record, seat, body = play.view_when(games, game_id, token, ready, timeout, seen)
+            return for_bearer(json_response(body, 200, {"ETag": etag(record.state.version)}),
+                              seat is not None)
         record = games.load(game_id)
         seat = play.seat_of(record, token)
-        if wait_turn:
-            record = play.wait_for_turn(games, record, seat, timeout)
-        elif wait_version is not None and record.state.version == wait_version and timeout > 0:
-            games.wait(game_id, record.state.event_seq, timeout)
-            record = games.load(game_id)
         return _view_response(game_id, record.state, seat, record.open_seats)
 
 
@@ -325,10 +326,8 @@ class Events(MethodView):
                 f"'after' is {after} but the newest event of this game is {newest}",
                 newest=newest, errors={"query": {"after": [f"at most {newest}"]}},
             )
-        events = games.events(game_id, after, limit + 1)  # one more tells whether to page on
-        if not events and timeout > 0:
-            games.wait(game_id, after, timeout)
-            events = games.events(game_id, after, limit + 1)
+        # one more than the limit tells whether to page on
+        events = play.events_when(games, game_id, after, limit + 1, timeout)
         more = len(events) > limit
         events = events[:limit]
         out = {

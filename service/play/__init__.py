@@ -23,9 +23,9 @@ from .games import (
     hash_token,
     may_act,
     seat_of,
-    wait_for_turn,
 )
 from .views import game_view, game_view_bytes
+from .waits import changed_from, events_when, on_turn, view_when
 
 __all__ = [
     "ActionResult",
@@ -38,13 +38,16 @@ __all__ = [
     "SeatsOpenError",
     "UnknownSeatError",
     "act",
+    "changed_from",
     "claim_seat",
     "create_game",
     "etag",
+    "events_when",
     "game_view",
     "game_view_bytes",
     "hash_token",
     "may_act",
+    "on_turn",
     "seat_of",
-    "wait_for_turn",
+    "view_when",
 ]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +42,6 @@ __all__ = [
     "hash_token",
     "may_act",
     "seat_of",
-    "wait_for_turn",
 ]
 
 #: Without If-Match, an action that lost a race is re-validated on the newer state this
@@ -212,28 +210,3 @@ def may_act(record: GameRecord, seat: int | None) -> bool:
     """Whether ``seat`` has legal actions now (its turn, every seat claimed, not over)."""
     state = record.state
     return not state.finished and state.current_seat == seat and not record.open_seats
-
-
-def wait_for_turn(
-    store: GameStore, record: GameRecord, seat: int | None, timeout: float
-) -> GameRecord:
-    """The game once ``seat`` may act or it is finished (a spectator, ``None``, is never
-    on turn), or as it is after ``timeout`` seconds.
-
-    Each change wakes the wait (a blocking read in the store); while the stored turn
-    (one small field) names another seat, the wait resumes at once after the events
-    seen, and only a change that may concern ``seat`` re-reads the whole game."""
-    deadline = time.monotonic() + timeout
-    seen = record.state.event_seq
-    while not (record.state.finished or may_act(record, seat)):
-        remaining = deadline - time.monotonic()
-        newest = None if remaining <= 0 else store.wait(record.game_id, seen, remaining)
-        if newest is None:  # timed out: answer with the game as it is now
-            return record if seen == record.state.event_seq else store.load(record.game_id)
-        seen = newest
-        turn = store.turn(record.game_id)
-        if turn is not None and turn not in (seat, -1):
-            continue  # another seat's turn: wait again without reading the whole game
-        record = store.load(record.game_id)
-        seen = record.state.event_seq
-    return record

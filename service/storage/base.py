@@ -11,15 +11,20 @@ the service layer. The interface keeps Redis out of the game logic.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from service.engine import Event, GameState
+
+T = TypeVar("T")
 
 __all__ = [
     "GameExistsError",
     "GameRecord",
     "GameStore",
+    "GameWatch",
     "StorageError",
     "StorageUnavailableError",
     "StoredReply",
@@ -76,6 +81,47 @@ class StoredReply:
     body: bytes
 
 
+class GameWatch(ABC):
+    """A waiter's handle on one game, from :meth:`GameStore.watch`.
+
+    Why reads go through the watch: when one move wakes thousands of waiters of a game
+    in one worker, they all want the same new state. A watch may hand every waiter
+    woken by the same move one shared read (and one shared rendering, :meth:`shared`),
+    so the cost of a move does not grow with the number of its watchers.
+    """
+
+    game_id: str
+
+    @abstractmethod
+    def wait(self, timeout: float) -> bool:
+        """Sleep until the game may have changed since the last wake-up (``True``: read it
+        again), or ``timeout`` seconds pass (``False``). Never polls the backend."""
+
+    def load(self, at_least: int | None = None) -> GameRecord:
+        """The game as it is now. With ``at_least``, another waiter's read since the last
+        wake-up will do if its version is at least that (a waiter never goes back behind
+        what it has seen); ``None`` reads afresh (and that read serves the others)."""
+        accept = (lambda r: False) if at_least is None else (
+            lambda r: r.state.version >= at_least)
+        return self.shared(("load",), lambda: self.store.load(self.game_id), accept)
+
+    def events(self, after: int, limit: int) -> list[Event]:
+        """Like :meth:`GameStore.events`, shared the same way as :meth:`load`."""
+        return self.shared(("events", after, limit),
+                           lambda: self.store.events(self.game_id, after, limit))
+
+    @abstractmethod
+    def shared(self, key: Hashable, fn: Callable[[], T],
+               accept: Callable[[T], bool] | None = None) -> T:
+        """``fn()``, computed at most once per wake-up for the waiters asking for ``key``;
+        ``accept(value)`` may refuse another waiter's value (then ``fn()`` runs again)."""
+
+    @property
+    @abstractmethod
+    def store(self) -> GameStore:
+        """The store this watch reads from."""
+
+
 class GameStore(ABC):
     """Where games live. Every write is atomic: state, tokens and events together or nothing."""
 
@@ -119,18 +165,12 @@ class GameStore(ABC):
         """Up to ``limit`` events with ``seq > after``, in order."""
 
     @abstractmethod
-    def wait(self, game_id: str, after_seq: int, timeout: float) -> int | None:
-        """Block until an event with ``seq > after_seq`` exists, or ``timeout`` passes.
+    def watch(self, game_id: str) -> AbstractContextManager[GameWatch]:
+        """Follow ``game_id`` for the duration of a ``with`` block (see :class:`GameWatch`).
 
-        Returns the ``seq`` of the newest such event (``None`` after the timeout).
-        Blocks on the backend, never by polling.
+        Read the game through the watch *after* entering it: a move saved before that
+        read is in it, and every move after it wakes :meth:`GameWatch.wait`.
         """
-
-    @abstractmethod
-    def turn(self, game_id: str) -> int | None:
-        """The seat on turn as last saved (``-1`` once the game is finished), read without
-        loading the game, so a waiting seat woken by someone else's move can go back to
-        waiting cheaply; ``None`` when the store does not know (then load the game)."""
 
     @abstractmethod
     def ping(self) -> None:

@@ -5,17 +5,19 @@ idempotent replies, waiting for a turn) can then be tested in milliseconds, with
 a Redis server. The service itself runs only on :class:`~.redis_store.RedisGameStore`;
 this store keeps games in one process, forever (no TTLs), so it is never wired into
 the app's factory. Everything one write changes is changed under one lock, which is
-what the Redis store's Lua scripts guarantee there; waits block on a
-``threading.Condition`` that every write notifies, as ``XREAD BLOCK`` wakes every
-waiter on a stream.
+what the Redis store's Lua scripts guarantee there; watches block on a
+``threading.Condition`` that every write notifies, as the Redis store's hub wakes
+every waiter of a game when its save is published.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from service.engine import Event, GameState
 
@@ -23,12 +25,15 @@ from .base import (
     GameExistsError,
     GameRecord,
     GameStore,
+    GameWatch,
     StoredReply,
     UnknownGameError,
     VersionConflictError,
 )
 
 __all__ = ["MemoryGameStore"]
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -37,6 +42,7 @@ class _Game:
     token_hashes: tuple[str | None, ...]
     events: list[Event] = field(default_factory=list)
     replies: dict[str, StoredReply] = field(default_factory=dict)
+    changes: int = 0  # writes so far, so a watch can tell that something happened
 
 
 class MemoryGameStore(GameStore):
@@ -92,6 +98,7 @@ class MemoryGameStore(GameStore):
             game.events.extend(events)
             if reply_key is not None and reply is not None:
                 game.replies[reply_key] = reply
+            game.changes += 1
             self._changed.notify_all()
             return None
 
@@ -107,24 +114,43 @@ class MemoryGameStore(GameStore):
                 return []  # as an expired stream reads on Redis
             return [e for e in game.events if e.seq > after][:limit]
 
-    def wait(self, game_id: str, after_seq: int, timeout: float) -> int | None:
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                game = self._games.get(game_id)
-                if game is not None and game.events and game.events[-1].seq > after_seq:
-                    return game.events[-1].seq
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return None
-                self._changed.wait(remaining)
+    @contextmanager
+    def watch(self, game_id: str) -> Iterator[GameWatch]:
+        yield _MemoryWatch(self, game_id)
 
-    def turn(self, game_id: str) -> int | None:
-        with self._changed:
-            game = self._games.get(game_id)
-            if game is None:
-                return None
-            return -1 if game.state.finished else game.state.current_seat
+    def _changes(self, game_id: str) -> int:
+        game = self._games.get(game_id)
+        return -1 if game is None else game.changes
 
     def ping(self) -> None:
         return None
+
+
+class _MemoryWatch(GameWatch):
+    """Wakes on every write to the game (one condition for the whole store); nothing is
+    shared between waiters, since reads here cost nothing."""
+
+    def __init__(self, store: MemoryGameStore, game_id: str) -> None:
+        self._store = store
+        self.game_id = game_id
+        with store._changed:
+            self._seen = store._changes(game_id)
+
+    @property
+    def store(self) -> MemoryGameStore:
+        return self._store
+
+    def wait(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        with self._store._changed:
+            while self._store._changes(self.game_id) == self._seen:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._store._changed.wait(remaining)
+            self._seen = self._store._changes(self.game_id)
+            return True
+
+    def shared(self, key: Hashable, fn: Callable[[], T],
+               accept: Callable[[T], bool] | None = None) -> T:
+        return fn()

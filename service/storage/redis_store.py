@@ -4,10 +4,10 @@ Keys (all of one game share the hash tag ``{<game_id>}``, so a Redis Cluster
 keeps them on one shard and a Lua script may touch them together)::
 
     ttt:{<id>}:game         hash  v = version, s = state (orjson of engine to_dict),
-                                  t = JSON list of seat token sha256 hashes (null: open seat),
-                                  c = the seat on turn (-1: finished), for waiting seats
+                                  t = JSON list of seat token sha256 hashes (null: open seat)
     ttt:{<id>}:events       stream, one entry per event, entry id "<seq>-0", field e = event
     ttt:{<id>}:reply:<k>    string, the first response to an Idempotency-Key (own TTL)
+    ttt:{<id>}:moved        pub/sub channel: every save publishes the new version on it
 
 Why a Lua script for the compare-and-set: Redis runs a script atomically, so
 "check the version, write state, tokens and events, renew the TTLs, remember
@@ -15,9 +15,13 @@ the idempotent reply" happens in one round trip with no other client in
 between, which WATCH/MULTI would need two or three round trips and retries for.
 
 Why a stream for events: the event log is append-only and read by position,
-which is what a stream is; and ``XREAD BLOCK`` wakes *every* client waiting on
-it, which makes long-polling a real blocking wait on Redis (a list with BLPOP
-would wake only one waiter, and pub/sub loses messages sent before subscribing).
+which is what a stream is.
+
+Why publish from the save script: waiting clients park on the worker's notification
+hub (:mod:`.hub`: one subscription per worker, not a connection per waiter), and a
+notification sent in the same atomic step as the save can never announce a state
+that is not yet readable. On a Redis Cluster of Redis 7 the channel is a sharded one
+(``SPUBLISH``), so a game's notifications stay on its shard.
 
 Why orjson: the state is written and read on every move; orjson is a
 maintained, widely used C library that encodes several times faster than the
@@ -26,7 +30,9 @@ standard ``json`` module, byte-for-byte deterministic, with no code of ours.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import orjson
@@ -40,11 +46,13 @@ from .base import (
     GameExistsError,
     GameRecord,
     GameStore,
+    GameWatch,
     StorageUnavailableError,
     StoredReply,
     UnknownGameError,
     VersionConflictError,
 )
+from .hub import Hub, Watch, channel_of
 from .redis_errors import is_oom
 
 __all__ = ["RedisGameStore", "game_keys"]
@@ -53,8 +61,8 @@ T = TypeVar("T")
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3], 'c', ARGV[5])
-for i = 6, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3])
+for i = 5, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 return 1
@@ -62,7 +70,8 @@ return 1
 
 # KEYS: game hash, event stream[, reply key]
 # ARGV: expected version, new version, state, tokens ('' = keep), ttl, reply, reply ttl,
-#       seat on turn, then (event id, event) pairs.
+#       the publish command (PUBLISH or SPUBLISH), the game's channel, then (event id, event)
+#       pairs.
 # Returns {0, new version} | {1, current version} | {2, earlier reply} | {3, ''} (no game).
 _SAVE = """
 if #KEYS >= 3 then
@@ -73,14 +82,15 @@ local cur = redis.call('HGET', KEYS[1], 'v')
 if not cur then return {3, ''} end
 if cur ~= ARGV[1] then return {1, cur} end
 if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3], 't', ARGV[4], 'c', ARGV[8])
+  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3], 't', ARGV[4])
 else
-  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3], 'c', ARGV[8])
+  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 end
-for i = 9, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
+for i = 10, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
 if #KEYS >= 3 then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[7]) end
+redis.call(ARGV[8], ARGV[9], ARGV[2])
 return {0, ARGV[2]}
 """
 
@@ -92,10 +102,6 @@ def game_keys(game_id: str) -> tuple[str, str]:
 
 def _reply_key(game_id: str, key: str) -> str:
     return f"ttt:{{{game_id}}}:reply:{key}"
-
-
-def _turn(state: GameState) -> int:
-    return -1 if state.finished else state.current_seat
 
 
 def _event_blob(event: Event) -> bytes:
@@ -128,16 +134,23 @@ def _reply_of(blob: bytes) -> StoredReply:
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 
 
-def _client_factory(url: str) -> Callable[..., Any]:
+def _connect(url: str, max_connections: int, timeout: float, **kw: Any) -> Any:
     """``redis://`` (or ``rediss://``, ``unix://``) is one Redis; ``redis+cluster://host:port``
     (or ``rediss+cluster://``) is a Redis Cluster reached through any of its nodes, with
     redis-py's :class:`~redis.cluster.RedisCluster` (the same commands; every key of a game
-    shares one hash tag, so its script runs on one shard)."""
+    shares one hash tag, so its script runs on one shard).
+
+    The pool is bounded, so a worker holds at most ``max_connections`` connections however
+    many requests it serves at once (thousands, parked on the event loop): on one Redis a
+    request waits up to ``timeout`` for a free connection (redis-py's blocking pool); on a
+    cluster, each node's pool is bounded the same way."""
     scheme, sep, rest = url.partition("://")
     if sep and scheme in CLUSTER_SCHEMES:
         plain = f"{CLUSTER_SCHEMES[scheme]}://{rest}"
-        return lambda **kw: redis.RedisCluster.from_url(plain, **kw)
-    return lambda **kw: redis.Redis.from_url(url, **kw)
+        return redis.RedisCluster.from_url(plain, max_connections=max_connections, **kw)
+    pool = redis.BlockingConnectionPool.from_url(
+        url, max_connections=max_connections, timeout=timeout, **kw)
+    return redis.Redis.from_pool(pool)
 
 
 #: What "Redis is down, slow or re-sharding" looks like from redis-py (a cluster adds its own).
@@ -159,7 +172,7 @@ class RedisGameStore(GameStore):
         ttl_seconds: int,
         reply_ttl_seconds: int,
         timeout_seconds: float,
-        max_wait_seconds: float,
+        max_connections: int = 32,
     ) -> None:
         self.ttl = int(ttl_seconds)
         self.reply_ttl = int(reply_ttl_seconds)
@@ -170,11 +183,10 @@ class RedisGameStore(GameStore):
             retry=Retry(NoBackoff(), 1),
             health_check_interval=30,
         )
-        connect = _client_factory(url)
-        self.client = connect(socket_timeout=timeout_seconds, **common)
-        # Long-polls block inside Redis for up to max_wait_seconds: their reads need a
-        # longer socket timeout, and their own pool so they never starve quick requests.
-        self.blocking = connect(socket_timeout=max_wait_seconds + timeout_seconds, **common)
+        self.client = _connect(url, max_connections, timeout_seconds,
+                               socket_timeout=timeout_seconds, **common)
+        self._hub: Hub | None = None
+        self._hub_lock = threading.Lock()
         # redis-py's Script runs EVALSHA and reloads the script if Redis lost it (a restart)
         self._create = self.client.register_script(_CREATE)
         self._save = self.client.register_script(_SAVE)
@@ -200,7 +212,6 @@ class RedisGameStore(GameStore):
             orjson.dumps(to_dict(state)),
             orjson.dumps(list(token_hashes)),
             self.ttl,
-            _turn(state),
             *_event_args(events),
         ]
         created = self._run(lambda: self._create(keys=list(game_keys(game_id)), args=args))
@@ -236,7 +247,7 @@ class RedisGameStore(GameStore):
             self.ttl,
             b"" if reply is None else _reply_blob(reply),
             self.reply_ttl,
-            _turn(state),
+            *self._publish(game_id),
             *_event_args(events),
         ]
         status, value = self._run(lambda: self._save(keys=keys, args=args))
@@ -259,21 +270,58 @@ class RedisGameStore(GameStore):
         )
         return [_event_of(fields[b"e"]) for _, fields in entries]
 
-    def wait(self, game_id: str, after_seq: int, timeout: float) -> int | None:
-        _, stream = game_keys(game_id)
-        block_ms = max(1, int(timeout * 1000))
-        found = self._run(
-            lambda: self.blocking.xread({stream: f"{after_seq}-0"}, count=64, block=block_ms)
-        )
-        if not found:
-            return None
-        entries = found[0][1]
-        return int(entries[-1][0].split(b"-")[0])
+    @contextmanager
+    def watch(self, game_id: str) -> Iterator[GameWatch]:
+        with self.hub.watch(game_id) as watch:
+            yield _RedisWatch(self, game_id, watch)
 
-    def turn(self, game_id: str) -> int | None:
-        key, _ = game_keys(game_id)
-        value = self._run(lambda: self.client.hget(key, "c"))
-        return None if value is None else int(value)
+    @property
+    def hub(self) -> Hub:
+        """This worker's notification hub, made on first use (after gunicorn forked)."""
+        with self._hub_lock:
+            if self._hub is None:
+                self._hub = self._run(lambda: Hub(self.client, sharded=self._sharded()))
+            return self._hub
+
+    def _sharded(self) -> bool:
+        """Sharded pub/sub on a Redis Cluster whose nodes have it (Redis 7); plain pub/sub
+        on one Redis (where the two are the same) and on an older cluster."""
+        if not isinstance(self.client, redis.RedisCluster):
+            return False
+        version = self.client.info("server", target_nodes=redis.RedisCluster.RANDOM)
+        return int(str(version["redis_version"]).split(".")[0]) >= 7
+
+    def _publish(self, game_id: str) -> tuple[str, str]:
+        """The save script's publish command and channel for ``game_id``."""
+        return ("SPUBLISH" if self.hub.sharded else "PUBLISH"), channel_of(game_id)
+
+    def close(self) -> None:
+        """Stop the hub (waking its waiters) and close the connections: a worker's exit."""
+        with self._hub_lock:
+            hub, self._hub = self._hub, None
+        if hub is not None:
+            hub.close()
+        self.client.close()
 
     def ping(self) -> None:
         self._run(self.client.ping)
+
+
+class _RedisWatch(GameWatch):
+    """A watch on the worker's hub: waiters woken by one move share one read of it."""
+
+    def __init__(self, store: RedisGameStore, game_id: str, watch: Watch) -> None:
+        self._store = store
+        self.game_id = game_id
+        self._watch = watch
+
+    @property
+    def store(self) -> RedisGameStore:
+        return self._store
+
+    def wait(self, timeout: float) -> bool:
+        return self._watch.wait(timeout)
+
+    def shared(self, key: Hashable, fn: Callable[[], T],
+               accept: Callable[[T], bool] | None = None) -> T:
+        return self._watch.shared(key, fn, accept)

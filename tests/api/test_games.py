@@ -415,17 +415,17 @@ def test_views_of_one_version_stay_per_seat_when_served_from_the_render_cache(
     assert table.view(1 - seat)["version"] == 1
 
 
-def test_the_stored_turn_follows_the_game_so_waiting_seats_wake_cheaply(
+def test_every_save_publishes_the_new_version_on_the_games_channel(
     table: Table, redis_db: redis.Redis
 ) -> None:
-    key = f"ttt:{{{table.game_id}}}:game"
+    pubsub = redis_db.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(f"ttt:{{{table.game_id}}}:moved")
+    pubsub.get_message(timeout=1)  # the subscription's confirmation
     seat = _current(table)
-    assert int(redis_db.hget(key, "c")) == seat
-    draw = table.act(seat, {"type": "draw", "source": "stock"}).json
-    assert int(redis_db.hget(key, "c")) == seat  # still this seat's turn: discard next
-    card = next(a["card"] for a in draw["legal_actions"] if a["type"] == "discard")
-    table.act(seat, {"type": "discard", "card": card})
-    assert int(redis_db.hget(key, "c")) == 1 - seat == _current(table)
+    table.act(seat, {"type": "draw", "source": "stock"})
+    message = pubsub.get_message(timeout=2)
+    assert message is not None and message["data"] == b"1"
+    pubsub.close()
 
 
 def test_a_view_rendered_for_an_attempt_that_lost_the_race_is_never_served(

@@ -7,9 +7,9 @@ import ast
 import json
 from pathlib import Path
 
-from service.play import PlayError
 from service.api.problems import HTTP_CODES, PROBLEM_CODES
 from service.engine.errors import EngineError
+from service.play import PlayError
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = ROOT / "service"

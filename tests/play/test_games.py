@@ -174,13 +174,13 @@ def test_an_idempotency_key_reused_with_another_body_is_refused(store: MemoryGam
                  idempotency_key="k")
 
 
-def test_wait_for_turn_sleeps_through_nothing_and_wakes_when_the_turn_comes(
+def test_waiting_for_the_turn_sleeps_through_nothing_and_wakes_when_the_turn_comes(
     store: MemoryGameStore,
 ) -> None:
     record, tokens = _game(store)
     seat, token = _on_turn(record, tokens)
     other = 1 - seat
-    timed_out = play.wait_for_turn(store, record, other, 0.05)
+    timed_out, _, _ = play.view_when(store, record.game_id, tokens[other], play.on_turn, 0.05)
     assert timed_out.state.version == 0  # nothing happened: the game as it was
 
     def play_the_turn() -> None:
@@ -191,6 +191,22 @@ def test_wait_for_turn_sleeps_through_nothing_and_wakes_when_the_turn_comes(
 
     mover = threading.Thread(target=play_the_turn)
     mover.start()
-    woken = play.wait_for_turn(store, record, other, 10)
+    woken, _, body = play.view_when(store, record.game_id, tokens[other], play.on_turn, 10)
     mover.join()
     assert woken.state.current_seat == other and play.may_act(woken, other)
+    assert orjson.loads(body)["legal_actions"]  # the view rendered for the woken seat
+
+
+def test_waiting_for_events_returns_at_once_when_there_are_some_and_wakes_on_the_next(
+    store: MemoryGameStore,
+) -> None:
+    record, tokens = _game(store)
+    _, token = _on_turn(record, tokens)
+    newest = record.state.event_seq
+    assert play.events_when(store, record.game_id, 0, 10, 5)  # the deal: no wait
+    assert play.events_when(store, record.game_id, newest, 10, 0.05) == []
+    mover = threading.Timer(0.05, lambda: play.act(store, record.game_id, token, DRAW))
+    mover.start()
+    woken = play.events_when(store, record.game_id, newest, 10, 10)
+    mover.join()
+    assert [e.type for e in woken] == ["draw"]

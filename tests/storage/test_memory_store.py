@@ -61,14 +61,16 @@ def test_a_reply_key_already_used_returns_the_earlier_reply_and_writes_nothing()
     assert store.load("g").state.version == 1 and store.stored_reply("g", "k") == first
 
 
-def test_a_wait_times_out_without_news_and_wakes_on_the_next_event() -> None:
+def test_a_watch_times_out_without_news_and_wakes_on_the_next_write() -> None:
     store, state = _stored()
-    started = time.monotonic()
-    assert store.wait("g", state.event_seq, 0.05) is None
-    assert time.monotonic() - started >= 0.05
-    moved, events = apply(state, _seat(state), DRAW)
-    saver = threading.Timer(0.05, lambda: store.save("g", 0, moved, events))
-    saver.start()
-    assert store.wait("g", state.event_seq, 10) == events[-1].seq
-    saver.join()
-    assert store.turn("g") == moved.current_seat
+    with store.watch("g") as watch:
+        started = time.monotonic()
+        assert not watch.wait(0.05)
+        assert time.monotonic() - started >= 0.05
+        moved, events = apply(state, _seat(state), DRAW)
+        saver = threading.Timer(0.05, lambda: store.save("g", 0, moved, events))
+        saver.start()
+        assert watch.wait(10)
+        saver.join()
+        assert watch.load().state.version == 1
+        assert [e.seq for e in watch.events(state.event_seq, 10)] == [e.seq for e in events]

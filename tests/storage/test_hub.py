@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from service.realtime import Hub, channel_of, game_of_channel
+from service.storage.hub import Hub, channel_of, game_of_channel
 from tests.conftest import free_port, redis_binary, wait_until
 
 
@@ -49,7 +49,7 @@ def hub_and_client(request: pytest.FixtureRequest, own_redis: int) -> Iterator[t
 
 
 def publish(client: redis.Redis, hub: Hub, game_id: str) -> None:
-    cmd = "SPUBLISH" if hub._sharded else "PUBLISH"
+    cmd = "SPUBLISH" if hub.sharded else "PUBLISH"
     client.execute_command(cmd, channel_of(game_id), "1")
 
 

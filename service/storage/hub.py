@@ -102,9 +102,14 @@ class Watch:
             self._seen = entry.generation
             return True
 
-    def shared(self, key: Any, fn: Callable[[], T]) -> T:
+    def shared(self, key: Any, fn: Callable[[], T],
+               accept: Callable[[T], bool] | None = None) -> T:
         """``fn()``, computed once per game and wake-up for all local waiters asking for
-        ``key`` (the first asker computes; the others get its result)."""
+        ``key`` (the first asker computes; the others get its result).
+
+        ``accept(value)`` says whether another waiter's result will do for this caller
+        (for example: not older than what the caller has already seen); when it says no,
+        the caller computes its own, which then serves later askers."""
         entry, cond = self._entry, self._hub._cond
         with cond:
             if entry.shared_generation != entry.generation:
@@ -113,10 +118,19 @@ class Watch:
             slot = entry.shared.get(key)
             if slot is None:
                 slot = entry.shared[key] = _Slot()
-                owner = True
+                return_own = True
             else:
-                owner = False
-        return slot.compute(fn) if owner else slot.result()
+                return_own = False
+        if return_own:
+            return slot.compute(fn)  # type: ignore[no-any-return]
+        value = slot.result()
+        if accept is None or accept(value):
+            return value  # type: ignore[no-any-return]
+        own = _Slot()
+        with cond:
+            if entry.shared_generation == entry.generation and entry.shared.get(key) is slot:
+                entry.shared[key] = own
+        return own.compute(fn)  # type: ignore[no-any-return]
 
 
 class _Slot:
@@ -154,7 +168,7 @@ class Hub:
 
     def __init__(self, client: Any, *, sharded: bool) -> None:
         self._client = client
-        self._sharded = sharded
+        self.sharded = sharded
         self._cond = threading.Condition()
         self._games: dict[str, _Game] = {}
         self._listeners: dict[str, _Listener] = {}
@@ -230,7 +244,7 @@ class Hub:
         with self._lock:
             listener = self._listeners.get(name)
             if listener is None:
-                listener = self._listeners[name] = _Listener(self, node_client, self._sharded)
+                listener = self._listeners[name] = _Listener(self, node_client, self.sharded)
                 listener.start()
             return listener
 
