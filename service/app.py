@@ -34,6 +34,7 @@ from .api.schemas import (
 )
 from .api.swagger_ui import SWAGGER_UI_URL
 from .api.swagger_ui import blp as swagger_ui_blp
+from .api.waiting import WaitSlots, parse_limit
 from .config import Config
 from .storage import GameStore, RedisGameStore
 
@@ -60,6 +61,7 @@ class Services:
 
     config: Config
     store: GameStore
+    waits: WaitSlots
 
 
 class ProblemApi(Api):
@@ -108,7 +110,9 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
             timeout_seconds=config.redis_timeout_seconds,
             max_connections=config.redis_max_connections,
         )
-    app.extensions["three_thirteen"] = Services(config, store)
+    waits = WaitSlots(parse_limit(config.max_waits_per_address, "MAX_WAITS_PER_ADDRESS"),
+                      parse_limit(config.max_waits_per_token, "MAX_WAITS_PER_TOKEN"))
+    app.extensions["three_thirteen"] = Services(config, store, waits)
 
     api = ProblemApi(app)
     api.spec.components.security_scheme(

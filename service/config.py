@@ -22,6 +22,9 @@ variable                   default                     what it sets
 ``CORS_ORIGINS``           ``*``                       allowed browser origins (comma separated)
 ``RATE_LIMIT``             ``50/second``               requests per seat token (``off``: none)
 ``RATE_LIMIT_PER_ADDRESS`` ``500/second``              requests per client address (``off``: none)
+``MAX_WAITS_PER_ADDRESS``  ``1000``                    parked long-polls and streams per client
+                                                       address and worker (``off``: none)
+``MAX_WAITS_PER_TOKEN``    ``10``                      the same per seat token
 ``RATE_LIMIT_STORAGE_URL`` ``REDIS_URL``               where the limiter counts (flask-limiter URI)
 ``PROXY_HOPS``             ``0``                       proxies in front that set ``X-Forwarded-For``
                                                        and ``-Proto`` (werkzeug's ``ProxyFix``): the
@@ -54,6 +57,8 @@ class Config:
     cors_origins: str = "*"
     rate_limit: str = "50/second"
     rate_limit_per_address: str = "500/second"
+    max_waits_per_address: str = "1000"
+    max_waits_per_token: str = "10"
     rate_limit_storage_url: str = ""
     proxy_hops: int = 0
 

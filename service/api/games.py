@@ -47,6 +47,7 @@ from .web import (
     if_match,
     json_response,
     load_body,
+    parked,
     query_int,
     query_seconds,
     read_json,
@@ -175,7 +176,8 @@ class Game(MethodView):
         if timeout > 0 and (wait_turn or wait_version is not None):
             ready = play.on_turn if wait_turn else play.changed_from(wait_version)
             seen = wait_version if token is None and not wait_turn else None
-            record, seat, body = play.view_when(games, game_id, token, ready, timeout, seen)
+            with parked():
+                record, seat, body = play.view_when(games, game_id, token, ready, timeout, seen)
             return for_bearer(json_response(body, 200, {"ETag": etag(record.state.version)}),
                               seat is not None)
         record = games.load(game_id)
@@ -327,7 +329,11 @@ class Events(MethodView):
                 newest=newest, errors={"query": {"after": [f"at most {newest}"]}},
             )
         # one more than the limit tells whether to page on
-        events = play.events_when(games, game_id, after, limit + 1, timeout)
+        if timeout > 0:
+            with parked():
+                events = play.events_when(games, game_id, after, limit + 1, timeout)
+        else:
+            events = games.events(game_id, after, limit + 1)
         more = len(events) > limit
         events = events[:limit]
         out = {

@@ -98,7 +98,7 @@ HTTP_CODES = {
 #: Codes of the problems the HTTP layer raises itself (``ApiProblem`` and the handlers).
 API_CODES = (
     "invalid_json", "invalid_query", "invalid_cursor", "unknown_game", "storage_unavailable",
-    "http_error",
+    "http_error", "too_many_waits",
 )
 
 

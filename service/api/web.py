@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import orjson
@@ -24,6 +25,7 @@ from service.storage import GameStore
 
 from .problems import ApiProblem
 from .schemas import CARD_RE
+from .waiting import WaitSlots
 
 __all__ = [
     "QUERY_INT_MAX",
@@ -47,6 +49,13 @@ _ETAG = re.compile(r'\s*(?:W/)?"(\d{1,18})"\s*')
 
 def store() -> GameStore:
     return current_app.extensions["three_thirteen"].store
+
+
+def parked() -> AbstractContextManager[None]:
+    """Count this request as one of its client's parked requests while it waits (or 429:
+    see :mod:`.waiting`)."""
+    waits: WaitSlots = current_app.extensions["three_thirteen"].waits
+    return waits.hold(request.remote_addr, request.headers.get("Authorization"))
 
 
 def long_poll_max() -> float:

@@ -1,0 +1,88 @@
+"""How many requests one client may park at once: long-polls and streams.
+
+Waiting is cheap (a greenlet on the worker's hub), but not free: a client that opens
+thousands of long-polls or streams holds sockets, memory and a place in every wake-up
+of its game. ``MAX_WAITS_PER_ADDRESS`` bounds the parked requests of one client
+address and ``MAX_WAITS_PER_TOKEN`` those of one seat token (a bot needs one or two:
+its turn long-poll and perhaps a stream); one over either is ``429 too_many_waits``
+with ``Retry-After``. ``off`` disables a limit.
+
+Counted per worker process, in memory: the limit protects the worker that holds the
+sockets, costs no Redis round trip, and nothing leaks when a worker dies (its sockets
+die with it). With ``W`` workers a client may hold up to ``W`` times a limit in all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from .problems import ApiProblem
+
+__all__ = ["WaitSlots", "parse_limit"]
+
+#: What a refused client is told to wait before trying again (a parked request of its
+#: own ends within the long-poll cap; a second is enough to free a slot of a stream).
+RETRY_AFTER_SECONDS = 1
+
+
+def parse_limit(value: str, name: str) -> int | None:
+    """``"off"`` (or empty, ``0``, ``none``) is no limit; otherwise a positive integer."""
+    text = value.strip().lower()
+    if text in ("", "off", "0", "none", "false"):
+        return None
+    try:
+        limit = int(text)
+    except ValueError:
+        raise ValueError(f"{name}={value!r} must be a positive integer or 'off'") from None
+    if limit < 1:
+        raise ValueError(f"{name}={value!r} must be a positive integer or 'off'")
+    return limit
+
+
+class WaitSlots:
+    """The parked requests of this worker, counted per address and per token."""
+
+    def __init__(self, per_address: int | None, per_token: int | None) -> None:
+        self.per_address = per_address
+        self.per_token = per_token
+        self._lock = threading.Lock()
+        self._held: Counter[str] = Counter()
+
+    @contextmanager
+    def hold(self, address: str | None, authorization: str | None) -> Iterator[None]:
+        """Count one parked request for its address and token while the block runs, or
+        raise the 429 problem if either is at its limit."""
+        keys = []
+        if self.per_address is not None:
+            keys.append(("address", f"a:{address or 'unknown'}", self.per_address))
+        if self.per_token is not None and authorization:
+            digest = hashlib.sha256(authorization.encode("utf-8", "replace")).hexdigest()[:32]
+            keys.append(("token", f"t:{digest}", self.per_token))
+        with self._lock:
+            for what, key, limit in keys:
+                if self._held[key] >= limit:
+                    raise ApiProblem(
+                        429, "too_many_waits",
+                        f"this {what} already holds {limit} waiting requests (long-polls and "
+                        f"streams); let one end before opening another",
+                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, limit=limit,
+                    )
+            for _, key, _ in keys:
+                self._held[key] += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                for _, key, _ in keys:
+                    self._held[key] -= 1
+                    if not self._held[key]:
+                        del self._held[key]
+
+    def held(self) -> int:
+        """Parked requests counted now (across addresses), for tests and metrics."""
+        with self._lock:
+            return sum(n for key, n in self._held.items() if key.startswith("a:"))

@@ -1,0 +1,90 @@
+"""Parked requests per client: one past MAX_WAITS_PER_ADDRESS or _PER_TOKEN is a 429."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.config import Config
+from tests.api.conftest import Table
+
+
+def parked_app(config: Config, **limits: str):
+    app = create_app(replace(config, **limits))
+    app.config["TESTING"] = True
+    return app
+
+
+def park(client: FlaskClient, path: str, headers: dict[str, str], out: list[int]) -> None:
+    out.append(client.get(path, headers=headers).status_code)
+
+
+def wait_until_held(app, n: int) -> None:
+    waits = app.extensions["three_thirteen"].waits
+    deadline = time.monotonic() + 5
+    while waits.held() < n and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert waits.held() == n
+
+
+@pytest.mark.parametrize("limit", ["max_waits_per_token", "max_waits_per_address"])
+def test_one_wait_past_the_limit_is_429_too_many_waits_with_retry_after(
+    config: Config, redis_db, limit: str
+) -> None:
+    app = parked_app(config, **{limit: "2"})
+    client = app.test_client()
+    table = Table(client, {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "7"})
+    view = table.view(0)
+    path = f"/v1/games/{table.game_id}?wait_version={view['version']}&timeout=2"
+    statuses: list[int] = []
+    parked = [threading.Thread(target=park, args=(app.test_client(), path, table.auth(0), statuses))
+              for _ in range(2)]
+    for t in parked:
+        t.start()
+    wait_until_held(app, 2)
+    refused = client.get(path, headers=table.auth(0))
+    assert refused.status_code == 429
+    assert refused.json["code"] == "too_many_waits"
+    assert refused.headers["Retry-After"] == "1"
+    newest = table.events(0)[-1]["seq"]
+    events = client.get(f"/v1/games/{table.game_id}/events?after={newest}&timeout=2",
+                        headers=table.auth(0))
+    assert events.status_code == 429  # an events long-poll is a parked request too
+    assert client.get(f"/v1/games/{table.game_id}", headers=table.auth(0)).status_code == 200
+    for t in parked:
+        t.join(10)
+    assert statuses == [200, 200]
+    # the slots are free again once the waits ended
+    assert client.get(path.replace("timeout=2", "timeout=0.1"), headers=table.auth(0)).status_code == 200
+
+
+def test_a_different_token_is_not_held_back_by_anothers_waits(config: Config, redis_db) -> None:
+    app = parked_app(config, max_waits_per_token="1")
+    client = app.test_client()
+    table = Table(client, {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "7"})
+    version = table.view(0)["version"]
+    path = f"/v1/games/{table.game_id}?wait_version={version}&timeout=1"
+    statuses: list[int] = []
+    first = threading.Thread(target=park, args=(app.test_client(), path, table.auth(0), statuses))
+    first.start()
+    wait_until_held(app, 1)
+    assert client.get(path.replace("timeout=1", "timeout=0.1"),
+                      headers=table.auth(1)).status_code == 200
+    first.join(10)
+    assert statuses == [200]
+
+
+def test_off_disables_the_wait_limits(config: Config) -> None:
+    app = create_app(replace(config, max_waits_per_address="off", max_waits_per_token="off"))
+    waits = app.extensions["three_thirteen"].waits
+    assert waits.per_address is None and waits.per_token is None
+
+
+def test_a_wait_limit_that_is_not_a_positive_number_is_refused_at_start(config: Config) -> None:
+    with pytest.raises(ValueError, match="MAX_WAITS_PER_TOKEN"):
+        create_app(replace(config, max_waits_per_token="many"))
