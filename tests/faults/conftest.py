@@ -62,7 +62,8 @@ class RedisProcess:
 class Gunicorn:
     """``gunicorn -c deploy/gunicorn.conf.py`` with 2 workers on ``redis_url``."""
 
-    def __init__(self, redis_url: str) -> None:
+    def __init__(self, redis_url: str, **settings: str) -> None:
+        """``settings``: environment variables that override the ones below."""
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {
@@ -80,6 +81,7 @@ class Gunicorn:
             "RATE_LIMIT_PER_ADDRESS": "100000/second",
             "ACCESS_LOG": "",
             "LOG_LEVEL": "error",
+            **settings,
         }
         self.proc = subprocess.Popen(
             [str(Path(sys.prefix) / "bin" / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
@@ -87,7 +89,8 @@ class Gunicorn:
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
         )
         wait_until(lambda: requests.get(f"{self.base}/healthz", timeout=1).ok, 30, "gunicorn")
-        wait_until(lambda: len(self.workers()) == 2, 30, "2 gunicorn workers")
+        count = int(env["WEB_CONCURRENCY"])
+        wait_until(lambda: len(self.workers()) == count, 30, f"{count} gunicorn workers")
 
     def workers(self) -> list[int]:
         """The worker pids: the master's children, read from /proc."""

@@ -1,0 +1,166 @@
+"""Waiting clients for the tests against the real server: each kind of wait a frontend or
+bot parks on a game, opened on its own socket and read back as "what version it saw".
+
+Why raw ``http.client`` on threads: hundreds of waiters at once must cost the test
+little (no session pools), and a waiter must be *opened* (request sent) separately from
+being *read* (answer awaited), so a test can park them all, act, and then collect.
+Every kind answers the same question, so a new kind (the pushed stream, whose first
+message carries the new version) is one more entry in :data:`KINDS`.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import requests
+
+
+@dataclass
+class Game:
+    """A 2-seat game made over HTTP; ``mover`` is the seat on turn at the start (its draw
+    and discard end its turn and put the other seat, ``waiting``, on turn)."""
+
+    base: str
+    game_id: str
+    tokens: list[str]
+    version: int = 0
+    last_seq: int = 0
+    mover: int = 0
+
+    @property
+    def waiting(self) -> int:
+        return 1 - self.mover
+
+    @classmethod
+    def create(cls, base: str, seed: str) -> Game:
+        r = requests.post(f"{base}/v1/games", timeout=10, json={
+            "players": [{"name": "ann"}, {"name": "bob"}], "seed": seed})
+        assert r.status_code == 201, r.text
+        game = cls(base, r.json()["game_id"], [s["token"] for s in r.json()["seats"]])
+        game.refresh()
+        game.mover = game.view()["round"]["current_seat"]
+        return game
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def view(self, seat: int | None = None, timeout: float = 10) -> dict[str, Any]:
+        headers = self.auth(seat) if seat is not None else {}
+        r = requests.get(f"{self.base}/v1/games/{self.game_id}", headers=headers,
+                         timeout=timeout)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def refresh(self) -> None:
+        self.version = self.view()["version"]
+        r = requests.get(f"{self.base}/v1/games/{self.game_id}/events", timeout=10)
+        self.last_seq = r.json()["events"][-1]["seq"] if r.json()["events"] else 0
+
+    def act(self, seat: int, pick: Callable[[list[dict[str, Any]]], dict[str, Any]]) -> int:
+        """Play ``pick(legal actions)`` for ``seat``; the new version."""
+        view = self.view(seat)
+        r = requests.post(f"{self.base}/v1/games/{self.game_id}/actions", timeout=10,
+                          json=pick(view["legal_actions"]),
+                          headers={**self.auth(seat), "If-Match": f'"{view["version"]}"'})
+        assert r.status_code == 200, r.text
+        self.refresh()
+        return self.version
+
+    def to_a_discard(self) -> None:
+        """The mover draws: its next action (a discard) ends its turn."""
+        self.act(self.mover, lambda legal: next(a for a in legal if a["type"].startswith("draw")))
+
+    def discard(self) -> int:
+        return self.act(self.mover, lambda legal: next(a for a in legal if a["type"] == "discard"))
+
+
+@dataclass
+class Waiter:
+    """One parked request: its path and headers, and how to read the version it saw."""
+
+    kind: str
+    path: str
+    headers: dict[str, str]
+    seen: Callable[[dict[str, Any]], int]
+    status: int | None = None
+    version: int | None = None
+    answered_at: float | None = None
+    error: BaseException | None = None
+    sent: threading.Event = field(default_factory=threading.Event)
+
+    def run(self, base: str, read_timeout: float) -> None:
+        """Send the request, then block until the answer (or the socket fails)."""
+        url = urlsplit(base)
+        conn = http.client.HTTPConnection(url.hostname, url.port, timeout=read_timeout)
+        try:
+            conn.request("GET", self.path, headers=self.headers)
+            self.sent.set()
+            response = conn.getresponse()
+            body = response.read()
+            self.answered_at = time.monotonic()
+            self.status = response.status
+            if response.status == 200:
+                self.version = self.seen(json.loads(body))
+        except BaseException as exc:  # reported by the test
+            self.answered_at = time.monotonic()
+            self.error = exc
+        finally:
+            self.sent.set()
+            conn.close()
+
+
+def spectator(game: Game, timeout: float) -> Waiter:
+    """``wait_version``: no token, answered when the game leaves the version it knows."""
+    return Waiter("spectator", f"/v1/games/{game.game_id}?wait_version={game.version}"
+                  f"&timeout={timeout}", {}, lambda view: view["version"])
+
+
+def seat_turn(game: Game, timeout: float) -> Waiter:
+    """``wait=turn`` for the seat that the mover's discard puts on turn."""
+    return Waiter("seat", f"/v1/games/{game.game_id}?wait=turn&timeout={timeout}",
+                  game.auth(game.waiting), lambda view: view["version"])
+
+
+def events(game: Game, timeout: float) -> Waiter:
+    """``events?after=<newest>&timeout``: answered with the move's events (their
+    version is the game's after the move: one past the version that was waited on)."""
+    after = game.last_seq
+    known = game.version
+    return Waiter("events", f"/v1/games/{game.game_id}/events?after={after}&timeout={timeout}",
+                  {}, lambda body: known + 1 if body["events"] else known)
+
+
+#: Every kind of waiter, by name (the stream is added here once it exists).
+KINDS: dict[str, Callable[[Game, float], Waiter]] = {
+    "spectator": spectator, "seat": seat_turn, "events": events}
+
+
+def park(base: str, waiters: list[Waiter], read_timeout: float) -> list[threading.Thread]:
+    """Open every waiter on its own thread; return once every request is sent."""
+    threads = [threading.Thread(target=w.run, args=(base, read_timeout), daemon=True)
+               for w in waiters]
+    for t in threads:
+        t.start()
+    for w in waiters:
+        assert w.sent.wait(30), "a waiter could not send its request"
+    return threads
+
+
+def mixed(game: Game, n: int, timeout: float) -> list[Waiter]:
+    """``n`` waiters, the kinds of :data:`KINDS` in turn."""
+    makers = list(KINDS.values())
+    return [makers[i % len(makers)](game, timeout) for i in range(n)]
+
+
+def timed_get(url: str, timeout: float = 5, **kw: Any) -> tuple[int, float]:
+    """Status and seconds of one fresh-connection GET."""
+    start = time.monotonic()
+    r = requests.get(url, timeout=timeout, headers={"Connection": "close"}, **kw)
+    return r.status_code, time.monotonic() - start
