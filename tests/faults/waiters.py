@@ -74,11 +74,17 @@ class Game:
         return self.version
 
     def to_a_discard(self) -> None:
-        """The mover draws: its next action (a discard) ends its turn."""
-        self.act(self.mover, lambda legal: next(a for a in legal if a["type"].startswith("draw")))
+        """The seat on turn draws (unless it has): its next action, a discard, ends its
+        turn. ``mover`` is that seat, ``waiting`` the one its discard puts on turn."""
+        self.mover = self.view()["round"]["current_seat"]
+        legal = self.view(self.mover)["legal_actions"]
+        if any(a["type"] == "draw" for a in legal):
+            self.act(self.mover, lambda legal: next(a for a in legal if a["type"] == "draw"))
 
     def discard(self) -> int:
-        return self.act(self.mover, lambda legal: next(a for a in legal if a["type"] == "discard"))
+        """The mover discards (ending its turn); the new version."""
+        return self.act(self.mover, lambda legal: next(a for a in legal
+                                                       if a["type"] == "discard"))
 
 
 @dataclass
