@@ -3,7 +3,8 @@
 The test starts three ``redis-server --cluster-enabled yes`` on loopback, joins them with
 ``redis-cli --cluster create``, runs a complete game through the app (rate limits on,
 counted in the cluster too) and checks that games spread over the shards, then runs
-all of ``tests/api`` against the cluster: the API integration tests, the hostile-input
+all of ``tests/api`` against the cluster, and parks waiters on games on all three
+shards through a 2-worker gevent gunicorn (the hub's sharded subscriptions): the API integration tests, the hostile-input
 fuzzing, the rate limits and the 16-thread race through a 2-worker gunicorn (about
 70 s in all). Skipped, with the reason, when ``redis-cli`` is missing.
 """
@@ -14,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +26,7 @@ import redis
 from service.app import create_app
 from service.config import Config
 from service.engine import apply, from_dict, new_game
+from service.storage.hub import channel_of
 from tests.api.test_full_games import play
 from tests.conftest import ROOT, free_port, redis_binary, wait_until
 
@@ -128,3 +131,54 @@ def test_the_api_tests_pass_on_the_cluster(cluster: str) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     summary = done.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "skipped" not in summary, summary  # none skipped
+
+
+def test_waiters_on_games_on_every_shard_are_all_woken_by_their_moves(cluster: str) -> None:
+    """The hub on the cluster, through a real 2-worker gevent gunicorn: each worker holds
+    one (sharded, on Redis 7) subscription per primary, and a game's save publishes on
+    its own shard; waiters of games on all three shards are woken by their game's move."""
+    from tests.faults.conftest import Gunicorn
+    from tests.faults.waiters import Game, mixed, park
+
+    store = _client(cluster)
+    sharded = int(store.info("server", target_nodes=redis.RedisCluster.RANDOM)[
+        "redis_version"].split(".")[0]) >= 7
+    app_store = create_app(Config(redis_url=cluster)).extensions["three_thirteen"].store
+    assert app_store.hub.sharded is sharded
+    app_store.close()
+    server = Gunicorn(cluster, LONG_POLL_MAX_SECONDS="30", MAX_WAITS_PER_ADDRESS="off",
+                      MAX_WAITS_PER_TOKEN="off", RATE_LIMIT="off", RATE_LIMIT_PER_ADDRESS="off")
+    try:
+        games: dict[str, Game] = {}  # one per primary
+        for i in range(60):
+            game = Game.create(server.base, f"shard-{i}")
+            games.setdefault(store.get_node_from_key(f"ttt:{{{game.game_id}}}:game").name, game)
+            if len(games) == 3:
+                break
+        assert len(games) == 3, "games did not land on every shard"
+        waiters = {}
+        for game in games.values():
+            game.to_a_discard()
+            waiters[game.game_id] = mixed(game, 30, 10)
+        threads = park(server.base, [w for ws in waiters.values() for w in ws], 20)
+        time.sleep(0.5)
+        # each game's channel is subscribed on the primary that owns it, and only there
+        numsub = "PUBSUB SHARDNUMSUB" if sharded else "PUBSUB NUMSUB"
+        primaries = store.get_primaries()
+        for game in games.values():
+            channel = channel_of(game.game_id)
+            owner = store.get_node_from_key(channel).name
+            for node in primaries:
+                [(_, count)] = store.get_redis_connection(node).execute_command(numsub, channel)
+                assert (count > 0) == (node.name == owner), (channel, node.name, count)
+        moved_at = time.monotonic()
+        after = {game.game_id: game.discard() for game in games.values()}
+        for t in threads:
+            t.join(15)
+        for game_id, ws in waiters.items():
+            assert [(w.kind, w.status, w.version) for w in ws] == [
+                (w.kind, 200, after[game_id]) for w in ws], game_id
+        last = max(w.answered_at for ws in waiters.values() for w in ws) - moved_at
+        assert last < 2.0, last
+    finally:
+        server.close()
