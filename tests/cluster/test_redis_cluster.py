@@ -3,10 +3,11 @@
 The test starts three ``redis-server --cluster-enabled yes`` on loopback, joins them with
 ``redis-cli --cluster create``, runs a complete game through the app (rate limits on,
 counted in the cluster too) and checks that games spread over the shards, then runs
-all of ``tests/api`` against the cluster, and parks waiters on games on all three
-shards through a 2-worker gevent gunicorn (the hub's sharded subscriptions): the API integration tests, the hostile-input
+all of ``tests/api`` against the cluster: the API integration tests, the hostile-input
 fuzzing, the rate limits and the 16-thread race through a 2-worker gunicorn (about
-70 s in all). Skipped, with the reason, when ``redis-cli`` is missing.
+70 s in all). Last, waiters parked on games on all three shards through a 2-worker
+gevent gunicorn are woken by their moves (the hub's sharded subscriptions). Skipped,
+with the reason, when ``redis-cli`` is missing.
 """
 
 from __future__ import annotations
