@@ -211,3 +211,95 @@ def test_docker_compose_config_accepts_the_file() -> None:
         capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0, result.stderr
+
+
+STREAM_PATH = r"^/v1/games/[^/]+/stream$"
+
+
+def nginx_conf() -> str:
+    return (DEPLOY / "nginx.conf").read_text()
+
+
+def nginx_directives(block: str) -> dict[str, str]:
+    """The simple ``name value;`` directives of ``block`` (its first occurrence of each)."""
+    out: dict[str, str] = {}
+    for name, value in re.findall(r"^\s*([a-z_]+)\s+([^;{]*);", block, re.MULTILINE):
+        out.setdefault(name, value.strip())
+    return out
+
+
+def nginx_location(pattern: str) -> str:
+    match = re.search(r"location\s+" + re.escape(pattern) + r"\s*\{(.*?)\}", nginx_conf(),
+                      re.DOTALL)
+    assert match, f"no location {pattern} in nginx.conf"
+    return match[1]
+
+
+def test_nginx_buffers_reads_with_timeouts_and_caps_bodies_and_connections() -> None:
+    from service.config import Config
+
+    conf = nginx_directives(nginx_conf())
+    assert _bytes(conf["client_max_body_size"], {"k": 1024, "m": 1024**2, "": 1},
+                  case_sensitive=False) == Config().max_body_bytes
+    (configmap,) = [c for c in by_kind("ConfigMap") if c["metadata"]["name"] == "three-thirteen"]
+    assert int(configmap["data"]["MAX_BODY_BYTES"]) == Config().max_body_bytes
+    for timeout in ("client_header_timeout", "client_body_timeout"):
+        assert int(conf[timeout].rstrip("s")) <= 10, timeout
+    assert int(conf["proxy_read_timeout"].rstrip("s")) > Config().long_poll_max_seconds
+    assert conf["proxy_buffering"] == "on" and conf["proxy_request_buffering"] == "on"
+    assert "X-Forwarded-For $proxy_add_x_forwarded_for" in nginx_conf()
+    assert re.search(r"limit_conn_zone \$binary_remote_addr zone=(\w+)", nginx_conf())
+    assert re.search(r"^\s*limit_conn per_address \d+;", nginx_conf(), re.MULTILINE)
+    # the upstream closes idle connections before gunicorn does (no reuse of a closed one)
+    assert int(conf["keepalive_timeout"].rstrip("s")) < 5  # gunicorn.conf.py's keepalive
+
+
+def test_nginx_passes_the_stream_through_unbuffered_with_a_long_read_timeout() -> None:
+    stream = nginx_directives(nginx_location(f"~ {STREAM_PATH}"))
+    assert stream["proxy_buffering"] == "off"
+    assert stream["proxy_read_timeout"] in ("1h", "3600s", "3600")
+    assert re.search(STREAM_PATH, "/v1/games/abc/stream")
+    assert not re.search(STREAM_PATH, "/v1/games/abc/events")
+
+
+def test_compose_puts_nginx_in_front_of_the_api_with_one_proxy_hop() -> None:
+    (compose,) = documents(DEPLOY / "compose.yaml")
+    api, nginx = compose["services"]["api"], compose["services"]["nginx"]
+    assert "ports" not in api, "the api must be reached through nginx only"
+    assert api["environment"]["PROXY_HOPS"] == "1"
+    assert "./nginx.conf:/etc/nginx/nginx.conf:ro" in nginx["volumes"]
+    assert nginx["depends_on"]["api"]["condition"] == "service_healthy"
+    assert "server api:8000;" in nginx_conf()
+    (published,) = nginx["ports"]
+    assert published.split(":")[1] == re.search(r"listen (\d+);", nginx_conf())[1]
+
+
+def test_the_ingresses_set_timeouts_body_size_connection_caps_and_an_unbuffered_stream(
+) -> None:
+    from service.config import Config
+
+    ingresses = {i["metadata"]["name"]: i for i in by_kind("Ingress")}
+    assert set(ingresses) == {"three-thirteen", "three-thirteen-stream"}
+    prefix = "nginx.ingress.kubernetes.io/"
+    notes_of = {}
+    for name, ingress in ingresses.items():
+        notes = {k.removeprefix(prefix): v for k, v in ingress["metadata"]["annotations"].items()}
+        assert _bytes(notes["proxy-body-size"], {"k": 1024, "m": 1024**2, "": 1},
+                      case_sensitive=False) == Config().max_body_bytes
+        assert int(notes["limit-connections"]) > 0
+        assert ingress["spec"]["ingressClassName"] == "nginx"
+        (rule,) = ingress["spec"]["rules"]
+        for path in rule["http"]["paths"]:
+            assert path["backend"]["service"]["name"] == "three-thirteen"
+        notes_of[name] = notes
+    main, stream = notes_of["three-thirteen"], notes_of["three-thirteen-stream"]
+    assert main["proxy-buffering"] == "on"
+    assert int(main["proxy-read-timeout"]) > Config().long_poll_max_seconds
+    assert stream["proxy-buffering"] == "off"
+    assert stream["use-regex"] == "true"
+    assert int(stream["proxy-read-timeout"]) >= 3600
+    (path,) = ingresses["three-thirteen-stream"]["spec"]["rules"][0]["http"]["paths"]
+    assert path["pathType"] == "ImplementationSpecific"
+    assert "^" + path["path"] == STREAM_PATH  # ingress-nginx anchors a regex path with ^
+    (configmap,) = [c for c in by_kind("ConfigMap") if c["metadata"]["name"] == "three-thirteen"]
+    assert configmap["data"]["PROXY_HOPS"] == "1"
