@@ -416,10 +416,18 @@ def test_views_of_one_version_stay_per_seat_when_served_from_the_render_cache(
 
 
 def test_every_save_publishes_the_new_version_on_the_games_channel(
-    table: Table, redis_db: redis.Redis
+    app, table: Table, redis_db: redis.Redis
 ) -> None:
-    pubsub = redis_db.pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(f"ttt:{{{table.game_id}}}:moved")
+    """On one Redis by PUBLISH; on a Redis 7 Cluster by SPUBLISH on the game's shard
+    (which only SSUBSCRIBE hears), as the app's hub listens: like the hub, the test
+    subscribes on a connection to the node that owns the channel."""
+    sharded = app.extensions["three_thirteen"].store.hub.sharded
+    channel = f"ttt:{{{table.game_id}}}:moved"
+    node_client = redis_db
+    if isinstance(redis_db, redis.RedisCluster):
+        node_client = redis_db.get_redis_connection(redis_db.get_node_from_key(channel))
+    pubsub = node_client.pubsub(ignore_subscribe_messages=True)
+    (pubsub.ssubscribe if sharded else pubsub.subscribe)(channel)
     pubsub.get_message(timeout=1)  # the subscription's confirmation
     seat = _current(table)
     table.act(seat, {"type": "draw", "source": "stock"})
