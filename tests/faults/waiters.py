@@ -89,12 +89,17 @@ class Game:
 
 @dataclass
 class Waiter:
-    """One parked request: its path and headers, and how to read the version it saw."""
+    """One parked request: its path and headers, and how to read the version it saw.
+
+    ``seen`` gets the JSON body of a 200. A stream kind gives ``read`` instead: it
+    reads from the open response only as far as the first message after the move
+    (a stream never ends by itself) and returns the version that message carries."""
 
     kind: str
     path: str
     headers: dict[str, str]
-    seen: Callable[[dict[str, Any]], int]
+    seen: Callable[[dict[str, Any]], int] = lambda body: -1
+    read: Callable[[http.client.HTTPResponse], int] | None = None
     status: int | None = None
     version: int | None = None
     answered_at: float | None = None
@@ -109,6 +114,11 @@ class Waiter:
             conn.request("GET", self.path, headers=self.headers)
             self.sent.set()
             response = conn.getresponse()
+            if response.status == 200 and self.read is not None:
+                self.version = self.read(response)
+                self.answered_at = time.monotonic()
+                self.status = response.status
+                return
             body = response.read()
             self.answered_at = time.monotonic()
             self.status = response.status
