@@ -6,8 +6,6 @@ service to that), so these helpers keep the lists short and the wording equal.
 
 from __future__ import annotations
 
-import functools
-import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -52,33 +50,22 @@ LOCATION = {"Location": {"description": "The new game's URL.", "schema": {"type"
 
 def problems(blp: Blueprint, *statuses: int, storage: bool = True) -> Callable[[F], F]:
     """Document ``statuses`` as problem+json (plus 503 when the view calls Redis, and 429
-    on rate-limited blueprints).
+    on rate-limited blueprints), one ``blp.alt_response`` each.
 
-    Each ``alt_response`` adds a calling layer that only carries documentation (and
-    costs a few microseconds per request through ``ensure_sync``); the view returned
-    here keeps the collected documentation but calls the undecorated view directly.
     Put it below ``blp.response`` and above any other ``alt_response`` of the view.
     """
     limited = [429] if blp.name in RATE_LIMITED_BLUEPRINTS else []
 
     def decorate(fn: F) -> F:
-        documented = fn
         for status in sorted({*statuses, *limited, *([503] if storage else [])}, reverse=True):
-            documented = blp.alt_response(
+            fn = blp.alt_response(
                 status,
                 schema=ProblemSchema,
                 content_type=PROBLEM_CONTENT_TYPE,
                 description=WHY[status],
                 headers=RETRY_AFTER if status in (429, 503) else None,
-            )(documented)
-        view = inspect.unwrap(fn)
-
-        @functools.wraps(view)
-        def direct(*args: Any, **kwargs: Any) -> Any:
-            return view(*args, **kwargs)
-
-        direct._apidoc = documented._apidoc  # type: ignore[attr-defined]
-        return direct  # type: ignore[return-value]
+            )(fn)
+        return fn
 
     return decorate
 
