@@ -2,7 +2,7 @@
 
 Why: the solver prunes and memoises cleverly, and a pruning bug shows up only
 on rare hands. The reference (``reference_solver.py``) is slow but plain, and is
-itself pinned by the hand-checked ``golden_hands.txt``. Here both analyse the
+itself checked against the hand-checked ``golden_hands.txt``. Here both analyse the
 same generated hands and must agree on the penalty, on the set of go-out
 discards and on every discard's penalty; every arrangement the solver returns is
 also checked card by card with the reference's own meld validator.
