@@ -11,7 +11,7 @@ Generation: hypothesis draws a seed per example (derandomized, so CI is
 reproducible) and each example analyses a batch of hands built from that seed
 with :class:`random.Random` — this keeps hypothesis' per-example overhead off
 twenty thousand hands. On a disagreement the failing hand is shrunk greedily
-(dropping cards while the disagreement persists) and reported in RULES.md
+(dropping cards while the disagreement persists) and reported in docs/rules.md
 notation together with its rules.
 """
 
