@@ -29,8 +29,9 @@ WHY = {
     422: "The body or query does not parse or validate (`invalid_json`, `invalid_body`, "
     "`invalid_query`, `invalid_cursor`, `invalid_card`, `invalid_rules`, `invalid_action`, "
     "`idempotency_key_reused`).",
-    429: "Too many requests for this seat token or client address (`rate_limited`); retry "
-    "after `Retry-After`.",
+    429: "Too many requests for this seat token or client address (`rate_limited`), or on a "
+    "long-poll too many waiting requests of this client (`too_many_waits`); retry after "
+    "`Retry-After`.",
     503: "The game store is unreachable or did not answer in time (`storage_unavailable`); "
     "retry after `Retry-After`. A 503 does not prove that a write was not made: a write "
     "that timed out may still have been applied. For an action, retry with the same "
