@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -63,16 +64,17 @@ def test_every_relative_link_of_the_docs_resolves(doc: Path) -> None:
     assert not broken, f"{doc.name}: {broken}"
 
 
-def test_no_file_of_the_repository_points_outside_it() -> None:
-    offenders = []
+def texts() -> Iterator[tuple[str, str]]:
+    """Each text file of the repository: its path from the root, and its text."""
     for path in tracked_files():
         try:
-            text = path.read_text()
+            yield str(path.relative_to(ROOT)), path.read_text()
         except (UnicodeDecodeError, FileNotFoundError):
             continue
-        if OUTSIDE.search(text):
-            offenders.append(str(path.relative_to(ROOT)))
-    assert not offenders
+
+
+def test_no_file_of_the_repository_points_outside_it() -> None:
+    assert not [name for name, text in texts() if OUTSIDE.search(text)]
 
 
 #: the project's source documents, which live outside the repository (spelled in pieces
@@ -88,12 +90,5 @@ def test_the_docs_name_the_rules_page_not_the_projects_source_documents() -> Non
 def test_no_file_of_the_repository_names_the_projects_source_documents() -> None:
     """Code, tests and docs say "the rules (docs/rules.md)" or "the API contract
     (docs/api.md)": a reader of the repository has those, not the documents they came from."""
-    offenders = []
-    for path in tracked_files():
-        try:
-            text = path.read_text()
-        except (UnicodeDecodeError, FileNotFoundError):
-            continue
-        offenders += [f"{path.relative_to(ROOT)} names {name}"
-                      for name in SOURCE_DOCUMENTS if name in text]
-    assert not offenders
+    assert not [f"{path} names {name}" for path, text in texts()
+                for name in SOURCE_DOCUMENTS if name in text]
