@@ -58,6 +58,7 @@ _DROPPED = (
 )
 
 
+@dataclass
 class ClientStats:
     """Counters and latencies a benchmark or a match runner reads; shared by many clients."""
 
