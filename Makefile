@@ -24,12 +24,13 @@ test: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q $(TESTS)
 
 # The fast tier (< 2 min, no Redis, no server): engine, solver, and the service layer on
-# the in-memory store, without the `slow` brute-force comparisons and with fewer random
-# games and positions. `make test` still runs everything, at full size.
+# the in-memory store, without the `slow` tests and with fewer random games, positions and
+# hands compared with the brute-force reference. `make test` runs everything, full size.
 FAST_TESTS := tests/engine tests/solver tests/play tests/storage/test_memory_store.py
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
-	ENGINE_GAMES=100 ENGINE_POSITIONS=1000 $(BIN)/pytest -q -m "not slow" $(wildcard $(FAST_TESTS))
+	ENGINE_GAMES=100 ENGINE_POSITIONS=1000 ENGINE_REFERENCE_HANDS=4000 \
+	  $(BIN)/pytest -q -m "not slow" $(wildcard $(FAST_TESTS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -6,8 +6,6 @@ service to that), so these helpers keep the lists short and the wording equal.
 
 from __future__ import annotations
 
-import functools
-import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -31,8 +29,9 @@ WHY = {
     422: "The body or query does not parse or validate (`invalid_json`, `invalid_body`, "
     "`invalid_query`, `invalid_cursor`, `invalid_card`, `invalid_rules`, `invalid_action`, "
     "`idempotency_key_reused`).",
-    429: "Too many requests for this seat token or client address (`rate_limited`); retry "
-    "after `Retry-After`.",
+    429: "Too many requests for this seat token or client address (`rate_limited`), or on a "
+    "long-poll too many waiting requests of this client (`too_many_waits`); retry after "
+    "`Retry-After`.",
     503: "The game store is unreachable or did not answer in time (`storage_unavailable`); "
     "retry after `Retry-After`. A 503 does not prove that a write was not made: a write "
     "that timed out may still have been applied. For an action, retry with the same "
@@ -52,33 +51,22 @@ LOCATION = {"Location": {"description": "The new game's URL.", "schema": {"type"
 
 def problems(blp: Blueprint, *statuses: int, storage: bool = True) -> Callable[[F], F]:
     """Document ``statuses`` as problem+json (plus 503 when the view calls Redis, and 429
-    on rate-limited blueprints).
+    on rate-limited blueprints), one ``blp.alt_response`` each.
 
-    Each ``alt_response`` adds a calling layer that only carries documentation (and
-    costs a few microseconds per request through ``ensure_sync``); the view returned
-    here keeps the collected documentation but calls the undecorated view directly.
     Put it below ``blp.response`` and above any other ``alt_response`` of the view.
     """
     limited = [429] if blp.name in RATE_LIMITED_BLUEPRINTS else []
 
     def decorate(fn: F) -> F:
-        documented = fn
         for status in sorted({*statuses, *limited, *([503] if storage else [])}, reverse=True):
-            documented = blp.alt_response(
+            fn = blp.alt_response(
                 status,
                 schema=ProblemSchema,
                 content_type=PROBLEM_CONTENT_TYPE,
                 description=WHY[status],
                 headers=RETRY_AFTER if status in (429, 503) else None,
-            )(documented)
-        view = inspect.unwrap(fn)
-
-        @functools.wraps(view)
-        def direct(*args: Any, **kwargs: Any) -> Any:
-            return view(*args, **kwargs)
-
-        direct._apidoc = documented._apidoc  # type: ignore[attr-defined]
-        return direct  # type: ignore[return-value]
+            )(fn)
+        return fn
 
     return decorate
 

@@ -208,9 +208,9 @@ def for_bearer(response: Response, private: bool) -> Response:
     reply): every cache keys it by the bearer (``Vary``) and revalidates it each time;
     one that carries a seat's data (``private``) no shared cache may keep.
 
-    The ``ETag`` stays the plain version (CONTRACT.md, and what ``If-Match`` takes), so
-    it cannot tell one bearer's body from another's; that is why views never answer
-    ``If-None-Match`` with a 304 (see ``games.py``)."""
+    The ``ETag`` stays the plain version (the API contract, docs/api.md, and what
+    ``If-Match`` takes), so it cannot tell one bearer's body from another's; that is why
+    views never answer ``If-None-Match`` with a 304 (see ``games.py``)."""
     response.vary.add("Authorization")
     response.headers["Cache-Control"] = "private, no-cache" if private else "no-cache"
     return response

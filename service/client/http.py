@@ -1,4 +1,5 @@
-"""The client proper: transport with retries, games, and one seat's session.
+"""The client proper: transport with retries, and the calls of every endpoint (one seat's
+session is in ``seats.py``).
 
 Design choices, and why:
 
@@ -28,15 +29,16 @@ import http.client
 import socket
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, cast
 from urllib.parse import urlencode, urlsplit
 
 import orjson
 
-from .types import Action, Event, GameView
+from .errors import ApiError, TransportError
+from .seats import CreatedGame, Seat
+from .types import Event, GameView
 
 __all__ = ["ApiError", "Client", "ClientStats", "CreatedGame", "Seat", "TransportError"]
 
@@ -54,22 +56,6 @@ _DROPPED = (
     socket.timeout,
     TimeoutError,
 )
-
-
-class ApiError(Exception):
-    """An error response: ``status``, the problem's ``code`` and ``detail``, the whole body."""
-
-    def __init__(self, status: int, problem: Mapping[str, Any], headers: Mapping[str, str]):
-        self.status = status
-        self.problem = dict(problem)
-        self.code: str = str(problem.get("code", "http_error"))
-        self.detail: str = str(problem.get("detail", problem.get("title", "")))
-        self.headers = dict(headers)
-        super().__init__(f"{status} {self.code}: {self.detail}")
-
-
-class TransportError(Exception):
-    """The server could not be reached (after the retries that were safe to make)."""
 
 
 @dataclass
@@ -318,136 +304,3 @@ class Client:
                 raise TimeoutError(f"game {game_id} did not finish in time")
             state = self.view(game_id, wait_version=state["version"])
         return state
-
-
-@dataclass
-class CreatedGame:
-    """What ``POST /v1/games`` answered: the id, each seat (with tokens for named seats)."""
-
-    client: Client
-    game_id: str
-    seats: list[dict[str, Any]]
-    state: GameView
-
-    @property
-    def open_seats(self) -> list[int]:
-        return [s["seat"] for s in self.seats if s.get("token") is None]
-
-    def seat(self, seat: int) -> Seat:
-        """A session for a seat that was named at creation (its token is known)."""
-        token = self.seats[seat].get("token")
-        if token is None:
-            raise ValueError(f"seat {seat} is open: claim it with Client.claim")
-        return Seat(self.client, self.game_id, seat, token, self.state)
-
-
-class Chooser(Protocol):
-    """What :meth:`Seat.play` accepts besides a plain function: a bot object.
-
-    ``choose(view)`` returns one of ``view["legal_actions"]`` (or an equivalent body).
-    Optional methods, called when present: ``start(view)`` once, ``observe(events)``
-    with the new events before each decision (set ``wants_events = True``), and
-    ``finish(view)`` with the final view.
-    """
-
-    def choose(self, view: GameView) -> Action: ...
-
-
-class Seat:
-    """One seat's session: its token, the last view it saw, and how it moves."""
-
-    def __init__(self, client: Client, game_id: str, seat: int, token: str,
-                 view: GameView | None = None) -> None:
-        self.client = client
-        self.game_id = game_id
-        self.seat = seat
-        self.token = token
-        self._view: GameView | None = view
-        self._after = 0
-        self.actions = 0
-
-    @property
-    def view(self) -> GameView:
-        """The last view this seat received (fetched once if there is none yet)."""
-        if self._view is None or self._view.get("you") is None:
-            self._view = self.client.view(self.game_id, self.token)
-        return self._view
-
-    @property
-    def version(self) -> int:
-        return self.view["version"]
-
-    def refresh(self) -> GameView:
-        self._view = self.client.view(self.game_id, self.token)
-        return self._view
-
-    def wait_change(self, wait: float = 25.0) -> GameView:
-        """Long-poll once: the next version (or the same view after ``wait`` seconds)."""
-        self._view = self.client.view(self.game_id, self.token,
-                                      wait_version=self.version, wait=wait)
-        return self._view
-
-    def wait_for_turn(self, *, deadline: float | None = None) -> GameView:
-        """Block (in the server's ``wait=turn`` long-poll) until this seat may act or the
-        game is over."""
-        view = self.view
-        while view["status"] != "finished" and not view["legal_actions"]:
-            if deadline is not None and time.monotonic() > deadline:
-                raise TimeoutError(f"seat {self.seat} of game {self.game_id}: no turn in time")
-            self._view = view = self.client.view(self.game_id, self.token, wait_turn=True)
-        return view
-
-    def act(self, action: Action | Mapping[str, Any]) -> GameView:
-        """Send one action with ``If-Match`` and a fresh ``Idempotency-Key``; return the new view.
-
-        A ``412`` (someone moved since this seat's view) is raised as :class:`ApiError`
-        after the view is refreshed, so the caller simply decides again.
-        """
-        headers = {"If-Match": f'"{self.version}"', "Idempotency-Key": uuid.uuid4().hex}
-        try:
-            out = self.client.request("POST", f"/v1/games/{self.game_id}/actions",
-                                      body=dict(action), token=self.token, headers=headers,
-                                      kind="act")
-        except ApiError as err:
-            if err.status in (409, 412):
-                self.refresh()
-            raise
-        self.actions += 1
-        self._view = cast(GameView, out.body)
-        return self._view
-
-    def new_events(self) -> list[Event]:
-        """The events since the last call (public ones plus this seat's private ones)."""
-        events, self._after = self.client.events(self.game_id, self.token, after=self._after)
-        return events
-
-    def play(self, bot: Chooser | Callable[[GameView], Action], *,
-             deadline: float | None = None) -> GameView:
-        """Play this seat to the end of the game with ``bot``; return the final view."""
-        choose = bot.choose if hasattr(bot, "choose") else bot
-        observe = getattr(bot, "observe", None) if getattr(bot, "wants_events", False) else None
-        start = getattr(bot, "start", None)
-        if start is not None:
-            start(self.view)
-        errors = 0
-        while True:
-            view = self.wait_for_turn(deadline=deadline)
-            if view["status"] == "finished":
-                break
-            if observe is not None:
-                observe(self.new_events())
-            try:
-                self.act(choose(view))  # type: ignore[operator]
-                errors = 0
-            except ApiError as err:
-                # 412: the game moved on under us (never in turn-based play, but cheap
-                # to survive); decide again on the fresh view. Anything else is a bot bug.
-                errors += 1
-                if err.status != 412 or errors > 3:
-                    raise
-        finish = getattr(bot, "finish", None)
-        if finish is not None:
-            if observe is not None:
-                observe(self.new_events())
-            finish(self.view)
-        return self.view

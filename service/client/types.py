@@ -2,7 +2,7 @@
 
 Views stay plain dicts (what the server sent, cheap to pass around and to log);
 these types only let a type checker and an editor see the field names of
-``CONTRACT.md``. Fields the contract marks optional are ``NotRequired``.
+the API contract (``docs/api.md``). Fields the contract marks optional are ``NotRequired``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ The game API (what the HTTP layer calls)::
     claim(state, seat, name) -> (GameState, [Event])  # name an open seat
     apply(state, seat, action_body) -> (GameState, [Event])
     legal_actions(state, seat) -> [action_body]
-    view(state, seat_or_None) -> dict          # the CONTRACT.md state, minus game_id
+    view(state, seat_or_None) -> dict          # docs/api.md's state, minus game_id
     to_dict(state) -> dict / from_dict(dict) -> GameState
 
 Names are loaded on first use (PEP 562), so importing one submodule, e.g.

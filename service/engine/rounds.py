@@ -3,10 +3,10 @@ final arrangements, round scoring and the end of the game.
 
 These are the steps :mod:`.actions` chains after a player's move; each takes
 the state and an :class:`EventLog` and returns the next state. They are kept
-apart from the moves so that every rule of RULES.md about *what happens next*
+apart from the moves so that every rule of the rules (docs/rules.md) about *what happens next*
 lives in one place.
 
-Choices where RULES.md leaves room (documented so bots can rely on them):
+Choices where the rules (docs/rules.md) leave room (documented so bots can rely on them):
 
 * The stock is checked when a turn begins (before the draw). If it is empty,
   ``stock_exhausted: "reshuffle"`` turns the discard pile except its top into a

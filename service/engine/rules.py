@@ -39,7 +39,8 @@ _BGA_VALUES = {r: (15 if r == "A" else i + 1) for i, r in enumerate(RANKS)}
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every option of RULES.md, resolved. Immutable and hashable (the solver caches on it)."""
+    """Every option of the rules (docs/rules.md), resolved. Immutable and hashable (the
+    solver caches on it)."""
 
     preset: str
     min_players: int

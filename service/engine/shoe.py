@@ -1,7 +1,7 @@
 """The shoe and every random choice of a game, derived from the seed alone.
 
 Why not :mod:`random`: its algorithms are an implementation detail of CPython,
-and RULES.md promises that anyone can replay and verify a finished game from
+and the rules (docs/rules.md) promise that anyone can replay and verify a finished game from
 its revealed seed. So the randomness is spelled out here and is portable:
 
 * A *stream* for a label (``"first-dealer"``, ``"deal:3"``, ``"reshuffle:3:1"``)

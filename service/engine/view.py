@@ -1,4 +1,5 @@
-"""What a seat (or a spectator) may see: the state of CONTRACT.md, minus ``game_id``.
+"""What a seat (or a spectator) may see: the state of the API contract (docs/api.md),
+minus ``game_id``.
 
 The view is built field by field from the state, never by copying it, so a
 secret cannot leak by accident: another seat's hand, the stock's order, the

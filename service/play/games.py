@@ -51,7 +51,7 @@ MAX_ATTEMPTS = 8
 
 
 def etag(version: int) -> str:
-    """The ``ETag`` of a version (CONTRACT.md: the plain version, whoever asks)."""
+    """The ``ETag`` of a version (docs/api.md: the plain version, whoever asks)."""
     return f'"{version}"'
 
 

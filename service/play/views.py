@@ -22,7 +22,7 @@ __all__ = ["game_view", "game_view_bytes"]
 def game_view(
     game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int] = ()
 ) -> dict[str, Any]:
-    """CONTRACT.md's state for ``seat``, plus which seats are still open.
+    """The API contract's state (docs/api.md) for ``seat``, plus which seats are still open.
 
     While seats are open nobody may act, so ``legal_actions`` is empty then: every
     listed action must be one the server accepts.

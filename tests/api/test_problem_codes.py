@@ -85,3 +85,11 @@ def test_the_enum_holds_no_code_that_nothing_emits() -> None:
     emitted = (codes - {EngineError.code, PlayError.code}) | set(HTTP_CODES.values())
     emitted |= {classes[name].code for name in subclasses}
     assert set(PROBLEM_CODES) == emitted
+
+
+def test_the_api_docs_error_table_has_a_row_for_every_code() -> None:
+    """Users switch on ``code``: each one the service can emit is explained in the table of
+    docs/api.md ("Errors"), with its status."""
+    text = (ROOT / "docs" / "api.md").read_text()
+    missing = [code for code in PROBLEM_CODES if f"| `{code}` |" not in text]
+    assert not missing

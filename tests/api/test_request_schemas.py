@@ -14,11 +14,11 @@ PRIVATE_HOOKS = {"_deserialize", "_serialize", "_validate", "_validate_missing"}
 
 
 def test_no_schema_or_field_overrides_a_private_marshmallow_hook() -> None:
-    for path in API.glob("*.py"):
+    for path in API.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.ClassDef):
                 methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
-                assert not methods & PRIVATE_HOOKS, f"{path.name}: {node.name}"
+                assert not methods & PRIVATE_HOOKS, f"{path.relative_to(API)}: {node.name}"
 
 
 def test_each_invalid_card_of_a_list_is_reported_at_its_index(client: FlaskClient) -> None:

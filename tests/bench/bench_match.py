@@ -134,8 +134,8 @@ def tournament(url: str, games: int, concurrency: int, players: int = 4,
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=16)
-    p.add_argument("--concurrency", type=int, default=4)
+    p.add_argument("--games", type=int, default=32)
+    p.add_argument("--concurrency", type=int, default=16)  # 16 games at once: 64 waiting bots
     p.add_argument("--floor-games", type=int, default=4)
     p.add_argument("--floor-seconds", type=float, default=5.0)
     p.add_argument("--url", help="an already running service (default: start one)")

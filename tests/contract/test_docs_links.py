@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,9 @@ OUTSIDE = re.compile(r"\.\./shared|(?<![\w.-])shared[/]")
 
 
 def tracked_files() -> list[Path]:
-    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                         check=True).stdout
+    """The files git tracks, and the new ones it does not ignore."""
+    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                         cwd=ROOT, capture_output=True, check=True).stdout
     return [ROOT / name for name in out.decode().split("\0") if name]
 
 
@@ -62,20 +64,31 @@ def test_every_relative_link_of_the_docs_resolves(doc: Path) -> None:
     assert not broken, f"{doc.name}: {broken}"
 
 
-def test_no_file_of_the_repository_points_outside_it() -> None:
-    offenders = []
+def texts() -> Iterator[tuple[str, str]]:
+    """Each text file of the repository: its path from the root, and its text."""
     for path in tracked_files():
         try:
-            text = path.read_text()
+            yield str(path.relative_to(ROOT)), path.read_text()
         except (UnicodeDecodeError, FileNotFoundError):
             continue
-        if OUTSIDE.search(text):
-            offenders.append(str(path.relative_to(ROOT)))
-    assert not offenders
+
+
+def test_no_file_of_the_repository_points_outside_it() -> None:
+    assert not [name for name, text in texts() if OUTSIDE.search(text)]
+
+
+#: the project's source documents, which live outside the repository (spelled in pieces
+#: so that this file does not match itself)
+SOURCE_DOCUMENTS = ("RULES" + ".md", "CONTRACT" + ".md")
 
 
 def test_the_docs_name_the_rules_page_not_the_projects_source_documents() -> None:
     for doc in DOCS:
-        text = doc.read_text()
-        for name in ("RULES.md", "CONTRACT.md", "seeds/"):
-            assert name not in text, f"{doc.name} mentions {name}"
+        assert "seeds/" not in doc.read_text(), f"{doc.name} mentions seeds/"
+
+
+def test_no_file_of_the_repository_names_the_projects_source_documents() -> None:
+    """Code, tests and docs say "the rules (docs/rules.md)" or "the API contract
+    (docs/api.md)": a reader of the repository has those, not the documents they came from."""
+    assert not [f"{path} names {name}" for path, text in texts()
+                for name in SOURCE_DOCUMENTS if name in text]

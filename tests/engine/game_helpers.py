@@ -1,7 +1,7 @@
 """Test helpers for the game engine: building positions, invariants, random play.
 
 ``position(...)`` builds a state directly (hands, stock, discard, phase), so a
-scenario test can start exactly where RULES.md's sentence starts.
+scenario test can start exactly where the rules' sentence (docs/rules.md) starts.
 ``check_invariants`` is run after every action of every random game.
 ``play_random_game`` drives a game with simple seeded bots and checks, at
 every step, what the tests of issue 3 ask for.

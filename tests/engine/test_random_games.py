@@ -21,7 +21,7 @@ GAMES = int(os.environ.get("ENGINE_GAMES", "300"))
 
 SHORT = [3, 6, 9, 12]  # a few rounds of each size band keep most games quick
 
-#: (name, rules spec, player counts, bot). Every option of RULES.md appears.
+#: (name, rules spec, player counts, bot). Every option of the rules (docs/rules.md) appears.
 CONFIGS: list[tuple[str, dict[str, Any], tuple[int, ...], str]] = [
     ("classic", {"preset": "classic"}, (2, 3, 4, 5, 6, 7, 8), "smart"),
     ("bga", {"preset": "bga"}, (2, 3, 4, 5, 6), "smart"),
@@ -106,7 +106,8 @@ def test_a_random_game_keeps_every_rule_and_replays_identically(
 
 
 def test_the_configurations_cover_every_option() -> None:
-    """Every option of RULES.md is set away from a preset's value by some configuration."""
+    """Every option of the rules (docs/rules.md) is set away from a preset's value by some
+    configuration."""
     from service.engine.rules import OPTION_NAMES
 
     covered = {k for _, spec, _, _ in CONFIGS for k in spec if k != "preset"}

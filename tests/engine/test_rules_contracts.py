@@ -1,5 +1,5 @@
-"""Contracts (RULES.md): a contract that the round's hand cannot hold is refused when the
-rules are resolved, since a game under it could never finish its round."""
+"""Contracts (docs/rules.md): a contract that the round's hand cannot hold is refused
+when the rules are resolved, since a game under it could never finish its round."""
 
 from __future__ import annotations
 

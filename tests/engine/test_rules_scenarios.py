@@ -1,8 +1,8 @@
-"""One scenario per rule of RULES.md, each starting from a position built by hand.
+"""One scenario per rule of the rules (docs/rules.md), each starting from a position built by hand.
 
-Cards are written as in RULES.md. Positions come from ``position(...)``, which
+Cards are written as in the rules (docs/rules.md). Positions come from ``position(...)``, which
 sets hands, stock and discard pile directly; the comment over each test names
-the sentence of RULES.md it pins.
+the sentence of docs/rules.md it pins.
 """
 
 from __future__ import annotations

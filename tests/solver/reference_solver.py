@@ -1,4 +1,4 @@
-"""A brute-force reference for the meld solver, written from RULES.md alone.
+"""A brute-force reference for the meld solver, written from the rules (docs/rules.md) alone.
 
 Why it exists: the real solver (``service/engine/solver.py``) is clever and
 fast; this module is slow and plain, so that the two can be compared on tens of
@@ -112,7 +112,7 @@ class RulesLike(Protocol):
 
 
 def deadwood_value(card: int, wild_rank: int | None, rules: RulesLike) -> int:
-    """Penalty of one card left in deadwood (RULES.md "Presets" and "Options").
+    """Penalty of one card left in deadwood (docs/rules.md "Presets" and "Options").
 
     Printed joker → ``joker_penalty``; a card of the wild rank → ``wild_penalty``
     unless that is null; otherwise ``ace_penalty`` for an ace if set, else

@@ -2,7 +2,7 @@
 
 Why both: the random comparison in ``test_solver_matches_reference.py`` only
 shows that the solver and the brute-force reference agree; these cases, each
-worked out by hand from RULES.md, show that the reference itself is right.
+worked out by hand from the rules (docs/rules.md), show that the reference itself is right.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def _solver() -> Any:
 
 
 def test_the_golden_file_has_the_worked_examples_and_forty_more_hands() -> None:
-    """The brief asks for every worked example of RULES.md plus at least 40 hand cases."""
+    """Every worked example of the rules (docs/rules.md), plus at least 40 hand cases."""
     assert len(HAND_CASES) >= 45
     texts = {c.text.split(" | penalty")[0] for c in HAND_CASES}
     assert "classic | wild 5 | 4S 5H 6S KD KC 9H" in texts

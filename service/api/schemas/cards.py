@@ -1,0 +1,58 @@
+"""Card fields shared by every schema: what a card may look like in a request and how
+cards, card lists and melds are documented in responses."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields
+
+#: What a card may look like in a request (the rules, docs/rules.md: rank then suit; also `10`, lower case,
+#: the suit symbols, `JOKER`). Responses always use the canonical two characters.
+CARD_PATTERN = r"^(?:[Jj][Oo][Kk][Ee][Rr]|[Jj][Kk]|(?:10|[2-9AaTtJjQqKk])[SHDCshdc♠♥♦♣♤♡♢♧])$"
+CARD_RE = re.compile(CARD_PATTERN)
+CARD = {"description": "A card: rank then suit (`7H`, `TS`, `JK`); input also accepts `10`, "
+        "lower case and ♠♥♦♣; output is always canonical.", "example": "7H"}
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def Card(**kw: Any) -> fields.String:
+    return fields.String(metadata=CARD, **kw)
+
+
+def CardIn(**kw: Any) -> fields.String:
+    """A card in a request: the documented pattern is enforced, so valid means parseable."""
+    return fields.String(metadata={**CARD, "pattern": CARD_PATTERN}, validate=_check_card, **kw)
+
+
+def _check_card(text: str) -> None:
+    # fullmatch, not match: Python's "$" would also accept a trailing newline.
+    if not CARD_RE.fullmatch(text):
+        raise ValidationError(f"{text!r} is not a card: write rank then suit, e.g. '7H' or 'JK'")
+
+
+def CardList(**kw: Any) -> fields.List:
+    """A list of request cards: each item is checked on its own, so an error names the
+    item (``{"hand": {"3": ["'7X' is not a card…"]}}``)."""
+    return fields.List(CardIn(), **kw)
+
+
+def Cards(description: str, **kw: Any) -> fields.List:
+    return fields.List(Card(), metadata={"description": description}, **kw)
+
+
+def Melds(description: str, **kw: Any) -> fields.List:
+    return fields.List(Cards("One meld."), metadata={"description": description}, **kw)
+
+
+class StrictSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+# -- problems -------------------------------------------------------------------------

@@ -1,0 +1,79 @@
+"""Creating a game and claiming a seat: the request bodies and the tokens they return."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from ..names import PlayerName
+from .cards import StrictSchema
+from .rules import rules_spec_field
+from .views import GameViewSchema
+
+SEED_MAX = 2**63 - 1
+
+
+class PlayerSpecSchema(StrictSchema):
+    """A seat at creation: `{"name": "ann"}`, or `{"name": null}` to leave it open for
+    someone to claim."""
+
+    name = PlayerName("The player's name, or null: an open seat.", required=True,
+                      allow_none=True)
+
+
+def _check_seed(seed: object) -> None:
+    if seed is None or (isinstance(seed, str) and len(seed) <= 64):
+        return
+    if isinstance(seed, int) and not isinstance(seed, bool) and -SEED_MAX - 1 <= seed <= SEED_MAX:
+        return
+    raise ValidationError("a seed is a string of up to 64 characters or a 64-bit integer")
+
+
+class CreateGameRequestSchema(StrictSchema):
+    players = fields.List(
+        fields.Nested(PlayerSpecSchema), required=True, validate=validate.Length(2, 8),
+        metadata={"description": "One entry per seat, in seat order."},
+    )
+    rules = rules_spec_field("The rules; default classic.")
+    seed = fields.Raw(
+        load_default=None,
+        allow_none=True,
+        validate=_check_seed,
+        metadata={
+            "description": "Makes the shuffles reproducible; hidden until the end.",
+            "oneOf": [
+                {"type": "string", "maxLength": 64},
+                {"type": "integer", "minimum": -SEED_MAX - 1, "maximum": SEED_MAX},
+                {"type": "null"},
+            ],
+        },
+    )
+
+
+class SeatTokenSchema(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True, allow_none=True)
+    open = fields.Boolean(required=True)
+    token = fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "The seat's secret bearer token, shown only here (null: open)."},
+    )
+
+
+class CreateGameResponseSchema(Schema):
+    game_id = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
+    state = fields.Nested(GameViewSchema, required=True, metadata={"description": "Spectator view."})
+
+
+class ClaimRequestSchema(StrictSchema):
+    name = PlayerName("Your name at the table.", required=True)
+
+
+class ClaimResponseSchema(Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    token = fields.String(
+        required=True, metadata={"description": "The seat's bearer token, shown only here."}
+    )
+    state = fields.Nested(GameViewSchema, required=True, metadata={"description": "Your view."})

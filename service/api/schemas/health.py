@@ -1,0 +1,9 @@
+"""The health check's body."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True)

@@ -1,0 +1,118 @@
+"""The game view: what a caller may see of a game (its seat's hand, never another's)."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from .actions import ACTION_ONE_OF
+from .cards import RANKS, Card, Cards, Melds
+from .rules import GameRulesSchema
+from .solve import LayoffSchema
+
+
+class TableLayoffSchema(Schema):
+    seat = fields.Integer(required=True)
+    cards = Cards("Cards laid off.", required=True)
+
+
+class TableMeldSchema(Schema):
+    seat = fields.Integer(required=True, metadata={"description": "Who laid the meld."})
+    cards = Cards("The meld as laid.", required=True)
+    layoffs = fields.List(fields.Nested(TableLayoffSchema), required=True)
+
+
+class RoundContractSchema(Schema):
+    sets = fields.Integer(required=True)
+    runs = fields.Integer(required=True)
+
+
+class RoundSchema(Schema):
+    number = fields.Integer(required=True, metadata={"description": "1-based round number."})
+    rounds = fields.Integer(required=True, metadata={"description": "Rounds in the game."})
+    hand_size = fields.Integer(required=True)
+    wild_rank = fields.String(required=True, validate=validate.OneOf(RANKS))
+    dealer = fields.Integer(required=True)
+    current_seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Whose move; null once finished."}
+    )
+    phase = fields.String(
+        required=True, allow_none=True,
+        validate=validate.OneOf(["draw", "discard", "final_draw", "final_discard"]),
+        metadata={"description": "What the current seat must do next; `final_*` in the final "
+                  "turns after someone went out."},
+    )
+    stock_count = fields.Integer(required=True)
+    discard_top = Card(required=True, allow_none=True)
+    discard_count = fields.Integer(required=True)
+    went_out = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Who went out this round."}
+    )
+    contract = fields.Nested(RoundContractSchema, required=True, allow_none=True)
+    table = fields.List(
+        fields.Nested(TableMeldSchema), required=True,
+        metadata={"description": "Melds laid this round (after someone went out)."},
+    )
+
+
+class PlayerSchema(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True, allow_none=True, metadata={"description": "Null: open."})
+    open = fields.Boolean(required=True, metadata={"description": "Whether the seat is unclaimed."})
+    hand_count = fields.Integer(required=True)
+    total = fields.Integer(required=True, metadata={"description": "Penalty points so far."})
+    round_scores = fields.List(fields.Integer(), required=True)
+
+
+class YouSchema(Schema):
+    seat = fields.Integer(required=True)
+    hand = Cards("Your hand, sorted.", required=True)
+
+
+class SeatResultSchema(Schema):
+    seat = fields.Integer(required=True)
+    melds = Melds("The player's melds.", required=True)
+    layoffs = fields.List(fields.Nested(LayoffSchema), required=True)
+    deadwood = Cards("Cards left outside melds.", required=True)
+    score = fields.Integer(required=True)
+
+
+class LastRoundSchema(Schema):
+    number = fields.Integer(required=True)
+    wild_rank = fields.String(required=True)
+    went_out = fields.Integer(required=True, allow_none=True)
+    reason = fields.String(required=True, validate=validate.OneOf(["went_out", "stock_exhausted"]))
+    results = fields.List(fields.Nested(SeatResultSchema), required=True)
+
+
+class GameViewSchema(Schema):
+    """The game as the caller may see it: no other seat's cards, no stock order, no seed
+    before the end."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "Also the ETag."})
+    status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
+    rules = fields.Nested(GameRulesSchema, required=True)
+    seed_commitment = fields.String(
+        required=True, metadata={"description": 'sha256_hex(seed_salt + ":" + seed).'}
+    )
+    seeded_by_creator = fields.Boolean(required=True)
+    round = fields.Nested(RoundSchema, required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    open_seats = fields.List(
+        fields.Integer(), required=True,
+        metadata={"description": "Seats still to be claimed; actions wait until it is empty."},
+    )
+    you = fields.Nested(
+        YouSchema, required=True, allow_none=True, metadata={"description": "Null: spectator."}
+    )
+    legal_actions = fields.List(
+        fields.Dict(metadata=ACTION_ONE_OF), required=True,
+        metadata={"description": "Every action you may send now, each a valid action body."},
+    )
+    last_round = fields.Nested(LastRoundSchema, required=True, allow_none=True)
+    winners = fields.List(fields.Integer(), metadata={"description": "Once finished."})
+    seed = fields.String(metadata={"description": "Revealed once finished."})
+    seed_salt = fields.String(metadata={"description": "Revealed once finished."})
+
+
+# -- creating and claiming ------------------------------------------------------------
