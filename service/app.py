@@ -9,7 +9,8 @@ The app is stateless: every request loads the game from Redis, so any worker
 from __future__ import annotations
 
 import http
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Response
@@ -38,7 +39,7 @@ from .api.waiting import WaitSlots, parse_limit
 from .config import Config
 from .storage import GameStore, RedisGameStore
 
-__all__ = ["API_VERSION", "Services", "create_app"]
+__all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
 
 API_VERSION = "1.0.0"
 
@@ -62,6 +63,19 @@ class Services:
     config: Config
     store: GameStore
     waits: WaitSlots
+    #: Set when the worker begins a graceful shutdown: open streams end (reason
+    #: ``shutdown``, with a retry hint) instead of holding the exit up.
+    stopping: threading.Event = field(default_factory=threading.Event)
+
+
+def begin_shutdown(app: Flask) -> None:
+    """Tell ``app``'s open streams that this process is stopping, and wake them to see it.
+
+    Called by the gunicorn hook that notices a worker stop accepting requests
+    (``deploy/gunicorn.conf.py``); requests already running still finish normally."""
+    services: Services = app.extensions["three_thirteen"]
+    services.stopping.set()
+    services.store.wake_all()
 
 
 class ProblemApi(Api):
