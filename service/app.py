@@ -21,6 +21,12 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .api import BLUEPRINTS
+from .api.event_schemas import (
+    EVENT_SCHEMAS,
+    STREAM_MESSAGE,
+    STREAM_SCHEMAS,
+    described2properties,
+)
 from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
@@ -129,6 +135,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     app.extensions["three_thirteen"] = Services(config, store, waits)
 
     api = ProblemApi(app)
+    api.ma_plugin.converter.add_attribute_function(described2properties)
     api.spec.components.security_scheme(
         "seatToken",
         {"type": "http", "scheme": "bearer",
@@ -140,6 +147,9 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     api.spec.components.schema("ClaimRequest", schema=ClaimRequestSchema)
     for name, schema in ActionSchemas.items():
         api.spec.components.schema(name, schema=schema)
+    for name, schema in {**EVENT_SCHEMAS, **STREAM_SCHEMAS}.items():
+        api.spec.components.schema(name, schema=schema)
+    api.spec.components.schema("StreamMessage", STREAM_MESSAGE)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)

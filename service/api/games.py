@@ -29,13 +29,13 @@ from service.engine import GameState
 from service.play import etag, game_view, game_view_bytes
 
 from .docs import ETAG, LOCATION, header, json_body, problems, query
+from .event_schemas import EventsResponseSchema
 from .problems import ApiProblem
 from .schemas import (
     ClaimRequestSchema,
     ClaimResponseSchema,
     CreateGameRequestSchema,
     CreateGameResponseSchema,
-    EventsResponseSchema,
     GameViewSchema,
 )
 from .web import (

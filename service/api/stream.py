@@ -110,10 +110,10 @@ STREAM_DOC = {
                              "`event: event` (data: an Event), `event: view` (data: a "
                              "GameView), `event: end` (data: a StreamEnd, with `retry:`), "
                              "`: ping` heartbeats."},
-                  "itemSchema": {"$ref": "#/components/schemas/StreamMessage"}},
+                  "x-itemSchema": {"$ref": "#/components/schemas/StreamMessage"}},
             NDJSON: {"schema": {"type": "string", "description": "One StreamMessage per line; "
                                 "a heartbeat is an empty line."},
-                     "itemSchema": {"$ref": "#/components/schemas/StreamMessage"}},
+                     "x-itemSchema": {"$ref": "#/components/schemas/StreamMessage"}},
         },
         "headers": {"Cache-Control": {"description": "`no-cache` (`private, no-cache` for a "
                                       "seat)", "schema": {"type": "string"}}},
