@@ -136,9 +136,9 @@ class Stream(MethodView):
             query("ticket", "A stream ticket from `POST …/stream-tickets` (single use, 30 s), "
                   "for clients that cannot send `Authorization` (EventSource). With a ticket "
                   "the `Authorization` header is ignored.",
-                  {"type": "string", "maxLength": 200}),
+                  {"type": "string", "minLength": 1, "maxLength": 200}),
             header("Last-Event-ID", "Resume after this event `seq` (what EventSource sends "
-                   "when it reconnects).", {"type": "string", "pattern": "^[0-9]{1,16}$"}),
+                   "when it reconnects).", {"type": "string", "pattern": "^[0-9]{1,15}$"}),
         ],
         responses=STREAM_DOC,
     )
@@ -159,7 +159,10 @@ class Stream(MethodView):
         games = store()
         ticket = request.args.get("ticket")
         if ticket is not None:
-            record, seat = play.redeem_ticket(games, game_id, ticket[:200])
+            if not 1 <= len(ticket) <= 200:
+                raise ApiProblem(422, "invalid_query", "query parameter 'ticket' must be 1 to "
+                                 "200 characters", errors={"query": {"ticket": ["1–200 chars"]}})
+            record, seat = play.redeem_ticket(games, game_id, ticket)
         else:
             token = bearer_token()
             record = games.load(game_id)
