@@ -164,7 +164,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",
                         REQUEST_ID_HEADER],
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
-                       "Idempotency-Key", REQUEST_ID_HEADER],
+                       "Idempotency-Key", "Last-Event-ID", REQUEST_ID_HEADER],
         max_age=600,
     )
     if config.proxy_hops:

@@ -3,6 +3,7 @@ resuming, tickets, heartbeats, 406 and the parked-request limit."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -168,12 +169,16 @@ def test_a_cursor_beyond_the_newest_event_is_422_invalid_cursor(
 
 
 def test_a_stream_ticket_opens_one_stream_as_its_seat_and_is_refused_the_second_time(
-    client: FlaskClient, table: Table, caplog: pytest.LogCaptureFixture
+    client: FlaskClient, table: Table, redis_db: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     r = client.post(f"/v1/games/{table.game_id}/stream-tickets", headers=table.auth(1))
     assert r.status_code == 201 and r.json["expires_in"] == 30
     assert r.headers["Cache-Control"] == "no-store"
     ticket = r.json["ticket"]
+    key = f"ttt:{{{table.game_id}}}:ticket:{hashlib.sha256(ticket.encode()).hexdigest()}"
+    assert 0 < redis_db.ttl(key) <= 30  # stored by its hash, next to the game, expiring
+    stored = redis_db.get(key).decode()
+    assert table.tokens[1] not in stored and ticket not in stored
     path = f"/v1/games/{table.game_id}/stream?ticket={ticket}"
     with caplog.at_level(logging.INFO, logger="three_thirteen.request"):
         r = client.get(path, headers=NDJSON, buffered=False)
@@ -181,6 +186,7 @@ def test_a_stream_ticket_opens_one_stream_as_its_seat_and_is_refused_the_second_
     events, view = until_view(ndjson_lines(r))
     assert view["you"]["seat"] == 1 and events == table.events(1)
     r.close()
+    assert redis_db.exists(key) == 0
     assert "/v1/games/<game_id>/stream" in str([vars(r) for r in caplog.records])
     assert ticket not in str([vars(r) for r in caplog.records])  # the rule, not the query
     again = client.get(path, headers=NDJSON)
