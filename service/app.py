@@ -23,6 +23,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .api import BLUEPRINTS
 from .api.event_schemas import (
     EVENT_SCHEMAS,
+    SSE_EVENT,
     STREAM_MESSAGE,
     STREAM_SCHEMAS,
     described2properties,
@@ -150,6 +151,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     for name, schema in {**EVENT_SCHEMAS, **STREAM_SCHEMAS}.items():
         api.spec.components.schema(name, schema=schema)
     api.spec.components.schema("StreamMessage", STREAM_MESSAGE)
+    api.spec.components.schema("StreamSseEvent", SSE_EVENT)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)

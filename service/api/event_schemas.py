@@ -19,7 +19,7 @@ from marshmallow import Schema, fields, validate
 
 from .schemas import CARD, RANKS, Card, Cards, LastRoundSchema, LayoffSchema, Melds, _ref
 
-__all__ = ["EVENT_SCHEMAS", "STREAM_SCHEMAS", "EventsResponseSchema", "described2properties"]
+__all__ = ["EVENT_SCHEMAS", "SSE_EVENT", "STREAM_SCHEMAS", "EventsResponseSchema", "described2properties"]
 
 
 class Described(fields.Raw):
@@ -222,4 +222,32 @@ STREAM_MESSAGE: dict[str, Any] = {
         "event": "#/components/schemas/StreamEventMessage",
         "view": "#/components/schemas/StreamViewMessage",
         "end": "#/components/schemas/StreamEndMessage"}},
+}
+
+
+def _sse(event: str, data: dict[str, Any], description: str, **more: Any) -> dict[str, Any]:
+    return {
+        "type": "object", "description": description, "required": ["event", "data"],
+        "properties": {
+            "event": {"const": event},
+            "data": {"type": "string", "contentMediaType": "application/json",
+                     "contentSchema": data},
+            "id": {"type": "string", "pattern": "^[0-9]+$",
+                   "description": "The last event's `seq` (`Last-Event-ID` on reconnect)."},
+            **more,
+        },
+    }
+
+
+#: One Server-Sent Event of a stream, as OpenAPI 3.1 tools read a ``text/event-stream``
+#: schema (each event's fields; OpenAPI 3.2 names the same thing ``itemSchema``): ``data``
+#: is JSON, whose schema is ``contentSchema``. Heartbeats are comments, not events.
+SSE_EVENT: dict[str, Any] = {
+    "description": "One Server-Sent Event of a stream (`: ping` heartbeats are comments).",
+    "oneOf": [
+        _sse("event", ANY_EVENT, "An event; `id` is its `seq`."),
+        _sse("view", _ref("GameView"), "Your whole view after the events of a move."),
+        _sse("end", _ref("StreamEnd"), "The last event; `retry` is the reconnect delay.",
+             retry={"type": ["integer", "string"], "description": "Milliseconds."}),
+    ],
 }
