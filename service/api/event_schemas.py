@@ -188,10 +188,10 @@ class StreamEndSchema(Schema):
     """The stream's last message (SSE: `event: end`, with `retry:`)."""
 
     reason = fields.String(
-        required=True, validate=validate.OneOf(["finished", "max_duration", "shutdown"]),
+        required=True, validate=validate.OneOf(["finished", "max_duration", "shutdown", "unavailable"]),
         metadata={"description": "`finished`: the game is over, do not reconnect; "
-                  "`max_duration`, `shutdown`: reconnect after `retry_ms` from your last "
-                  "event id."})
+                  "`max_duration`, `shutdown`, `unavailable` (the store failed): reconnect "
+                  "after `retry_ms` from your last event id."})
     retry_ms = fields.Integer(required=True, metadata={"description": "Reconnect delay."})
 
 

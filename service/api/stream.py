@@ -63,10 +63,10 @@ def _media_type() -> str:
 
 def _cursor() -> int:
     """``Last-Event-ID`` (what ``EventSource`` sends when it reconnects) or ``?after=``."""
+    after = query_int("after", 0, 0)  # checked even when the header wins
+    assert after is not None
     raw = request.headers.get("Last-Event-ID")
     if raw is None or not raw.strip():
-        after = query_int("after", 0, 0)
-        assert after is not None
         return after
     text = raw.strip()
     if not text.isdigit() or int(text) > QUERY_INT_MAX:

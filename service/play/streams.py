@@ -7,7 +7,8 @@ it ends is decided and tested here once, on the in-memory store, for both format
 What a stream sends (``docs/streams.md``): on connect the events after the cursor, then
 the bearer's current view; on every move the new events, then the new view; a
 heartbeat when nothing happened for ``heartbeat_seconds``; and a last ``end`` message
-(``finished`` after a finished game's final view, ``max_duration``, or ``shutdown``)
+(``finished`` after a finished game's final view, ``max_duration``, ``shutdown``, or
+``unavailable`` when the store failed)
 with a retry hint. Events carry their ``seq``, so a client resumes exactly where it was.
 
 Why through the watch: every read and rendering goes through :meth:`GameStore.watch`,
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from service.storage import GameRecord, GameStore
+from service.storage import GameRecord, GameStore, StorageUnavailableError
 from service.storage.base import GameWatch
 
 from .errors import AuthError, InvalidCursorError
@@ -114,7 +115,22 @@ def stream_messages(
     """The messages of one stream of ``game_id`` for ``seat`` (``None``: a spectator)
     with events after ``after``, until the game is finished, ``max_seconds`` pass, or
     ``stopping()`` says the service is shutting down (checked at every wake-up; the
-    shutdown wakes every watch, :meth:`GameStore.wake_all`)."""
+    shutdown wakes every watch, :meth:`GameStore.wake_all`).
+
+    When the store fails mid-stream (Redis restarting), the stream ends with reason
+    ``unavailable`` and a retry hint rather than being cut: the response is already a
+    200, so this is the only way left to tell the client to come back."""
+    try:
+        yield from _messages(store, game_id, seat, after, max_seconds=max_seconds,
+                             heartbeat_seconds=heartbeat_seconds, stopping=stopping)
+    except StorageUnavailableError:
+        yield _end("unavailable")
+
+
+def _messages(
+    store: GameStore, game_id: str, seat: int | None, after: int, *,
+    max_seconds: float, heartbeat_seconds: float, stopping: Callable[[], bool],
+) -> Iterator[Message]:
     deadline = time.monotonic() + max_seconds
     with store.watch(game_id) as watch:
         record = watch.load()  # after subscribing: nothing slips by

@@ -14,7 +14,7 @@ import pytest
 
 from service import play
 from service.play import AuthError, InvalidCursorError, Message
-from service.storage import GameRecord
+from service.storage import GameRecord, StorageUnavailableError
 from service.storage.memory import MemoryGameStore
 
 
@@ -176,3 +176,26 @@ def test_an_expired_ticket_is_refused(store: MemoryGameStore) -> None:
     record, tokens = _game(store)
     assert store.put_ticket(record.game_id, "h", play.hash_token(tokens[0]), 0)
     assert store.take_ticket(record.game_id, "h") is None
+
+
+class _FailingStore(MemoryGameStore):
+    """A store whose reads fail once told to (as Redis does while it restarts)."""
+
+    failing = False
+
+    def load(self, game_id: str) -> GameRecord:
+        if self.failing:
+            raise StorageUnavailableError("connection refused")
+        return super().load(game_id)
+
+
+def test_a_store_failing_mid_stream_ends_it_as_unavailable_with_a_retry_hint() -> None:
+    store = _FailingStore()
+    record, _ = _game(store)
+    messages = _stream(store, record.game_id, None, after=record.state.event_seq)
+    assert next(messages).kind == "view"
+    store.failing = True
+    store.wake_all()
+    assert next(messages).data == {"reason": "unavailable", "retry_ms": play.END_RETRY_MS}
+    with pytest.raises(StopIteration):
+        next(messages)
