@@ -149,8 +149,10 @@ class Stream(MethodView):
         newline-delimited JSON for `Accept: application/x-ndjson`. Spectators need no
         token; a seat sends its token, or a stream ticket as `?ticket=`, and also gets
         its private events and its own view. The stream ends after the finished game's
-        final view (`finished`), after the server's maximum duration (`max_duration`), or
-        when the server shuts down (`shutdown`): resume from the last event id.
+        final view (`finished`), after the server's maximum duration (`max_duration`),
+        when the server shuts down (`shutdown`) or its store fails (`unavailable`): then
+        resume from the last event id. Each open stream counts as one of its client's
+        parked requests (`429 too_many_waits` beyond the limit).
         """
         valid_game_id(game_id)
         media_type = _media_type()
