@@ -22,6 +22,13 @@ here (in the master, before forking) and removed on exit; when set (e.g. an
 ``emptyDir`` in Kubernetes) it is emptied at start, as prometheus_client
 requires. ``child_exit`` marks a dead worker so its live gauges are dropped.
 
+Graceful shutdown and streams: on SIGTERM gunicorn's worker stops accepting (its
+documented ``worker.alive`` turns false) and waits up to ``graceful_timeout`` for running
+requests; a pushed stream would hold it that long. ``post_worker_init`` starts a small
+watcher in each worker that, once ``alive`` is false, calls ``service.app.begin_shutdown``:
+every open stream is woken and ends at once with reason ``shutdown`` and a retry hint
+(clients resume elsewhere), while short requests and long-polls finish normally.
+
 Logs: one JSON line per request from the service (``three_thirteen.request``:
 method, rule, status, duration_ms, request_id) replaces gunicorn's plain-text
 access log; ``ACCESS_LOG=""`` turns it off. gunicorn's own messages are JSON too.
@@ -86,6 +93,27 @@ def on_starting(server):
     os.makedirs(_metrics_dir, exist_ok=True)
     for path in glob.glob(os.path.join(_metrics_dir, "*.db")):
         os.remove(path)
+
+
+#: How often the shutdown watcher looks at ``worker.alive`` (a stream ends this soon).
+SHUTDOWN_POLL_SECONDS = 0.2
+
+
+def post_worker_init(worker):
+    """Watch for the worker's graceful stop and end its open streams then (see above)."""
+    import threading  # patched by the gevent worker: a greenlet there, a thread otherwise
+    import time
+
+    from service.app import begin_shutdown
+
+    app = worker.wsgi
+
+    def watch():
+        while worker.alive:
+            time.sleep(SHUTDOWN_POLL_SECONDS)
+        begin_shutdown(app)
+
+    threading.Thread(target=watch, name="stream-shutdown", daemon=True).start()
 
 
 def child_exit(server, worker):

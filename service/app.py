@@ -9,7 +9,8 @@ The app is stateless: every request loads the game from Redis, so any worker
 from __future__ import annotations
 
 import http
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Response
@@ -32,13 +33,20 @@ from .api.schemas import (
     RulesSpecSchema,
     SolveRequestSchema,
 )
+from .api.schemas.events import (
+    EVENT_SCHEMAS,
+    SSE_EVENT,
+    STREAM_MESSAGE,
+    STREAM_SCHEMAS,
+    described2properties,
+)
 from .api.swagger_ui import SWAGGER_UI_URL
 from .api.swagger_ui import blp as swagger_ui_blp
 from .api.waiting import WaitSlots, parse_limit
 from .config import Config
 from .storage import GameStore, RedisGameStore
 
-__all__ = ["API_VERSION", "Services", "create_app"]
+__all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
 
 API_VERSION = "1.0.0"
 
@@ -62,6 +70,19 @@ class Services:
     config: Config
     store: GameStore
     waits: WaitSlots
+    #: Set when the worker begins a graceful shutdown: open streams end (reason
+    #: ``shutdown``, with a retry hint) instead of holding the exit up.
+    stopping: threading.Event = field(default_factory=threading.Event)
+
+
+def begin_shutdown(app: Flask) -> None:
+    """Tell ``app``'s open streams that this process is stopping, and wake them to see it.
+
+    Called by the gunicorn hook that notices a worker stop accepting requests
+    (``deploy/gunicorn.conf.py``); requests already running still finish normally."""
+    services: Services = app.extensions["three_thirteen"]
+    services.stopping.set()
+    services.store.wake_all()
 
 
 class ProblemApi(Api):
@@ -115,6 +136,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     app.extensions["three_thirteen"] = Services(config, store, waits)
 
     api = ProblemApi(app)
+    api.ma_plugin.converter.add_attribute_function(described2properties)
     api.spec.components.security_scheme(
         "seatToken",
         {"type": "http", "scheme": "bearer",
@@ -126,6 +148,10 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     api.spec.components.schema("ClaimRequest", schema=ClaimRequestSchema)
     for name, schema in ActionSchemas.items():
         api.spec.components.schema(name, schema=schema)
+    for name, schema in {**EVENT_SCHEMAS, **STREAM_SCHEMAS}.items():
+        api.spec.components.schema(name, schema=schema)
+    api.spec.components.schema("StreamMessage", STREAM_MESSAGE)
+    api.spec.components.schema("StreamSseEvent", SSE_EVENT)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)
@@ -140,7 +166,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",
                         REQUEST_ID_HEADER],
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
-                       "Idempotency-Key", REQUEST_ID_HEADER],
+                       "Idempotency-Key", "Last-Event-ID", REQUEST_ID_HEADER],
         max_age=600,
     )
     if config.proxy_hops:

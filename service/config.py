@@ -25,6 +25,9 @@ variable                   default                     what it sets
 ``MAX_WAITS_PER_ADDRESS``  ``1000``                    parked long-polls and streams per client
                                                        address and worker (``off``: none)
 ``MAX_WAITS_PER_TOKEN``    ``10``                      the same per seat token
+``STREAM_MAX_SECONDS``     ``3600``                    a stream ends after this long (reason
+                                                       ``max_duration``; the client resumes)
+``STREAM_HEARTBEAT_SECONDS`` ``15``                    idle streams send a heartbeat this often
 ``RATE_LIMIT_STORAGE_URL`` ``REDIS_URL``               where the limiter counts (flask-limiter URI)
 ``PROXY_HOPS``             ``0``                       proxies in front that set ``X-Forwarded-For``
                                                        and ``-Proto`` (werkzeug's ``ProxyFix``): the
@@ -59,10 +62,14 @@ class Config:
     rate_limit_per_address: str = "500/second"
     max_waits_per_address: str = "1000"
     max_waits_per_token: str = "10"
+    stream_max_seconds: float = 3600.0
+    stream_heartbeat_seconds: float = 15.0
     rate_limit_storage_url: str = ""
     proxy_hops: int = 0
 
     def __post_init__(self) -> None:
+        if self.stream_max_seconds <= 0 or self.stream_heartbeat_seconds <= 0:
+            raise ValueError("STREAM_MAX_SECONDS and STREAM_HEARTBEAT_SECONDS must be > 0")
         if self.proxy_hops < 0:
             raise ValueError(f"PROXY_HOPS={self.proxy_hops} must be 0 or more")
 

@@ -133,7 +133,7 @@ def redis_server() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def live_server(redis_server: str) -> Iterator[str]:
-    """A gunicorn serving the app (threaded workers, 1 s long-polls) on a free port."""
+    """A gunicorn serving the app (gevent workers, 1 s long-polls, 2 s streams) on a free port."""
     import requests
 
     port = free_port()
@@ -142,6 +142,8 @@ def live_server(redis_server: str) -> Iterator[str]:
         "REDIS_URL": redis_url_for_tests(redis_server, 3),
         "PORT": str(port),
         "LONG_POLL_MAX_SECONDS": "1",
+        "STREAM_MAX_SECONDS": "2",  # streams end soon: schemathesis calls the stream too
+        "STREAM_HEARTBEAT_SECONDS": "0.5",
         "RATE_LIMIT": "off",
         "RATE_LIMIT_PER_ADDRESS": "off",
         "WEB_CONCURRENCY": "2",

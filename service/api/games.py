@@ -89,17 +89,20 @@ def _wait_turn() -> bool:
 
 def _links() -> dict[str, dict[str, object]]:
     """OpenAPI links from a created game to what one does next (clients and contract tests
-    follow them: view, act as a seat, read events, claim a seat)."""
+    follow them: view, act as a seat, read events, claim a seat, stream, get a ticket)."""
     gid = {"game_id": "$response.body#/game_id"}
     links: dict[str, dict[str, object]] = {
         "GetGame": {"operationId": "getGame", "parameters": gid},
         "GetEvents": {"operationId": "getEvents", "parameters": gid},
         "ClaimSeat": {"operationId": "claimSeat", "parameters": {**gid, "seat": "1"}},
+        "StreamGame": {"operationId": "streamGame", "parameters": gid},
     }
     for seat in (0, 1):
         auth = {"header.Authorization": f"Bearer {{$response.body#/seats/{seat}/token}}"}
         links[f"ViewAsSeat{seat}"] = {"operationId": "getGame", "parameters": {**gid, **auth}}
         links[f"ActAsSeat{seat}"] = {"operationId": "act", "parameters": {**gid, **auth}}
+        links[f"StreamTicketAsSeat{seat}"] = {"operationId": "createStreamTicket",
+                                              "parameters": {**gid, **auth}}
     return links
 
 

@@ -31,6 +31,7 @@ from service.play import (
     AuthError,
     GameBusyError,
     IdempotencyKeyReusedError,
+    InvalidCursorError,
     PlayError,
     PreconditionFailedError,
     SeatsOpenError,
@@ -56,6 +57,7 @@ TITLES = {
     401: "Unauthorized",
     404: "Not found",
     405: "Method not allowed",
+    406: "Not acceptable",
     409: "Conflict",
     412: "Precondition failed",
     413: "Request body too large",
@@ -80,6 +82,7 @@ STATUS = {
     UnknownSeatError: 404,
     PreconditionFailedError: 412,
     IdempotencyKeyReusedError: 422,
+    InvalidCursorError: 422,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).
@@ -99,6 +102,7 @@ HTTP_CODES = {
 API_CODES = (
     "invalid_json", "invalid_query", "invalid_cursor", "unknown_game", "storage_unavailable",
     "http_error", "too_many_waits",
+    "not_acceptable",
 )
 
 

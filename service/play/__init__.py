@@ -8,6 +8,7 @@ from .errors import (
     AuthError,
     GameBusyError,
     IdempotencyKeyReusedError,
+    InvalidCursorError,
     PlayError,
     PreconditionFailedError,
     SeatsOpenError,
@@ -24,14 +25,27 @@ from .games import (
     may_act,
     seat_of,
 )
+from .streams import (
+    END_RETRY_MS,
+    TICKET_TTL_SECONDS,
+    Message,
+    check_cursor,
+    issue_ticket,
+    redeem_ticket,
+    stream_messages,
+)
 from .views import game_view, game_view_bytes
 from .waits import changed_from, events_when, on_turn, view_when
 
 __all__ = [
+    "END_RETRY_MS",
+    "TICKET_TTL_SECONDS",
     "ActionResult",
     "AuthError",
     "GameBusyError",
     "IdempotencyKeyReusedError",
+    "InvalidCursorError",
+    "Message",
     "PlayError",
     "PreconditionFailedError",
     "SeatTakenError",
@@ -39,6 +53,7 @@ __all__ = [
     "UnknownSeatError",
     "act",
     "changed_from",
+    "check_cursor",
     "claim_seat",
     "create_game",
     "etag",
@@ -46,8 +61,11 @@ __all__ = [
     "game_view",
     "game_view_bytes",
     "hash_token",
+    "issue_ticket",
     "may_act",
     "on_turn",
+    "redeem_ticket",
     "seat_of",
+    "stream_messages",
     "view_when",
 ]

@@ -9,6 +9,7 @@ __all__ = [
     "AuthError",
     "GameBusyError",
     "IdempotencyKeyReusedError",
+    "InvalidCursorError",
     "PlayError",
     "PreconditionFailedError",
     "SeatTakenError",
@@ -68,3 +69,9 @@ class IdempotencyKeyReusedError(PlayError):
     """The same Idempotency-Key sent with a different body (422)."""
 
     code = "idempotency_key_reused"
+
+
+class InvalidCursorError(PlayError):
+    """A stream's cursor (``after`` / ``Last-Event-ID``) beyond the game's newest event (422)."""
+
+    code = "invalid_cursor"

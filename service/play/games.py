@@ -42,6 +42,7 @@ __all__ = [
     "hash_token",
     "may_act",
     "seat_of",
+    "seat_of_digest",
 ]
 
 #: Without If-Match, an action that lost a race is re-validated on the newer state this
@@ -64,10 +65,11 @@ def seat_of(record: GameRecord, token: str | None) -> int | None:
     """The seat a bearer token belongs to; ``None`` without a token (a spectator)."""
     if token is None:
         return None
-    return _seat_of_digest(record, hash_token(token))
+    return seat_of_digest(record, hash_token(token))
 
 
-def _seat_of_digest(record: GameRecord, digest: str) -> int:
+def seat_of_digest(record: GameRecord, digest: str) -> int:
+    """The seat whose token has this sha256 (:class:`AuthError` if none)."""
     seat = None
     for s, stored in enumerate(record.token_hashes):
         # compare_digest on every seat: the time taken does not reveal which one matched
@@ -166,7 +168,7 @@ def act(
             return _replayed(earlier, fingerprint)
     for _ in range(MAX_ATTEMPTS):
         record = store.load(game_id)
-        seat = _seat_of_digest(record, digest)
+        seat = seat_of_digest(record, digest)
         state = record.state
         if if_match is not None and not if_match(state.version):
             raise PreconditionFailedError(

@@ -173,5 +173,20 @@ class GameStore(ABC):
         """
 
     @abstractmethod
+    def wake_all(self) -> None:
+        """Wake every waiter of this process to look again (a graceful shutdown: a stream
+        that sees the service stopping ends at once instead of at its next move)."""
+
+    @abstractmethod
+    def put_ticket(self, game_id: str, ticket_hash: str, value: str, ttl_seconds: int) -> bool:
+        """Store a single-use ticket of ``game_id`` under the sha256 of its secret for
+        ``ttl_seconds``; ``False`` (nothing written) if that hash is already stored."""
+
+    @abstractmethod
+    def take_ticket(self, game_id: str, ticket_hash: str) -> str | None:
+        """The value of a ticket, removed in the same step (so it serves once); ``None``
+        if there is none (never issued, used, or expired)."""
+
+    @abstractmethod
     def ping(self) -> None:
         """Raise :class:`StorageUnavailableError` unless the backend answers."""

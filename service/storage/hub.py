@@ -232,8 +232,9 @@ class Hub:
                 entry.confirmed = True
                 self._cond.notify_all()
 
-    def _wake_all(self) -> None:
-        """After a lost subscription: every waiter re-reads (a move may have been missed)."""
+    def wake_all(self) -> None:
+        """Every waiter re-reads: after a lost subscription (a move may have been missed),
+        and on a graceful shutdown (streams then see the service stopping)."""
         with self._cond:
             for entry in self._games.values():
                 entry.generation += 1
@@ -265,7 +266,7 @@ class Hub:
             self._cond.notify_all()
         for listener in listeners:
             listener.stop()
-        self._wake_all()
+        self.wake_all()
 
 
 class _Listener:
@@ -321,7 +322,7 @@ class _Listener:
                 backoff = min(BACKOFF_MAX_SECONDS, max(0.1, backoff * 2))
                 if self._resubscribe():
                     backoff = 0.0
-                    self._hub._wake_all()
+                    self._hub.wake_all()
                 continue
             try:  # (waits for a first subscription, if there is none yet)
                 message = self._pubsub.get_message(timeout=POLL_SECONDS)

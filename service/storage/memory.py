@@ -51,6 +51,8 @@ class MemoryGameStore(GameStore):
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
         self._changed = threading.Condition()
+        self._wakeups = 0  # wake_all() calls: a watch wakes on these too
+        self._tickets: dict[tuple[str, str], tuple[str, float]] = {}
 
     def _game(self, game_id: str) -> _Game:
         game = self._games.get(game_id)
@@ -118,9 +120,30 @@ class MemoryGameStore(GameStore):
     def watch(self, game_id: str) -> Iterator[GameWatch]:
         yield _MemoryWatch(self, game_id)
 
-    def _changes(self, game_id: str) -> int:
+    def _changes(self, game_id: str) -> tuple[int, int]:
         game = self._games.get(game_id)
-        return -1 if game is None else game.changes
+        return (-1 if game is None else game.changes), self._wakeups
+
+    def wake_all(self) -> None:
+        with self._changed:
+            self._wakeups += 1
+            self._changed.notify_all()
+
+    def put_ticket(self, game_id: str, ticket_hash: str, value: str, ttl_seconds: int) -> bool:
+        with self._changed:
+            key = (game_id, ticket_hash)
+            held = self._tickets.get(key)
+            if held is not None and held[1] > time.monotonic():
+                return False
+            self._tickets[key] = (value, time.monotonic() + ttl_seconds)
+            return True
+
+    def take_ticket(self, game_id: str, ticket_hash: str) -> str | None:
+        with self._changed:
+            held = self._tickets.pop((game_id, ticket_hash), None)
+            if held is None or held[1] <= time.monotonic():
+                return None
+            return held[0]
 
     def ping(self) -> None:
         return None

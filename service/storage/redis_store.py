@@ -7,6 +7,8 @@ keeps them on one shard and a Lua script may touch them together)::
                                   t = JSON list of seat token sha256 hashes (null: open seat)
     ttt:{<id>}:events       stream, one entry per event, entry id "<seq>-0", field e = event
     ttt:{<id>}:reply:<k>    string, the first response to an Idempotency-Key (own TTL)
+    ttt:{<id>}:ticket:<h>   string, a stream ticket's value under the sha256 of its secret
+                                  (``SET EX NX``; taken once with ``GETDEL``)
     ttt:{<id>}:moved        pub/sub channel: every save publishes the new version on it
 
 Why a Lua script for the compare-and-set: Redis runs a script atomically, so
@@ -102,6 +104,10 @@ def game_keys(game_id: str) -> tuple[str, str]:
 
 def _reply_key(game_id: str, key: str) -> str:
     return f"ttt:{{{game_id}}}:reply:{key}"
+
+
+def _ticket_key(game_id: str, ticket_hash: str) -> str:
+    return f"ttt:{{{game_id}}}:ticket:{ticket_hash}"
 
 
 def _event_blob(event: Event) -> bytes:
@@ -294,6 +300,21 @@ class RedisGameStore(GameStore):
     def _publish(self, game_id: str) -> tuple[str, str]:
         """The save script's publish command and channel for ``game_id``."""
         return ("SPUBLISH" if self.hub.sharded else "PUBLISH"), channel_of(game_id)
+
+    def wake_all(self) -> None:
+        with self._hub_lock:
+            hub = self._hub
+        if hub is not None:
+            hub.wake_all()
+
+    def put_ticket(self, game_id: str, ticket_hash: str, value: str, ttl_seconds: int) -> bool:
+        key = _ticket_key(game_id, ticket_hash)
+        return bool(self._run(lambda: self.client.set(key, value, ex=ttl_seconds, nx=True)))
+
+    def take_ticket(self, game_id: str, ticket_hash: str) -> str | None:
+        key = _ticket_key(game_id, ticket_hash)
+        value = self._run(lambda: self.client.getdel(key))
+        return None if value is None else value.decode()
 
     def close(self) -> None:
         """Stop the hub (waking its waiters) and close the connections: a worker's exit."""

@@ -3,7 +3,9 @@
 At every step the true state is read from Redis, and every response (the view of
 each seat, the spectator view, each action's reply, the event log of each) is
 checked: it never contains another seat's current hand, the stock's order, or the
-seed and salt before the game is over. At the end the seed is revealed, and the
+seed and salt before the game is over. Streams are scanned too: a whole game followed
+by each seat's stream and a spectator's carries exactly that bearer's share of every
+event and only its own views. At the end the seed is revealed, and the
 same seed and actions replayed through the engine give the very same state.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from typing import Any
 
 import orjson
@@ -124,3 +127,59 @@ def test_the_same_seed_deals_the_same_game(client: FlaskClient) -> None:
     assert a.view()["round"]["discard_top"] == b.view()["round"]["discard_top"]
     # salted: the commitments differ although the seed is the same
     assert a.view()["seed_commitment"] != b.view()["seed_commitment"]
+
+
+def follow(client: FlaskClient, table: Table, seat: int | None, out: list[dict[str, Any]],
+           opened: threading.Barrier) -> None:
+    """Collect the NDJSON stream of ``seat`` (``None``: a spectator) until it ends."""
+    r = client.get(f"/v1/games/{table.game_id}/stream",
+                   headers={"Accept": "application/x-ndjson", **table.auth(seat)}, buffered=False)
+    assert r.status_code == 200
+    opened.wait(10)
+    buffer = b""
+    for chunk in r.response:
+        buffer += chunk
+        *lines, buffer = buffer.split(b"\n")
+        out.extend(orjson.loads(line) for line in lines if line)
+    r.close()
+
+
+@pytest.mark.slow
+def test_each_seats_stream_of_a_whole_game_carries_its_own_secrets_only(
+    client: FlaskClient, redis_db: redis.Redis
+) -> None:
+    players = 3
+    table = new_table(client, players=[{"name": f"p{i}"} for i in range(players)],
+                      rules={"preset": "classic", "hand_sizes": [3, 5]}, seed="streamed")
+    bearers: list[int | None] = [*range(players), None]
+    got: dict[int | None, list[dict[str, Any]]] = {b: [] for b in bearers}
+    opened = threading.Barrier(len(bearers) + 1)
+    followers = [threading.Thread(target=follow, args=(client, table, b, got[b], opened))
+                 for b in bearers]
+    for t in followers:
+        t.start()
+    opened.wait(10)  # every stream is open before the first move
+    rng = random.Random(5)
+    while not (state := true_state(redis_db, table.game_id)).finished:
+        seat = state.current_seat
+        assert seat is not None
+        legal = table.view(seat)["legal_actions"]
+        go_out = [a for a in legal if a["type"] == "go_out"]
+        assert table.act(seat, go_out[0] if go_out else rng.choice(legal)).status_code == 200
+    for t in followers:
+        t.join(30)
+        assert not t.is_alive(), "a stream did not end with the game"
+    stored = client.application.extensions["three_thirteen"].store.events(
+        table.game_id, 0, 100_000)
+    assert any(e.private for e in stored)  # there were secrets to keep
+    for bearer in bearers:
+        messages = got[bearer]
+        events = [m["event"] for m in messages if m["type"] == "event"]
+        # exactly the bearer's share of every event: public fields plus its own private ones
+        assert events == [e.for_seat(bearer) for e in stored]
+        views = [m["view"] for m in messages if m["type"] == "view"]
+        assert all((v["you"] and v["you"]["seat"]) == bearer for v in views)
+        versions = [v["version"] for v in views]
+        assert versions == sorted(set(versions)) and versions[-1] == state.version
+        assert messages[-1] == {"type": "end", "reason": "finished", "retry_ms": 1000}
+        assert views[-1] == table.view(bearer)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .actions import ActionSchemas
 from .cards import CARD_RE
-from .events import EventSchema, EventsResponseSchema
+from .events import EventsResponseSchema
 from .games import (
     ClaimRequestSchema,
     ClaimResponseSchema,
@@ -35,7 +35,6 @@ __all__ = [
     "ClaimResponseSchema",
     "CreateGameRequestSchema",
     "CreateGameResponseSchema",
-    "EventSchema",
     "EventsResponseSchema",
     "GameViewSchema",
     "HealthSchema",

@@ -1,0 +1,220 @@
+"""``GET /v1/games/{id}/stream`` and its tickets: a game pushed to browsers and bots.
+
+What is sent, in which order and when it ends is the service layer's
+(:func:`service.play.stream_messages`); this module negotiates the format, checks the
+bearer before the first byte (so errors are still problem+json), and frames each
+message as Server-Sent Events (``text/event-stream``, for ``EventSource``) or as
+newline-delimited JSON (``application/x-ndjson``, as the Lichess bot API streams).
+The response is a Flask ``Response`` over a generator (``stream_with_context``), the
+documented way to stream from Flask; flask-smorest passes it through unchanged.
+
+Every open stream counts as one parked request of its client for its whole duration
+(:func:`.web.parked`, 429 ``too_many_waits``). See ``docs/streams.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack
+
+import orjson
+from flask import Response, current_app, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service import play
+
+from .docs import header, problems, query
+from .problems import ApiProblem
+from .web import (
+    QUERY_INT_MAX,
+    bearer_token,
+    for_bearer,
+    json_response,
+    parked,
+    query_int,
+    store,
+    valid_game_id,
+)
+
+blp = Blueprint(
+    "streams", __name__, url_prefix="/v1/games",
+    description="Pushed streams of a game (Server-Sent Events or NDJSON), and stream tickets.",
+)
+
+SSE = "text/event-stream"
+NDJSON = "application/x-ndjson"
+TOKEN_OPTIONAL = [{}, {"seatToken": []}]
+
+
+def _media_type() -> str:
+    """The stream's format by ``Accept``: SSE when it allows anything (or is absent),
+    NDJSON when preferred; 406 when it allows neither."""
+    if not request.headers.get("Accept", "").strip():
+        return SSE
+    best = request.accept_mimetypes.best_match([SSE, NDJSON])
+    if best is None:
+        raise ApiProblem(
+            406, "not_acceptable",
+            f"a stream is sent as {SSE} or {NDJSON}: accept one of them (or */*)",
+            available=[SSE, NDJSON])
+    return best
+
+
+def _cursor() -> int:
+    """``Last-Event-ID`` (what ``EventSource`` sends when it reconnects) or ``?after=``."""
+    after = query_int("after", 0, 0)  # checked even when the header wins
+    assert after is not None
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None or not raw.strip():
+        return after
+    text = raw.strip()
+    if not text.isdigit() or int(text) > QUERY_INT_MAX:
+        raise ApiProblem(422, "invalid_query",
+                         "the Last-Event-ID header must be an event's seq (an integer ≥ 0)",
+                         errors={"headers": {"Last-Event-ID": ["an integer ≥ 0"]}})
+    return int(text)
+
+
+def _sse(message: play.Message) -> bytes:
+    if message.kind == "event":
+        return b"id: %d\nevent: event\ndata: %s\n\n" % (message.seq, orjson.dumps(message.data))
+    if message.kind == "view":
+        assert message.body is not None
+        return b"event: view\ndata: %s\n\n" % message.body
+    if message.kind == "heartbeat":
+        return b": ping\n\n"
+    assert message.data is not None
+    return b"event: end\nretry: %d\ndata: %s\n\n" % (message.data["retry_ms"],
+                                                    orjson.dumps(message.data))
+
+
+def _ndjson(message: play.Message) -> bytes:
+    if message.kind == "event":
+        return b'{"type":"event","event":%s}\n' % orjson.dumps(message.data)
+    if message.kind == "view":
+        assert message.body is not None
+        return b'{"type":"view","view":%s}\n' % message.body
+    if message.kind == "heartbeat":
+        return b"\n"
+    return orjson.dumps({"type": "end", **(message.data or {})}) + b"\n"
+
+
+STREAM_DOC = {
+    200: {
+        "description": "The stream: the events after the cursor, then your view; on every "
+        "move the new events, then the new view; heartbeats while idle; a last `end` "
+        "message. See docs/streams.md.",
+        "content": {
+            # OpenAPI 3.1 has no schema for a stream as a whole: for SSE, tools read
+            # `schema` as each event's (schemathesis validates every event against it)
+            SSE: {"schema": {"$ref": "#/components/schemas/StreamSseEvent"}},
+            # each line is a StreamMessage (3.2's `itemSchema`; an extension field in 3.1)
+            NDJSON: {"schema": {"type": "string", "description": "One `StreamMessage` per "
+                                "line; a heartbeat is an empty line."},
+                     "x-itemSchema": {"$ref": "#/components/schemas/StreamMessage"}},
+        },
+        "headers": {"Cache-Control": {"description": "`no-cache` (`private, no-cache` for a "
+                                      "seat)", "schema": {"type": "string"}}},
+    },
+    406: {"description": "The `Accept` header allows neither format (`not_acceptable`).",
+          "content": {"application/problem+json": {
+              "schema": {"$ref": "#/components/schemas/Problem"}}}},
+}
+
+
+@blp.route("/<game_id>/stream")
+class Stream(MethodView):
+    @blp.doc(
+        operationId="streamGame",
+        security=TOKEN_OPTIONAL,
+        parameters=[
+            query("after", "Send the events with `seq` greater than this (default 0); "
+                  "`Last-Event-ID` wins over it. Beyond the newest event: 422 `invalid_cursor`.",
+                  {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
+            query("ticket", "A stream ticket from `POST …/stream-tickets` (single use, 30 s), "
+                  "for clients that cannot send `Authorization` (EventSource). With a ticket "
+                  "the `Authorization` header is ignored.",
+                  {"type": "string", "minLength": 1, "maxLength": 200}),
+            header("Last-Event-ID", "Resume after this event `seq` (what EventSource sends "
+                   "when it reconnects).", {"type": "string", "pattern": "^[0-9]{1,15}$"}),
+        ],
+        responses=STREAM_DOC,
+    )
+    @problems(blp, 401, 404, 422)
+    def get(self, game_id: str) -> Response:
+        """Follow a game as a stream
+
+        Server-Sent Events for `Accept: text/event-stream` (or `*/*`, or no `Accept`),
+        newline-delimited JSON for `Accept: application/x-ndjson`. Spectators need no
+        token; a seat sends its token, or a stream ticket as `?ticket=`, and also gets
+        its private events and its own view. The stream ends after the finished game's
+        final view (`finished`), after the server's maximum duration (`max_duration`),
+        when the server shuts down (`shutdown`) or its store fails (`unavailable`): then
+        resume from the last event id. Each open stream counts as one of its client's
+        parked requests (`429 too_many_waits` beyond the limit).
+        """
+        valid_game_id(game_id)
+        media_type = _media_type()
+        after = _cursor()
+        games = store()
+        ticket = request.args.get("ticket")
+        if ticket is not None:
+            if not 1 <= len(ticket) <= 200:
+                raise ApiProblem(422, "invalid_query", "query parameter 'ticket' must be 1 to "
+                                 "200 characters", errors={"query": {"ticket": ["1–200 chars"]}})
+            record, seat = play.redeem_ticket(games, game_id, ticket)
+        else:
+            token = bearer_token()
+            record = games.load(game_id)
+            seat = play.seat_of(record, token)
+        play.check_cursor(record, after)
+        services = current_app.extensions["three_thirteen"]
+        slot = ExitStack()
+        slot.enter_context(parked())  # held until the response is closed
+        frame = _sse if media_type == SSE else _ndjson
+        try:
+            messages = play.stream_messages(
+                games, game_id, seat, after,
+                max_seconds=services.config.stream_max_seconds,
+                heartbeat_seconds=services.config.stream_heartbeat_seconds,
+                stopping=services.stopping.is_set)
+
+            def body() -> Iterator[bytes]:
+                if media_type == SSE:
+                    yield b"retry: %d\n\n" % play.END_RETRY_MS
+                for message in messages:
+                    yield frame(message)
+
+            response = Response(stream_with_context(body()), content_type=media_type)
+        except BaseException:
+            slot.close()
+            raise
+        response.call_on_close(slot.close)
+        response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message at once
+        return for_bearer(response, seat is not None)
+
+
+@blp.route("/<game_id>/stream-tickets")
+class StreamTickets(MethodView):
+    @blp.doc(
+        operationId="createStreamTicket",
+        security=[{"seatToken": []}],
+        responses={201: {
+            "description": "A single-use ticket for `GET …/stream?ticket=`, valid 30 seconds.",
+            "content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/StreamTicket"}}},
+        }},
+    )
+    @problems(blp, 401, 404)
+    def post(self, game_id: str) -> Response:
+        """Get a stream ticket
+
+        A browser's `EventSource` cannot send `Authorization`, and a token in a URL ends
+        up in logs and histories. Trade the seat token for a ticket that opens one stream
+        as your seat within `expires_in` seconds: `GET …/stream?ticket=<ticket>`.
+        """
+        valid_game_id(game_id)
+        ticket = play.issue_ticket(store(), game_id, bearer_token(required=True))
+        body = {"ticket": ticket, "expires_in": play.TICKET_TTL_SECONDS}
+        return json_response(body, 201, {"Cache-Control": "no-store"})

@@ -1,0 +1,185 @@
+"""Pushed streams of one game: what a follower is sent, as a generator of messages.
+
+Why a generator of plain messages: the HTTP layer only frames them (Server-Sent Events
+or NDJSON, ``service/api/stream.py``), so what a stream sends, in which order, and when
+it ends is decided and tested here once, on the in-memory store, for both formats.
+
+What a stream sends (``docs/streams.md``): on connect the events after the cursor, then
+the bearer's current view; on every move the new events, then the new view; a
+heartbeat when nothing happened for ``heartbeat_seconds``; and a last ``end`` message
+(``finished`` after a finished game's final view, ``max_duration``, ``shutdown``, or
+``unavailable`` when the store failed)
+with a retry hint. Events carry their ``seq``, so a client resumes exactly where it was.
+
+Why through the watch: every read and rendering goes through :meth:`GameStore.watch`,
+so the streams of one game that one move wakes in a worker share one read and one
+rendering per distinct view (the key is the version, the seat and the open seats), as
+the long-polls of :mod:`.waits` do.
+
+Stream tickets: a browser's ``EventSource`` cannot send ``Authorization``, and a token
+in a URL ends up in logs and histories. A seat trades its token for a ticket that opens
+one stream within ``TICKET_TTL_SECONDS``: a random secret stored only as its sha256,
+whose value is the seat's token hash, taken from the store once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from service.storage import GameRecord, GameStore, StorageUnavailableError
+from service.storage.base import GameWatch
+
+from .errors import AuthError, InvalidCursorError
+from .games import hash_token, seat_of, seat_of_digest
+from .views import game_view_bytes
+
+__all__ = [
+    "END_RETRY_MS",
+    "TICKET_TTL_SECONDS",
+    "Message",
+    "check_cursor",
+    "issue_ticket",
+    "redeem_ticket",
+    "stream_messages",
+]
+
+#: How long a stream ticket may wait before it is used (EventSource opens at once).
+TICKET_TTL_SECONDS = 30
+#: The reconnect delay a stream's end suggests (SSE ``retry:``; NDJSON ``retry_ms``).
+END_RETRY_MS = 1000
+#: Events read per step on connect: a long catch-up goes out in pages.
+PAGE = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a stream.
+
+    ``kind`` is ``event`` (``data`` the event as the bearer may see it, ``seq`` its
+    number), ``view`` (``body`` the rendered view, the bytes GET returns), ``heartbeat``
+    or ``end`` (``data``: ``reason`` and ``retry_ms``)."""
+
+    kind: str
+    data: dict[str, Any] | None = None
+    body: bytes | None = None
+    seq: int | None = None
+
+
+def check_cursor(record: GameRecord, after: int) -> None:
+    """Refuse a cursor beyond the game's newest event (:class:`InvalidCursorError`), as
+    the events endpoint does: no event will ever come after a cursor the game never gave."""
+    newest = record.state.event_seq
+    if after > newest:
+        raise InvalidCursorError(
+            f"the cursor is {after} but the newest event of this game is {newest}",
+            newest=newest)
+
+
+def issue_ticket(store: GameStore, game_id: str, token: str | None) -> str:
+    """A single-use ticket for a stream as the token's seat (401 without a seat token)."""
+    if token is None:
+        raise AuthError("a stream ticket needs a seat token: send Authorization: Bearer <token>")
+    record = store.load(game_id)
+    seat_of(record, token)  # refuses a token of no seat
+    while True:
+        ticket = secrets.token_urlsafe(24)
+        if store.put_ticket(game_id, _ticket_hash(ticket), hash_token(token),
+                            TICKET_TTL_SECONDS):
+            return ticket
+
+
+def redeem_ticket(store: GameStore, game_id: str, ticket: str) -> tuple[GameRecord, int]:
+    """The game and the seat a ticket was issued for, using the ticket up (401 for a
+    ticket that is unknown, used or expired)."""
+    digest = store.take_ticket(game_id, _ticket_hash(ticket))
+    if digest is None:
+        raise AuthError("this stream ticket is unknown, used or expired: get a new one")
+    record = store.load(game_id)
+    return record, seat_of_digest(record, digest)
+
+
+def _ticket_hash(ticket: str) -> str:
+    return hashlib.sha256(ticket.encode()).hexdigest()
+
+
+def stream_messages(
+    store: GameStore, game_id: str, seat: int | None, after: int, *,
+    max_seconds: float, heartbeat_seconds: float, stopping: Callable[[], bool],
+) -> Iterator[Message]:
+    """The messages of one stream of ``game_id`` for ``seat`` (``None``: a spectator)
+    with events after ``after``, until the game is finished, ``max_seconds`` pass, or
+    ``stopping()`` says the service is shutting down (checked at every wake-up; the
+    shutdown wakes every watch, :meth:`GameStore.wake_all`).
+
+    When the store fails mid-stream (Redis restarting), the stream ends with reason
+    ``unavailable`` and a retry hint rather than being cut: the response is already a
+    200, so this is the only way left to tell the client to come back."""
+    try:
+        yield from _messages(store, game_id, seat, after, max_seconds=max_seconds,
+                             heartbeat_seconds=heartbeat_seconds, stopping=stopping)
+    except StorageUnavailableError:
+        yield _end("unavailable")
+
+
+def _messages(
+    store: GameStore, game_id: str, seat: int | None, after: int, *,
+    max_seconds: float, heartbeat_seconds: float, stopping: Callable[[], bool],
+) -> Iterator[Message]:
+    deadline = time.monotonic() + max_seconds
+    with store.watch(game_id) as watch:
+        record = watch.load()  # after subscribing: nothing slips by
+        sent_view: tuple[Any, ...] | None = None
+        while True:
+            newest = record.state.event_seq
+            while after < newest:
+                events = [e for e in _events(watch, after, newest) if e.seq <= newest]
+                if not events:
+                    break  # the log was cut short (an expired game): nothing more to send
+                for event in events:
+                    yield Message("event", event.for_seat(seat), seq=event.seq)
+                after = events[-1].seq
+            key = ("view", record.state.version, seat, tuple(record.open_seats))
+            if key != sent_view:
+                body = watch.shared(key, partial(
+                    game_view_bytes, game_id, record.state, seat, record.open_seats))
+                yield Message("view", body=body)
+                sent_view = key
+            if record.state.finished:
+                yield _end("finished")
+                return
+            while True:
+                if stopping():
+                    yield _end("shutdown")
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    yield _end("max_duration")
+                    return
+                if watch.wait(min(remaining, heartbeat_seconds)):
+                    break
+                if stopping() or time.monotonic() >= deadline:
+                    continue  # ends above, without a heartbeat first
+                yield Message("heartbeat")
+            if stopping():
+                continue  # the shutdown's wake-up: end without another read
+            record = watch.load(at_least=record.state.version)
+
+
+def _events(watch: GameWatch, after: int, newest: int) -> list[Any]:
+    """The events after ``after``, through the watch (shared by the streams of this
+    wake-up at the same cursor); re-read afresh if the shared read is older than the
+    state this stream is at (read before a later move), so events never lag the view."""
+    events = watch.events(after, PAGE)
+    if (not events or events[-1].seq < newest) and len(events) < PAGE:
+        events = watch.store.events(watch.game_id, after, PAGE)
+    return events
+
+
+def _end(reason: str) -> Message:
+    return Message("end", {"reason": reason, "retry_ms": END_RETRY_MS})

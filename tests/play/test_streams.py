@@ -1,0 +1,201 @@
+"""``service/play/streams.py`` on the in-memory store: what a stream sends, in which order,
+and how it ends; stream tickets."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+
+from service import play
+from service.play import AuthError, InvalidCursorError, Message
+from service.storage import GameRecord, StorageUnavailableError
+from service.storage.memory import MemoryGameStore
+
+
+def _game(store: MemoryGameStore, hand_sizes: list[int] | None = None
+          ) -> tuple[GameRecord, list[str]]:
+    rules: dict[str, Any] = {"preset": "classic"}
+    if hand_sizes:
+        rules["hand_sizes"] = hand_sizes
+    record, tokens = play.create_game(store, rules, ["ann", "bob"], "7")
+    return record, [t for t in tokens if t is not None]
+
+
+def _move(store: MemoryGameStore, game_id: str, tokens: list[str], rng: random.Random) -> None:
+    """One legal action of the seat on turn (going out when it can)."""
+    record = store.load(game_id)
+    seat = record.state.current_seat
+    assert seat is not None
+    legal = play.game_view(game_id, record.state, seat)["legal_actions"]
+    go_out = [a for a in legal if a["type"] == "go_out"]
+    play.act(store, game_id, tokens[seat], go_out[0] if go_out else rng.choice(legal))
+
+
+def _stream(store: MemoryGameStore, game_id: str, seat: int | None, after: int = 0,
+            **kw: Any) -> Iterator[Message]:
+    options: dict[str, Any] = {"max_seconds": 30.0, "heartbeat_seconds": 30.0,
+                               "stopping": lambda: False, **kw}
+    return play.stream_messages(store, game_id, seat, after, **options)
+
+
+def _take(messages: Iterator[Message], n: int) -> list[Message]:
+    return [next(messages) for _ in range(n)]
+
+
+def test_a_stream_first_sends_the_events_after_the_cursor_then_the_current_view(
+    store: MemoryGameStore,
+) -> None:
+    record, tokens = _game(store)
+    rng = random.Random(1)
+    for _ in range(3):
+        _move(store, record.game_id, tokens, rng)
+    newest = store.load(record.game_id).state.event_seq
+    messages = _stream(store, record.game_id, 0, after=1)
+    got = _take(messages, newest - 1 + 1)
+    assert [m.kind for m in got] == ["event"] * (newest - 1) + ["view"]
+    assert [m.seq for m in got[:-1]] == list(range(2, newest + 1))
+    view = orjson.loads(got[-1].body or b"")
+    assert view["version"] == 3 and view["you"]["seat"] == 0
+    messages.close()
+
+
+def test_every_move_sends_its_new_events_then_the_new_view(store: MemoryGameStore) -> None:
+    record, tokens = _game(store)
+    messages = _stream(store, record.game_id, None, after=record.state.event_seq)
+    assert [m.kind for m in _take(messages, 1)] == ["view"]
+    threading.Timer(0.05, _move, (store, record.game_id, tokens, random.Random(2))).start()
+    first = next(messages)
+    assert first.kind == "event" and first.seq == record.state.event_seq + 1
+    rest = []
+    while (m := next(messages)).kind == "event":
+        rest.append(m)
+    assert m.kind == "view" and orjson.loads(m.body or b"")["version"] == 1
+    assert [e.seq for e in [first, *rest]] == list(range(first.seq, first.seq + 1 + len(rest)))
+    messages.close()
+
+
+def test_a_seat_sees_its_own_private_fields_and_a_spectator_only_public_ones(
+    store: MemoryGameStore,
+) -> None:
+    record, _ = _game(store)
+    dealt = next(_stream(store, record.game_id, 0))
+    public = next(_stream(store, record.game_id, None))
+    assert dealt.kind == public.kind == "event"
+    assert dealt.data is not None and public.data is not None
+    assert dealt.data["type"] == "round_started" and "hand" in dealt.data
+    assert "hand" not in public.data
+
+
+def test_an_idle_stream_sends_heartbeats_and_ends_at_its_maximum_duration_with_a_retry_hint(
+    store: MemoryGameStore,
+) -> None:
+    record, _ = _game(store)
+    start = time.monotonic()
+    got = list(_stream(store, record.game_id, None, after=record.state.event_seq,
+                       max_seconds=0.35, heartbeat_seconds=0.1))
+    assert 0.3 < time.monotonic() - start < 2
+    assert got[0].kind == "view"
+    assert [m.kind for m in got[1:-1]] == ["heartbeat"] * len(got[1:-1])
+    assert 2 <= len(got[1:-1]) <= 4
+    assert got[-1] == Message("end", {"reason": "max_duration", "retry_ms": play.END_RETRY_MS})
+
+
+def test_a_shutdown_wakes_an_idle_stream_which_ends_at_once(store: MemoryGameStore) -> None:
+    record, _ = _game(store)
+    stopping = threading.Event()
+    messages = _stream(store, record.game_id, None, after=record.state.event_seq,
+                       stopping=stopping.is_set)
+    assert next(messages).kind == "view"
+
+    def stop() -> None:
+        stopping.set()
+        store.wake_all()
+
+    threading.Timer(0.1, stop).start()
+    start = time.monotonic()
+    assert next(messages).data == {"reason": "shutdown", "retry_ms": play.END_RETRY_MS}
+    assert time.monotonic() - start < 1
+    with pytest.raises(StopIteration):
+        next(messages)
+
+
+def test_a_finished_game_ends_the_stream_after_its_final_view(store: MemoryGameStore) -> None:
+    record, tokens = _game(store, hand_sizes=[3])
+    rng = random.Random(3)
+    while not store.load(record.game_id).state.finished:
+        _move(store, record.game_id, tokens, rng)
+    got = list(_stream(store, record.game_id, 1))
+    assert [m.kind for m in got[-2:]] == ["view", "end"]
+    assert orjson.loads(got[-2].body or b"")["status"] == "finished"
+    assert got[-1].data == {"reason": "finished", "retry_ms": play.END_RETRY_MS}
+    events = [m.data for m in got if m.kind == "event"]
+    assert events == [e.for_seat(1) for e in store.events(record.game_id, 0, 10_000)]
+    assert events[-1] is not None and events[-1]["type"] == "game_finished"
+
+
+def test_a_cursor_beyond_the_newest_event_is_refused(store: MemoryGameStore) -> None:
+    record, _ = _game(store)
+    play.check_cursor(record, record.state.event_seq)
+    with pytest.raises(InvalidCursorError):
+        play.check_cursor(record, record.state.event_seq + 1)
+
+
+def test_a_stream_ticket_opens_one_stream_as_its_seat_then_never_again(
+    store: MemoryGameStore,
+) -> None:
+    record, tokens = _game(store)
+    ticket = play.issue_ticket(store, record.game_id, tokens[1])
+    assert tokens[1] not in ticket
+    _, seat = play.redeem_ticket(store, record.game_id, ticket)
+    assert seat == 1
+    with pytest.raises(AuthError):
+        play.redeem_ticket(store, record.game_id, ticket)
+
+
+def test_a_ticket_needs_a_seat_token_and_is_good_for_its_game_only(
+    store: MemoryGameStore,
+) -> None:
+    record, tokens = _game(store)
+    other, _ = _game(store)
+    with pytest.raises(AuthError):
+        play.issue_ticket(store, record.game_id, None)
+    with pytest.raises(AuthError):
+        play.issue_ticket(store, record.game_id, "not-a-token")
+    ticket = play.issue_ticket(store, record.game_id, tokens[0])
+    with pytest.raises(AuthError):
+        play.redeem_ticket(store, other.game_id, ticket)
+
+
+def test_an_expired_ticket_is_refused(store: MemoryGameStore) -> None:
+    record, tokens = _game(store)
+    assert store.put_ticket(record.game_id, "h", play.hash_token(tokens[0]), 0)
+    assert store.take_ticket(record.game_id, "h") is None
+
+
+class _FailingStore(MemoryGameStore):
+    """A store whose reads fail once told to (as Redis does while it restarts)."""
+
+    failing = False
+
+    def load(self, game_id: str) -> GameRecord:
+        if self.failing:
+            raise StorageUnavailableError("connection refused")
+        return super().load(game_id)
+
+
+def test_a_store_failing_mid_stream_ends_it_as_unavailable_with_a_retry_hint() -> None:
+    store = _FailingStore()
+    record, _ = _game(store)
+    messages = _stream(store, record.game_id, None, after=record.state.event_seq)
+    assert next(messages).kind == "view"
+    store.failing = True
+    store.wake_all()
+    assert next(messages).data == {"reason": "unavailable", "retry_ms": play.END_RETRY_MS}
+    with pytest.raises(StopIteration):
+        next(messages)
