@@ -1,4 +1,5 @@
-"""300 parked waiters on one game of the real server (gunicorn, gevent, 2 workers):
+"""300 parked waiters on one game of the real server (gunicorn, gevent, 2 workers;
+long-polls and streams mixed):
 the rest of the service stays prompt, and the next move wakes every one of them with
 the new version; one wait past ``MAX_WAITS_PER_ADDRESS`` is ``429 too_many_waits``."""
 
@@ -12,7 +13,7 @@ import pytest
 import requests
 
 from .conftest import Gunicorn, RedisProcess
-from .waiters import Game, mixed, park, timed_get
+from .waiters import LONG_POLLS, Game, mixed, park, timed_get
 
 WAITERS = 300
 #: How long a parked request may wait (the move comes long before).
@@ -81,7 +82,7 @@ def test_one_wait_past_the_address_limit_is_429_too_many_waits(
                       MAX_WAITS_PER_TOKEN="off", WEB_CONCURRENCY="1")
     try:
         game = Game.create(server.base, "limited")
-        waiters = mixed(game, 3, 5)
+        waiters = mixed(game, 3, 5, LONG_POLLS)
         threads = park(server.base, waiters, 15)
         time.sleep(0.5)
         refused = requests.get(f"{server.base}/v1/games/{game.game_id}?wait_version="

@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 from .conftest import Gunicorn, RedisProcess
-from .waiters import Game, Waiter, mixed, park, spectator
+from .waiters import LONG_POLLS, Game, Waiter, mixed, park, spectator
 
 WAITERS = 60
 WAIT_SECONDS = 4
@@ -59,7 +59,7 @@ def test_long_polls_open_across_a_redis_restart_end_in_time_and_later_ones_are_w
     base = waiting_service.base
     game = Game.create(base, "restart")
     game.to_a_discard()
-    waiters = mixed(game, WAITERS, WAIT_SECONDS)
+    waiters = mixed(game, WAITERS, WAIT_SECONDS, LONG_POLLS)  # (streams: after the restart)
     opened_at = time.monotonic()
     threads = park(base, waiters, WAIT_SECONDS + 20)
     time.sleep(0.5)

@@ -4,8 +4,9 @@ bot parks on a game, opened on its own socket and read back as "what version it 
 Why raw ``http.client`` on threads: hundreds of waiters at once must cost the test
 little (no session pools), and a waiter must be *opened* (request sent) separately from
 being *read* (answer awaited), so a test can park them all, act, and then collect.
-Every kind answers the same question, so a new kind (the pushed stream, whose first
-message carries the new version) is one more entry in :data:`KINDS`.
+Every kind answers the same question, so each is one entry in :data:`KINDS`: the
+long-polls (``wait_version``, ``wait=turn``, ``events?timeout``) and the pushed NDJSON
+stream (read up to the first view newer than the version it knew).
 """
 
 from __future__ import annotations
@@ -153,9 +154,29 @@ def events(game: Game, timeout: float) -> Waiter:
                   {}, lambda body: known + 1 if body["events"] else known)
 
 
-#: Every kind of waiter, by name (the stream is added here once it exists).
+def stream(game: Game, timeout: float) -> Waiter:
+    """A spectator's NDJSON stream from the newest event: answered (for this test) by
+    the first view it pushes that is newer than the version it knew."""
+    known = game.version
+
+    def first_newer_view(response: http.client.HTTPResponse) -> int:
+        while True:
+            line = response.readline()
+            if not line:
+                raise ConnectionError("the stream ended before a newer view")
+            message = json.loads(line) if line.strip() else {}
+            if message.get("type") == "view" and message["view"]["version"] > known:
+                return int(message["view"]["version"])
+            if message.get("type") == "end":
+                raise ConnectionError(f"the stream ended: {message}")
+
+    return Waiter("stream", f"/v1/games/{game.game_id}/stream?after={game.last_seq}",
+                  {"Accept": "application/x-ndjson"}, read=first_newer_view)
+
+
+#: Every kind of waiter, by name.
 KINDS: dict[str, Callable[[Game, float], Waiter]] = {
-    "spectator": spectator, "seat": seat_turn, "events": events}
+    "spectator": spectator, "seat": seat_turn, "events": events, "stream": stream}
 
 
 def park(base: str, waiters: list[Waiter], read_timeout: float) -> list[threading.Thread]:
@@ -169,10 +190,15 @@ def park(base: str, waiters: list[Waiter], read_timeout: float) -> list[threadin
     return threads
 
 
-def mixed(game: Game, n: int, timeout: float) -> list[Waiter]:
-    """``n`` waiters, the kinds of :data:`KINDS` in turn."""
-    makers = list(KINDS.values())
+def mixed(game: Game, n: int, timeout: float, kinds: tuple[str, ...] = tuple(KINDS)
+          ) -> list[Waiter]:
+    """``n`` waiters, the ``kinds`` (all of :data:`KINDS` unless told) in turn."""
+    makers = [KINDS[kind] for kind in kinds]
     return [makers[i % len(makers)](game, timeout) for i in range(n)]
+
+
+#: The waits that end by themselves at their timeout (a stream stays open).
+LONG_POLLS = ("spectator", "seat", "events")
 
 
 def timed_get(url: str, timeout: float = 5, **kw: Any) -> tuple[int, float]:
