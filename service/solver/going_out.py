@@ -26,6 +26,9 @@ fields (``field_of``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from . import multiset as ms
 from .search import GroupSearch, State
 
@@ -42,47 +45,45 @@ class GoingOutSearch(GroupSearch):
 
     def melds(self, state: State) -> bool:
         """Whether every card of ``state`` melds (meeting the contract still needed)."""
-        hit = self._melds.get(state)
-        if hit is not None:
-            return hit
-        reached, state = state, self._normal(state)
-        hit = self._melds.get(state)
-        if hit is None:
-            x, wb, _cap, _mask, need = state
-            i = ms.lowest_natural(x)
-            if i == ms.NATURAL_SLOTS:
-                hit = self._place(state)[0] == 0 or any(
-                    self.melds(child) for _g, child in self.base_options(state)
-                )
-            elif self._all_meld(x, wb, need):
-                hit = True
-            else:
-                options = self.options(state, i)
-                self.budget.spend(1 + len(options))
-                hit = any(self.melds(child) for _g, child in options)
-            self._melds[state] = hit
-        self._melds[reached] = hit
-        return hit
+        return self._memoised(self._melds, state, self._melds_of)
 
     def zeros(self, state: State) -> int:
         """The fields (bits) of the kinds of card whose removal leaves ``state`` melding."""
-        hit = self._zeros.get(state)
-        if hit is not None:
-            return hit
-        reached, state = state, self._normal(state)
-        hit = self._zeros.get(state)
+        return self._memoised(self._zeros, state, self._zeros_of)
+
+    def _memoised(self, memo: dict, state: State, compute: Callable[[State], Any]) -> Any:
+        """``compute`` of the normal form of ``state``, kept under the state as reached
+        and as normalised (as ``GroupSearch.best`` keeps its results)."""
+        hit = memo.get(state)
         if hit is None:
-            x, wb, _cap, _mask, need = state
-            i = ms.lowest_natural(x)
-            if i == ms.NATURAL_SLOTS:
-                hit = self._base_zeros(state)
-            elif self._all_meld(x, wb, need):
-                hit = self._held(x, -1)
-            else:
-                hit = self._expand_zeros(state, i)
-            self._zeros[state] = hit
-        self._zeros[reached] = hit
+            normal = self._normal(state)
+            hit = memo.get(normal)
+            if hit is None:
+                hit = memo[normal] = compute(normal)
+            memo[state] = hit
         return hit
+
+    def _melds_of(self, state: State) -> bool:
+        x, wb, _cap, _mask, need = state
+        i = ms.lowest_natural(x)
+        if i == ms.NATURAL_SLOTS:
+            return self._place(state)[0] == 0 or any(
+                self.melds(child) for _g, child in self.base_options(state)
+            )
+        if self._all_meld(x, wb, need):
+            return True
+        options = self.options(state, i)
+        self.budget.spend(1 + len(options))
+        return any(self.melds(child) for _g, child in options)
+
+    def _zeros_of(self, state: State) -> int:
+        x, wb, _cap, _mask, need = state
+        i = ms.lowest_natural(x)
+        if i == ms.NATURAL_SLOTS:
+            return self._base_zeros(state)
+        if self._all_meld(x, wb, need):
+            return self._held(x, -1)
+        return self._expand_zeros(state, i)
 
     def _expand_zeros(self, state: State, i: int) -> int:
         x, wb, cap, mask, need = state
