@@ -38,7 +38,7 @@ __all__ = ["GoingOutSearch"]
 class GoingOutSearch(GroupSearch):
     """One hand's going-out test (its rules, wild pool and contract; no table)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._melds: dict[State, bool] = {}
         self._zeros: dict[State, int] = {}
