@@ -20,7 +20,9 @@ rank, a run of its suit, a lay-off onto one table meld; ``groups``, ``table``)
 taking exactly the wilds it needs. When no natural is left the wild pool is placed
 (``wildpool``). Each state also returns the cost of the state without one card of
 each kind, so one search gives the penalty after every discard, and the go-out
-discards with it. The cards left are one integer (``multiset``), the per-card costs
+discards with it. The going-out test (``going_out``) is the same search bounded at
+zero deadwood: it cuts every branch that leaves a card out, other than the discard.
+The cards left are one integer (``multiset``), the per-card costs
 another (``costs``). What is minimised is ``penalty * 64 + deadwood cards``: going
 out means no deadwood card at all (cards worth 0 included).
 

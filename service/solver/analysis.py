@@ -15,6 +15,7 @@ from service.engine.rules import Rules
 
 from .arrangement import Analysis, Arrangement
 from .budget import STEP_BUDGET, Budget
+from .going_out import GoingOutSearch
 from .search import GroupSearch
 from .table import read_table
 
@@ -105,7 +106,18 @@ def go_out_cards(
     wild_rank: int | None,
     rules: Rules,
     contract: tuple[int, int] | None = None,
+    *,
+    steps: int | None = STEP_BUDGET,
 ) -> frozenset[int]:
     """The cards whose discard leaves the rest of ``hand`` (after drawing) entirely
-    melded, meeting ``contract``: the going-out test of a turn."""
-    return frozenset(analyze(hand, wild_rank, rules, (), contract).go_out)
+    melded, meeting ``contract``: the going-out test of a turn.
+
+    The same answer as ``analyze(...).go_out``, from the search bounded at zero
+    deadwood (``going_out``): no arrangement is built and no cost above 0 searched.
+    """
+    _check(hand)
+    ctx = context(rules, wild_rank)
+    naturals, wild_rank_cards, jokers = split(hand, ctx.wild_rank)
+    search = GoingOutSearch(ctx, naturals, wild_rank_cards, jokers, [], contract, Budget(steps))
+    fields = search.zeros(search.start(naturals))
+    return frozenset(c for c in set(hand) if fields >> search.field_of(c) & 1)

@@ -56,9 +56,12 @@ def from_counts(per_slot: Sequence[int]) -> int:
     return GUARD + sum(n << _BITS * j for j, n in enumerate(per_slot))
 
 
+_SHIFTS = tuple(_BITS * j for j in range(SLOTS))
+
+
 def counts(x: int) -> tuple[int, ...]:
     """The count of every slot, ``from_counts`` read back."""
-    return tuple(((x >> _BITS * j) & _FIELD) - _BIAS for j in range(SLOTS))
+    return tuple([(x >> shift & _FIELD) - _BIAS for shift in _SHIFTS])
 
 
 def count(x: int, slot: int) -> int:

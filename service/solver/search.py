@@ -262,15 +262,16 @@ class GroupSearch:
         if hit is not None:
             return hit
         self.budget.spend(8)  # reading the neighbourhood: about eight steps' work
-        key = (i, budget, self.maker.reach(lambda j: ms.count(x, j), i, budget))
+        cnt = ms.counts(x)  # read once for the neighbourhood, runs and sets
+        key = (i, budget, self.maker.reach(cnt.__getitem__, i, budget))
         runs = self._runs.get(key)
         if runs is None:
-            found = self.maker.runs(ms.counts(x), i, budget)
+            found = self.maker.runs(cnt, i, budget)
             runs = self._runs[key] = [(g, ms.delta(slots)) for g, slots in found]
         key = (i, x & _RANK[i])
         sets = self._sets.get(key)
         if sets is None:
-            found = self.maker.sets(ms.counts(x), i, top)
+            found = self.maker.sets(cnt, i, top)
             sets = self._sets[key] = [(g, ms.delta(slots)) for g, slots in found]
         hit = self._near_groups[near] = runs + sets
         return hit

@@ -4,7 +4,8 @@ Why: the solver prunes and memoises cleverly, and a pruning bug shows up only
 on rare hands. The reference (``reference_solver.py``) is slow but plain, and is
 itself checked against the hand-checked ``golden_hands.txt``. Here both analyse the
 same generated hands and must agree on the penalty, on the set of go-out
-discards and on every discard's penalty; every arrangement the solver returns is
+discards (from ``analyze`` and, without a table, from the going-out test
+``go_out_cards``) and on every discard's penalty; every arrangement the solver returns is
 also checked card by card with the reference's own meld validator.
 
 Generation: hypothesis draws a seed per example (derandomized, so CI is
@@ -336,6 +337,13 @@ def disagreements(case: Case) -> list[str]:
             f"go_out: solver {ref.cards_text(sorted(got.go_out))}, "
             f"reference {ref.cards_text(sorted(want.go_out))}"
         )
+    if not case.table:  # the going-out test of a turn (no table in a game's going out)
+        fast = solver.go_out_cards(hand, case.wild_rank, case.rules, case.contract)
+        if fast != want.go_out:
+            out.append(
+                f"go_out_cards: {ref.cards_text(sorted(fast))}, "
+                f"reference {ref.cards_text(sorted(want.go_out))}"
+            )
     if tuple(got.discards) != want.discards:
         out.append(f"discards: solver {got.discards}, reference {want.discards}")
     problems = ref.arrangement_problems(

@@ -1,0 +1,138 @@
+"""The going-out test (``solver/going_out.py``) against the full analysis it replaces.
+
+``go_out_cards`` runs the group search bounded at zero deadwood; ``analyze`` runs it
+unbounded and reads the go-out discards off the per-card costs. Both must give the
+same set on every hand: random and built hands of 3 to 14 cards under every preset,
+aces rule, wild limit, minimum naturals and contract, and every drawn hand of random
+full games. (``test_go_out_cards.py`` and the reference comparisons hold both to the
+brute-force reference on smaller hands.) The last test checks that the bound cuts:
+the bounded search takes a fraction of the full one's steps.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service.engine import apply, new_game
+from service.engine.errors import SolverBudgetExceeded
+from service.engine.legal import legal_actions
+from service.engine.melds import context, split
+from service.engine.rules import resolve_rules
+from service.solver import analyze, go_out_cards
+from service.solver.budget import Budget
+from service.solver.going_out import GoingOutSearch
+from service.solver.search import GroupSearch
+from tests.solver import reference_solver as ref
+from tests.solver import test_solver_matches_reference as hands
+
+MAKERS = [
+    hands.random_hand,
+    hands.clumped_hand,
+    hands.wild_heavy_hand,
+    hands.duplicates_hand,
+    hands.long_run_hand,
+    hands.aces_hand,
+    hands.greedy_trap_hand,
+    hands.self_standing_hand,
+    hands.contract_hand,
+]
+
+
+def _full_analysis(hand, wild, rules, contract) -> frozenset[int] | None:
+    try:
+        return frozenset(analyze(hand, wild, rules, (), contract).go_out)
+    except SolverBudgetExceeded:
+        return None
+
+
+@pytest.mark.slow
+def test_the_going_out_test_is_the_full_analysis_on_5000_random_hands() -> None:
+    rng = random.Random("going-out")
+    going_out = contracts = limited = 0
+    for n in range(5000):
+        case = MAKERS[n % len(MAKERS)](rng)
+        hand, wild, rules = list(case.hand), case.wild_rank, case.rules
+        contract = case.contract
+        if contract is None and rng.random() < 0.3:
+            contract = rng.choice([(1, 0), (0, 1), (1, 1), (2, 0), (0, 2)])
+        expected = _full_analysis(hand, wild, rules, contract)
+        if expected is None:
+            continue  # over the step budget for analyze: nothing to compare with
+        assert go_out_cards(hand, wild, rules, contract) == expected, (case.describe(), contract)
+        going_out += bool(expected)
+        contracts += contract not in (None, (0, 0))
+        limited += bool(rules.max_wilds_per_meld is not None or rules.min_naturals_per_meld)
+    assert going_out > 1000 and contracts > 1000 and limited > 1000
+
+
+def test_the_going_out_test_is_the_full_analysis_on_14_card_hands() -> None:
+    rng = random.Random("going-out-14")
+    for spec in ({"preset": "classic"}, {"preset": "bga"}, {"preset": "family"},
+                 {"preset": "bga", "max_wilds_per_meld": 1, "aces": "wrap"}):
+        rules = resolve_rules(spec)
+        shoe = list(range(52)) * 2 + [ref.JOKER_CARD] * rules.jokers
+        for _ in range(60):
+            hand = rng.sample(shoe, 14)
+            contract = rng.choice([None, (1, 1), (0, 2)])
+            assert go_out_cards(hand, 13, rules, contract) == _full_analysis(hand, 13, rules, contract)
+
+
+GAME_SPECS = [
+    {"preset": "classic"},
+    {"preset": "bga"},
+    {"preset": "family"},
+    {"preset": "classic", "aces": "wrap", "max_wilds_per_meld": 1},
+    {"preset": "bga", "min_naturals_per_meld": 2},
+    {"preset": "classic", "contracts": [None] * 4 + [{"sets": 1, "runs": 1}] * 7},
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", GAME_SPECS, ids=lambda s: "-".join(map(str, s.values()))[:40])
+def test_every_drawn_hand_of_random_full_games_goes_out_as_the_full_analysis_says(spec: dict) -> None:
+    """Every listed ``go_out`` after a draw is one of ``analyze``'s, and every one of
+    ``analyze``'s is listed; a game goes out as soon as it can half of the time, so
+    rounds end both ways."""
+    rules = resolve_rules(spec)
+    rng = random.Random(str(spec))
+    compared = listed_any = 0
+    for game in range(2):
+        state = new_game(rules, ["a", "b", "c"], f"going-out-{game}")
+        while state.status != "finished":
+            seat = state.current_seat
+            legal = legal_actions(state, seat)
+            if state.phase == "discard":
+                hand = state.hands[seat]
+                listed = {a["discard"] for a in legal if a["type"] == "go_out"}
+                expected = analyze(hand, state.wild_rank, rules, (), state.contract).go_out
+                assert listed == {ref.card_text(c) for c in expected}, ref.cards_text(hand)
+                compared += 1
+                listed_any += bool(listed)
+            go = [a for a in legal if a["type"] == "go_out"]
+            action = go[0] if go and rng.random() < 0.5 else rng.choice(legal)
+            state, _ = apply(state, seat, action)
+    assert compared > 100 and listed_any > 5
+
+
+def _steps(search_class, hand, wild, rules) -> int:
+    ctx = context(rules, wild)
+    naturals, wild_rank_cards, jokers = split(hand, ctx.wild_rank)
+    budget = Budget(None)
+    search = search_class(ctx, naturals, wild_rank_cards, jokers, [], None, budget)
+    state = search.start(naturals)
+    if search_class is GoingOutSearch:
+        search.zeros(state)
+    else:
+        search.best(state)
+    return budget.steps
+
+
+def test_the_bound_of_zero_deadwood_cuts_most_of_the_search() -> None:
+    rules = resolve_rules({"preset": "classic"})
+    rng = random.Random("cut")
+    hands_14 = [rng.sample(list(range(52)) * 2, 14) for _ in range(100)]
+    bounded = sum(_steps(GoingOutSearch, h, 13, rules) for h in hands_14)
+    full = sum(_steps(GroupSearch, h, 13, rules) for h in hands_14)
+    assert bounded < full / 3, (bounded, full)
