@@ -5,8 +5,8 @@ What is sent, in which order and when it ends is the service layer's
 bearer before the first byte (so errors are still problem+json), and frames each
 message as Server-Sent Events (``text/event-stream``, for ``EventSource``) or as
 newline-delimited JSON (``application/x-ndjson``, as the Lichess bot API streams).
-The response is a Flask ``Response`` over a generator (``stream_with_context``), the
-documented way to stream from Flask; flask-smorest passes it through unchanged.
+The response is a Flask ``Response`` over a generator, the documented way to stream
+from Flask; flask-smorest passes it through unchanged.
 
 Every open stream counts as one parked request of its client for its whole duration
 (:func:`.web.parked`, 429 ``too_many_waits``). See ``docs/streams.md``.
@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import orjson
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -186,7 +186,10 @@ class Stream(MethodView):
                 for message in messages:
                     yield frame(message)
 
-            response = Response(stream_with_context(body()), content_type=media_type)
+            # No request context kept for the stream's life (no stream_with_context): the
+            # body needs only the values bound above, and a parked stream then holds a few
+            # KB less (bench-push: about 42 -> 37 KB per parked stream).
+            response = Response(body(), content_type=media_type)
         except BaseException:
             slot.close()
             raise

@@ -76,8 +76,18 @@ class Http:
 
     async def request(self, method: str, path: str, body: Any = None,
                       headers: dict[str, str] | None = None) -> tuple[int, Any]:
-        self.send(method, path, body, headers)
-        return await self.response()
+        """One request; if the server closed the idle keep-alive connection (after its
+        ``keepalive`` seconds), once more on a new one."""
+        for attempt in range(2):
+            try:
+                self.send(method, path, body, headers)
+                return await self.response()
+            except (ConnectionError, asyncio.IncompleteReadError):
+                if attempt:
+                    raise
+                self.close()
+                await self.open()
+        raise AssertionError("unreachable")
 
     def close(self) -> None:
         self.writer.close()
