@@ -59,14 +59,32 @@ class TableMeld:
                     wild = self.size - len(nat_cards)
                     for pos in product(*(ctx.positions(rank_of(c)) for c in nat_cards)):
                         self.runs.append((s, tuple(pos), wild))
+        self.spare = self._room()
+
+    def _room(self) -> int:
+        """The most wilds this meld takes such that every smaller number fits too.
+
+        Each reading takes a range of wilds: a set up to the wild limit; a run from
+        what its naturals' span still lacks (a wild-rank card that stands for itself
+        may leave a gap the meld's own wild filled: ``6D 8D 9D TD JD``, 6s wild,
+        read with 6D natural lacks the 7) up to the limit and 13 cards. The meld is
+        valid, so some reading takes none; the room is where the union of the ranges
+        first breaks.
+        """
+        ctx, size = self._ctx, self.size
         m, n = ctx.max_wilds, ctx.min_nat
+        room = -1  # every count up to ``room`` fits
         for _rank, nat, wild in self.sets:
             if wild <= m and nat >= n:
-                self.spare = max(self.spare, m - wild)
+                room = max(room, m - wild)
+        fits: set[int] = set()
         for _suit, pos, wild in self.runs:
-            if wild <= m and len(pos) >= n and run_fits(ctx, list(pos), self.size):
-                self.spare = max(self.spare, min(m - wild, 13 - self.size))
-
+            if len(pos) >= n:
+                top = min(m - wild, 13 - size)
+                fits.update(k for k in range(top + 1) if run_fits(ctx, list(pos), size + k))
+        while room + 1 in fits:
+            room += 1
+        return max(room, 0)
 
     @cached_property
     def accepts(self) -> frozenset[int]:
