@@ -9,9 +9,9 @@ many more wilds each meld can take unchanged (its spare room).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cached_property
-from itertools import product
+from itertools import combinations, product
 
 from service.engine.cards import JOKER, card_names, rank_of, suit_of
 from service.engine.errors import InvalidInputError
@@ -137,35 +137,41 @@ def layoff_groups(
     ctx = maker.ctx
     x = CARD[i]
     r, s = rank_of(x), suit_of(x)
-    out = []
+    # one lay-off per (slots, meld, wilds), with the most room: two readings of a meld
+    # (a wild-rank card as a wild or as itself) often give the same cards
+    out: dict[tuple, tuple[Group, tuple[int, ...], int]] = {}
+
+    def add(group: Group, slots: tuple[int, ...], bit: int) -> None:
+        key = (slots, bit, group.wilds)
+        if key not in out or out[key][0].spare < group.spare:
+            out[key] = (group, slots, bit)
+
     for t, meld in enumerate(table):
         if mask >> t & 1:
             continue
         bit = 1 << t
         for rank, tnat, twild in meld.sets:
-            if rank is not None and rank != r:
+            if (rank is not None and rank != r) or twild > ctx.max_wilds:
                 continue
             others = [j for j in SAME_RANK[i] if cnt[j]]
             idx = [i, *others]
             choices = [range(1, cnt[i] + 1)] + [range(0, cnt[j] + 1) for j in others]
             for take in product(*choices):
                 maker.budget.spend(1)
-                if tnat + sum(take) < ctx.min_nat or twild > ctx.max_wilds:
+                if tnat + sum(take) < ctx.min_nat:
                     continue
                 slots = tuple(j for j, tk in zip(idx, take, strict=True) for _ in range(tk))
                 naturals = tuple(CARD[j] for j in slots)
-                group = Group("layoff", naturals, 0, ctx.max_wilds - twild, table=t)
-                out.append((group, slots, bit))
+                add(Group("layoff", naturals, 0, ctx.max_wilds - twild, table=t), slots, bit)
         for suit, fixed, twild in meld.runs:
-            if suit != s:
+            if suit != s or twild > ctx.max_wilds:
                 continue
+            allow = max(0, min(budget, ctx.max_wilds - twild))  # new wilds it may take
             for p0 in ctx.positions(r):
                 if p0 in fixed:
                     continue
-                cand = maker.run_candidates(cnt, i, p0)
-                free = sorted(q for q in cand if q not in fixed)
-                for m in range(1 << len(free)):
-                    picked = [free[b] for b in range(len(free)) if m >> b & 1]
+                free = _held_positions(ctx, maker.run_candidates(cnt, i, p0), fixed)
+                for picked, left_out in _run_unions(ctx, (*fixed, p0), free, twild + allow):
                     nat_pos = [*fixed, p0, *picked]
                     if len(nat_pos) < ctx.min_nat:
                         continue
@@ -174,19 +180,76 @@ def layoff_groups(
                     # must span its naturals, and a run that fits fits longer too
                     c = max(0, _span(ctx, nat_pos) - len(nat_pos) - twild)
                     total = len(nat_pos) + twild + c
-                    if (
-                        c > max(0, min(budget, ctx.max_wilds - twild))
-                        or twild + c > ctx.max_wilds
-                        or not run_fits(ctx, nat_pos, total)
-                    ):
+                    if c > allow or not run_fits(ctx, nat_pos, total):
                         continue
-                    slots = (i, *(cand[q] for q in picked))
+                    if (
+                        c
+                        and left_out
+                        and not ctx.limits
+                        and total - c + maker.pool < 13
+                        and (len(left_out) > 1 or cnt[free[left_out[0]]] != 1)
+                    ):
+                        continue  # a wild where a held natural could go: dominated (groups)
+                    slots = (i, *(free[q] for q in picked))
                     if len(set(slots)) == len(slots):
                         naturals = tuple(maker.card(j) for j in slots)
                         spare = min(ctx.max_wilds - twild - c, 13 - total)
-                        group = Group("layoff", naturals, c, spare, table=t)
-                        out.append((group, slots, bit))
-    return out
+                        add(Group("layoff", naturals, c, spare, table=t), slots, bit)
+    return list(out.values())
+
+
+def _held_positions(ctx: Context, cand: dict[int, int], fixed: Sequence[int]) -> dict[int, int]:
+    """The run positions (with their slots) a lay-off may add to a table run: held,
+    not taken by the run's naturals. Under ``wrap`` a position is its rank (1-13):
+    the unrolled copies of one card are one choice, not two."""
+    if ctx.aces == "wrap":
+        cand = {(q - 1) % 13 + 1: j for q, j in cand.items()}
+    return {q: j for q, j in sorted(cand.items()) if q not in fixed}
+
+
+def _run_unions(
+    ctx: Context, base: Sequence[int], free: dict[int, int], gap_limit: int
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every choice of ``free`` positions that with ``base`` spans a run leaving at most
+    ``gap_limit`` positions to wilds, each once, with the free positions inside its
+    span it leaves out.
+
+    Why not every subset: with many cards of the suit held, almost all of the 2^n
+    subsets leave too many gaps (and under ``wrap`` each card had two unrolled
+    copies); a lay-off onto a run then cost tens of thousands of steps. A choice is
+    found through its span instead: its two ends (a base or free position each), the
+    free positions between them it takes, and the few it leaves out.
+    """
+    wrap = ctx.aces == "wrap"
+    base_set = set(base)
+    ends = sorted(base_set | set(free))
+    for a in ends:
+        for b in ends:
+            if wrap:
+                length = (b - a) % 13 + 1
+                window = [(a - 1 + k) % 13 + 1 for k in range(length)]
+            elif a <= b and b - a < 13:
+                length, window = b - a + 1, list(range(a, b + 1))
+            else:
+                continue
+            if not base_set <= set(window):
+                continue
+            forced = [p for p in dict.fromkeys((a, b)) if p not in base_set]
+            optional = [p for p in window if p in free and p not in base_set and p not in (a, b)]
+            slack = gap_limit - (length - len(base_set) - len(forced) - len(optional))
+            for k in range(0, min(slack, len(optional)) + 1):
+                for left_out in combinations(optional, k):
+                    picked = (*forced, *(p for p in optional if p not in left_out))
+                    if not wrap or _arc_start(base_set.union(picked)) == a:
+                        yield picked, left_out
+
+
+def _arc_start(positions: set[int]) -> int:
+    """Where the shortest arc round the corner holding ``positions`` starts (after the
+    first widest gap): one window per choice when two gaps tie."""
+    ps = sorted(positions)
+    gaps = [(ps[(k + 1) % len(ps)] - ps[k]) % 13 or 13 for k in range(len(ps))]
+    return ps[(gaps.index(max(gaps)) + 1) % len(ps)]
 
 
 def _span(ctx: Context, positions: Sequence[int]) -> int:
