@@ -62,6 +62,23 @@ _RANK = tuple(sum(63 << 6 * j for j in (i, *SAME_RANK[i])) for i in range(ms.NAT
 #: the count bits of one multiset field (counts stay below the guard bit 32)
 _COUNT = 31
 
+#: Per natural slot: the count bits of its suit's later slots and wild-rank slot (what
+#: its lay-offs onto runs depend on), and the lowest bit of every field.
+_SUIT = tuple(
+    sum(_COUNT << 6 * j for j in (*LATER_OF_SUIT[i], ms.WILD_RANK_SLOT + i % 4))
+    for i in range(ms.NATURAL_SLOTS)
+)
+_LOW = sum(1 << 6 * j for j in range(ms.SLOTS))
+
+
+def _layoff_key(x: int, i: int, budget: int) -> tuple[int, int, int, int]:
+    """What slot i's lay-offs depend on: the counts of its rank's slots (sets take any
+    number of each), per slot of its suit whether it is held once or more (a run takes
+    a card once; held once decides a pruning), and the wilds up to 13 (a run's most)."""
+    y = x & _SUIT[i]
+    more = (y >> 1 | y >> 2 | y >> 3 | y >> 4) & _LOW
+    return (i, min(budget, 13), x & _RANK[i], (y | more) & _LOW | more << 1)
+
 State = tuple[int, int, int, int, tuple[int, int]]
 Result = tuple[int, int]  # (cost, per-card costs)
 
@@ -238,7 +255,7 @@ class GroupSearch:
             out.append((group, (new, wb - group.wilds, ncap, mask, (ns, nr))))
         if self.table:
             # enumerated onto every table meld once, then filtered by what is used
-            key = (i, budget, x & _NEAR[i])
+            key = _layoff_key(x, i, budget)
             found = self._layoffs.get(key)
             if found is None:
                 found = layoff_groups(self.maker, self.table, ms.counts(x), i, 0, budget)
