@@ -17,10 +17,28 @@ from service.engine.cards import JOKER, card_names, rank_of, suit_of
 from service.engine.errors import InvalidInputError
 from service.engine.melds import Context, kinds_of, run_fits, split
 
-from .groups import SAME_RANK, Group, GroupMaker
-from .multiset import CARD, NATURAL_SLOTS, WILD_RANK_SLOT
+from .groups import LATER_OF_SUIT, SAME_RANK, Group, GroupMaker
+from .multiset import CARD, NATURAL_SLOTS, SLOTS, WILD_RANK_SLOT
 
-__all__ = ["TableMeld", "layoff_groups", "read_table", "wild_rank_layoffs"]
+__all__ = [
+    "TableMeld",
+    "layoff_groups",
+    "read_table",
+    "run_layoff_key",
+    "run_layoffs",
+    "set_layoff_key",
+    "set_layoffs",
+    "wild_rank_layoffs",
+]
+
+#: Per natural slot: the count bits of its rank's slots from it on, and of its suit's
+#: later slots and wild-rank slot; the lowest bit of every multiset field.
+_RANK = tuple(sum(31 << 6 * j for j in (i, *SAME_RANK[i])) for i in range(NATURAL_SLOTS))
+_SUIT = tuple(
+    sum(31 << 6 * j for j in (*LATER_OF_SUIT[i], WILD_RANK_SLOT + i % 4))
+    for i in range(NATURAL_SLOTS)
+)
+_LOW = sum(1 << 6 * j for j in range(SLOTS))
 
 
 class TableMeld:
@@ -53,7 +71,9 @@ class TableMeld:
         suits = {suit_of(c) for c in naturals}
         if len(suits) <= 1:
             for s in list(suits) if suits else range(4):
-                own = [c for c in wrc if suit_of(c) == s]
+                # a wild-rank card as itself: only under limits (else a wild reads better:
+                # fewer naturals to span, the same room)
+                own = [c for c in wrc if suit_of(c) == s] if ctx.limits else []
                 for self_count in range(0, min(1, len(own)) + 1):
                     nat_cards = naturals + own[:self_count]
                     wild = self.size - len(nat_cards)
@@ -129,29 +149,45 @@ def read_table(ctx: Context, table: Sequence[Sequence[int]]) -> list[TableMeld]:
     return melds
 
 
+def set_layoff_key(x: int, i: int) -> tuple[int, int]:
+    """What slot i's lay-offs onto sets depend on in a multiset ``x``: the counts of its
+    rank's slots (a set takes any number of each)."""
+    return (i, x & _RANK[i])
+
+
+def run_layoff_key(x: int, i: int, budget: int) -> tuple[int, int, int]:
+    """What slot i's lay-offs onto runs depend on in a multiset ``x``: per slot of its
+    suit whether it is held once or more (a run takes a card once; held once decides
+    a pruning), and the wilds up to 13 (a run's most). Not the count of slot i's
+    rank: states that differ there share these lay-offs."""
+    y = x & _SUIT[i]
+    more = (y >> 1 | y >> 2 | y >> 3 | y >> 4) & _LOW
+    return (i, min(budget, 13), (y | more) & _LOW | more << 1)
+
+
+Layoff = tuple[Group, tuple[int, ...], int]  # (group, the slots it removes, the meld's bit)
+
+
 def layoff_groups(
     maker: GroupMaker, table: list[TableMeld], cnt: Sequence[int], i: int, mask: int, budget: int
-) -> list[tuple[Group, tuple[int, ...], int]]:
-    """Lay-offs of slot i (and higher naturals) onto each unused table meld, as
-    ``(group, the slots it removes, the meld's bit)``."""
+) -> list[Layoff]:
+    """Lay-offs of slot i (and higher naturals) onto each unused table meld: onto sets,
+    then onto runs."""
+    return set_layoffs(maker, table, cnt, i, mask) + run_layoffs(maker, table, cnt, i, mask, budget)
+
+
+def set_layoffs(
+    maker: GroupMaker, table: list[TableMeld], cnt: Sequence[int], i: int, mask: int
+) -> list[Layoff]:
+    """Lay-offs of slot i and more cards of its rank onto each unused table meld read
+    as a set (one per cards and meld: two readings may give the same)."""
     ctx = maker.ctx
-    x = CARD[i]
-    r, s = rank_of(x), suit_of(x)
-    # one lay-off per (slots, meld, wilds), with the most room: two readings of a meld
-    # (a wild-rank card as a wild or as itself) often give the same cards
-    out: dict[tuple, tuple[Group, tuple[int, ...], int]] = {}
-
-    def add(group: Group, slots: tuple[int, ...], bit: int) -> None:
-        key = (slots, bit, group.wilds)
-        if key not in out or out[key][0].spare < group.spare:
-            out[key] = (group, slots, bit)
-
+    out: dict[tuple, Layoff] = {}
     for t, meld in enumerate(table):
         if mask >> t & 1:
             continue
-        bit = 1 << t
         for rank, tnat, twild in meld.sets:
-            if (rank is not None and rank != r) or twild > ctx.max_wilds:
+            if (rank is not None and rank != rank_of(CARD[i])) or twild > ctx.max_wilds:
                 continue
             others = [j for j in SAME_RANK[i] if cnt[j]]
             idx = [i, *others]
@@ -162,7 +198,25 @@ def layoff_groups(
                     continue
                 slots = tuple(j for j, tk in zip(idx, take, strict=True) for _ in range(tk))
                 naturals = tuple(CARD[j] for j in slots)
-                add(Group("layoff", naturals, 0, ctx.max_wilds - twild, table=t), slots, bit)
+                group = Group("layoff", naturals, 0, ctx.max_wilds - twild, table=t)
+                _keep_roomiest(out, group, slots, 1 << t)
+    return list(out.values())
+
+
+def run_layoffs(
+    maker: GroupMaker, table: list[TableMeld], cnt: Sequence[int], i: int, mask: int, budget: int
+) -> list[Layoff]:
+    """Lay-offs of slot i and higher cards of its suit onto each unused table meld read
+    as a run, each with the fewest wilds that fit (more go via spare): the run must
+    span its naturals, and a run that fits fits longer too. One per cards, meld and
+    wilds, with the most room: two readings of a meld (a wild-rank card as a wild or
+    as itself) often give the same cards."""
+    ctx = maker.ctx
+    r, s = rank_of(CARD[i]), suit_of(CARD[i])
+    out: dict[tuple, Layoff] = {}
+    for t, meld in enumerate(table):
+        if mask >> t & 1:
+            continue
         for suit, fixed, twild in meld.runs:
             if suit != s or twild > ctx.max_wilds:
                 continue
@@ -176,8 +230,6 @@ def layoff_groups(
                     if len(nat_pos) < ctx.min_nat:
                         continue
                     maker.budget.spend(1)
-                    # the fewest wilds that fit is enough (more go via spare): the run
-                    # must span its naturals, and a run that fits fits longer too
                     c = max(0, _span(ctx, nat_pos) - len(nat_pos) - twild)
                     total = len(nat_pos) + twild + c
                     if c > allow or not run_fits(ctx, nat_pos, total):
@@ -194,8 +246,16 @@ def layoff_groups(
                     if len(set(slots)) == len(slots):
                         naturals = tuple(maker.card(j) for j in slots)
                         spare = min(ctx.max_wilds - twild - c, 13 - total)
-                        add(Group("layoff", naturals, c, spare, table=t), slots, bit)
+                        group = Group("layoff", naturals, c, spare, table=t)
+                        _keep_roomiest(out, group, slots, 1 << t)
     return list(out.values())
+
+
+def _keep_roomiest(out: dict[tuple, Layoff], group: Group, slots: tuple, bit: int) -> None:
+    """Keep one lay-off per (cards, meld, wilds): the one with the most spare room."""
+    key = (slots, bit, group.wilds)
+    if key not in out or out[key][0].spare < group.spare:
+        out[key] = (group, slots, bit)
 
 
 def _held_positions(ctx: Context, cand: dict[int, int], fixed: Sequence[int]) -> dict[int, int]:
