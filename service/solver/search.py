@@ -29,7 +29,7 @@ would find it anyway: which such melds a lay-off used no longer splits the state
 
 Tie-break: the read-back (``arrangement``) takes, at each state, the first option
 that reaches the recorded cost in the search's fixed order (deadwood, then runs,
-then sets, each larger first, then lay-offs).
+then sets, each larger first, then lay-offs onto sets, then onto runs).
 """
 
 from __future__ import annotations
@@ -40,11 +40,12 @@ from service.engine.cards import JOKER
 from service.engine.melds import BIG, Context
 
 from . import multiset as ms
+from . import table as tables
 from .arrangement import Arrangement
 from .budget import Budget
 from .costs import CostVector
 from .groups import LATER_OF_SUIT, SAME_RANK, Group, GroupMaker
-from .table import TableMeld, layoff_groups, wild_rank_layoffs
+from .table import TableMeld
 from .wildpool import INF, WildPool, layout
 
 __all__ = ["GroupSearch"]
@@ -129,8 +130,7 @@ class GroupSearch:
 
     def cost_without(self, result: Result, card: int) -> int:
         """The cost of a solved state without one ``card`` (INF when impossible)."""
-        v = self.vec.get(result[1], self.field_of(card))
-        return INF if v is None else v
+        return self._entry(result[1], self.field_of(card))
 
     # -- the search --------------------------------------------------------------
 
@@ -144,18 +144,14 @@ class GroupSearch:
         capacity (see the module)."""
         x, wb, cap, mask, need = state
         free = self.full_mask & ~mask
-        if free:
-            while free:
-                bit = free & -free
-                free ^= bit
-                t = bit.bit_length() - 1
-                if not x & self.accepts[t]:
-                    mask |= bit
-                    cap += self.table[t].spare
-            cap = min(cap, self.capmax)
-        pool = self._pool(x, wb)
-        if cap > pool:
-            cap = max(pool, 0)
+        while free:
+            bit = free & -free
+            free ^= bit
+            t = bit.bit_length() - 1
+            if not x & self.accepts[t]:
+                mask |= bit
+                cap += self.table[t].spare
+        cap = min(cap, self.capmax, max(self._pool(x, wb), 0))
         if cap > 2 and self.wr_fixed is not None:
             cap = 2
         return (x, wb, cap, mask, need)
@@ -230,25 +226,25 @@ class GroupSearch:
             if group.wilds > budget or not ms.fits(new):
                 continue
             ns, nr = need
-            if group.kind == "set":
-                ns = max(0, ns - 1)
-            else:
-                nr = max(0, nr - 1)
+            left = (max(0, ns - 1), nr) if group.kind == "set" else (ns, max(0, nr - 1))
             ncap = min(cap + group.spare, self.capmax)
-            out.append((group, (new, wb - group.wilds, ncap, mask, (ns, nr))))
-        if self.table:
-            # enumerated onto every table meld once, then filtered by what is used
-            key = (i, budget, x & _NEAR[i])
-            found = self._layoffs.get(key)
-            if found is None:
-                found = layoff_groups(self.maker, self.table, ms.counts(x), i, 0, budget)
-                self._layoffs[key] = found
-            for group, slots, bit in found:
+            out.append((group, (new, wb - group.wilds, ncap, mask, left)))
+        if self.table:  # enumerated onto every table meld once, then filtered by what is used
+            key = tables.set_layoff_key(x, i)
+            sets = self._layoffs.get(key)
+            if sets is None:
+                sets = tables.set_layoffs(self.maker, self.table, ms.counts(x), i, 0)
+                self._layoffs[key] = sets
+            key = tables.run_layoff_key(x, i, budget)
+            runs = self._layoffs.get(key)
+            if runs is None:
+                runs = tables.run_layoffs(self.maker, self.table, ms.counts(x), i, 0, budget)
+                self._layoffs[key] = runs
+            for group, slots, bit in sets + runs:
                 if mask & bit:
                     continue
                 ncap = min(cap + group.spare, self.capmax)
-                new = x - ms.delta(slots)
-                out.append((group, (new, wb - group.wilds, ncap, mask | bit, need)))
+                out.append((group, (x - ms.delta(slots), wb - group.wilds, ncap, mask | bit, need)))
         return out
 
     def _near(self, x: int, i: int, budget: int) -> list[tuple[Group, int]]:
@@ -309,7 +305,7 @@ class GroupSearch:
         x, wb, cap, mask, need = state
         if not (self.table and self.ctx.max_wilds < BIG and ms.wild_rank_count(x)):
             return []
-        found = wild_rank_layoffs(self.maker, self.table, ms.counts(x), mask, self._pool(x, wb))
+        found = tables.wild_rank_layoffs(self.maker, self.table, ms.counts(x), mask, self._pool(x, wb))
         return [
             (g, (x - ms.delta(slots), wb - g.wilds, min(cap + g.spare, self.capmax), mask | bit, need))
             for g, slots, bit in found

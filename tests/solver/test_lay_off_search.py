@@ -16,9 +16,10 @@ import pytest
 from service.engine.cards import parse_cards
 from service.engine.melds import context
 from service.engine.rules import resolve_rules
-from service.solver import STEP_BUDGET, solve
+from service.solver import STEP_BUDGET, analyze, solve
 from service.solver.analysis import _search
 from service.solver.budget import Budget
+from service.solver.table import TableMeld
 from tests.solver import reference_solver as ref
 
 
@@ -114,3 +115,78 @@ def test_a_final_turn_onto_many_table_melds_agrees_with_the_reference(name: str)
     want = ref.analyze(hand, position.wild_rank, rules, table)
     assert got.penalty == want.penalty
     assert ref.arrangement_problems(hand, got, position.wild_rank, rules, table, want.penalty) == []
+
+
+# -- found by the reference comparison under other seeds -------------------------------------
+
+
+def test_a_table_run_whose_wild_rank_card_may_stand_for_itself_takes_one_more_wild() -> None:
+    """6D 8D 9D TD JD with sixes wild and one wild per meld: read with 6D as a wild it
+    is full, but 6D may stand for itself, so a wild fits as the 7D (6D 7D 8D 9D TD JD,
+    one wild). The hand's 6S goes there: penalty 0, as the reference finds."""
+    spec = {"preset": "bga", "lay_off": True, "max_wilds_per_meld": 1}
+    rules = resolve_rules(spec)
+    table = [parse_cards(["6D", "8D", "9D", "TD", "JD"])]
+    assert TableMeld(context(rules, 6), table[0]).spare == 1
+    hand = parse_cards(["6S"])
+    got = solve(hand, 6, rules, table)
+    want = ref.analyze(hand, 6, rules, table)
+    assert got.penalty == want.penalty == 0
+    assert ref.arrangement_problems(hand, got, 6, rules, table, 0) == []
+
+
+@dataclass(frozen=True)
+class ContractPosition(Position):
+    contract: tuple[int, int] = (0, 0)
+
+
+#: Going-out tests under a contract that went past the budget (20 000 steps, in the
+#: lay-off enumeration: every subset of the suit's held cards, each card twice under
+#: ``wrap``, tried and filtered; 28 000 to 102 000 steps).
+CONTRACT_POSITIONS = {
+    "classic, aces wrap, onto a run": ContractPosition(
+        {"ace_penalty": 15, "aces": "wrap", "lay_off": True, "preset": "classic"},
+        13,
+        "QH 2H 9H 2H QH TH 2H KH AH KH JH QH 2H 9H",
+        ("3H 4H 5H 6H 7H",),
+        (0, 0),
+    ),
+    "bga, aces wrap, one wild per meld, onto wilds only": ContractPosition(
+        {"aces": "wrap", "lay_off": True, "max_wilds_per_meld": 1, "preset": "bga"},
+        5,
+        "7H 6H JK 7H 5S 8H 9H 4H 7H 5H 4H 3H 3H",
+        ("5S 5H 5C 5C JK",),
+        (1, 1),
+    ),
+    "bga, aces wrap, no wild per meld, onto a wrapping run": ContractPosition(
+        {"aces": "wrap", "lay_off": True, "max_wilds_per_meld": 0, "preset": "bga"},
+        12,
+        "9D QD JK 3D 5D 6D 4D 3D 4D 4D 4D 7D 5D",
+        ("QD KD AD",),
+        (2, 1),
+    ),
+    "bga, aces wrap, one natural per meld, onto wild-rank aces": ContractPosition(
+        {"aces": "wrap", "lay_off": True, "min_naturals_per_meld": 1, "preset": "bga"},
+        1,
+        "6H 6H 4H 7H 2H AH 6H 5H 7H 3H 7H 4H 4H AH",
+        ("AS AD AS AC AH",),
+        (1, 2),
+    ),
+    "family, 4 jokers, onto wild-rank kings": ContractPosition(
+        {"jokers": 4, "lay_off": True, "preset": "family"},
+        13,
+        "9H QH KS 9S 8S JK 8H 9S QS 8S 8H KH TH KH",
+        ("KH KS KS KC KC",),
+        (2, 0),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CONTRACT_POSITIONS)
+def test_a_going_out_test_under_a_contract_is_inside_the_budget_and_agrees(name: str) -> None:
+    position = CONTRACT_POSITIONS[name]
+    rules = resolve_rules(position.spec)
+    hand, table = position.cards()
+    got = analyze(hand, position.wild_rank, rules, table, position.contract)  # default budget
+    want = ref.analyze(hand, position.wild_rank, rules, table, position.contract)
+    assert (got.penalty, frozenset(got.go_out)) == (want.penalty, want.go_out)
