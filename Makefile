@@ -54,6 +54,12 @@ bench-engine: $(STAMP)
 bench-match: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_match
 
+# Parked waiters (streams and long-polls) on one game while games are played: wake-up times,
+# action latency, worker RSS per waiter, Redis connections and commands per move.
+.PHONY: bench-push
+bench-push: $(STAMP)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_push $(ARGS)
+
 # Soak: SOAK_SECONDS (300) of mixed traffic from SOAK_GAMES (48) games at once on a 2-worker
 # gunicorn; a row per minute (req/s, actions/s, p50/p99/max ms, 5xx), worker RSS at start
 # and end against a bound, Redis memory per game and commands per action.
