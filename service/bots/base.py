@@ -17,7 +17,7 @@ from service.client.types import Action, GameView
 from service.engine.cards import card_name, parse_card, parse_cards, parse_rank
 from service.engine.rules import Rules
 from service.engine.serialize import rules_from_json
-from service.solver import Analysis, analyze
+from service.solver import GAME_STEP_BUDGET, Analysis, analyze
 
 __all__ = ["Bot", "Position", "analysis", "rules_of"]
 
@@ -57,7 +57,7 @@ def rules_of(view: GameView) -> Rules:
 @lru_cache(maxsize=200_000)
 def _analysis(hand: tuple[int, ...], wild: int, rules: Rules,
               table: tuple[tuple[int, ...], ...], contract: tuple[int, int] | None) -> Analysis:
-    return analyze(list(hand), wild, rules, table, contract)
+    return analyze(list(hand), wild, rules, table, contract, steps=GAME_STEP_BUDGET)
 
 
 def analysis(hand: list[int] | tuple[int, ...], wild: int, rules: Rules,

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from service.solver import analyze
+from service.solver import GAME_STEP_BUDGET, analyze
 
 from .cards import card_name, card_names, parse_card
 from .errors import IllegalActionError, InvalidActionError, NotYourTurnError
@@ -181,7 +181,8 @@ def _go_out(state: GameState, seat: int, action: GoOut, log: EventLog) -> GameSt
     if card not in hand:
         raise IllegalActionError(f"{card_name(card)} is not in your hand", card=card_name(card))
     if action.melds is None:
-        arrangement = analyze(hand, state.wild_rank, state.rules, (), state.contract).go_out.get(card)
+        arrangement = analyze(hand, state.wild_rank, state.rules, (), state.contract,
+                              steps=GAME_STEP_BUDGET).go_out.get(card)
         if arrangement is None:
             raise IllegalActionError(
                 f"discarding {card_name(card)} leaves cards that cannot all be melded"

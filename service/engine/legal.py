@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.solver import go_out_cards
+from service.solver import GAME_STEP_BUDGET, go_out_cards
 
 from .cards import card_name
 from .state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, GameState
@@ -31,7 +31,8 @@ def legal_actions(state: GameState, seat: int | None) -> list[dict[str, Any]]:
     distinct = sorted(set(hand))
     actions = [{"type": "discard", "card": card_name(c)} for c in distinct]
     if state.phase == DISCARD:
-        go_out = go_out_cards(hand, state.wild_rank, state.rules, state.contract)
+        go_out = go_out_cards(hand, state.wild_rank, state.rules, state.contract,
+                              steps=GAME_STEP_BUDGET)
         actions.extend({"type": "go_out", "discard": card_name(c)} for c in distinct if c in go_out)
     else:
         assert state.phase == FINAL_DISCARD

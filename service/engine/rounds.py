@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from service.solver import solve
+from service.solver import GAME_STEP_BUDGET, solve
 
 from .cards import card_name, card_names
 from .events import EventLog, round_result_dict, round_started
@@ -104,7 +104,8 @@ def arrange_final(state: GameState, seat: int, log: EventLog | None) -> GameStat
     The hand keeps only the deadwood, so the round's score is its penalty. The solve
     runs under the solver's normal step budget, like every other.
     """
-    arrangement = solve(list(state.hands[seat]), state.wild_rank, state.rules, _table_cards(state))
+    arrangement = solve(list(state.hands[seat]), state.wild_rank, state.rules, _table_cards(state),
+                        steps=GAME_STEP_BUDGET)
     table = list(state.table)
     for index, cards in arrangement.layoffs:
         meld = table[index]
@@ -145,7 +146,7 @@ def _results_from_table(state: GameState) -> tuple[SeatResult, ...]:
 def _results_without_goer(state: GameState) -> tuple[SeatResult, ...]:
     out = []
     for seat, hand in enumerate(state.hands):
-        a = solve(list(hand), state.wild_rank, state.rules, ())
+        a = solve(list(hand), state.wild_rank, state.rules, (), steps=GAME_STEP_BUDGET)
         out.append(
             SeatResult(
                 seat,

@@ -56,9 +56,10 @@ from service.engine.melds import can_lay_off
 
 from .analysis import MAX_HAND, MAX_TABLE_MELDS, analyze, go_out_cards, solve
 from .arrangement import Analysis, Arrangement
-from .budget import STEP_BUDGET
+from .budget import GAME_STEP_BUDGET, STEP_BUDGET
 
 __all__ = [
+    "GAME_STEP_BUDGET",
     "MAX_HAND",
     "MAX_TABLE_MELDS",
     "STEP_BUDGET",

@@ -55,7 +55,7 @@ def solve(
     """The optimal arrangement of ``hand`` (lay-offs onto ``table`` when ``rules.lay_off``).
 
     Raises ``SolverBudgetExceeded`` past ``steps`` search steps (``None``: unbounded,
-    for measurements only; the game flow uses the default, see the package docstring).
+    for measurements only; the game flow passes ``GAME_STEP_BUDGET``, see budget.py).
     """
     _check(hand)
     search, state = _search(context(rules, wild_rank), hand, table, None, Budget(steps))

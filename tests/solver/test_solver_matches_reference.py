@@ -327,7 +327,10 @@ def contract_hand(rng: random.Random) -> Case:
 def disagreements(case: Case) -> list[str]:
     """Every way the solver's analysis of ``case`` differs from the reference; empty = agree."""
     hand = list(case.hand)
-    got = solver.analyze(hand, case.wild_rank, case.rules, table=case.table, contract=case.contract)
+    # a hand of a game's size is a game position: it gets the game's budget, as in play
+    steps = solver.GAME_STEP_BUDGET if len(hand) <= 15 else solver.STEP_BUDGET
+    got = solver.analyze(hand, case.wild_rank, case.rules, table=case.table,
+                         contract=case.contract, steps=steps)
     want = ref.analyze(hand, case.wild_rank, case.rules, case.table, case.contract)
     out = []
     if got.penalty != want.penalty:
@@ -338,7 +341,7 @@ def disagreements(case: Case) -> list[str]:
             f"reference {ref.cards_text(sorted(want.go_out))}"
         )
     if not case.table:  # the going-out test of a turn (no table in a game's going out)
-        fast = solver.go_out_cards(hand, case.wild_rank, case.rules, case.contract)
+        fast = solver.go_out_cards(hand, case.wild_rank, case.rules, case.contract, steps=steps)
         if fast != want.go_out:
             out.append(
                 f"go_out_cards: {ref.cards_text(sorted(fast))}, "
