@@ -4,16 +4,15 @@ Each view is parse → play function (load → engine → save) → render; erro
 raised and mapped in ``problems.py``.
 
 Waiting for a change: ``GET /v1/games/{id}?wait_version=N&timeout=S`` answers
-at once when the version is not ``N``, else blocks in Redis (``XREAD BLOCK`` on
-the game's event stream, which every waiter sees) until the next move or ``S``
-seconds (capped by ``LONG_POLL_MAX_SECONDS``), then returns the current view.
-``?wait=turn`` waits the same way but answers only when the caller's seat may act
-or the game is over (a spectator is never on turn, so it waits for the end): the moves of the others wake it inside the
-worker, which re-reads the game and parks again, so a bot makes one request per
-turn instead of one per move of every player.
-``GET …/events?after=N&timeout=S`` waits the same way for events after ``N``.
-gunicorn runs threaded workers so a parked long-poll holds a thread, not a
-process (see ``deploy/gunicorn.conf.py``).
+at once when the version is not ``N``, else parks on the worker's notification hub
+(``service/play/waits.py``) until the next move or ``S`` seconds (capped by
+``LONG_POLL_MAX_SECONDS``), then returns the current view. ``?wait=turn`` waits the
+same way but answers only when the caller's seat may act or the game is over (a
+spectator is never on turn, so it waits for the end): the moves of the others wake it
+inside the worker, which re-reads the game and parks again, so a bot makes one request
+per turn instead of one per move of every player. ``GET …/events?after=N&timeout=S``
+waits the same way for events after ``N``. A parked request is a greenlet of a gevent
+worker, not a thread (see ``deploy/gunicorn.conf.py``).
 """
 
 from __future__ import annotations
