@@ -39,8 +39,8 @@ MAX_LENGTH = 40
 
 
 def _char(code: int) -> str:
-    # \uXXXX reads the same in ECMA-262, Python and Rust patterns; beyond the BMP the
-    # character itself does (ECMA-262 with the "u" flag, as JSON Schema validators use it)
+    # a four-digit \u escape reads the same in ECMA-262, Python and Rust patterns; beyond
+    # the BMP the character itself does (ECMA-262 with the "u" flag, as JSON Schema uses it)
     return f"\\u{code:04X}" if code <= 0xFFFF else chr(code)
 
 
@@ -77,7 +77,7 @@ RULE = ("1 to 40 characters, no control or format characters (such as bidirectio
 
 
 def PlayerName(description: str = "The player's name.", **kw: Any) -> fields.String:
-    """A player's name in a request (game creation, seat claims; seeks later)."""
+    """A player's name in a request (game creation and seat claims)."""
     return fields.String(
         validate=[validate.Length(1, MAX_LENGTH), check_name],
         metadata={"description": f"{description} {RULE}", "pattern": NAME_PATTERN},

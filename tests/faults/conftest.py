@@ -9,6 +9,7 @@ fault never leaks into another test.
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -123,6 +124,21 @@ def aof_redis(tmp_path: Path) -> Iterator[RedisProcess]:
 @pytest.fixture
 def service(aof_redis: RedisProcess) -> Iterator[Gunicorn]:
     server = Gunicorn(aof_redis.url)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def open_service(aof_redis: RedisProcess) -> Iterator[Gunicorn]:
+    """The service with no per-client limits (hundreds of sockets from 127.0.0.1), and
+    enough open files here for them (some shells start at 1,024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 4096 <= hard or hard == resource.RLIM_INFINITY:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (4096, hard))
+    server = Gunicorn(aof_redis.url, LONG_POLL_MAX_SECONDS="30", MAX_WAITS_PER_ADDRESS="off",
+                      MAX_WAITS_PER_TOKEN="off", RATE_LIMIT="off", RATE_LIMIT_PER_ADDRESS="off")
     try:
         yield server
     finally:

@@ -12,13 +12,10 @@ sockets itself after ~5 s.
 from __future__ import annotations
 
 import contextlib
-import resource
 import socket
 import time
 
-import pytest
-
-from .conftest import Gunicorn, RedisProcess
+from .conftest import Gunicorn
 from .waiters import Game, park, spectator, timed_get
 
 SLOWLORIS = 200
@@ -27,23 +24,6 @@ LONG_POLLS = 40
 PROBE_TIMEOUT = 1.0
 #: deploy/gunicorn.conf.py's keepalive: the header read timeout.
 KEEPALIVE = 5
-
-
-@pytest.fixture(autouse=True)
-def enough_files() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < 4096 <= hard or hard == resource.RLIM_INFINITY:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (4096, hard))
-
-
-@pytest.fixture
-def open_service(aof_redis: RedisProcess):
-    server = Gunicorn(aof_redis.url, LONG_POLL_MAX_SECONDS="30", MAX_WAITS_PER_ADDRESS="off",
-                      MAX_WAITS_PER_TOKEN="off", RATE_LIMIT="off", RATE_LIMIT_PER_ADDRESS="off")
-    try:
-        yield server
-    finally:
-        server.close()
 
 
 def connect(port: int, first: bytes) -> socket.socket:

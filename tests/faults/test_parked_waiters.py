@@ -5,11 +5,9 @@ the new version; one wait past ``MAX_WAITS_PER_ADDRESS`` is ``429 too_many_waits
 
 from __future__ import annotations
 
-import resource
 import time
 from collections import Counter
 
-import pytest
 import requests
 
 from .conftest import Gunicorn, RedisProcess
@@ -20,28 +18,10 @@ WAITERS = 300
 WAIT_SECONDS = 20
 
 
-@pytest.fixture(autouse=True)
-def enough_files() -> None:
-    """300 client sockets here and 300 in the server: above some shells' 1024 default."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < 4096 <= hard or hard == resource.RLIM_INFINITY:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (4096, hard))
-
-
-@pytest.fixture
-def waiting_service(aof_redis: RedisProcess):
-    server = Gunicorn(aof_redis.url, LONG_POLL_MAX_SECONDS="30", MAX_WAITS_PER_ADDRESS="off",
-                      MAX_WAITS_PER_TOKEN="off", RATE_LIMIT="off", RATE_LIMIT_PER_ADDRESS="off")
-    try:
-        yield server
-    finally:
-        server.close()
-
-
 def test_300_parked_waiters_leave_the_service_prompt_and_the_next_move_wakes_them_all(
-    waiting_service: Gunicorn,
+    open_service: Gunicorn,
 ) -> None:
-    base = waiting_service.base
+    base = open_service.base
     game, other = Game.create(base, "parked"), Game.create(base, "other")
     game.to_a_discard()
     waiters = mixed(game, WAITERS, WAIT_SECONDS)
