@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from service.solver import GAME_STEP_BUDGET, analyze
 
+from . import seats
 from .cards import card_name, card_names, parse_card
 from .errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from .events import Event, EventLog
@@ -33,7 +34,7 @@ from .state import (
     TableMeld,
 )
 
-__all__ = ["Action", "Discard", "Draw", "GoOut", "apply", "parse_action"]
+__all__ = ["Action", "Back", "Discard", "Draw", "GoOut", "Resign", "apply", "parse_action"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +53,21 @@ class GoOut:
     melds: tuple[tuple[int, ...], ...] | None  # None: use the solver's arrangement
 
 
-Action = Draw | Discard | GoOut
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Give the seat up: the stand-in bot plays it to the end (:mod:`.seats`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """The owner of an away seat plays it again (:mod:`.seats`)."""
+
+
+Action = Draw | Discard | GoOut | Resign | Back
 
 _KEYS = {
+    "resign": ({"type"}, set()),
+    "back": ({"type"}, set()),
     "draw": ({"type", "source"}, set()),
     "discard": ({"type", "card"}, set()),
     "go_out": ({"type", "discard"}, {"melds"}),
@@ -68,7 +81,8 @@ def parse_action(body: object) -> Action:
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise InvalidActionError(
-            f"unknown action type {kind!r}: use draw, discard or go_out", field="type"
+            f"unknown action type {kind!r}: use draw, discard, go_out, resign or back",
+            field="type",
         )
     required, optional = _KEYS[kind]
     missing = sorted(required - set(body))
@@ -77,6 +91,10 @@ def parse_action(body: object) -> Action:
     extra = sorted(str(k) for k in set(body) - required - optional)
     if extra:
         raise InvalidActionError(f"a {kind} action has no field {extra[0]!r}", field=extra[0])
+    if kind == "resign":
+        return Resign()
+    if kind == "back":
+        return Back()
     if kind == "draw":
         source = body["source"]
         if source not in ("stock", "discard"):
@@ -102,6 +120,10 @@ def apply(state: GameState, seat: int, body: object) -> tuple[GameState, list[Ev
     action = parse_action(body)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
         raise InvalidActionError(f"there is no seat {seat!r} in this game", field="seat")
+    if isinstance(action, Resign):  # any time, on turn or not
+        return seats.resign(state, seat)
+    if isinstance(action, Back):
+        return seats.come_back(state, seat)
     if state.finished:
         raise IllegalActionError("the game is finished")
     if seat != state.current_seat:

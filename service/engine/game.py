@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import replace
 
 from .errors import IllegalActionError, InvalidActionError, InvalidRulesError
 from .events import Event, EventLog, round_started
 from .rounds import deal_round
 from .rules import Rules
+from .seats import BOT, HUMAN
 from .shoe import RandomStream, commitment
 from .state import IN_PROGRESS, GameState
 
@@ -18,7 +20,9 @@ MAX_SEED_LENGTH = 64
 
 
 def new_game(
-    rules: Rules, names: list[str | None], seed: str | None = None, *, seed_salt: str | None = None
+    rules: Rules, names: list[str | None], seed: str | None = None, *,
+    seed_salt: str | None = None, bots: Sequence[str | None] | None = None,
+    turn_seconds: int | None = None,
 ) -> GameState:
     """A new game of ``len(names)`` players, dealt and waiting for the first draw.
 
@@ -27,6 +31,9 @@ def new_game(
     end, and the view shows its salted commitment from the start. ``seed_salt``
     is for replaying a finished game from its revealed seed and salt (the
     replay is then equal to the original, bit for bit); normally it is fresh.
+
+    ``bots[seat]`` names the reference bot of a bot seat (its name is its entry of
+    ``names``); ``turn_seconds`` is the turn clock (:mod:`.seats`, docs/lifecycle.md).
     """
     n = len(names)
     if not rules.min_players <= n <= rules.max_players:
@@ -48,6 +55,12 @@ def new_game(
         raise InvalidRulesError(
             f"a seed must be a string of at most {MAX_SEED_LENGTH} characters", option="seed"
         )
+    bot_of = tuple(bots) if bots is not None else (None,) * n
+    if len(bot_of) != n:
+        raise InvalidRulesError("one bot entry per seat", option="players")
+    if turn_seconds is not None and (isinstance(turn_seconds, bool) or turn_seconds < 1):
+        raise InvalidRulesError("turn_seconds is a whole number of seconds, at least 1",
+                                option="turn_seconds")
     seeded = seed is not None
     the_seed = seed if seed is not None else secrets.token_hex(16)
     state = GameState(
@@ -72,6 +85,10 @@ def new_game(
         arranged=(),
         scores=tuple(() for _ in names),
         last_round=None,
+        seat_kinds=tuple(BOT if b is not None else HUMAN for b in bot_of),
+        bots=bot_of,
+        turn_seconds=turn_seconds,
+        timeouts=(0,) * n,
     )
     log = EventLog(0)
     state = deal_round(state, 0, log)

@@ -51,6 +51,12 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "table": [[m.seat, list(m.cards), _meld_pairs(m.layoffs)] for m in state.table],
         "arranged": list(state.arranged),
         "scores": [list(s) for s in state.scores],
+        "kinds": list(state.seat_kinds),
+        "bots": list(state.bots),
+        "clock": state.turn_seconds,
+        "deadline": state.turn_deadline,
+        "timeouts": list(state.timeouts),
+        "rematch": [list(state.rematch_asked), state.rematch_game],
         "last": None
         if last is None
         else [
@@ -105,6 +111,14 @@ def from_dict(data: dict[str, Any]) -> GameState:
         table=tuple(TableMeld(s, tuple(c), _pairs(lo)) for s, c, lo in data["table"]),
         arranged=tuple(data["arranged"]),
         scores=tuple(tuple(s) for s in data["scores"]),
+        # absent from games stored before seat kinds existed: every seat a human
+        seat_kinds=tuple(data.get("kinds", ())),
+        bots=tuple(data.get("bots", ())),
+        turn_seconds=data.get("clock"),
+        turn_deadline=data.get("deadline"),
+        timeouts=tuple(data.get("timeouts", ())),
+        rematch_asked=tuple(data.get("rematch", [[], None])[0]),
+        rematch_game=data.get("rematch", [[], None])[1],
         last_round=None
         if last is None
         else RoundResult(

@@ -109,6 +109,16 @@ class GameState:
     arranged: tuple[int, ...]  # seats whose final arrangement is done this round
     scores: tuple[tuple[int, ...], ...]  # per seat, one score per finished round
     last_round: RoundResult | None
+    # -- who plays each seat (:mod:`.seats`); defaults: every seat a human, no clock --
+    seat_kinds: tuple[str, ...] = ()  # per seat: human, bot, away or resigned (empty: all human)
+    bots: tuple[str | None, ...] = ()  # per seat: the reference bot of a bot seat
+    turn_seconds: int | None = None  # the turn clock (None: no clock)
+    #: when the current turn times out (Unix seconds): set by the service layer, which
+    #: owns the clock; the engine only carries it (and never reads the time)
+    turn_deadline: float | None = None
+    timeouts: tuple[int, ...] = ()  # per seat: turns timed out in a row
+    rematch_asked: tuple[int, ...] = ()  # seats that asked for (accepted) a rematch
+    rematch_game: str | None = None  # the rematch's game id, once every human accepted
 
     # -- derived -----------------------------------------------------------------
 

@@ -9,6 +9,7 @@ salt are revealed so anyone can check the commitment and replay the deal).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from .cards import card_name, card_names, rank_name
@@ -16,6 +17,7 @@ from .events import round_result_dict, table_dicts
 from .legal import legal_actions
 from .rounds import winners
 from .shoe import commitment
+from .seats import player_of, seat_kind
 from .state import GameState
 
 __all__ = ["view"]
@@ -58,15 +60,30 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
                 "hand_count": len(state.hands[s]),
                 "total": sum(state.scores[s]),
                 "round_scores": list(state.scores[s]),
+                "kind": seat_kind(state, s),
+                "bot": player_of(state, s),
             }
             for s, name in enumerate(state.names)
         ],
         "you": None if seat is None else {"seat": seat, "hand": card_names(state.hands[seat])},
         "legal_actions": legal_actions(state, seat),
         "last_round": None if state.last_round is None else round_result_dict(state.last_round),
+        "clock": None if state.turn_seconds is None else {
+            "turn_seconds": state.turn_seconds,
+            "deadline": _instant(state.turn_deadline),
+        },
+        "rematch": {"asked": list(state.rematch_asked), "game_id": state.rematch_game},
     }
     if state.finished:
         out["winners"] = list(winners(state))
         out["seed"] = state.seed
         out["seed_salt"] = state.seed_salt
     return out
+
+
+def _instant(unix: float | None) -> str | None:
+    """A deadline as RFC 3339 UTC with milliseconds (``None``: no turn running)."""
+    if unix is None:
+        return None
+    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z")

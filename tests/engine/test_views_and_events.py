@@ -31,7 +31,8 @@ def test_the_view_has_every_field_of_the_contract() -> None:
     assert shown["legal_actions"] == [
         {"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}
     ]
-    assert set(shown["players"][0]) == {"seat", "name", "hand_count", "total", "round_scores"}
+    assert set(shown["players"][0]) == {"seat", "name", "hand_count", "total", "round_scores",
+                                        "kind", "bot"}
     json.dumps(shown)
 
 
