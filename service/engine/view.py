@@ -16,8 +16,8 @@ from .cards import card_name, card_names, rank_name
 from .events import round_result_dict, table_dicts
 from .legal import legal_actions
 from .rounds import winners
-from .shoe import commitment
 from .seats import player_of, seat_kind
+from .shoe import commitment
 from .state import GameState
 
 __all__ = ["view"]

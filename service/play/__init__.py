@@ -4,6 +4,7 @@ Functions of plain values over a :class:`~service.storage.GameStore`; nothing he
 knows Flask, so they are tested on the in-memory store (``tests/play``).
 """
 
+from .autoplay import catch_up, decide, due, play_due
 from .errors import (
     AuthError,
     GameBusyError,
@@ -25,6 +26,7 @@ from .games import (
     may_act,
     seat_of,
 )
+from .rematch import ask_for_rematch
 from .streams import (
     END_RETRY_MS,
     TICKET_TTL_SECONDS,
@@ -52,10 +54,14 @@ __all__ = [
     "SeatsOpenError",
     "UnknownSeatError",
     "act",
+    "ask_for_rematch",
+    "catch_up",
     "changed_from",
     "check_cursor",
     "claim_seat",
     "create_game",
+    "decide",
+    "due",
     "etag",
     "events_when",
     "game_view",
@@ -64,6 +70,7 @@ __all__ = [
     "issue_ticket",
     "may_act",
     "on_turn",
+    "play_due",
     "redeem_ticket",
     "seat_of",
     "stream_messages",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,9 +19,11 @@ from typing import Any
 import orjson
 
 from service.engine import GameState, apply, claim, new_game, opening_events
+from service.engine.seats import acted
 from service.engine.serialize import rules_from_json
 from service.storage import GameRecord, GameStore, StoredReply, VersionConflictError
 
+from .autoplay import with_clock
 from .errors import (
     AuthError,
     GameBusyError,
@@ -33,6 +36,7 @@ from .errors import (
 from .views import game_view_bytes
 
 __all__ = [
+    "BOT_SEAT",
     "MAX_ATTEMPTS",
     "ActionResult",
     "act",
@@ -43,6 +47,7 @@ __all__ = [
     "may_act",
     "seat_of",
     "seat_of_digest",
+    "store_new_game",
 ]
 
 #: Without If-Match, an action that lost a race is re-validated on the newer state this
@@ -80,20 +85,43 @@ def seat_of_digest(record: GameRecord, digest: str) -> int:
     return seat
 
 
+#: What stands for a token hash on a bot seat: claimed, and no sha256 digest equals it.
+BOT_SEAT = "bot"
+
+
 def create_game(
     store: GameStore,
     rules_spec: dict[str, Any] | None,
     players: Sequence[str | None],
     seed: str | int | None,
+    *,
+    bots: Sequence[str | None] | None = None,
+    turn_seconds: int | None = None,
+    now: float | None = None,
 ) -> tuple[GameRecord, list[str | None]]:
-    """Deal a new game; ``None`` in ``players`` leaves that seat open. Returns the tokens."""
+    """Deal a new game; ``None`` in ``players`` leaves that seat open, ``bots[seat]``
+    makes it a bot seat (claimed, no token). Returns the tokens (``None`` for open and
+    bot seats). The caller then runs :func:`.autoplay.play_due` (a bot may start)."""
     rules = rules_from_json(rules_spec)
-    state = new_game(rules, list(players), seed)  # type: ignore[arg-type]
-    tokens = [None if name is None else secrets.token_urlsafe(32) for name in players]
-    hashes = [None if t is None else hash_token(t) for t in tokens]
+    bot_of = list(bots) if bots is not None else [None] * len(players)
+    names = [bot if bot is not None else name for name, bot in zip(players, bot_of, strict=True)]
+    state = new_game(rules, names, seed, bots=bot_of,  # type: ignore[arg-type]
+                     turn_seconds=turn_seconds)
+    tokens = [None if name is None or bot is not None else secrets.token_urlsafe(32)
+              for name, bot in zip(players, bot_of, strict=True)]
+    hashes = [BOT_SEAT if bot is not None else None if t is None else hash_token(t)
+              for t, bot in zip(tokens, bot_of, strict=True)]
+    return store_new_game(store, state, hashes, now), tokens
+
+
+def store_new_game(store: GameStore, state: GameState, hashes: Sequence[str | None],
+                   now: float | None) -> GameRecord:
+    """Store a freshly dealt game under a new id (its clock started if no seat is open)."""
+    if None not in hashes:  # every seat taken: the first turn (and its clock) starts now
+        state = with_clock(None, state, time.time() if now is None else now, started=True)
     game_id = secrets.token_urlsafe(12)
     store.create(game_id, state, hashes, opening_events(state))
-    return GameRecord(game_id, state, tuple(hashes)), tokens
+    return GameRecord(game_id, state, tuple(hashes))
 
 
 def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
@@ -108,6 +136,8 @@ def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[Ga
         state, events = claim(record.state, seat, name)
         hashes = list(record.token_hashes)
         hashes[seat] = hash_token(token)
+        if None not in hashes:  # the last seat: the game, and its first turn, start now
+            state = with_clock(record.state, state, time.time(), started=True)
         try:
             store.save(game_id, record.state.version, state, events, token_hashes=hashes)
         except VersionConflictError:
@@ -179,6 +209,7 @@ def act(
             raise SeatsOpenError("the game starts when every seat is claimed",
                                  open_seats=open_seats)
         new, events = apply(state, seat, body)
+        new = with_clock(state, acted(new, seat), time.time())
         reply = None
         if reply_key is not None:
             reply = StoredReply(fingerprint, 200, etag(new.version),

@@ -35,6 +35,7 @@ from typing import Any
 from service.storage import GameRecord, GameStore, StorageUnavailableError
 from service.storage.base import GameWatch
 
+from .autoplay import catch_up, due, seconds_to_deadline
 from .errors import AuthError, InvalidCursorError
 from .games import hash_token, seat_of, seat_of_digest
 from .views import game_view_bytes
@@ -133,7 +134,7 @@ def _messages(
 ) -> Iterator[Message]:
     deadline = time.monotonic() + max_seconds
     with store.watch(game_id) as watch:
-        record = watch.load()  # after subscribing: nothing slips by
+        record = catch_up(store, watch.load())  # after subscribing: nothing slips by
         sent_view: tuple[Any, ...] | None = None
         while True:
             newest = record.state.event_seq
@@ -161,14 +162,18 @@ def _messages(
                 if remaining <= 0:
                     yield _end("max_duration")
                     return
-                if watch.wait(min(remaining, heartbeat_seconds)):
+                if watch.wait(min(remaining, heartbeat_seconds,
+                                  seconds_to_deadline(record.state, time.time()))):
                     break
+                if due(record.state, record.open_seats, time.time()):
+                    break  # a turn timed out: read the game, and apply it
+
                 if stopping() or time.monotonic() >= deadline:
                     continue  # ends above, without a heartbeat first
                 yield Message("heartbeat")
             if stopping():
                 continue  # the shutdown's wake-up: end without another read
-            record = watch.load(at_least=record.state.version)
+            record = catch_up(store, watch.load(at_least=record.state.version))
 
 
 def _events(watch: GameWatch, after: int, newest: int) -> list[Any]:

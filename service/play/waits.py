@@ -14,6 +14,7 @@ from collections.abc import Callable
 from service.engine import Event
 from service.storage import GameRecord, GameStore
 
+from .autoplay import catch_up, seconds_to_deadline
 from .games import may_act, seat_of
 from .views import game_view_bytes
 
@@ -36,11 +37,15 @@ def view_when(
     with store.watch(game_id) as watch:
         record = watch.load(at_least=seen_version)  # after subscribing: nothing slips by
         seat = seat_of(record, token)
+        record = catch_up(watch.store, record)
         while not ready(record, seat):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not watch.wait(remaining):
+            # no longer than the turn's deadline: then this waiter applies the time-out
+            remaining = min(deadline - time.monotonic(),
+                            seconds_to_deadline(record.state, time.time()))
+            timed_out = remaining <= 0 or not watch.wait(remaining)
+            if timed_out and time.monotonic() >= deadline:
                 break
-            record = watch.load(at_least=record.state.version)
+            record = catch_up(watch.store, watch.load(at_least=record.state.version))
         key = ("view", record.state.version, seat, tuple(record.open_seats))
         body = watch.shared(key, lambda: game_view_bytes(
             game_id, record.state, seat, record.open_seats))

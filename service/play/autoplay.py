@@ -1,0 +1,152 @@
+"""The moves the service makes itself: bot seats, stand-ins and turn clocks.
+
+Why no background process: every request that saves a move (create, claim, act) runs
+:func:`play_due` afterwards, and every request or woken waiter that reads a game on
+which a move is *due* (a bot on turn, or a turn clock run out) runs it too. Each move is
+loaded, decided, applied and saved with the usual compare-and-set, one version and its
+own events at a time, so frontends see bot moves one by one on the stream; a lost race
+means another request is making the same moves, and this one stops.
+
+What a bot sees: :func:`decide` gets the seat's view (the engine's view for that seat,
+the dict a client would get) and that seat's share of the events, as plain JSON data,
+never the state; it runs exactly the reference bot (``service/bots``), built afresh for
+each decision with an RNG seeded from the game's seed, the seat and the version, so a
+seed and the list of actions replay the game. ``strong`` keeps its card counting by
+being shown the seat's events from the start.
+
+The clock (``turn_seconds``): :func:`with_clock` sets the deadline whenever a turn
+begins. When it passes, :func:`~service.engine.seats.time_out` is saved (and the
+deadline cleared), then the stand-in (``greedy``) plays the rest of that turn.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from service.bots import make_bot
+from service.engine import Event, GameState, apply, view
+from service.engine.seats import STAND_IN, player_of, time_out
+from service.storage import GameRecord, GameStore, VersionConflictError
+
+__all__ = [
+    "MAX_MOVES_PER_CALL",
+    "catch_up",
+    "decide",
+    "due",
+    "play_due",
+    "seconds_to_deadline",
+    "with_clock",
+]
+
+#: A safety net only: an 11-round game of 8 bots is about 1,500 moves.
+MAX_MOVES_PER_CALL = 20_000
+
+
+def decide(bot: str, rng_seed: str, seat_view: dict[str, Any],
+           seat_events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The action the reference bot ``bot`` chooses from what its seat may see, only."""
+    player = make_bot(bot, seed=rng_seed)
+    player.start(seat_view)  # type: ignore[arg-type]
+    if player.wants_events:
+        player.observe(seat_events)
+    return dict(player.choose(seat_view))  # type: ignore[arg-type]
+
+
+def with_clock(old: GameState | None, new: GameState, now: float,
+               started: bool = False) -> GameState:
+    """``new`` with its turn deadline: a fresh one when a turn began (another seat, a new
+    round, or the game just ``started``), none once finished or without a clock."""
+    if new.turn_seconds is None:
+        return new
+    if new.finished:
+        return replace(new, turn_deadline=None)
+    began = started or old is None or (
+        new.current_seat != old.current_seat or new.round_index != old.round_index)
+    if began:
+        return replace(new, turn_deadline=now + new.turn_seconds)
+    return new
+
+
+def due(state: GameState, open_seats: list[int] | tuple[int, ...], now: float) -> bool:
+    """Whether the service owes a move: a bot (or stand-in) is on turn, or the clock ran out."""
+    if state.finished or open_seats or state.current_seat is None:
+        return False
+    seat = state.current_seat
+    if player_of(state, seat) is not None:
+        return True
+    return state.turn_seconds is not None and (
+        state.turn_deadline is None or now >= state.turn_deadline)
+
+
+def seconds_to_deadline(state: GameState, now: float) -> float:
+    """Seconds until the current turn times out (a little after, so the waiter that wakes
+    then sees it passed): waiters park no longer than this. Infinite without a clock."""
+    if state.finished or state.turn_seconds is None or state.turn_deadline is None:
+        return float("inf")
+    return max(0.0, state.turn_deadline - now) + 0.01
+
+
+def catch_up(store: GameStore, record: GameRecord) -> GameRecord:
+    """``record``, or, if the service owes moves on it (a bot on turn, a clock run out),
+    the game once this caller has made them: the first request or waiter that sees a due
+    move makes it."""
+    if not due(record.state, record.open_seats, time.time()):
+        return record
+    play_due(store, record.game_id)
+    return store.load(record.game_id)
+
+
+def _events_for(store: GameStore, game_id: str, seat: int, log: list[Event]) -> list[Any]:
+    """The seat's share of every event so far (read once per call, then extended)."""
+    after = log[-1].seq if log else 0
+    while True:
+        page = store.events(game_id, after, 1000)
+        log.extend(page)
+        if len(page) < 1000:
+            break
+        after = page[-1].seq
+    return [e.for_seat(seat) for e in log]
+
+
+def _service_move(store: GameStore, game_id: str, state: GameState, now: float,
+                  log: list[Event]) -> tuple[GameState, list[Event]]:
+    """The next move the service makes on ``state`` (the time-out first, then the bot's)."""
+    seat = state.current_seat
+    assert seat is not None
+    bot = player_of(state, seat)
+    if bot is None and state.turn_deadline is not None:  # the clock ran out just now
+        new, events = time_out(state, seat)
+        return replace(new, turn_deadline=None), events
+    seat_view = view(state, seat)
+    wants = (bot or STAND_IN) == "strong"
+    action = decide(bot or STAND_IN, f"{state.seed}:{seat}:{state.version}", seat_view,
+                    _events_for(store, game_id, seat, log) if wants else [])
+    new, events = apply(state, seat, action)
+    return with_clock(state, new, now), events
+
+
+def play_due(store: GameStore, game_id: str,
+             clock: Callable[[], float] = time.time) -> int:
+    """Make every move the service owes on this game now; the number made.
+
+    Stops when a human is on turn within its time, the game is over, or another request
+    saved first (it is making these moves). Between moves it yields (``time.sleep(0)``:
+    under gevent the worker's other requests run while a bot game plays)."""
+    log: list[Event] = []
+    made = 0
+    while made < MAX_MOVES_PER_CALL:
+        record = store.load(game_id)
+        now = clock()
+        if not due(record.state, record.open_seats, now):
+            return made
+        new, events = _service_move(store, game_id, record.state, now, log)
+        try:
+            store.save(game_id, record.state.version, new, events)
+        except VersionConflictError:
+            return made
+        made += 1
+        time.sleep(0)
+    return made

@@ -1,0 +1,49 @@
+"""Rematches: after a finished game, the same players and rules again, at a fresh deal.
+
+Why the new game keeps the old seats' tokens: the last seat to accept creates the
+game, and the others are not in that request to be handed new tokens. Every human
+keeps its seat number and token (its hash is copied), bots accept at once, and the
+new game's id is announced on the old game's log (``rematch_started``), so whoever
+follows the old game's stream or long-polls it learns where to go.
+"""
+
+from __future__ import annotations
+
+from service.engine import new_game
+from service.engine.seats import ask_rematch, humans, rematch_started
+from service.storage import GameRecord, GameStore, VersionConflictError
+
+from .errors import AuthError, GameBusyError
+from .games import MAX_ATTEMPTS, hash_token, seat_of_digest, store_new_game
+
+__all__ = ["ask_for_rematch"]
+
+
+def ask_for_rematch(store: GameStore, game_id: str, token: str | None) -> GameRecord:
+    """The bearer's seat asks for (or accepts) a rematch; the game once saved. When it
+    is the last human to, the new game is created and announced in the same save."""
+    if token is None:
+        raise AuthError("a rematch needs a seat token: send Authorization: Bearer <token>")
+    digest = hash_token(token)
+    for _ in range(MAX_ATTEMPTS):
+        record = store.load(game_id)
+        seat = seat_of_digest(record, digest)
+        state, events = ask_rematch(record.state, seat)
+        if set(humans(state)) <= set(state.rematch_asked):
+            old = state
+            new = _new_game_like(store, record)
+            state, more = rematch_started(old, new.game_id)
+            events = events + more
+        try:
+            store.save(game_id, record.state.version, state, events)
+        except VersionConflictError:
+            continue  # a game made for a lost race is never announced: it just expires
+        return GameRecord(game_id, state, record.token_hashes)
+    raise GameBusyError("the game kept changing; try again")
+
+
+def _new_game_like(store: GameStore, record: GameRecord) -> GameRecord:
+    old = record.state
+    state = new_game(old.rules, list(old.names), None, bots=old.bots or None,
+                     turn_seconds=old.turn_seconds)
+    return store_new_game(store, state, record.token_hashes, None)
