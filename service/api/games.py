@@ -30,6 +30,7 @@ from service.play import etag, game_view, game_view_bytes
 from .docs import ETAG, LOCATION, header, json_body, problems, query
 from .problems import ApiProblem
 from .schemas import (
+    ActionSchemas,
     ClaimRequestSchema,
     ClaimResponseSchema,
     CreateGameRequestSchema,
@@ -65,8 +66,17 @@ TOKEN = [{"seatToken": []}]
 TOKEN_OPTIONAL = [{}, {"seatToken": []}]
 MAX_EVENTS = 1000
 
-CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"name": "bob"}],
-                  "rules": {"preset": "classic"}, "seed": "7"}
+CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"bot": "strong"}],
+                  "rules": {"preset": "classic"}, "seed": "7", "turn_seconds": 60}
+
+
+def _then_play_due(response: Response, game_id: str) -> Response:
+    """After the response is sent, make the moves the service owes (a bot seat on turn):
+    the caller has its answer at once, and each bot move reaches the stream as it is made
+    (``service/play/autoplay.py``)."""
+    games = store()
+    response.call_on_close(lambda: play.play_due(games, game_id))
+    return response
 
 
 def _view_response(game_id: str, state: GameState, seat: int | None,
@@ -121,11 +131,14 @@ class Games(MethodView):
         """
         body = load_body(_CREATE)
         names = [p.get("name") for p in body["players"]]
-        record, tokens = play.create_game(store(), body["rules"], names, body["seed"])
+        bots = [p.get("bot") for p in body["players"]]
+        record, tokens = play.create_game(store(), body["rules"], names, body["seed"],
+                                          bots=bots, turn_seconds=body["turn_seconds"])
         metrics.GAMES_CREATED.inc()
         state = record.state
         seats = [
-            {"seat": s, "name": names[s], "open": tokens[s] is None, "token": tokens[s]}
+            {"seat": s, "name": state.names[s], "open": s in record.open_seats,
+             "bot": bots[s], "token": tokens[s]}
             for s in range(len(names))
         ]
         out = {
@@ -134,10 +147,10 @@ class Games(MethodView):
             "state": game_view(record.game_id, state, None, record.open_seats),
         }
         # the seat tokens are in this body, shown once: no cache may keep it
-        return json_response(
+        return _then_play_due(json_response(
             out, 201, {"Location": f"/v1/games/{record.game_id}", "ETag": etag(state.version),
                        "Cache-Control": "no-store"},
-        )
+        ), record.game_id)
 
 
 @blp.route("/<game_id>")
@@ -182,7 +195,7 @@ class Game(MethodView):
                 record, seat, body = play.view_when(games, game_id, token, ready, timeout, seen)
             return for_bearer(json_response(body, 200, {"ETag": etag(record.state.version)}),
                               seat is not None)
-        record = games.load(game_id)
+        record = play.catch_up(games, games.load(game_id))  # a due move is made first
         seat = play.seat_of(record, token)
         return _view_response(game_id, record.state, seat, record.open_seats)
 
@@ -202,9 +215,8 @@ class Actions(MethodView):
             "required": True,
             "description": "One action; every element of `legal_actions` is one.",
             "content": {"application/json": {
-                "schema": {"oneOf": [{"$ref": "#/components/schemas/DrawAction"},
-                                     {"$ref": "#/components/schemas/DiscardAction"},
-                                     {"$ref": "#/components/schemas/GoOutAction"}]},
+                "schema": {"oneOf": [{"$ref": f"#/components/schemas/{name}"}
+                                     for name in ActionSchemas]},
                 "example": {"type": "draw", "source": "stock"},
             }},
         },
@@ -243,7 +255,8 @@ class Actions(MethodView):
             # with an Idempotency-Key the reply stored with the move is the answer
             reply = (result.reply.body if result.reply is not None
                      else game_view_bytes(game_id, result.state, result.seat))
-            response = json_response(reply, 200, {"ETag": etag(result.state.version)})
+            response = _then_play_due(
+                json_response(reply, 200, {"ETag": etag(result.state.version)}), game_id)
         return for_bearer(response, private=True)  # the acting seat's view, replayed or not
 
 
@@ -288,7 +301,32 @@ class Claim(MethodView):
             "state": game_view(game_id, state, number, record.open_seats),
         }
         # the seat's token is in this body, shown once: no cache may keep it
-        return json_response(out, 200, {"ETag": etag(state.version), "Cache-Control": "no-store"})
+        return _then_play_due(json_response(
+            out, 200, {"ETag": etag(state.version), "Cache-Control": "no-store"}), game_id)
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.doc(operationId="askRematch", security=TOKEN)
+    @blp.response(200, GameViewSchema, headers=ETAG)
+    @problems(blp, 401, 404, 409, 422)
+    def post(self, game_id: str) -> Response:
+        """Ask for (or accept) a rematch
+
+        Only after the game is finished. Each human seat asks once (bot seats accept at
+        once); the last one creates the rematch: same players in the same seats, same
+        rules and clock, a fresh deal. Its id is in this game's `rematch.game_id` and in
+        a `rematch_started` event on this game's log and stream; every seat's token
+        plays the same seat there. A second ask, or one before the end, is a 409
+        `illegal_action`.
+        """
+        valid_game_id(game_id)
+        token = bearer_token(required=True)
+        record = play.ask_for_rematch(store(), game_id, token)
+        seat = play.seat_of(record, token)
+        response = _view_response(game_id, record.state, seat, record.open_seats)
+        rematch = record.state.rematch_game
+        return response if rematch is None else _then_play_due(response, rematch)
 
 
 @blp.route("/<game_id>/events")

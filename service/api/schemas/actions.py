@@ -1,4 +1,4 @@
-"""Action bodies (draw, discard, go out): documented here, validated by the engine alone;
+"""Action bodies (draw, discard, go out, resign, back): documented here, validated by the engine alone;
 a view's `legal_actions` lists them as a oneOf."""
 
 from __future__ import annotations
@@ -31,9 +31,27 @@ class GoOutActionSchema(StrictSchema):
     )
 
 
+class ResignActionSchema(StrictSchema):
+    """Give up your seat, any time (on turn or not): the `greedy` bot plays it to the end.
+    Never listed in `legal_actions`."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["resign"]))
+
+
+class BackActionSchema(StrictSchema):
+    """Your seat is `away` (its turns timed out): play your own turns again. Never listed
+    in `legal_actions`."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["back"]))
+
+
 ActionSchemas = {
     "DrawAction": DrawActionSchema,
     "DiscardAction": DiscardActionSchema,
     "GoOutAction": GoOutActionSchema,
+    "ResignAction": ResignActionSchema,
+    "BackAction": BackActionSchema,
 }
-ACTION_ONE_OF = {"oneOf": [ref(name) for name in ActionSchemas]}
+#: What ``legal_actions`` lists (resign and back are always taken, never listed).
+LISTED = ("DrawAction", "DiscardAction", "GoOutAction")
+ACTION_ONE_OF = {"oneOf": [ref(name) for name in LISTED]}

@@ -138,6 +138,51 @@ class SeatClaimedEventSchema(_EventBase):
     name = fields.String(required=True)
 
 
+class SeatResignedEventSchema(_EventBase):
+    """A seat resigned: the stand-in bot plays it to the end of the game."""
+
+    type = _type("seat_resigned")
+    seat = fields.Integer(required=True)
+    played_by = fields.String(required=True, metadata={"description": "The stand-in bot."})
+
+
+class TurnTimedOutEventSchema(_EventBase):
+    """A seat's turn clock ran out: the stand-in bot plays that turn for it."""
+
+    type = _type("turn_timed_out")
+    seat = fields.Integer(required=True)
+    timeouts = fields.Integer(required=True, metadata={"description": "Turns timed out in "
+                                                       "a row by this seat."})
+    away = fields.Boolean(required=True, metadata={"description": "Whether the seat is now "
+                                                   "`away` (played by the stand-in until "
+                                                   "its owner sends `back`)."})
+    played_by = fields.String(required=True, metadata={"description": "The stand-in bot."})
+
+
+class SeatBackEventSchema(_EventBase):
+    """The owner of an away seat is back and plays its turns again."""
+
+    type = _type("seat_back")
+    seat = fields.Integer(required=True)
+
+
+class RematchAskedEventSchema(_EventBase):
+    """After the end, a seat asked for (or accepted) a rematch."""
+
+    type = _type("rematch_asked")
+    seat = fields.Integer(required=True)
+    waiting_for = fields.List(fields.Integer(), required=True, metadata={
+        "description": "The human seats still to accept (bots accept at once)."})
+
+
+class RematchStartedEventSchema(_EventBase):
+    """Every human seat accepted: the rematch is this game; each seat's token plays the
+    same seat there."""
+
+    type = _type("rematch_started")
+    game_id = fields.String(required=True, metadata={"description": "The new game."})
+
+
 #: The component name of each event's schema, by event type.
 EVENT_TYPES = {
     "round_started": ("RoundStartedEvent", RoundStartedEventSchema),
@@ -149,6 +194,11 @@ EVENT_TYPES = {
     "round_ended": ("RoundEndedEvent", RoundEndedEventSchema),
     "game_finished": ("GameFinishedEvent", GameFinishedEventSchema),
     "seat_claimed": ("SeatClaimedEvent", SeatClaimedEventSchema),
+    "seat_resigned": ("SeatResignedEvent", SeatResignedEventSchema),
+    "turn_timed_out": ("TurnTimedOutEvent", TurnTimedOutEventSchema),
+    "seat_back": ("SeatBackEvent", SeatBackEventSchema),
+    "rematch_asked": ("RematchAskedEvent", RematchAskedEventSchema),
+    "rematch_started": ("RematchStartedEvent", RematchStartedEventSchema),
 }
 EVENT_SCHEMAS: dict[str, type[Schema]] = dict(EVENT_TYPES.values())
 

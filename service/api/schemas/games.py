@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from service.bots import BOTS
 
 from ..names import PlayerName
 from .cards import StrictSchema
@@ -10,14 +12,24 @@ from .rules import rules_spec_field
 from .views import GameViewSchema
 
 SEED_MAX = 2**63 - 1
+MAX_TURN_SECONDS = 86_400
 
 
 class PlayerSpecSchema(StrictSchema):
-    """A seat at creation: `{"name": "ann"}`, or `{"name": null}` to leave it open for
-    someone to claim."""
+    """A seat at creation: `{"name": "ann"}`, `{"name": null}` to leave it open for
+    someone to claim, or `{"bot": "greedy"}` for a server-side bot seat (see
+    `GET /v1/bots`): claimed at once, no token, and it plays as soon as it is on turn."""
 
-    name = PlayerName("The player's name, or null: an open seat.", required=True,
-                      allow_none=True)
+    name = PlayerName("The player's name, or null: an open seat.", allow_none=True)
+    bot = fields.String(
+        validate=validate.OneOf(sorted(BOTS)),
+        metadata={"description": "A reference bot plays this seat (instead of `name`)."},
+    )
+
+    @validates_schema
+    def _one_of(self, data: dict[str, object], **kwargs: object) -> None:
+        if ("name" in data) == ("bot" in data):
+            raise ValidationError('a seat is {"name": …} or {"bot": …}, exactly one of them')
 
 
 def _check_seed(seed: object) -> None:
@@ -34,6 +46,13 @@ class CreateGameRequestSchema(StrictSchema):
         metadata={"description": "One entry per seat, in seat order."},
     )
     rules = rules_spec_field("The rules; default classic.")
+    turn_seconds = fields.Integer(
+        load_default=None, allow_none=True, validate=validate.Range(1, MAX_TURN_SECONDS),
+        metadata={"description": "The turn clock, a setting of this game (not a rule): "
+                  "seconds each seat has per turn; when they run out the `greedy` bot "
+                  f"plays the turn for it. Null (the default): no clock. At most "
+                  f"{MAX_TURN_SECONDS}."},
+    )
     seed = fields.Raw(
         load_default=None,
         allow_none=True,
@@ -53,9 +72,12 @@ class SeatTokenSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True, allow_none=True)
     open = fields.Boolean(required=True)
+    bot = fields.String(required=True, allow_none=True,
+                        metadata={"description": "The bot of a bot seat (null: a human's)."})
     token = fields.String(
         required=True, allow_none=True,
-        metadata={"description": "The seat's secret bearer token, shown only here (null: open)."},
+        metadata={"description": "The seat's secret bearer token, shown only here (null: an "
+              "open seat, or a bot's)."},
     )
 
 

@@ -61,6 +61,31 @@ class PlayerSchema(Schema):
     hand_count = fields.Integer(required=True)
     total = fields.Integer(required=True, metadata={"description": "Penalty points so far."})
     round_scores = fields.List(fields.Integer(), required=True)
+    kind = fields.String(
+        required=True, validate=validate.OneOf(["human", "bot", "away", "resigned"]),
+        metadata={"description": "Who plays the seat: its human; a server-side `bot`; or "
+                  "the `greedy` stand-in for an `away` seat (turns timed out) or a "
+                  "`resigned` one (docs/lifecycle.md)."})
+    bot = fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "The reference bot playing the seat now (null: its human)."})
+
+
+class ClockSchema(Schema):
+    turn_seconds = fields.Integer(required=True, metadata={"description": "Seconds per turn."})
+    deadline = fields.String(
+        required=True, allow_none=True, metadata={
+            "format": "date-time",
+            "description": "When the current turn times out (RFC 3339, UTC); null while "
+                           "seats are open, once finished, or while the stand-in plays a "
+                           "timed-out turn."})
+
+
+class RematchSchema(Schema):
+    asked = fields.List(fields.Integer(), required=True,
+                        metadata={"description": "Seats that asked for or accepted a rematch."})
+    game_id = fields.String(required=True, allow_none=True,
+                            metadata={"description": "The rematch, once every human accepted."})
 
 
 class YouSchema(Schema):
@@ -110,6 +135,9 @@ class GameViewSchema(Schema):
         metadata={"description": "Every action you may send now, each a valid action body."},
     )
     last_round = fields.Nested(LastRoundSchema, required=True, allow_none=True)
+    clock = fields.Nested(ClockSchema, required=True, allow_none=True,
+                          metadata={"description": "The turn clock; null: none."})
+    rematch = fields.Nested(RematchSchema, required=True)
     winners = fields.List(fields.Integer(), metadata={"description": "Once finished."})
     seed = fields.String(metadata={"description": "Revealed once finished."})
     seed_salt = fields.String(metadata={"description": "Revealed once finished."})
