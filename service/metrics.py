@@ -74,7 +74,8 @@ SOLVER_SECONDS = Histogram(
 #: new process by itself, so module-level children are safe under gunicorn.)
 SOLVE_SECONDS = SOLVER_SECONDS.labels("solve")
 LEGAL_ACTIONS_SECONDS = SOLVER_SECONDS.labels("legal_actions")
-ACTIONS_BY_TYPE = {kind: ACTIONS.labels(kind) for kind in ("draw", "discard", "go_out")}
+ACTIONS_BY_TYPE = {kind: ACTIONS.labels(kind)
+                   for kind in ("draw", "discard", "go_out", "resign", "back")}
 
 
 def _multiprocess_dir() -> str | None:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from service import metrics
 from service.bots import make_bot
 from service.engine import Event, GameState, apply, view
 from service.engine.seats import STAND_IN, player_of, time_out
@@ -125,6 +126,7 @@ def _service_move(store: GameStore, game_id: str, state: GameState, now: float,
     action = decide(bot or STAND_IN, f"{state.seed}:{seat}:{state.version}", seat_view,
                     _events_for(store, game_id, seat, log) if wants else [])
     new, events = apply(state, seat, action)
+    metrics.ACTIONS_BY_TYPE[action["type"]].inc()
     return with_clock(state, new, now), events
 
 
@@ -148,5 +150,7 @@ def play_due(store: GameStore, game_id: str,
         except VersionConflictError:
             return made
         made += 1
+        if new.finished:
+            metrics.GAMES_FINISHED.inc()
         time.sleep(0)
     return made
