@@ -71,13 +71,16 @@ def with_clock(old: GameState | None, new: GameState, now: float,
     return new
 
 
-def due(state: GameState, open_seats: list[int] | tuple[int, ...], now: float) -> bool:
-    """Whether the service owes a move: a bot (or stand-in) is on turn, or the clock ran out."""
+def due(state: GameState, open_seats: list[int] | tuple[int, ...], now: float,
+        bots: bool = True) -> bool:
+    """Whether the service owes a move: a bot (or stand-in) is on turn, or the clock ran
+    out. ``bots=False`` asks about the clock only: a bot on turn is being played by the
+    request that saved the move before it."""
     if state.finished or open_seats or state.current_seat is None:
         return False
     seat = state.current_seat
     if player_of(state, seat) is not None:
-        return True
+        return bots
     return state.turn_seconds is not None and (
         state.turn_deadline is None or now >= state.turn_deadline)
 
@@ -90,11 +93,15 @@ def seconds_to_deadline(state: GameState, now: float) -> float:
     return max(0.0, state.turn_deadline - now) + 0.01
 
 
-def catch_up(store: GameStore, record: GameRecord) -> GameRecord:
-    """``record``, or, if the service owes moves on it (a bot on turn, a clock run out),
-    the game once this caller has made them: the first request or waiter that sees a due
-    move makes it."""
-    if not due(record.state, record.open_seats, time.time()):
+def catch_up(store: GameStore, record: GameRecord, bots: bool = False) -> GameRecord:
+    """``record``, or, if the service owes moves on it, the game once this caller has
+    made them: the first request or waiter that sees a turn clock run out applies it.
+
+    A bot on turn counts only with ``bots``: normally the request that made it the bot's
+    turn is playing it (a second driver would only lose compare-and-sets, or take the
+    game over and make a GET wait for a whole bot game), so only a waiter that waited
+    its full time without a move (that request died) takes the bots over."""
+    if not due(record.state, record.open_seats, time.time(), bots=bots):
         return record
     play_due(store, record.game_id)
     return store.load(record.game_id)

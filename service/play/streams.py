@@ -154,6 +154,7 @@ def _messages(
             if record.state.finished:
                 yield _end("finished")
                 return
+            woken = False
             while True:
                 if stopping():
                     yield _end("shutdown")
@@ -164,6 +165,7 @@ def _messages(
                     return
                 if watch.wait(min(remaining, heartbeat_seconds,
                                   seconds_to_deadline(record.state, time.time()))):
+                    woken = True
                     break
                 if due(record.state, record.open_seats, time.time()):
                     break  # a turn timed out: read the game, and apply it
@@ -173,7 +175,9 @@ def _messages(
                 yield Message("heartbeat")
             if stopping():
                 continue  # the shutdown's wake-up: end without another read
-            record = catch_up(store, watch.load(at_least=record.state.version))
+            record = watch.load(at_least=record.state.version)
+            if not woken:  # a deadline passed; a move woke us: whoever made it goes on
+                record = catch_up(store, record, bots=True)
 
 
 def _events(watch: GameWatch, after: int, newest: int) -> list[Any]:

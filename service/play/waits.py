@@ -42,10 +42,12 @@ def view_when(
             # no longer than the turn's deadline: then this waiter applies the time-out
             remaining = min(deadline - time.monotonic(),
                             seconds_to_deadline(record.state, time.time()))
-            timed_out = remaining <= 0 or not watch.wait(remaining)
-            if timed_out and time.monotonic() >= deadline:
+            woken = remaining > 0 and watch.wait(remaining)
+            if not woken and time.monotonic() >= deadline:
                 break
-            record = catch_up(watch.store, watch.load(at_least=record.state.version))
+            record = watch.load(at_least=record.state.version)
+            if not woken:  # a deadline passed; a move woke us: whoever made it goes on
+                record = catch_up(watch.store, record, bots=True)
         key = ("view", record.state.version, seat, tuple(record.open_seats))
         body = watch.shared(key, lambda: game_view_bytes(
             game_id, record.state, seat, record.open_seats))

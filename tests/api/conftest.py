@@ -43,12 +43,20 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+def done(response: Any) -> Any:
+    """The response, read and closed as a server closes it once sent: what a request
+    does after its response (bot seats' moves, ``call_on_close``) has run."""
+    response.get_data()
+    response.close()
+    return response
+
+
 class Table:
     """A game over HTTP: its id, the seat tokens, and helpers that assert success."""
 
     def __init__(self, client: FlaskClient, body: dict[str, Any]) -> None:
         self.client = client
-        r = client.post("/v1/games", json=body)
+        r = done(client.post("/v1/games", json=body))
         assert r.status_code == 201, r.json
         self.created = r.json
         self.game_id: str = r.json["game_id"]
@@ -63,9 +71,9 @@ class Table:
         return r.json  # type: ignore[no-any-return]
 
     def act(self, seat: int, action: dict[str, Any], **headers: str):
-        return self.client.post(
+        return done(self.client.post(
             f"/v1/games/{self.game_id}/actions", json=action, headers={**self.auth(seat), **headers}
-        )
+        ))
 
     def events(self, seat: int | None = None, after: int = 0) -> list[dict[str, Any]]:
         r = self.client.get(
