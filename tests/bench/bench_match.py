@@ -19,6 +19,11 @@ the same run:
    actions/s, p50/p99 action latency, and actions/s as a share of the floor
    (target: at least 0.8); then the same with 2-player games.
 
+4. **Server-side bot seats:** the same games with every seat a bot seat
+   (``{"bot": "greedy"}``): one request creates each game and the service plays it to
+   the end by itself (``service/play/autoplay.py``); a spectator's ``wait=turn``
+   long-poll waits for the end. games/min and moves/s, next to the HTTP bots' rows.
+
 Why the tournament trails the floors: a bot waits for its turn with one
 ``?wait=turn`` long-poll per turn (about 1.5 requests per action: draw, discard,
 and one wait per two actions), and every move still wakes the other seats'
@@ -131,6 +136,52 @@ def tournament(url: str, games: int, concurrency: int, players: int = 4,
     }
 
 
+def server_bots(url: str, games: int, concurrency: int, players: int = 4,
+                bot: str = "greedy", server_pid: int = 0,
+                redis_pid: int = 0) -> dict[str, float]:
+    """``games`` games of ``players`` server-side ``bot`` seats, ``concurrency`` at once:
+    each is one creation request, then a spectator long-polls until it is finished."""
+    stats = ClientStats()
+    pending = list(range(games))
+    lock = threading.Lock()
+    moves: list[int] = []
+    seconds: list[float] = []
+
+    def runner() -> None:
+        client = Client(url, stats=stats)
+        while True:
+            with lock:
+                if not pending:
+                    break
+                i = pending.pop()
+            started = time.perf_counter()
+            body = {"players": [{"bot": bot}] * players, "seed": f"server-bots-{i}"}
+            game = client.request("POST", "/v1/games", body=body, kind="create").body
+            view = game["state"]
+            while view["status"] != "finished":
+                view = client.request("GET", f"/v1/games/{game['game_id']}",
+                                      query={"wait": "turn", "timeout": 30}, timeout=40,
+                                      kind="poll").body
+            with lock:
+                moves.append(view["version"])
+                seconds.append(time.perf_counter() - started)
+        client.close()
+
+    cpu0 = (tree_cpu_seconds(server_pid), tree_cpu_seconds(redis_pid))
+    threads = [threading.Thread(target=runner) for _ in range(concurrency)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - started
+    total = max(1, sum(moves))
+    return {"games": games, "wall_s": wall, "games_per_min": 60 * games / wall,
+            "actions_per_s": total / wall, "mean_game_s": statistics.mean(seconds),
+            "server_ms": 1000 * (tree_cpu_seconds(server_pid) - cpu0[0]) / total,
+            "redis_ms": 1000 * (tree_cpu_seconds(redis_pid) - cpu0[1]) / total}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -150,6 +201,8 @@ def main() -> None:
         pids = {"server_pid": server_pid, "redis_pid": redis_pid}
         tour = tournament(url, args.games, args.concurrency, **pids)
         duel = tournament(url, args.games, args.concurrency, players=2, **pids)
+        seated = server_bots(url, args.games, args.concurrency, **pids)
+        seated_duel = server_bots(url, args.games, args.concurrency, players=2, **pids)
         print("bench-match (2 gunicorn workers, bots in this process)")
         print(f"{'':36} {'actions/s':>10} {'p50 ms':>7} {'p99 ms':>7} {'req/act':>8} "
               f"{'CPU ms per action: server':>26} {'bots':>5} {'redis':>6}")
@@ -164,6 +217,13 @@ def main() -> None:
             print(f"{label:36} {row['actions_per_s']:>10.0f} {row['p50_ms']:>7.1f} "
                   f"{row['p99_ms']:>7.1f} {row['requests_per_action']:>8.2f} "
                   f"{row['server_ms']:>26.2f} {row['bots_ms']:>5.2f} {row['redis_ms']:>6.2f}")
+        for label, row in (
+                (f"{seated['games']} 4-player bot-seat games, {args.concurrency} at once",
+                 seated),
+                (f"{seated_duel['games']} 2-player bot-seat games, {args.concurrency} at once",
+                 seated_duel)):
+            print(f"{label:36} {row['actions_per_s']:>10.0f} {'':>7} {'':>7} {'':>8} "
+                  f"{row['server_ms']:>26.2f} {'-':>5} {row['redis_ms']:>6.2f}")
         print()
         print(f"one full 4-player 11-round greedy game: {single['wall_s']:.2f} s wall "
               "(target < 2 s)")
@@ -176,6 +236,11 @@ def main() -> None:
         print(f"2-player tournament: {duel['games_per_min']:.1f} games/min, "
               f"{duel['actions_per_s'] / cas:.2f} x the API's CAS floor, "
               f"{duel['actions_per_s'] / fl['actions_per_s']:.2f} x the product's action rate")
+        for players, row, http in ((4, seated, tour), (2, seated_duel, duel)):
+            print(f"{players}-player games of server-side bot seats (greedy): "
+                  f"{row['games_per_min']:.1f} games/min ({http['games_per_min']:.1f} with "
+                  f"HTTP bots), {row['actions_per_s']:.0f} moves/s, mean game "
+                  f"{row['mean_game_s']:.2f} s")
 
     if args.url:
         run(args.url, args.redis_url)
