@@ -22,7 +22,7 @@ ABOUT = {
               "penalty, discards to minimise it, goes out whenever it can. Also the stand-in "
               "for away, resigned and timed-out seats.",
     "strong": "Greedy plus card counting and a one-draw look-ahead; beats greedy. At most "
-              "4 x 40 + 2 solver calls per decision (about 0.1 s at most on a 13-card hand).",
+              "4 x 40 + 2 solver calls per decision (7 ms median, 0.9 s at worst measured).",
 }
 assert set(ABOUT) == set(BOTS), "every reference bot has its line"
 

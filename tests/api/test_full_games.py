@@ -7,6 +7,7 @@ seed and salt before the game is over. Streams are scanned too: a whole game fol
 by each seat's stream and a spectator's carries exactly that bearer's share of every
 event and only its own views. At the end the seed is revealed, and the
 same seed and actions replayed through the engine give the very same state.
+Games with server-side bot seats get the same scan and replay in ``test_bot_seats.py``.
 """
 
 from __future__ import annotations
