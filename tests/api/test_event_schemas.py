@@ -72,3 +72,31 @@ def test_a_claimed_seat_and_the_stream_messages_match_their_schemas(
     end = {"type": "end", "reason": "shutdown", "retry_ms": 1000}
     assert not list(message.iter_errors(end))
     assert list(message.iter_errors({**end, "reason": "bored"}))  # the schema does refuse
+
+
+@pytest.mark.slow
+def test_the_seat_and_rematch_events_match_their_documented_schemas(
+    client: FlaskClient, redis_db: redis.Redis
+) -> None:
+    from .test_bot_seats import play_human
+
+    table = new_table(client, players=[{"name": "ann"}, {"name": "idle"}, {"bot": "strong"},
+                                       {"name": "cy"}],
+                      rules={"preset": "classic", "hand_sizes": [3, 4]}, turn_seconds=1,
+                      seed="seat-events")
+    assert table.act(3, {"type": "resign"}).status_code == 200
+    play_human(client, redis_db, table, 0, scan=False)  # seat 1 times out, then is away
+    for seat in (0, 1, 3):
+        assert client.post(f"/v1/games/{table.game_id}/rematch",
+                           headers=table.auth(seat)).status_code == 200
+    check = validator("EventsResponse")
+    seen: set[str] = set()
+    for seat in (0, 1, 2, 3, None):
+        auth = table.auth(seat) if seat != 2 else {}
+        body = all_events(client, table.game_id, auth)
+        errors = [e.message for e in check.iter_errors(body)]
+        assert not errors, errors[:3]
+        seen |= {e["type"] for e in body["events"]}
+    assert {"seat_resigned", "turn_timed_out", "rematch_asked", "rematch_started"} <= seen
+    view = client.get(f"/v1/games/{table.game_id}", headers=table.auth(0)).json
+    assert not list(validator("GameView").iter_errors(view))
