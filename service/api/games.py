@@ -71,11 +71,11 @@ CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"bot": "strong"}],
 
 
 def _then_play_due(response: Response, game_id: str) -> Response:
-    """After the response is sent, make the moves the service owes (a bot seat on turn):
-    the caller has its answer at once, and each bot move reaches the stream as it is made
-    (``service/play/autoplay.py``)."""
+    """Once the response is sent, start making the moves the service owes (a bot seat on
+    turn) apart from the request: the caller has its answer at once, and each bot move
+    reaches the stream as it is made (``service/play/autoplay.py``)."""
     games = store()
-    response.call_on_close(lambda: play.play_due(games, game_id))
+    response.call_on_close(lambda: play.play_due_apart(games, game_id))
     return response
 
 

@@ -4,7 +4,7 @@ Functions of plain values over a :class:`~service.storage.GameStore`; nothing he
 knows Flask, so they are tested on the in-memory store (``tests/play``).
 """
 
-from .autoplay import catch_up, decide, due, play_due
+from .autoplay import catch_up, decide, due, play_due, play_due_apart
 from .errors import (
     AuthError,
     GameBusyError,
@@ -71,6 +71,7 @@ __all__ = [
     "may_act",
     "on_turn",
     "play_due",
+    "play_due_apart",
     "redeem_ticket",
     "seat_of",
     "stream_messages",
