@@ -217,7 +217,15 @@ class Actions(MethodView):
             "content": {"application/json": {
                 "schema": {"oneOf": [{"$ref": f"#/components/schemas/{name}"}
                                      for name in ActionSchemas]},
-                "example": {"type": "draw", "source": "stock"},
+                "examples": {
+                    "draw": {"value": {"type": "draw", "source": "stock"}},
+                    "discard": {"value": {"type": "discard", "card": "7H"}},
+                    "go_out": {"value": {"type": "go_out", "discard": "7H"}},
+                    "resign": {"summary": "any time: greedy plays the seat to the end",
+                               "value": {"type": "resign"}},
+                    "back": {"summary": "an away seat plays its own turns again",
+                             "value": {"type": "back"}},
+                },
             }},
         },
     )

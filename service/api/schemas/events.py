@@ -143,7 +143,8 @@ class SeatResignedEventSchema(_EventBase):
 
     type = _type("seat_resigned")
     seat = fields.Integer(required=True)
-    played_by = fields.String(required=True, metadata={"description": "The stand-in bot."})
+    played_by = fields.String(required=True, metadata={"description": "The stand-in bot.",
+                                                       "example": "greedy"})
 
 
 class TurnTimedOutEventSchema(_EventBase):
@@ -152,11 +153,12 @@ class TurnTimedOutEventSchema(_EventBase):
     type = _type("turn_timed_out")
     seat = fields.Integer(required=True)
     timeouts = fields.Integer(required=True, metadata={"description": "Turns timed out in "
-                                                       "a row by this seat."})
+                                                       "a row by this seat.", "example": 1})
     away = fields.Boolean(required=True, metadata={"description": "Whether the seat is now "
                                                    "`away` (played by the stand-in until "
                                                    "its owner sends `back`)."})
-    played_by = fields.String(required=True, metadata={"description": "The stand-in bot."})
+    played_by = fields.String(required=True, metadata={"description": "The stand-in bot.",
+                                                       "example": "greedy"})
 
 
 class SeatBackEventSchema(_EventBase):
@@ -172,7 +174,8 @@ class RematchAskedEventSchema(_EventBase):
     type = _type("rematch_asked")
     seat = fields.Integer(required=True)
     waiting_for = fields.List(fields.Integer(), required=True, metadata={
-        "description": "The human seats still to accept (bots accept at once)."})
+        "description": "The human seats still to accept (bots accept at once).",
+        "example": [2]})
 
 
 class RematchStartedEventSchema(_EventBase):
@@ -180,7 +183,8 @@ class RematchStartedEventSchema(_EventBase):
     same seat there."""
 
     type = _type("rematch_started")
-    game_id = fields.String(required=True, metadata={"description": "The new game."})
+    game_id = fields.String(required=True, metadata={"description": "The new game.",
+                                                     "example": "k3J9xQ2mVb7T"})
 
 
 #: The component name of each event's schema, by event type.

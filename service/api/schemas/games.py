@@ -23,7 +23,8 @@ class PlayerSpecSchema(StrictSchema):
     name = PlayerName("The player's name, or null: an open seat.", allow_none=True)
     bot = fields.String(
         validate=validate.OneOf(sorted(BOTS)),
-        metadata={"description": "A reference bot plays this seat (instead of `name`)."},
+        metadata={"description": "A reference bot plays this seat (instead of `name`).",
+                  "example": "strong"},
     )
 
     @validates_schema
@@ -51,7 +52,7 @@ class CreateGameRequestSchema(StrictSchema):
         metadata={"description": "The turn clock, a setting of this game (not a rule): "
                   "seconds each seat has per turn; when they run out the `greedy` bot "
                   f"plays the turn for it. Null (the default): no clock. At most "
-                  f"{MAX_TURN_SECONDS}."},
+                  f"{MAX_TURN_SECONDS}.", "example": 60},
     )
     seed = fields.Raw(
         load_default=None,

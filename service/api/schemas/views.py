@@ -65,27 +65,32 @@ class PlayerSchema(Schema):
         required=True, validate=validate.OneOf(["human", "bot", "away", "resigned"]),
         metadata={"description": "Who plays the seat: its human; a server-side `bot`; or "
                   "the `greedy` stand-in for an `away` seat (turns timed out) or a "
-                  "`resigned` one (docs/lifecycle.md)."})
+                  "`resigned` one (docs/lifecycle.md).", "example": "bot"})
     bot = fields.String(
         required=True, allow_none=True,
-        metadata={"description": "The reference bot playing the seat now (null: its human)."})
+        metadata={"description": "The reference bot playing the seat now (null: its human).",
+                  "example": "strong"})
 
 
 class ClockSchema(Schema):
-    turn_seconds = fields.Integer(required=True, metadata={"description": "Seconds per turn."})
+    turn_seconds = fields.Integer(required=True, metadata={"description": "Seconds per turn.",
+                                                           "example": 60})
     deadline = fields.String(
         required=True, allow_none=True, metadata={
             "format": "date-time",
             "description": "When the current turn times out (RFC 3339, UTC); null while "
                            "seats are open, once finished, or while the stand-in plays a "
-                           "timed-out turn."})
+                           "timed-out turn.",
+            "example": "2026-01-01T12:00:00.000Z"})
 
 
 class RematchSchema(Schema):
     asked = fields.List(fields.Integer(), required=True,
-                        metadata={"description": "Seats that asked for or accepted a rematch."})
+                        metadata={"description": "Seats that asked for or accepted a rematch.",
+                                  "example": [0]})
     game_id = fields.String(required=True, allow_none=True,
-                            metadata={"description": "The rematch, once every human accepted."})
+                            metadata={"description": "The rematch, once every human accepted.",
+                                      "example": "k3J9xQ2mVb7T"})
 
 
 class YouSchema(Schema):
