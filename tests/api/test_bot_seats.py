@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import orjson
 import pytest
 import redis
 from flask.testing import FlaskClient
@@ -219,3 +220,22 @@ def test_the_bots_endpoint_lists_each_reference_bot_with_a_line(client: FlaskCli
     bots = client.get("/v1/bots").json["bots"]
     assert [b["name"] for b in bots] == ["random", "greedy", "strong"]
     assert all(len(b["description"]) > 20 for b in bots)
+
+
+def test_a_spectators_stream_of_a_bot_game_carries_every_bot_move_as_it_is_made(
+    client: FlaskClient, redis_db: redis.Redis
+) -> None:
+    r = client.post("/v1/games", json={"players": [{"bot": "greedy"}, {"bot": "random"}],
+                                       "rules": {"preset": "classic", "hand_sizes": [3, 4]},
+                                       "seed": "streamed-bots"})
+    game_id = r.json["game_id"]
+    stream = client.get(f"/v1/games/{game_id}/stream",
+                        headers={"Accept": "application/x-ndjson"}, buffered=False)
+    r.close()  # now the bots start, while the stream is open
+    messages = [orjson.loads(line) for line in stream.get_data().splitlines() if line]
+    stored = client.application.extensions["three_thirteen"].store.events(game_id, 0, 10_000)
+    assert [m["event"] for m in messages if m["type"] == "event"] == [
+        e.for_seat(None) for e in stored]
+    versions = [m["view"]["version"] for m in messages if m["type"] == "view"]
+    assert versions == sorted(set(versions)) and len(versions) > 2  # moves as they come
+    assert messages[-1]["type"] == "end" and messages[-1]["reason"] == "finished"
