@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-__all__ = ["Action", "Event", "GameView", "PlayerView", "RoundView", "You"]
+__all__ = ["Action", "Clock", "Event", "GameView", "PlayerView", "Rematch", "RoundView", "You"]
 
 
 class Action(TypedDict, total=False):
@@ -46,6 +46,18 @@ class PlayerView(TypedDict):
     hand_count: int
     total: int
     round_scores: list[int]
+    kind: str  # human, bot, away or resigned (docs/lifecycle.md)
+    bot: str | None  # the reference bot playing the seat now
+
+
+class Clock(TypedDict):
+    turn_seconds: int
+    deadline: str | None  # RFC 3339 UTC
+
+
+class Rematch(TypedDict):
+    asked: list[int]
+    game_id: str | None
 
 
 class You(TypedDict):
@@ -68,6 +80,8 @@ class GameView(TypedDict):
     you: You | None
     legal_actions: list[Action]
     last_round: dict[str, Any] | None
+    clock: Clock | None
+    rematch: Rematch
     winners: NotRequired[list[int]]
     seed: NotRequired[str]
     seed_salt: NotRequired[str]
