@@ -16,6 +16,10 @@ so the streams of one game that one move wakes in a worker share one read and on
 rendering per distinct view (the key is the version, the seat and the open seats), as
 the long-polls of :mod:`.waits` do.
 
+Turn clocks and bot seats: a stream parks no longer than the current turn's deadline,
+and when it passes (or a bot on turn made no move for a heartbeat's time) the stream
+makes the moves owed itself (:func:`.autoplay.catch_up`) before it reads on.
+
 Stream tickets: a browser's ``EventSource`` cannot send ``Authorization``, and a token
 in a URL ends up in logs and histories. A seat trades its token for a ticket that opens
 one stream within ``TICKET_TTL_SECONDS``: a random secret stored only as its sha256,
@@ -168,8 +172,7 @@ def _messages(
                     woken = True
                     break
                 if due(record.state, record.open_seats, time.time()):
-                    break  # a turn timed out: read the game, and apply it
-
+                    break  # a turn timed out, or a bot's turn stalled: read, and play it
                 if stopping() or time.monotonic() >= deadline:
                     continue  # ends above, without a heartbeat first
                 yield Message("heartbeat")

@@ -4,6 +4,10 @@ A waiter parks on the store's watch of its game (:meth:`GameStore.watch`), never
 thread of its own or a Redis connection, and re-reads the game when woken. Every read
 and rendering goes through the watch, so the waiters of one game that one move wakes
 in a worker share one read and one rendering per distinct view, whatever their number.
+
+A waiter parks no longer than the current turn's deadline (a game with a turn clock):
+the first waiter to wake after it applies the time-out, so such a game finishes while
+anyone waits on it (``service/play/autoplay.py``).
 """
 
 from __future__ import annotations
