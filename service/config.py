@@ -16,9 +16,9 @@ variable                   default                     what it sets
 ``REDIS_MAX_CONNECTIONS``  ``32``                      Redis connections per worker (a bounded
                                                        pool; waiting clients hold none)
 ``RETRY_AFTER_SECONDS``    ``5``                       ``Retry-After`` sent with ``503``
-``IDEMPOTENCY_TTL_SECONDS`` ``3600`` (1 h)             how long a first response is kept per key
-                                                       (a retry comes within seconds; the replies
-                                                       are most of a game's Redis memory)
+``IDEMPOTENCY_TTL_SECONDS`` ``3600`` (1 h)             how long a seat's latest reply is kept
+                                                       (one per seat; a retry comes within
+                                                       seconds)
 ``CORS_ORIGINS``           ``*``                       allowed browser origins (comma separated)
 ``RATE_LIMIT``             ``50/second``               requests per seat token (``off``: none)
 ``RATE_LIMIT_PER_ADDRESS`` ``500/second``              requests per client address (``off``: none)
