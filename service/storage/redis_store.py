@@ -16,6 +16,10 @@ keeps them on one shard and a Lua script may touch them together)::
                                   (``SET EX NX``; taken once with ``GETDEL``)
     ttt:{<id>}:moved        pub/sub channel: every save publishes the new version on it
 
+TTLs: the game hash and the event stream ``GAME_TTL_SECONDS`` after each move, and
+``FINISHED_GAME_TTL_SECONDS`` after the last one; a seat's reply
+``IDEMPOTENCY_TTL_SECONDS`` after its latest keyed action; a ticket its own short one.
+
 Why a Lua script for the compare-and-set: Redis runs a script atomically, so
 "check the version, write state, tokens and events, renew the TTLs, remember
 the idempotent reply" happens in one round trip with no other client in
@@ -215,8 +219,12 @@ class RedisGameStore(GameStore):
         reply_ttl_seconds: int,
         timeout_seconds: float,
         max_connections: int = 32,
+        finished_ttl_seconds: int | None = None,
     ) -> None:
         self.ttl = int(ttl_seconds)
+        # A finished game no longer changes: it is kept for its players to see the end,
+        # not for play, and it is what fills a shard (its keys outnumber the live games')
+        self.finished_ttl = self.ttl if finished_ttl_seconds is None else int(finished_ttl_seconds)
         self.reply_ttl = int(reply_ttl_seconds)
         common: dict[str, Any] = dict(
             socket_connect_timeout=timeout_seconds,
@@ -288,7 +296,7 @@ class RedisGameStore(GameStore):
             state.version,
             orjson.dumps(to_dict(state)),
             b"" if token_hashes is None else orjson.dumps(list(token_hashes)),
-            self.ttl,
+            self.finished_ttl if state.finished else self.ttl,
             b"" if reply is None else _reply_blob(reply),
             self.reply_ttl,
             *self._publish(game_id),
