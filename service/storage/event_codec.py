@@ -30,7 +30,7 @@ import orjson
 from service.engine import Event
 from service.engine.cards import card_name
 
-__all__ = ["decode", "encode"]
+__all__ = ["COMPACT_TYPES", "decode", "encode"]
 
 _CARDS = {card_name(c): c for c in range(53)}
 
@@ -57,6 +57,8 @@ _TYPES: dict[str, tuple[int, tuple[tuple[str, Any], ...], tuple[tuple[str, Any],
     "reshuffled": (7, (("stock_count", "v"), ("discard_top", "c")), ()),
     "seat_claimed": (8, (("seat", "v"), ("name", "v")), ()),
 }
+#: The event types stored compact (any other is stored whole).
+COMPACT_TYPES = frozenset(_TYPES)
 _BY_NUMBER = {number: (name, pub, priv) for name, (number, pub, priv) in _TYPES.items()}
 
 

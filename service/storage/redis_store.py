@@ -8,8 +8,9 @@ keeps them on one shard and a Lua script may touch them together)::
     ttt:{<id>}:events       stream, one entry per event, entry id "<seq>-0", field e = event
                                   in the compact form of :mod:`.event_codec`
     ttt:{<id>}:reply:<slot> string, one per seat (the slot): the key ids of its latest
-                                  Idempotency-Key and of up to 16 superseded ones (hex,
-                                  latest first), a newline, then the first response to
+                                  Idempotency-Key and of up to 16 superseded ones (of one
+                                  length: 16 hex digits from the play layer; latest
+                                  first), a newline, then the first response to
                                   the latest key, zlib-compressed (own TTL, renewed by
                                   each keyed action of the seat)
     ttt:{<id>}:ticket:<h>   string, a stream ticket's value under the sha256 of its secret
