@@ -63,6 +63,12 @@ bench-push: $(STAMP)
 # Soak: SOAK_SECONDS (300) of mixed traffic from SOAK_GAMES (48) games at once on a 2-worker
 # gunicorn; a row per minute (req/s, actions/s, p50/p99/max ms, 5xx), worker RSS at start
 # and end against a bound, Redis memory per game and commands per action.
+# Redis memory per finished game by key kind (state, events, replies, tickets), 2 and 4
+# players, classic rules, played as the project's client does (If-Match, Idempotency-Key).
+.PHONY: bench-memory
+bench-memory: $(STAMP)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_memory $(ARGS)
+
 .PHONY: bench-soak
 bench-soak: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_soak

@@ -10,15 +10,17 @@ variable                   default                     what it sets
 ``REDIS_URL``              ``redis://127.0.0.1:6379/0``  where games live (``redis+cluster://host:port``:
                                                        a Redis Cluster, through any node)
 ``GAME_TTL_SECONDS``       ``604800`` (7 days)         idle lifetime of a game; every write renews it
+``FINISHED_GAME_TTL_SECONDS`` ``86400`` (1 day)        how long a finished game (view and event log)
+                                                       is kept after its last move
 ``MAX_BODY_BYTES``         ``65536``                   larger request bodies get ``413``
 ``LONG_POLL_MAX_SECONDS``  ``30``                      upper bound of ``timeout`` on long-polls
 ``REDIS_TIMEOUT_SECONDS``  ``2.0``                     connect/read timeout; past it, ``503``
 ``REDIS_MAX_CONNECTIONS``  ``32``                      Redis connections per worker (a bounded
                                                        pool; waiting clients hold none)
 ``RETRY_AFTER_SECONDS``    ``5``                       ``Retry-After`` sent with ``503``
-``IDEMPOTENCY_TTL_SECONDS`` ``3600`` (1 h)             how long a first response is kept per key
-                                                       (a retry comes within seconds; the replies
-                                                       are most of a game's Redis memory)
+``IDEMPOTENCY_TTL_SECONDS`` ``3600`` (1 h)             how long a seat's latest reply is kept
+                                                       (one per seat; a retry comes within
+                                                       seconds)
 ``CORS_ORIGINS``           ``*``                       allowed browser origins (comma separated)
 ``RATE_LIMIT``             ``50/second``               requests per seat token (``off``: none)
 ``RATE_LIMIT_PER_ADDRESS`` ``500/second``              requests per client address (``off``: none)
@@ -51,6 +53,7 @@ class Config:
 
     redis_url: str = "redis://127.0.0.1:6379/0"
     game_ttl_seconds: int = 7 * 24 * 3600
+    finished_game_ttl_seconds: int = 24 * 3600
     max_body_bytes: int = 64 * 1024
     long_poll_max_seconds: float = 30.0
     redis_timeout_seconds: float = 2.0

@@ -21,8 +21,9 @@ WHY = {
     401: "No token, or a token of no seat of this game (`invalid_token`).",
     404: "Unknown game (`unknown_game`) or seat (`unknown_seat`).",
     409: "Not your turn (`not_your_turn`), an illegal action (`illegal_action`), seats still "
-    "open (`seats_open`), seat taken (`seat_taken`), or the game kept changing "
-    "(`version_conflict`).",
+    "open (`seats_open`), seat taken (`seat_taken`), the game kept changing "
+    "(`version_conflict`), or an `Idempotency-Key` older than the seat's latest "
+    "request (`idempotency_key_superseded`: nothing is applied).",
     412: "The `If-Match` version is stale (`version_conflict`).",
     413: "The body is larger than the server's limit (`body_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",

@@ -208,7 +208,9 @@ class Actions(MethodView):
         parameters=[
             header("If-Match", 'The version you decided on, e.g. `"12"`: 412 if stale.'),
             header("Idempotency-Key", "Any unique string (1–200 chars): a retry with the same "
-                   "key and body returns the first response instead of acting twice.",
+                   "key and body returns the first response instead of acting twice. Only "
+                   "a seat's latest key is kept (for an hour); an older one is 409 "
+                   "`idempotency_key_superseded`, never acted on again.",
                    {"type": "string", "minLength": 1, "maxLength": 200}),
         ],
         requestBody={

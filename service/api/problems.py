@@ -31,6 +31,7 @@ from service.play import (
     AuthError,
     GameBusyError,
     IdempotencyKeyReusedError,
+    IdempotencyKeySupersededError,
     InvalidCursorError,
     PlayError,
     PreconditionFailedError,
@@ -82,6 +83,7 @@ STATUS = {
     UnknownSeatError: 404,
     PreconditionFailedError: 412,
     IdempotencyKeyReusedError: 422,
+    IdempotencyKeySupersededError: 409,
     InvalidCursorError: 422,
 }
 

@@ -9,6 +9,7 @@ __all__ = [
     "AuthError",
     "GameBusyError",
     "IdempotencyKeyReusedError",
+    "IdempotencyKeySupersededError",
     "InvalidCursorError",
     "PlayError",
     "PreconditionFailedError",
@@ -69,6 +70,13 @@ class IdempotencyKeyReusedError(PlayError):
     """The same Idempotency-Key sent with a different body (422)."""
 
     code = "idempotency_key_reused"
+
+
+class IdempotencyKeySupersededError(PlayError):
+    """An older Idempotency-Key of a seat after its newer request was answered (409): the
+    service keeps one reply per seat, and never acts on a superseded request again."""
+
+    code = "idempotency_key_superseded"
 
 
 class InvalidCursorError(PlayError):

@@ -21,13 +21,20 @@ import orjson
 from service.engine import GameState, apply, claim, new_game, opening_events
 from service.engine.seats import acted
 from service.engine.serialize import rules_from_json
-from service.storage import GameRecord, GameStore, StoredReply, VersionConflictError
+from service.storage import (
+    GameRecord,
+    GameStore,
+    ReplyKeySupersededError,
+    StoredReply,
+    VersionConflictError,
+)
 
 from .autoplay import with_clock
 from .errors import (
     AuthError,
     GameBusyError,
     IdempotencyKeyReusedError,
+    IdempotencyKeySupersededError,
     PreconditionFailedError,
     SeatsOpenError,
     SeatTakenError,
@@ -183,8 +190,29 @@ def act(
     function of the new state, :func:`.views.game_view_bytes`), and stored by the same
     atomic write as the move: a retry then finds either no move and no reply, or both.
     Storing only enough to rebuild it later would not do: the state it was rendered
-    from is gone once the game moves on.
+    from is gone once the game moves on. The store keeps one reply per seat (the reply
+    key's slot is the seat's token hash, its id the key's): a client retries only its
+    latest request, and an older key of the seat is refused with
+    :class:`IdempotencyKeySupersededError` rather than acted on again.
     """
+    try:
+        return _act(store, game_id, token, body, if_match, idempotency_key)
+    except ReplyKeySupersededError:
+        raise IdempotencyKeySupersededError(
+            "this Idempotency-Key was answered and then followed by a newer request of "
+            "this seat: only the latest request of a seat can be retried"
+        ) from None
+
+
+def _act(
+    store: GameStore,
+    game_id: str,
+    token: str | None,
+    body: object,
+    if_match: Callable[[int], bool] | None,
+    idempotency_key: str | None,
+) -> ActionResult:
+    """:func:`act` itself."""
     if token is None:
         raise AuthError("acting needs a seat token: send Authorization: Bearer <token>")
     digest = hash_token(token)
@@ -192,7 +220,7 @@ def act(
     fingerprint = ""
     if idempotency_key is not None:
         fingerprint = _fingerprint(body)
-        reply_key = f"{digest[:32]}:{hashlib.sha256(idempotency_key.encode()).hexdigest()[:32]}"
+        reply_key = f"{digest[:32]}:{hashlib.sha256(idempotency_key.encode()).hexdigest()[:16]}"
         earlier = store.stored_reply(game_id, reply_key)
         if earlier is not None:
             return _replayed(earlier, fingerprint)

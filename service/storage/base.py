@@ -25,6 +25,7 @@ __all__ = [
     "GameRecord",
     "GameStore",
     "GameWatch",
+    "ReplyKeySupersededError",
     "StorageError",
     "StorageUnavailableError",
     "StoredReply",
@@ -53,6 +54,11 @@ class VersionConflictError(StorageError):
         self.current = current
 
 
+class ReplyKeySupersededError(StorageError):
+    """A reply key older than its slot's latest: that request was answered and then
+    followed by a newer one of the same seat, so it may neither act again nor replay."""
+
+
 class StorageUnavailableError(StorageError):
     """The backend cannot be reached or did not answer in time (the service answers 503)."""
 
@@ -69,6 +75,16 @@ class GameRecord:
     def open_seats(self) -> list[int]:
         """The seats nobody has claimed yet (nobody may act until this is empty)."""
         return [s for s, h in enumerate(self.token_hashes) if h is None]
+
+
+#: How many superseded keys a reply slot remembers besides its latest (see :meth:`GameStore.save`).
+SUPERSEDED_KEYS_KEPT = 16
+
+
+def split_reply_key(reply_key: str) -> tuple[str, str]:
+    """``"<slot>:<key id>"`` as (slot, key id); a key without ``:`` is its own slot."""
+    slot, sep, key_id = reply_key.rpartition(":")
+    return (slot, key_id) if sep else (reply_key, reply_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,14 +167,24 @@ class GameStore(ABC):
         """Compare-and-set: write ``state`` (and its events) only if the stored version is
         ``expected_version``, else raise :class:`VersionConflictError`.
 
-        With ``reply_key``, ``reply`` is stored under it in the same step, unless a reply is
-        already stored there: then nothing is written and that earlier reply is returned
-        (two retries of one request racing each other still act once).
+        With ``reply_key`` (``"<slot>:<key id>"``: the slot is the acting seat's, the key id
+        the hash of its Idempotency-Key), ``reply`` is stored under it in the same step,
+        unless that key's reply is already stored: then nothing is written and that earlier
+        reply is returned (two retries of one request racing each other still act once).
+
+        Why one reply per slot: a client retries only its latest request (it waits for an
+        answer before sending the next), so a seat needs one reply kept, not one per action
+        (which made replies 95 % of a game's memory). A new key replaces its slot's reply;
+        the slot remembers the ids of its last :data:`SUPERSEDED_KEYS_KEPT` replaced keys,
+        and one of those raises :class:`ReplyKeySupersededError` (nothing written) rather
+        than act a second time. An older key than that is new to the store (a client using
+        ``If-Match`` then gets a version conflict, as the game has moved on).
         """
 
     @abstractmethod
     def stored_reply(self, game_id: str, reply_key: str) -> StoredReply | None:
-        """The reply stored under ``reply_key`` by an earlier :meth:`save`, if any."""
+        """The reply stored under ``reply_key`` by an earlier :meth:`save`, if any;
+        :class:`ReplyKeySupersededError` if that key was replaced by a newer one."""
 
     @abstractmethod
     def events(self, game_id: str, after: int, limit: int) -> list[Event]:

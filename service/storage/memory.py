@@ -22,13 +22,16 @@ from typing import TypeVar
 from service.engine import Event, GameState
 
 from .base import (
+    SUPERSEDED_KEYS_KEPT,
     GameExistsError,
     GameRecord,
     GameStore,
     GameWatch,
+    ReplyKeySupersededError,
     StoredReply,
     UnknownGameError,
     VersionConflictError,
+    split_reply_key,
 )
 
 __all__ = ["MemoryGameStore"]
@@ -41,8 +44,20 @@ class _Game:
     state: GameState
     token_hashes: tuple[str | None, ...]
     events: list[Event] = field(default_factory=list)
-    replies: dict[str, StoredReply] = field(default_factory=dict)
+    #: per reply slot: the key ids, latest first (then the superseded ones), and its reply
+    replies: dict[str, tuple[list[str], StoredReply]] = field(default_factory=dict)
     changes: int = 0  # writes so far, so a watch can tell that something happened
+
+
+def _reply_of(game: _Game, reply_key: str) -> StoredReply | None:
+    """The reply of ``reply_key`` if it is its slot's latest; raises if it was superseded."""
+    slot, key_id = split_reply_key(reply_key)
+    ids, reply = game.replies.get(slot, ([], None))
+    if ids and ids[0] == key_id:
+        return reply
+    if key_id in ids:
+        raise ReplyKeySupersededError(reply_key)
+    return None
 
 
 class MemoryGameStore(GameStore):
@@ -88,8 +103,10 @@ class MemoryGameStore(GameStore):
     ) -> StoredReply | None:
         with self._changed:
             game = self._games.get(game_id)
-            if reply_key is not None and game is not None and reply_key in game.replies:
-                return game.replies[reply_key]
+            if reply_key is not None and game is not None:
+                earlier = _reply_of(game, reply_key)
+                if earlier is not None:
+                    return earlier
             if game is None:
                 raise UnknownGameError(game_id)
             if game.state.version != expected_version:
@@ -99,7 +116,9 @@ class MemoryGameStore(GameStore):
                 game.token_hashes = tuple(token_hashes)
             game.events.extend(events)
             if reply_key is not None and reply is not None:
-                game.replies[reply_key] = reply
+                slot, key_id = split_reply_key(reply_key)
+                ids, _ = game.replies.get(slot, ([], reply))
+                game.replies[slot] = ([key_id, *ids][: 1 + SUPERSEDED_KEYS_KEPT], reply)
             game.changes += 1
             self._changed.notify_all()
             return None
@@ -107,7 +126,7 @@ class MemoryGameStore(GameStore):
     def stored_reply(self, game_id: str, reply_key: str) -> StoredReply | None:
         with self._changed:
             game = self._games.get(game_id)
-            return None if game is None else game.replies.get(reply_key)
+            return None if game is None else _reply_of(game, reply_key)
 
     def events(self, game_id: str, after: int, limit: int) -> list[Event]:
         with self._changed:

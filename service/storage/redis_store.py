@@ -6,10 +6,20 @@ keeps them on one shard and a Lua script may touch them together)::
     ttt:{<id>}:game         hash  v = version, s = state (orjson of engine to_dict),
                                   t = JSON list of seat token sha256 hashes (null: open seat)
     ttt:{<id>}:events       stream, one entry per event, entry id "<seq>-0", field e = event
-    ttt:{<id>}:reply:<k>    string, the first response to an Idempotency-Key (own TTL)
+                                  in the compact form of :mod:`.event_codec`
+    ttt:{<id>}:reply:<slot> string, one per seat (the slot): the key ids of its latest
+                                  Idempotency-Key and of up to 16 superseded ones (of one
+                                  length: 16 hex digits from the play layer; latest
+                                  first), a newline, then the first response to
+                                  the latest key, zlib-compressed (own TTL, renewed by
+                                  each keyed action of the seat)
     ttt:{<id>}:ticket:<h>   string, a stream ticket's value under the sha256 of its secret
                                   (``SET EX NX``; taken once with ``GETDEL``)
     ttt:{<id>}:moved        pub/sub channel: every save publishes the new version on it
+
+TTLs: the game hash and the event stream ``GAME_TTL_SECONDS`` after each move, and
+``FINISHED_GAME_TTL_SECONDS`` after the last one; a seat's reply
+``IDEMPOTENCY_TTL_SECONDS`` after its latest keyed action; a ticket its own short one.
 
 Why a Lua script for the compare-and-set: Redis runs a script atomically, so
 "check the version, write state, tokens and events, renew the TTLs, remember
@@ -33,6 +43,7 @@ standard ``json`` module, byte-for-byte deterministic, with no code of ours.
 from __future__ import annotations
 
 import threading
+import zlib
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -44,15 +55,19 @@ from redis.retry import Retry
 
 from service.engine import Event, GameState, from_dict, to_dict
 
+from . import event_codec
 from .base import (
+    SUPERSEDED_KEYS_KEPT,
     GameExistsError,
     GameRecord,
     GameStore,
     GameWatch,
+    ReplyKeySupersededError,
     StorageUnavailableError,
     StoredReply,
     UnknownGameError,
     VersionConflictError,
+    split_reply_key,
 )
 from .hub import Hub, Watch, channel_of
 from .redis_errors import is_oom
@@ -70,15 +85,26 @@ redis.call('EXPIRE', KEYS[2], ARGV[4])
 return 1
 """
 
-# KEYS: game hash, event stream[, reply key]
+# KEYS: game hash, event stream[, reply slot key]
 # ARGV: expected version, new version, state, tokens ('' = keep), ttl, reply, reply ttl,
-#       the publish command (PUBLISH or SPUBLISH), the game's channel, then (event id, event)
-#       pairs.
-# Returns {0, new version} | {1, current version} | {2, earlier reply} | {3, ''} (no game).
+#       the publish command (PUBLISH or SPUBLISH), the game's channel, the reply key id,
+#       how many superseded key ids to keep, then (event id, event) pairs.
+# Returns {0, new version} | {1, current version} | {2, earlier reply} | {3, ''} (no game)
+#       | {4, ''} (the key id was superseded in its slot).
 _SAVE = """
+local ids = ''
 if #KEYS >= 3 then
   local prior = redis.call('GET', KEYS[3])
-  if prior then return {2, prior} end
+  if prior then
+    local n = #ARGV[10]
+    local sep = string.find(prior, '\\n', 1, true)
+    local kept = string.sub(prior, 1, sep - 1)
+    if string.sub(kept, 1, n) == ARGV[10] then return {2, string.sub(prior, sep + 1)} end
+    for i = n + 1, #kept, n do
+      if string.sub(kept, i, i + n - 1) == ARGV[10] then return {4, ''} end
+    end
+    ids = string.sub(kept, 1, n * tonumber(ARGV[11]))
+  end
 end
 local cur = redis.call('HGET', KEYS[1], 'v')
 if not cur then return {3, ''} end
@@ -88,10 +114,12 @@ if ARGV[4] ~= '' then
 else
   redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 end
-for i = 10, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
+for i = 12, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
-if #KEYS >= 3 then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[7]) end
+if #KEYS >= 3 then
+  redis.call('SET', KEYS[3], ARGV[10] .. ids .. '\\n' .. ARGV[6], 'EX', ARGV[7])
+end
 redis.call(ARGV[8], ARGV[9], ARGV[2])
 return {0, ARGV[2]}
 """
@@ -102,8 +130,8 @@ def game_keys(game_id: str) -> tuple[str, str]:
     return f"ttt:{{{game_id}}}:game", f"ttt:{{{game_id}}}:events"
 
 
-def _reply_key(game_id: str, key: str) -> str:
-    return f"ttt:{{{game_id}}}:reply:{key}"
+def _reply_key(game_id: str, slot: str) -> str:
+    return f"ttt:{{{game_id}}}:reply:{slot}"
 
 
 def _ticket_key(game_id: str, ticket_hash: str) -> str:
@@ -111,14 +139,11 @@ def _ticket_key(game_id: str, ticket_hash: str) -> str:
 
 
 def _event_blob(event: Event) -> bytes:
-    return orjson.dumps(
-        [event.seq, event.type, event.public, event.private], option=orjson.OPT_NON_STR_KEYS
-    )
+    return event_codec.encode(event)
 
 
 def _event_of(blob: bytes) -> Event:
-    seq, type_, public, private = orjson.loads(blob)
-    return Event(seq, type_, public, {int(k): v for k, v in private.items()})
+    return event_codec.decode(blob)
 
 
 def _event_args(events: Sequence[Event]) -> list[Any]:
@@ -129,12 +154,28 @@ def _event_args(events: Sequence[Event]) -> list[Any]:
 
 
 def _reply_blob(reply: StoredReply) -> bytes:
-    return orjson.dumps([reply.fingerprint, reply.status, reply.etag, reply.body.decode()])
+    """Compressed: a view is repetitive JSON (2 KB becomes about 0.6 KB), and zlib at
+    level 6 takes tens of microseconds for it, a small part of an action's CPU."""
+    return zlib.compress(
+        orjson.dumps([reply.fingerprint, reply.status, reply.etag, reply.body.decode()]))
 
 
 def _reply_of(blob: bytes) -> StoredReply:
-    fingerprint, status, etag, body = orjson.loads(blob)
+    fingerprint, status, etag, body = orjson.loads(zlib.decompress(blob))
     return StoredReply(fingerprint, status, etag, body.encode())
+
+
+def _slot_reply(value: bytes, reply_key: str) -> StoredReply | None:
+    """The reply in a slot's stored value if ``reply_key`` is its latest key (as the save
+    script decides: superseded raises, a key the slot never saw is ``None``)."""
+    _, key_id = split_reply_key(reply_key)
+    kept, _, blob = value.partition(b"\n")
+    ids = [kept[i:i + len(key_id)].decode() for i in range(0, len(kept), len(key_id))]
+    if ids and ids[0] == key_id:
+        return _reply_of(blob)
+    if key_id in ids:
+        raise ReplyKeySupersededError(reply_key)
+    return None
 
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
@@ -179,8 +220,12 @@ class RedisGameStore(GameStore):
         reply_ttl_seconds: int,
         timeout_seconds: float,
         max_connections: int = 32,
+        finished_ttl_seconds: int | None = None,
     ) -> None:
         self.ttl = int(ttl_seconds)
+        # A finished game no longer changes: it is kept for its players to see the end,
+        # not for play, and it is what fills a shard (its keys outnumber the live games')
+        self.finished_ttl = self.ttl if finished_ttl_seconds is None else int(finished_ttl_seconds)
         self.reply_ttl = int(reply_ttl_seconds)
         common: dict[str, Any] = dict(
             socket_connect_timeout=timeout_seconds,
@@ -243,17 +288,21 @@ class RedisGameStore(GameStore):
         reply: StoredReply | None = None,
     ) -> StoredReply | None:
         keys = list(game_keys(game_id))
+        key_id = ""
         if reply_key is not None:
-            keys.append(_reply_key(game_id, reply_key))
+            slot, key_id = split_reply_key(reply_key)
+            keys.append(_reply_key(game_id, slot))
         args = [
             expected_version,
             state.version,
             orjson.dumps(to_dict(state)),
             b"" if token_hashes is None else orjson.dumps(list(token_hashes)),
-            self.ttl,
+            self.finished_ttl if state.finished else self.ttl,
             b"" if reply is None else _reply_blob(reply),
             self.reply_ttl,
             *self._publish(game_id),
+            key_id,
+            SUPERSEDED_KEYS_KEPT,
             *_event_args(events),
         ]
         status, value = self._run(lambda: self._save(keys=keys, args=args))
@@ -263,11 +312,14 @@ class RedisGameStore(GameStore):
             raise VersionConflictError(int(value))
         if status == 2:
             return _reply_of(value)
+        if status == 4:
+            raise ReplyKeySupersededError(reply_key or "")
         raise UnknownGameError(game_id)
 
     def stored_reply(self, game_id: str, reply_key: str) -> StoredReply | None:
-        blob = self._run(lambda: self.client.get(_reply_key(game_id, reply_key)))
-        return None if blob is None else _reply_of(blob)
+        slot, _ = split_reply_key(reply_key)
+        value = self._run(lambda: self.client.get(_reply_key(game_id, slot)))
+        return None if value is None else _slot_reply(value, reply_key)
 
     def events(self, game_id: str, after: int, limit: int) -> list[Event]:
         _, stream = game_keys(game_id)

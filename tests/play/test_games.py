@@ -16,6 +16,7 @@ from service.engine.errors import IllegalActionError, NotYourTurnError
 from service.play import (
     AuthError,
     IdempotencyKeyReusedError,
+    IdempotencyKeySupersededError,
     PreconditionFailedError,
     SeatsOpenError,
     SeatTakenError,
@@ -163,6 +164,21 @@ def test_an_idempotent_retry_gets_the_first_reply_byte_for_byte_and_acts_once(
     assert again.replayed and again.reply == first.reply and again.state is None
     assert store.load(record.game_id).state.version == 1
     assert orjson.loads(again.reply.body)["you"]["seat"] == seat
+
+
+def test_an_older_idempotency_key_of_the_seat_is_refused_as_superseded_and_acts_not_again(
+    store: MemoryGameStore,
+) -> None:
+    record, tokens = _game(store)
+    seat, token = _on_turn(record, tokens)
+    drew = play.act(store, record.game_id, token, DRAW, idempotency_key="k1")
+    assert drew.state is not None
+    card = card_name(drew.state.hands[seat][0])
+    play.act(store, record.game_id, token, {"type": "discard", "card": card},
+             idempotency_key="k2")
+    with pytest.raises(IdempotencyKeySupersededError):
+        play.act(store, record.game_id, token, DRAW, idempotency_key="k1")
+    assert store.load(record.game_id).state.version == 2
 
 
 def test_an_idempotency_key_reused_with_another_body_is_refused(store: MemoryGameStore) -> None:

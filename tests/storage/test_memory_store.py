@@ -9,9 +9,11 @@ import time
 import pytest
 
 from service.engine import GameState, apply, new_game, opening_events
+from service.engine.cards import card_name
 from service.engine.rules import resolve_rules
 from service.storage import (
     GameExistsError,
+    ReplyKeySupersededError,
     StoredReply,
     UnknownGameError,
     VersionConflictError,
@@ -74,3 +76,21 @@ def test_a_watch_times_out_without_news_and_wakes_on_the_next_write() -> None:
         saver.join()
         assert watch.load().state.version == 1
         assert [e.seq for e in watch.events(state.event_seq, 10)] == [e.seq for e in events]
+
+
+def test_a_slot_keeps_only_its_latest_reply_and_refuses_the_keys_it_replaced() -> None:
+    store, state = _stored()
+    first = StoredReply("f1", 200, '"1"', b"{1}")
+    moved, events = apply(state, _seat(state), DRAW)
+    assert store.save("g", 0, moved, events, reply_key="seat0:k1", reply=first) is None
+    card = moved.hands[_seat(state)][0]
+    again, more = apply(moved, _seat(state), {"type": "discard", "card": card_name(card)})
+    second = StoredReply("f2", 200, '"2"', b"{2}")
+    assert store.save("g", 1, again, more, reply_key="seat0:k2", reply=second) is None
+    assert store.stored_reply("g", "seat0:k2") == second
+    assert store.stored_reply("g", "seat1:k1") is None  # another slot
+    with pytest.raises(ReplyKeySupersededError):
+        store.stored_reply("g", "seat0:k1")
+    with pytest.raises(ReplyKeySupersededError):
+        store.save("g", 2, again, more, reply_key="seat0:k1", reply=first)
+    assert store.load("g").state.version == 2  # nothing written
