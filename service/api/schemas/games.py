@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate
 
 from ..names import PlayerName
-from .cards import StrictSchema
+from .cards import StrictSchema, absent_is_null
 from .rules import rules_spec_field
 from .views import GameViewSchema
 
@@ -35,7 +35,7 @@ class CreateGameRequestSchema(StrictSchema):
     )
     rules = rules_spec_field("The rules; default classic.")
     seed = fields.Raw(
-        load_default=None,
+        load_default=absent_is_null,
         allow_none=True,
         validate=_check_seed,
         metadata={
