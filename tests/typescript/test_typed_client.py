@@ -3,7 +3,7 @@ with openapi-typescript, and tests/typescript/play.ts (create a game, follow its
 stream, play narrowed legal actions, read typed events and problem codes) type-checked by
 `tsc --noEmit` in strict mode. Skipped where npm is missing (.ci/run installs Node).
 
-The npm packages are pinned by package-lock.json and installed once with `npm ci` into
+The npm packages are locked by package-lock.json and installed once with `npm ci` into
 tests/typescript/node_modules (reused while the lock file is unchanged).
 """
 
