@@ -39,6 +39,17 @@ lint: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/python -m service.openapi > openapi/openapi.json
 
+# The typed-client check: TypeScript types generated from openapi/openapi.json
+# (openapi-typescript) and tests/typescript/play.ts type-checked against them (needs npm).
+.PHONY: typecheck
+typecheck:
+	cd tests/typescript && npm ci --no-audit --no-fund && npm run --silent generate && npm run --silent typecheck
+
+# The contract suite against any deployment: `make conformance URL=https://… [ARGS=--no-writes]`.
+.PHONY: conformance
+conformance: $(STAMP)
+	$(BIN)/python -m service.conformance --url $(URL) $(ARGS)
+
 bench-api: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_api
 

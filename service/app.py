@@ -93,6 +93,11 @@ class ProblemApi(Api):
     def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
         return http_exception_problem(error)
 
+    def _register_pagination_header(self) -> None:
+        """No pagination header: the service pages with cursors (``after``/``next_after``),
+        and flask-smorest's header would add an unused ``PaginationMetadata`` schema to the
+        document (a typed client then carries a type nothing returns)."""
+
     def _register_responses(self) -> None:
         """Document the shared error responses with the problem+json media type."""
         for status in http.HTTPStatus:

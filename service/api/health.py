@@ -15,6 +15,7 @@ blp = Blueprint("health", __name__, description="Liveness and readiness probes."
 
 @blp.route("/healthz")
 class Health(MethodView):
+    @blp.doc(operationId="health")
     @blp.response(200, HealthSchema)
     def get(self) -> Response:
         """Liveness: the process serves requests (no Redis call)"""
@@ -23,6 +24,7 @@ class Health(MethodView):
 
 @blp.route("/readyz")
 class Ready(MethodView):
+    @blp.doc(operationId="ready")
     @blp.response(200, HealthSchema)
     @problems(blp)
     def get(self) -> Response:

@@ -19,6 +19,7 @@ _PRESETS = orjson.dumps({"presets": {name: r.to_dict() for name, r in PRESETS.it
 
 @blp.route("/presets")
 class Presets(MethodView):
+    @blp.doc(operationId="getPresets")
     @blp.response(200, PresetsSchema)
     def get(self) -> Response:
         """Every preset with every option resolved

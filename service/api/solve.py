@@ -45,10 +45,17 @@ def _arrangement(a: Arrangement) -> dict[str, Any]:
     return out
 
 
+def _one_of(name: str) -> dict[str, object]:
+    """One branch of "exactly one of `wild_rank` and `round`": the property is named too,
+    so a generated client reads the branch as that field made required, not as `unknown`."""
+    return {"type": "object", "required": [name],
+            "properties": {name: {"$ref": f"#/components/schemas/SolveRequest/properties/{name}"}}}
+
+
 @blp.route("")
 class Solve(MethodView):
     @blp.doc(**json_body("SolveRequest", "A hand and its round.", EXAMPLE,
-                         oneOf=[{"required": ["wild_rank"]}, {"required": ["round"]}]),
+                         oneOf=[_one_of("wild_rank"), _one_of("round")]),
              operationId="solve")
     @blp.response(200, SolveResponseSchema)
     @problems(blp, 413, 415, 422, storage=False)

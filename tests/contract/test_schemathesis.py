@@ -3,7 +3,7 @@
 The run follows the OpenAPI links from game creation to viewing, acting as each
 seat, reading events and claiming seats. Every check runs in every phase, except
 ``ignored_auth`` in the stateful phase only (there it takes the link-supplied seat tokens
-for generated ones; see ``schemathesis.toml``, which also lists the few expected-status
+for generated ones; see ``service/conformance/schemathesis.toml``, which also lists the few expected-status
 allowances and why). Zero failures are allowed.
 """
 
@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from schemathesis.config import SchemathesisConfig
 
-HERE = Path(__file__).resolve().parent
+from service.conformance.contract import CONFIG
 
 
 @pytest.mark.parametrize("phase", ["examples", "coverage", "fuzzing", "stateful"])
 def test_ignored_auth_runs_in_every_phase_but_the_stateful_one(phase: str) -> None:
-    project = SchemathesisConfig.from_path(HERE / "schemathesis.toml").projects.get_default()
+    project = SchemathesisConfig.from_path(CONFIG).projects.get_default()
     checks = project.checks_config_for(phase=phase)
     assert checks.get_by_name(name="ignored_auth").enabled is (phase != "stateful")
     assert checks.get_by_name(name="not_a_server_error").enabled  # the rest stay on
@@ -31,7 +31,7 @@ def test_ignored_auth_runs_in_every_phase_but_the_stateful_one(phase: str) -> No
 def test_schemathesis_finds_no_failure_against_the_live_server(live_server: str) -> None:
     st = Path(sys.prefix) / "bin" / "st"
     result = subprocess.run(
-        [str(st), "--config-file", str(HERE / "schemathesis.toml"), "run",
+        [str(st), "--config-file", str(CONFIG), "run",
          f"{live_server}/openapi.json",
          # no --checks: naming checks here would override the per-phase ones of the config
          "--mode", "all", "--max-examples", "40", "--seed", "13",

@@ -17,6 +17,16 @@ CARD = {"description": "A card: rank then suit (`7H`, `TS`, `JK`); input also ac
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
 
 
+def absent_is_null() -> None:
+    """``load_default`` of optional request fields whose absence means null (a rules spec,
+    a seed). A callable on purpose: apispec documents a plain ``load_default=None`` as
+    ``default: null``, and generators (openapi-typescript) read a property with a default
+    as one the body always carries, so the field would come out required in typed clients.
+    A callable default is applied the same way when loading but left out of the document.
+    """
+    return None
+
+
 def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
@@ -53,6 +63,21 @@ def Melds(description: str, **kw: Any) -> fields.List:
 class StrictSchema(Schema):
     class Meta:
         unknown = RAISE
+
+
+class Described(fields.Raw):
+    """A field whose OpenAPI schema is given as is (a ``oneOf`` with a discriminator, a
+    ``$ref``), which apispec's metadata cannot carry (it keeps only some keywords)."""
+
+    def __init__(self, openapi: dict[str, Any], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.openapi = openapi
+
+
+def described2properties(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function (``converter.add_attribute_function``) for
+    :class:`Described` fields."""
+    return dict(field.openapi) if isinstance(field, Described) else {}
 
 
 # -- problems -------------------------------------------------------------------------

@@ -17,27 +17,12 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from .cards import CARD, RANKS, Card, Cards, Melds
+from .cards import CARD, RANKS, Card, Cards, Described, Melds, described2properties
 from .cards import ref as _ref
 from .solve import LayoffSchema
 from .views import LastRoundSchema
 
 __all__ = ["EVENT_SCHEMAS", "SSE_EVENT", "STREAM_SCHEMAS", "EventsResponseSchema", "described2properties"]
-
-
-class Described(fields.Raw):
-    """A field whose OpenAPI schema is given as is (a ``oneOf`` with a discriminator, a
-    ``$ref``), which apispec's metadata cannot carry (it keeps only some keywords)."""
-
-    def __init__(self, openapi: dict[str, Any], **kw: Any) -> None:
-        super().__init__(**kw)
-        self.openapi = openapi
-
-
-def described2properties(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function (``converter.add_attribute_function``) for
-    :class:`Described` fields."""
-    return dict(field.openapi) if isinstance(field, Described) else {}
 
 
 def _type(name: str) -> fields.String:

@@ -7,7 +7,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from service.bots import BOTS
 
 from ..names import PlayerName
-from .cards import StrictSchema
+from .cards import StrictSchema, absent_is_null
 from .rules import rules_spec_field
 from .views import GameViewSchema
 
@@ -55,7 +55,7 @@ class CreateGameRequestSchema(StrictSchema):
                   f"{MAX_TURN_SECONDS}.", "example": 60},
     )
     seed = fields.Raw(
-        load_default=None,
+        load_default=absent_is_null,
         allow_none=True,
         validate=_check_seed,
         metadata={

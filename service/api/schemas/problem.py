@@ -1,10 +1,22 @@
-"""The problem body (RFC 9457) that every error response carries."""
+"""The problem body (RFC 9457) that every error response carries.
+
+Why every extension member is listed: a client reads them (`current_seat` of a
+`not_your_turn`, `current_version` of a stale `If-Match`, `newest` of a bad cursor…),
+and a typed client generated from the document gets them typed only if the document
+names them. tests/contract/test_openapi_rules.py holds the list to every keyword the
+code's errors carry, so a new detail cannot go undocumented.
+"""
 
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
 from ..problems import PROBLEM_CODES
+from .cards import CARD, Cards
+
+
+def _int(description: str) -> fields.Integer:
+    return fields.Integer(metadata={"description": description})
 
 
 class ProblemSchema(Schema):
@@ -27,7 +39,26 @@ class ProblemSchema(Schema):
     errors = fields.Dict(
         metadata={"description": "Per-field messages when a body or query did not validate."}
     )
-
-    class Meta:
-        # Engine errors add their details (`field`, `option`, `card`, `current_seat`…).
-        unknown = "include"
+    # extension members: present on the problems they concern
+    current_seat = _int("`not_your_turn`: whose turn it is.")
+    current_version = _int("`version_conflict` (412): the game's version now.")
+    newest = _int("`invalid_cursor`: the newest event's `seq`, the largest valid cursor.")
+    open_seats = fields.List(fields.Integer(), metadata={
+        "description": "`seats_open`: the seats still to be claimed."})
+    seat = fields.Raw(metadata={"description": "`unknown_seat`, `seat_taken`: the seat asked for (as "
+                      "written in the path when it is no seat number).",
+                      "oneOf": [{"type": "integer"}, {"type": "string"}]})
+    card = fields.String(metadata={**CARD, "description": "`illegal_action`: the card concerned."})
+    cards = Cards("`invalid_body` of a solve: the cards of the table meld concerned.")
+    meld = fields.Raw(metadata={"description": "The meld concerned: its cards (`illegal_action`, "
+                      "`invalid_input`) or its index in the request's `table` (`invalid_body`).",
+                      "oneOf": [{"type": "integer"},
+                                {"type": "array", "items": {"type": "string"}}]})
+    text = fields.String(metadata={"description": "`invalid_card`: the text that is no card."})
+    field = fields.String(metadata={"description": "`invalid_action`: the body field at fault."})
+    option = fields.String(metadata={"description": "`invalid_rules`: the rules option at fault."})
+    round = _int("`invalid_rules`: the round whose option is at fault.")
+    steps = _int("`solve_too_complex`: the solver's step budget that ran out.")
+    limit = _int("`too_many_waits`: the waiting requests this client may hold.")
+    available = fields.List(fields.String(), metadata={
+        "description": "`not_acceptable`: the media types the resource has."})

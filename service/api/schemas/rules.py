@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
-from .cards import RANKS, StrictSchema, ref
+from .cards import RANKS, StrictSchema, absent_is_null, ref
 
 
 class ContractSchema(StrictSchema):
@@ -157,7 +157,7 @@ class PresetsSchema(Schema):
 def rules_spec_field(description: str) -> fields.Raw:
     """A rules spec inside a request: checked by the engine (the single validator)."""
     return fields.Raw(
-        load_default=None,
+        load_default=absent_is_null,
         allow_none=True,
         metadata={"description": description, "anyOf": [ref("RulesSpec"), {"type": "null"}]},
     )

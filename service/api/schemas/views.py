@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from .actions import ACTION_ONE_OF
-from .cards import RANKS, Card, Cards, Melds
+from .cards import RANKS, Card, Cards, Described, Melds
 from .rules import GameRulesSchema
 from .solve import LayoffSchema
 
@@ -136,7 +136,7 @@ class GameViewSchema(Schema):
         YouSchema, required=True, allow_none=True, metadata={"description": "Null: spectator."}
     )
     legal_actions = fields.List(
-        fields.Dict(metadata=ACTION_ONE_OF), required=True,
+        Described(ACTION_ONE_OF), required=True,
         metadata={"description": "Every action you may send now, each a valid action body."},
     )
     last_round = fields.Nested(LastRoundSchema, required=True, allow_none=True)
