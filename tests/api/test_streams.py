@@ -164,8 +164,9 @@ def test_a_cursor_beyond_the_newest_event_is_422_invalid_cursor(
     newest = table.events()[-1]["seq"]
     r = client.get(f"/v1/games/{table.game_id}/stream?after={newest + 1}")
     assert r.status_code == 422 and r.json["code"] == "invalid_cursor"
-    r = client.get(f"/v1/games/{table.game_id}/stream", headers={"Last-Event-ID": "x"})
-    assert r.status_code == 422 and r.json["code"] == "invalid_query"
+    for bad in ("x", "", " ", "１", "1" * 16):  # the documented pattern: 1 to 15 ASCII digits
+        r = client.get(f"/v1/games/{table.game_id}/stream", headers={"Last-Event-ID": bad})
+        assert r.status_code == 422 and r.json["code"] == "invalid_query", repr(bad)
 
 
 def test_a_stream_ticket_opens_one_stream_as_its_seat_and_is_refused_the_second_time(

@@ -77,6 +77,17 @@ export function narrate(event: GameEvent): string {
       return `winners ${event.winners.join(", ")}; the seed was ${event.seed}`;
     case "seat_claimed":
       return `${event.name} takes seat ${event.seat}`;
+    case "seat_resigned":
+      return `seat ${event.seat} resigns; ${event.played_by} plays on`;
+    case "turn_timed_out":
+      return `seat ${event.seat} ran out of time (${event.timeouts})` +
+        (event.away ? `, away: ${event.played_by} plays` : "");
+    case "seat_back":
+      return `seat ${event.seat} is back`;
+    case "rematch_asked":
+      return `seat ${event.seat} asks for a rematch; waiting for ${event.waiting_for.join(", ")}`;
+    case "rematch_started":
+      return `the rematch is game ${event.game_id}`;
   }
 }
 

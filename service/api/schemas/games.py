@@ -48,7 +48,8 @@ class CreateGameRequestSchema(StrictSchema):
     )
     rules = rules_spec_field("The rules; default classic.")
     turn_seconds = fields.Integer(
-        strict=True, load_default=None, allow_none=True, validate=validate.Range(1, MAX_TURN_SECONDS),
+        strict=True, load_default=absent_is_null, allow_none=True,
+        validate=validate.Range(1, MAX_TURN_SECONDS),
         metadata={"description": "The turn clock, a setting of this game (not a rule): "
                   "seconds each seat has per turn; when they run out the `greedy` bot "
                   f"plays the turn for it. Null (the default): no clock. At most "
