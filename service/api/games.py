@@ -28,6 +28,7 @@ from service.engine import GameState
 from service.play import etag, game_view, game_view_bytes
 
 from .docs import ETAG, LOCATION, header, json_body, problems, query
+from .limits import nothing_new
 from .problems import ApiProblem
 from .schemas import (
     ClaimRequestSchema,
@@ -37,6 +38,7 @@ from .schemas import (
     EventsResponseSchema,
     GameViewSchema,
 )
+from .schemas.lobby import LobbyPageSchema
 from .web import (
     QUERY_INT_MAX,
     bearer_token,
@@ -105,8 +107,50 @@ def _links() -> dict[str, dict[str, object]]:
     return links
 
 
+def _lobby() -> Response:
+    status = request.args.get("status", "open")
+    if status not in ("open", "in_progress"):
+        raise ApiProblem(422, "invalid_query", "query parameter 'status' must be 'open' or "
+                         "'in_progress'", errors={"query": {"status": ["one of: open, "
+                                                                       "in_progress"]}})
+    page = play.lobby_page(store(), status, preset=request.args.get("preset"),
+                           players=query_int("players", None, 2, 8),
+                           cursor=request.args.get("cursor"),
+                           limit=query_int("limit", 20, 1, play.MAX_PAGE) or 20)
+    return json_response({"games": page.games, "next_cursor": page.next_cursor})
+
+
 @blp.route("")
 class Games(MethodView):
+    @blp.doc(operationId="listGames", parameters=[
+        query("status", "`open`: games with open seats to claim (default); `in_progress`: "
+              "games being played, to watch.", {"type": "string",
+                                                "enum": ["open", "in_progress"]}),
+        query("preset", "Only games of this preset.", {"type": "string",
+                                                       "enum": ["classic", "bga", "family"]}),
+        query("players", "Only games of this many players.",
+              {"type": "integer", "minimum": 2, "maximum": 8}),
+        query("cursor", "The `next_cursor` of the previous page.", {"type": "string"}),
+        query("limit", "At most this many games (1-100, default 20).",
+              {"type": "integer", "minimum": 1, "maximum": 100}),
+    ])
+    @blp.response(200, LobbyPageSchema, example={"games": [{
+        "game_id": "Zk3v6Xb0mQ1sP2aR", "status": "open", "preset": "classic",
+        "rules": {"preset": "classic"}, "players": 2,
+        "seats": [{"seat": 0, "name": "ann", "open": False},
+                  {"seat": 1, "name": None, "open": True}],
+        "seats_taken": 1, "seats_open": 1, "round": 1, "seeded_by_creator": False,
+        "created": "2026-01-01T12:00:00.000Z"}], "next_cursor": None})
+    @problems(blp, 422)
+    def get(self) -> Response:
+        """The lobby: games to join or to watch
+
+        Newest first, paginated with `cursor`. Unlisted games never appear. A game
+        marked `seeded_by_creator` was dealt from a seed its creator chose: the creator
+        can know every hand. Only public facts are shown (names, rules, seats).
+        """
+        return _lobby()
+
     @blp.doc(**json_body("CreateGameRequest", "The players (named, or open) and rules.",
                          CREATE_EXAMPLE), operationId="createGame",
              responses={201: {"links": _links()}})
@@ -121,7 +165,8 @@ class Games(MethodView):
         """
         body = load_body(_CREATE)
         names = [p.get("name") for p in body["players"]]
-        record, tokens = play.create_game(store(), body["rules"], names, body["seed"])
+        record, tokens = play.create_game(store(), body["rules"], names, body["seed"],
+                                          unlisted=body["unlisted"])
         metrics.GAMES_CREATED.inc()
         state = record.state
         seats = [
@@ -184,6 +229,9 @@ class Game(MethodView):
                               seat is not None)
         record = games.load(game_id)
         seat = play.seat_of(record, token)
+        if seat is not None and (request.if_none_match.contains(str(record.state.version))
+                                 or not play.may_act(record, seat)):
+            nothing_new()  # a version it has, or a turn not its own asked without waiting
         return _view_response(game_id, record.state, seat, record.open_seats)
 
 
@@ -285,6 +333,7 @@ class Claim(MethodView):
             "seat": number,
             "name": body["name"],
             "token": token,
+            "seeded_by_creator": state.seeded_by_creator,
             "state": game_view(game_id, state, number, record.open_seats),
         }
         # the seat's token is in this body, shown once: no cache may keep it
@@ -338,6 +387,8 @@ class Events(MethodView):
             events = games.events(game_id, after, limit + 1)
         more = len(events) > limit
         events = events[:limit]
+        if not events and seat is not None:
+            nothing_new()
         out = {
             "game_id": game_id,
             "events": [e.for_seat(seat) for e in events],

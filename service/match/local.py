@@ -124,6 +124,7 @@ def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None 
             "LOG_LEVEL": "warning",
             "RATE_LIMIT": "off",  # a local tournament: every bot plays from one address
             "RATE_LIMIT_PER_ADDRESS": "off",
+            "CREATION_LIMIT_PER_ADDRESS": "off",
         }
         conf = ROOT / "deploy" / "gunicorn.conf.py"
         cmd = [sys.executable, "-m", "gunicorn"]

@@ -13,7 +13,9 @@ from .errors import (
     PreconditionFailedError,
     SeatsOpenError,
     SeatTakenError,
+    SeekMatchedError,
     UnknownSeatError,
+    UnknownSeekError,
 )
 from .games import (
     ActionResult,
@@ -25,6 +27,8 @@ from .games import (
     may_act,
     seat_of,
 )
+from .lobby import MAX_PAGE, LobbyPage, lobby_page
+from .seeks import Seek, cancel_seek, open_seek, seek_status, wait_for_match
 from .streams import (
     END_RETRY_MS,
     TICKET_TTL_SECONDS,
@@ -39,19 +43,25 @@ from .waits import changed_from, events_when, on_turn, view_when
 
 __all__ = [
     "END_RETRY_MS",
+    "MAX_PAGE",
     "TICKET_TTL_SECONDS",
     "ActionResult",
     "AuthError",
     "GameBusyError",
     "IdempotencyKeyReusedError",
     "InvalidCursorError",
+    "LobbyPage",
     "Message",
     "PlayError",
     "PreconditionFailedError",
     "SeatTakenError",
     "SeatsOpenError",
+    "Seek",
+    "SeekMatchedError",
     "UnknownSeatError",
+    "UnknownSeekError",
     "act",
+    "cancel_seek",
     "changed_from",
     "check_cursor",
     "claim_seat",
@@ -62,10 +72,14 @@ __all__ = [
     "game_view_bytes",
     "hash_token",
     "issue_ticket",
+    "lobby_page",
     "may_act",
     "on_turn",
+    "open_seek",
     "redeem_ticket",
     "seat_of",
+    "seek_status",
     "stream_messages",
     "view_when",
+    "wait_for_match",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,7 @@ from .errors import (
     SeatTakenError,
     UnknownSeatError,
 )
+from .lobby import best_effort
 from .views import game_view_bytes
 
 __all__ = [
@@ -85,13 +87,27 @@ def create_game(
     rules_spec: dict[str, Any] | None,
     players: Sequence[str | None],
     seed: str | int | None,
+    *,
+    unlisted: bool = False,
+    token_hashes: Sequence[str | None] | None = None,
+    game_id: str | None = None,
 ) -> tuple[GameRecord, list[str | None]]:
-    """Deal a new game; ``None`` in ``players`` leaves that seat open. Returns the tokens."""
+    """Deal a new game; ``None`` in ``players`` leaves that seat open. Returns the tokens.
+
+    Unless ``unlisted``, the game is put on the lobby first (``open`` while seats are
+    open, else ``in_progress``): see :meth:`GameStore.list_game` for why before.
+    Matchmaking passes the seats' ``token_hashes`` (its seekers hold the tokens) and the
+    ``game_id`` it announced; then no token is returned."""
     rules = rules_from_json(rules_spec)
     state = new_game(rules, list(players), seed)  # type: ignore[arg-type]
-    tokens = [None if name is None else secrets.token_urlsafe(32) for name in players]
-    hashes = [None if t is None else hash_token(t) for t in tokens]
-    game_id = secrets.token_urlsafe(12)
+    if token_hashes is None:
+        tokens = [None if name is None else secrets.token_urlsafe(32) for name in players]
+        hashes = [None if t is None else hash_token(t) for t in tokens]
+    else:
+        tokens, hashes = [None] * len(players), list(token_hashes)
+    game_id = game_id or secrets.token_urlsafe(12)
+    if not unlisted:
+        store.list_game(game_id, "open" if None in hashes else "in_progress", time.time())
     store.create(game_id, state, hashes, opening_events(state))
     return GameRecord(game_id, state, tuple(hashes)), tokens
 
@@ -112,6 +128,8 @@ def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[Ga
             store.save(game_id, record.state.version, state, events, token_hashes=hashes)
         except VersionConflictError:
             continue
+        if None not in hashes:  # full: from the lobby's open games to those being played
+            best_effort("claim", lambda: store.relist_game(game_id, "open", "in_progress"))
         return GameRecord(game_id, state, tuple(hashes)), token
     raise GameBusyError("the game kept changing while claiming; try again")
 
@@ -196,6 +214,8 @@ def act(
             continue
         if earlier is not None:
             return _replayed(earlier, fingerprint)
+        if new.finished:
+            best_effort("finish", lambda: store.relist_game(game_id, "in_progress", None))
         return ActionResult(seat, new, reply, replayed=False)
     raise GameBusyError("the game kept changing; reload it and try again")
 

@@ -68,6 +68,6 @@ def test_over_the_address_limit_is_429(redis_server: str) -> None:
 
 
 def test_limits_can_be_turned_off(redis_server: str) -> None:
-    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off"):
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off", creation_limit_per_address="off"):
         for _ in range(30):
             assert client.post("/v1/solve", json={"hand": [], "wild_rank": "K"}).status_code == 200

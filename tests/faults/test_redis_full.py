@@ -62,7 +62,7 @@ def test_a_full_redis_is_a_503_for_writes_and_reads_still_work(
 ) -> None:
     port = small_redis.connection_pool.connection_kwargs["port"]
     app = create_app(Config(redis_url=f"redis://127.0.0.1:{port}/0", rate_limit="off",
-                            rate_limit_per_address="off", retry_after_seconds=2))
+                            rate_limit_per_address="off", creation_limit_per_address="off", retry_after_seconds=2))
     client: FlaskClient = app.test_client()
     game = client.post("/v1/games", json=GAME).json
     seat = game["state"]["round"]["current_seat"]

@@ -47,6 +47,11 @@ class CreateGameRequestSchema(StrictSchema):
             ],
         },
     )
+    unlisted = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Keep the game out of the lobby: its open seats are reachable "
+                  "only by whoever has its id."},
+    )
 
 
 class SeatTokenSchema(Schema):
@@ -75,5 +80,10 @@ class ClaimResponseSchema(Schema):
     name = fields.String(required=True)
     token = fields.String(
         required=True, metadata={"description": "The seat's bearer token, shown only here."}
+    )
+    seeded_by_creator = fields.Boolean(
+        required=True,
+        metadata={"description": "The creator chose this game's seed, so the creator can know "
+                  "every hand: decide before you play."},
     )
     state = fields.Nested(GameViewSchema, required=True, metadata={"description": "Your view."})
