@@ -19,7 +19,7 @@ no seeker is placed twice and none is lost. The script only writes the match rec
 the game is created by the request that matched, or by any seeker that finds it
 missing (so a worker dying between the two loses no game).
 
-Each run of the script drops expired seekers and old results first, and every key has
+Each run of the script drops expired seekers and old results, and every key has
 a TTL, so an idle pool vanishes. A seeker's seat token is never stored: only its hash
 (the token is derived from the seek's secret id, which only the seeker holds).
 """
@@ -43,13 +43,15 @@ __all__ = ["SeekBoard"]
 # Returns the seek keys matched, in seat order (empty: the seeker waits).
 _SEEK = """
 local now = tonumber(ARGV[1])
+-- the first write must be one Redis refuses when full (OOM): Redis checks memory only
+-- at a script's first write, so a script that starts by deleting would then add anyway
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 for _, z in ipairs({KEYS[1], KEYS[3]}) do
   for _, m in ipairs(redis.call('ZRANGEBYSCORE', z, '-inf', now)) do
     redis.call('HDEL', KEYS[2], m)
   end
   redis.call('ZREMRANGEBYSCORE', z, '-inf', now)
 end
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
 local n = tonumber(ARGV[5])
 local members = {}

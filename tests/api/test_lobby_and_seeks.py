@@ -182,3 +182,21 @@ def test_an_expired_seek_is_gone_and_never_matched(short_seeks: Config, redis_db
     time.sleep(1.2)
     assert client.get(f"/v1/seeks/{old['seek_id']}").json["code"] == "unknown_seek"
     assert _seek(client, "new", "classic", 2)["status"] == "waiting"  # not matched with old
+
+
+def test_a_game_with_unclaimed_seats_is_gone_after_open_game_ttl_seconds(
+    config: Config, redis_db: Any,
+) -> None:
+    from service.app import create_app
+
+    short = Config(**{**{f: getattr(config, f) for f in config.__slots__},  # type: ignore[attr-defined]
+                      "open_game_ttl_seconds": 1})
+    client = create_app(short).test_client()
+    body = {"players": [{"name": "ann"}, {"name": None}]}
+    open_game = client.post("/v1/games", json=body).json["game_id"]
+    full = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]}).json
+    assert [g["game_id"] for g in _listed(client)] == [open_game]
+    time.sleep(1.3)
+    assert client.get(f"/v1/games/{open_game}").json["code"] == "unknown_game"
+    assert _listed(client) == []
+    assert client.get(f"/v1/games/{full['game_id']}").status_code == 200
