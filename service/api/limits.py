@@ -80,17 +80,25 @@ def _address_key() -> str:
     return "addr:" + (request.remote_addr or "unknown")
 
 
-def _breach(code: str, what: str):  # type: ignore[no-untyped-def]
-    def on_breach(limit: RequestLimit):  # type: ignore[no-untyped-def]
-        retry_after = max(1, math.ceil(limit.reset_at - time.time()))
-        return problem_response(
-            429, code, f"too many {what} ({limit.limit}); retry after {retry_after} s",
-            {"Retry-After": str(retry_after)},
-        )
-    return on_breach
+def _retry_after(limit: RequestLimit) -> int:
+    return max(1, math.ceil(limit.reset_at - time.time()))
 
 
-_on_breach = _breach("rate_limited", "requests")
+def _on_breach(limit: RequestLimit) -> Response:
+    retry_after = _retry_after(limit)
+    return problem_response(
+        429, "rate_limited", f"too many requests ({limit.limit}); retry after {retry_after} s",
+        {"Retry-After": str(retry_after)},
+    )
+
+
+def _on_creation_breach(limit: RequestLimit) -> Response:
+    retry_after = _retry_after(limit)
+    return problem_response(
+        429, "creation_limited",
+        f"too many games and seeks created ({limit.limit}); retry after {retry_after} s",
+        {"Retry-After": str(retry_after)},
+    )
 
 
 def _headers(limiter: Limiter, response: Response) -> Response:
@@ -151,7 +159,7 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
             limiter.shared_limit(config.rate_limit_per_address, "address",
                                  key_func=_address_key, override_defaults=False)(blp)
         if _enabled(creation):
-            on_breach = _breach("creation_limited", "games and seeks created")
+            on_breach = _on_creation_breach
             limiter.shared_limit(creation, "creation-address", key_func=_address_key,
                                  exempt_when=_not_creation, override_defaults=False,
                                  on_breach=on_breach)(blp)
