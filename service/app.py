@@ -40,6 +40,7 @@ from .api.schemas.events import (
     STREAM_SCHEMAS,
     described2properties,
 )
+from .api.schemas.lobby import SeekRequestSchema
 from .api.swagger_ui import SWAGGER_UI_URL
 from .api.swagger_ui import blp as swagger_ui_blp
 from .api.waiting import WaitSlots, parse_limit
@@ -152,6 +153,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     api.spec.components.schema("SolveRequest", schema=SolveRequestSchema)
     api.spec.components.schema("CreateGameRequest", schema=CreateGameRequestSchema)
     api.spec.components.schema("ClaimRequest", schema=ClaimRequestSchema)
+    api.spec.components.schema("SeekRequest", schema=SeekRequestSchema)
     for name, schema in ActionSchemas.items():
         api.spec.components.schema(name, schema=schema)
     for name, schema in {**EVENT_SCHEMAS, **STREAM_SCHEMAS}.items():

@@ -25,6 +25,7 @@ from flask_smorest import Blueprint
 
 from service import metrics, play
 from service.engine import GameState
+from service.engine.rules import PRESETS
 from service.play import etag, game_view, game_view_bytes
 
 from .docs import ETAG, LOCATION, header, json_body, problems, query
@@ -113,7 +114,12 @@ def _lobby() -> Response:
         raise ApiProblem(422, "invalid_query", "query parameter 'status' must be 'open' or "
                          "'in_progress'", errors={"query": {"status": ["one of: open, "
                                                                        "in_progress"]}})
-    page = play.lobby_page(store(), status, preset=request.args.get("preset"),
+    preset = request.args.get("preset")
+    if preset is not None and preset not in PRESETS:
+        raise ApiProblem(422, "invalid_query", f"query parameter 'preset' must be one of "
+                         f"{', '.join(PRESETS)}",
+                         errors={"query": {"preset": [f"one of: {', '.join(PRESETS)}"]}})
+    page = play.lobby_page(store(), status, preset=preset,
                            players=query_int("players", None, 2, 8),
                            cursor=request.args.get("cursor"),
                            limit=query_int("limit", 20, 1, play.MAX_PAGE) or 20)
@@ -127,7 +133,7 @@ class Games(MethodView):
               "games being played, to watch.", {"type": "string",
                                                 "enum": ["open", "in_progress"]}),
         query("preset", "Only games of this preset.", {"type": "string",
-                                                       "enum": ["classic", "bga", "family"]}),
+                                                       "enum": list(PRESETS)}),
         query("players", "Only games of this many players.",
               {"type": "integer", "minimum": 2, "maximum": 8}),
         query("cursor", "The `next_cursor` of the previous page.", {"type": "string"}),

@@ -12,6 +12,17 @@ from .views import GameViewSchema
 SEED_MAX = 2**63 - 1
 
 
+class StrictBoolean(fields.Boolean):
+    """``true`` or ``false`` only: marshmallow's Boolean also takes ``1``, ``"yes"``…,
+    which the document's ``type: boolean`` refuses."""
+
+    def _deserialize(self, value: object, attr: str | None, data: object,
+                     **kwargs: object) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class PlayerSpecSchema(StrictSchema):
     """A seat at creation: `{"name": "ann"}`, or `{"name": null}` to leave it open for
     someone to claim."""
@@ -47,7 +58,7 @@ class CreateGameRequestSchema(StrictSchema):
             ],
         },
     )
-    unlisted = fields.Boolean(
+    unlisted = StrictBoolean(
         load_default=False,
         metadata={"description": "Keep the game out of the lobby: its open seats are reachable "
                   "only by whoever has its id."},
