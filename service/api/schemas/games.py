@@ -12,15 +12,10 @@ from .views import GameViewSchema
 SEED_MAX = 2**63 - 1
 
 
-class StrictBoolean(fields.Boolean):
-    """``true`` or ``false`` only: marshmallow's Boolean also takes ``1``, ``"yes"``…,
-    which the document's ``type: boolean`` refuses."""
-
-    def _deserialize(self, value: object, attr: str | None, data: object,
-                     **kwargs: object) -> bool:
-        if not isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        return value
+def _check_boolean(value: object) -> None:
+    # marshmallow's Boolean also takes 1, "yes"…, which the document's boolean refuses
+    if not isinstance(value, bool):
+        raise ValidationError("must be true or false")
 
 
 class PlayerSpecSchema(StrictSchema):
@@ -58,9 +53,10 @@ class CreateGameRequestSchema(StrictSchema):
             ],
         },
     )
-    unlisted = StrictBoolean(
-        load_default=False,
-        metadata={"description": "Keep the game out of the lobby: its open seats are reachable "
+    unlisted = fields.Raw(
+        load_default=False, validate=_check_boolean,
+        metadata={"type": "boolean", "default": False,
+                  "description": "Keep the game out of the lobby: its open seats are reachable "
                   "only by whoever has its id."},
     )
 
