@@ -25,11 +25,11 @@ from flask_smorest import Blueprint
 
 from service import metrics, play
 from service.engine import GameState
-from service.engine.rules import PRESETS
 from service.play import etag, game_view, game_view_bytes
 
 from .docs import ETAG, LOCATION, header, json_body, problems, query
 from .limits import nothing_new
+from .lobby import LOBBY_EXAMPLE, LOBBY_PARAMETERS, lobby_response
 from .problems import ApiProblem
 from .schemas import (
     ClaimRequestSchema,
@@ -108,45 +108,10 @@ def _links() -> dict[str, dict[str, object]]:
     return links
 
 
-def _lobby() -> Response:
-    status = request.args.get("status", "open")
-    if status not in ("open", "in_progress"):
-        raise ApiProblem(422, "invalid_query", "query parameter 'status' must be 'open' or "
-                         "'in_progress'", errors={"query": {"status": ["one of: open, "
-                                                                       "in_progress"]}})
-    preset = request.args.get("preset")
-    if preset is not None and preset not in PRESETS:
-        raise ApiProblem(422, "invalid_query", f"query parameter 'preset' must be one of "
-                         f"{', '.join(PRESETS)}",
-                         errors={"query": {"preset": [f"one of: {', '.join(PRESETS)}"]}})
-    page = play.lobby_page(store(), status, preset=preset,
-                           players=query_int("players", None, 2, 8),
-                           cursor=request.args.get("cursor"),
-                           limit=query_int("limit", 20, 1, play.MAX_PAGE) or 20)
-    return json_response({"games": page.games, "next_cursor": page.next_cursor})
-
-
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(operationId="listGames", parameters=[
-        query("status", "`open`: games with open seats to claim (default); `in_progress`: "
-              "games being played, to watch.", {"type": "string",
-                                                "enum": ["open", "in_progress"]}),
-        query("preset", "Only games of this preset.", {"type": "string",
-                                                       "enum": list(PRESETS)}),
-        query("players", "Only games of this many players.",
-              {"type": "integer", "minimum": 2, "maximum": 8}),
-        query("cursor", "The `next_cursor` of the previous page.", {"type": "string"}),
-        query("limit", "At most this many games (1-100, default 20).",
-              {"type": "integer", "minimum": 1, "maximum": 100}),
-    ])
-    @blp.response(200, LobbyPageSchema, example={"games": [{
-        "game_id": "Zk3v6Xb0mQ1sP2aR", "status": "open", "preset": "classic",
-        "rules": {"preset": "classic"}, "players": 2,
-        "seats": [{"seat": 0, "name": "ann", "open": False},
-                  {"seat": 1, "name": None, "open": True}],
-        "seats_taken": 1, "seats_open": 1, "round": 1, "seeded_by_creator": False,
-        "created": "2026-01-01T12:00:00.000Z"}], "next_cursor": None})
+    @blp.doc(operationId="listGames", parameters=LOBBY_PARAMETERS)
+    @blp.response(200, LobbyPageSchema, example=LOBBY_EXAMPLE)
     @problems(blp, 422)
     def get(self) -> Response:
         """The lobby: games to join or to watch
@@ -155,7 +120,7 @@ class Games(MethodView):
         marked `seeded_by_creator` was dealt from a seed its creator chose: the creator
         can know every hand. Only public facts are shown (names, rules, seats).
         """
-        return _lobby()
+        return lobby_response()
 
     @blp.doc(**json_body("CreateGameRequest", "The players (named, or open) and rules.",
                          CREATE_EXAMPLE), operationId="createGame",
