@@ -40,11 +40,13 @@ from .api.schemas.events import (
     STREAM_SCHEMAS,
     described2properties,
 )
+from .api.schemas.lobby import SeekRequestSchema
 from .api.swagger_ui import SWAGGER_UI_URL
 from .api.swagger_ui import blp as swagger_ui_blp
 from .api.waiting import WaitSlots, parse_limit
 from .config import Config
 from .storage import GameStore, RedisGameStore
+from .storage.seeks import SeekBoard
 
 __all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
 
@@ -70,6 +72,8 @@ class Services:
     config: Config
     store: GameStore
     waits: WaitSlots
+    #: Matchmaking's seekers (in the games' Redis; ``None`` on another store).
+    seeks: SeekBoard | None = None
     #: Set when the worker begins a graceful shutdown: open streams end (reason
     #: ``shutdown``, with a retry hint) instead of holding the exit up.
     stopping: threading.Event = field(default_factory=threading.Event)
@@ -136,10 +140,13 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
             reply_ttl_seconds=config.idempotency_ttl_seconds,
             timeout_seconds=config.redis_timeout_seconds,
             max_connections=config.redis_max_connections,
+            open_ttl_seconds=config.open_game_ttl_seconds,
         )
     waits = WaitSlots(parse_limit(config.max_waits_per_address, "MAX_WAITS_PER_ADDRESS"),
                       parse_limit(config.max_waits_per_token, "MAX_WAITS_PER_TOKEN"))
-    app.extensions["three_thirteen"] = Services(config, store, waits)
+    seeks = (SeekBoard(store, results_kept_seconds=config.open_game_ttl_seconds)
+             if isinstance(store, RedisGameStore) else None)
+    app.extensions["three_thirteen"] = Services(config, store, waits, seeks=seeks)
 
     api = ProblemApi(app)
     api.ma_plugin.converter.add_attribute_function(described2properties)
@@ -152,6 +159,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     api.spec.components.schema("SolveRequest", schema=SolveRequestSchema)
     api.spec.components.schema("CreateGameRequest", schema=CreateGameRequestSchema)
     api.spec.components.schema("ClaimRequest", schema=ClaimRequestSchema)
+    api.spec.components.schema("SeekRequest", schema=SeekRequestSchema)
     for name, schema in ActionSchemas.items():
         api.spec.components.schema(name, schema=schema)
     for name, schema in {**EVENT_SCHEMAS, **STREAM_SCHEMAS}.items():
@@ -170,6 +178,8 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         app,
         origins=[o.strip() for o in config.cors_origins.split(",")],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",
+                        "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
+                        "RateLimit-Policy",
                         REQUEST_ID_HEADER],
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
                        "Idempotency-Key", "Last-Event-ID", REQUEST_ID_HEADER],

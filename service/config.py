@@ -30,6 +30,12 @@ variable                   default                     what it sets
 ``STREAM_MAX_SECONDS``     ``3600``                    a stream ends after this long (reason
                                                        ``max_duration``; the client resumes)
 ``STREAM_HEARTBEAT_SECONDS`` ``15``                    idle streams send a heartbeat this often
+``CREATION_LIMIT_PER_ADDRESS`` ``30/minute;300/hour``  games created and seeks opened per client
+                                                       address, and per token when one is sent
+                                                       (``off``: none)
+``OPEN_GAME_TTL_SECONDS``  ``3600`` (1 h)              a game with unclaimed seats expires this
+                                                       long after its creation
+``SEEK_TTL_SECONDS``       ``300``                     an unmatched seek expires after this long
 ``RATE_LIMIT_STORAGE_URL`` ``REDIS_URL``               where the limiter counts (flask-limiter URI)
 ``PROXY_HOPS``             ``0``                       proxies in front that set ``X-Forwarded-For``
                                                        and ``-Proto`` (werkzeug's ``ProxyFix``): the
@@ -67,6 +73,9 @@ class Config:
     max_waits_per_token: str = "10"
     stream_max_seconds: float = 3600.0
     stream_heartbeat_seconds: float = 15.0
+    creation_limit_per_address: str = "30/minute;300/hour"
+    open_game_ttl_seconds: int = 3600
+    seek_ttl_seconds: int = 300
     rate_limit_storage_url: str = ""
     proxy_hops: int = 0
 

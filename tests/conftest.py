@@ -146,6 +146,7 @@ def live_server(redis_server: str) -> Iterator[str]:
         "STREAM_HEARTBEAT_SECONDS": "0.5",
         "RATE_LIMIT": "off",
         "RATE_LIMIT_PER_ADDRESS": "off",
+        "CREATION_LIMIT_PER_ADDRESS": "off",
         "WEB_CONCURRENCY": "2",
         "ACCESS_LOG": "",
         "LOG_LEVEL": "warning",

@@ -41,6 +41,17 @@ WHY = {
 }
 
 RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
+#: The IETF draft's rate limit fields, on every rate-limited response (429s included).
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Limit": {"description": "The limit nearest to breach: requests per window.",
+                        "schema": {"type": "integer"}, "example": 50},
+    "RateLimit-Remaining": {"description": "What is left of it in this window.",
+                            "schema": {"type": "integer"}, "example": 0},
+    "RateLimit-Reset": {"description": "Seconds until the window resets.",
+                        "schema": {"type": "integer"}, "example": 1},
+    "RateLimit-Policy": {"description": "`<limit>;w=<window seconds>`.",
+                         "schema": {"type": "string"}, "example": "50;w=1"},
+}
 ETAG = {
     "ETag": {
         "description": 'The game version, quoted: `"12"`. Send it as `If-Match` on actions.',
@@ -65,7 +76,8 @@ def problems(blp: Blueprint, *statuses: int, storage: bool = True) -> Callable[[
                 schema=ProblemSchema,
                 content_type=PROBLEM_CONTENT_TYPE,
                 description=WHY[status],
-                headers=RETRY_AFTER if status in (429, 503) else None,
+                headers=({**RETRY_AFTER, **RATE_LIMIT_HEADERS} if status == 429 and limited
+                         else RETRY_AFTER if status in (429, 503) else None),
             )(fn)
         return fn
 

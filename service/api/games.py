@@ -28,6 +28,8 @@ from service.engine import GameState
 from service.play import etag, game_view, game_view_bytes
 
 from .docs import ETAG, LOCATION, header, json_body, problems, query
+from .limits import nothing_new
+from .lobby import LOBBY_EXAMPLE, LOBBY_PARAMETERS, lobby_response
 from .problems import ApiProblem
 from .schemas import (
     ActionSchemas,
@@ -38,6 +40,7 @@ from .schemas import (
     EventsResponseSchema,
     GameViewSchema,
 )
+from .schemas.lobby import LobbyPageSchema
 from .web import (
     QUERY_INT_MAX,
     bearer_token,
@@ -117,6 +120,18 @@ def _links() -> dict[str, dict[str, object]]:
 
 @blp.route("")
 class Games(MethodView):
+    @blp.doc(operationId="listGames", parameters=LOBBY_PARAMETERS)
+    @blp.response(200, LobbyPageSchema, example=LOBBY_EXAMPLE)
+    @problems(blp, 422)
+    def get(self) -> Response:
+        """The lobby: games to join or to watch
+
+        Newest first, paginated with `cursor`. Unlisted games never appear. A game
+        marked `seeded_by_creator` was dealt from a seed its creator chose: the creator
+        can know every hand. Only public facts are shown (names, rules, seats).
+        """
+        return lobby_response()
+
     @blp.doc(**json_body("CreateGameRequest", "The players (named, or open) and rules.",
                          CREATE_EXAMPLE), operationId="createGame",
              responses={201: {"links": _links()}})
@@ -133,7 +148,8 @@ class Games(MethodView):
         names = [p.get("name") for p in body["players"]]
         bots = [p.get("bot") for p in body["players"]]
         record, tokens = play.create_game(store(), body["rules"], names, body["seed"],
-                                          bots=bots, turn_seconds=body["turn_seconds"])
+                                          bots=bots, turn_seconds=body["turn_seconds"],
+                                          unlisted=body["unlisted"])
         metrics.GAMES_CREATED.inc()
         state = record.state
         seats = [
@@ -197,6 +213,9 @@ class Game(MethodView):
                               seat is not None)
         record = play.catch_up(games, games.load(game_id))  # a due move is made first
         seat = play.seat_of(record, token)
+        if seat is not None and (request.if_none_match.contains(str(record.state.version))
+                                 or not play.may_act(record, seat)):
+            nothing_new()  # a version it has, or a turn not its own asked without waiting
         return _view_response(game_id, record.state, seat, record.open_seats)
 
 
@@ -308,6 +327,7 @@ class Claim(MethodView):
             "seat": number,
             "name": body["name"],
             "token": token,
+            "seeded_by_creator": state.seeded_by_creator,
             "state": game_view(game_id, state, number, record.open_seats),
         }
         # the seat's token is in this body, shown once: no cache may keep it
@@ -386,6 +406,8 @@ class Events(MethodView):
             events = games.events(game_id, after, limit + 1)
         more = len(events) > limit
         events = events[:limit]
+        if not events and seat is not None:
+            nothing_new()
         out = {
             "game_id": game_id,
             "events": [e.for_seat(seat) for e in events],

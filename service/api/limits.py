@@ -1,23 +1,32 @@
 """Rate limits per seat token and per client address (flask-limiter on the games' Redis).
 
-Two limits apply to every ``/v1/games…`` and ``/v1/solve`` request, each counted in
-Redis so they hold across gunicorn workers and machines:
+Three limits, each counted in Redis so they hold across gunicorn workers and machines:
 
-* per seat token (``RATE_LIMIT``, default ``50/second``): keyed by the token's sha256,
-  so a leaked Redis holds no credentials; requests without a token skip it;
-* per client address (``RATE_LIMIT_PER_ADDRESS``, default ``500/second``): the
-  request's ``remote_addr``, which is the TCP peer unless ``PROXY_HOPS`` is set (then
-  werkzeug's ``ProxyFix``, installed by ``create_app``, takes it from
-  ``X-Forwarded-For``; gunicorn itself never does, so behind a proxy without
-  ``PROXY_HOPS`` every client shares the proxy's budget).
+* per seat token (``RATE_LIMIT``, default ``50/second``), on ``/v1/games…``, ``/v1/seeks…``
+  and ``/v1/solve``: keyed by the token's sha256 (a leaked Redis holds no credentials;
+  requests without a token skip it). It counts only *wasted* requests (flask-limiter's
+  ``deduct_when``): a view or event read that gives the bearer nothing new (a view that
+  is not the bearer's turn asked without waiting, an ``If-None-Match`` of the current
+  version, an events read with nothing after the cursor and no wait), a refused request
+  (any 4xx), and every solver call. A bot that waits (``wait=turn``, a stream) and acts
+  on its turn makes only requests that bring progress, so it never meets the limit
+  however fast it plays; a client that busy-polls meets it at once;
+* per client address (``RATE_LIMIT_PER_ADDRESS``, default ``500/second``) on the same
+  routes, every request counted: the request's ``remote_addr``, which is the TCP peer
+  unless ``PROXY_HOPS`` is set (then werkzeug's ``ProxyFix``, installed by
+  ``create_app``, takes it from ``X-Forwarded-For``);
+* creation (``CREATION_LIMIT_PER_ADDRESS``, default ``30/minute;300/hour``): games created
+  and seeks opened, per client address and, when a token is sent, per token too. Over
+  it: ``429 creation_limited``. This is what keeps one client from filling Redis.
 
-Over a limit the answer is ``429 rate_limited`` problem+json with ``Retry-After``
-(seconds until the window resets). ``off`` turns a limit off. The defaults are far
-above what a player or bot needs, so only floods meet them. Health probes, metrics
-and the docs are never limited. If the limiter's Redis is unreachable, requests are
-not refused for that (``swallow_errors``) and the limits are counted per worker in
-memory until it is back (``in_memory_fallback_enabled``), so a dead Redis costs one
-timeout per request (the games' own call, answered ``503``), not three.
+Every limited response carries the IETF draft's ``RateLimit-Limit``,
+``RateLimit-Remaining``, ``RateLimit-Reset`` (seconds until the window resets) and
+``RateLimit-Policy`` (``<limit>;w=<window seconds>``) of the limit nearest to breach,
+so a client can pace itself. Over a limit the answer is ``429 rate_limited`` (or
+``creation_limited``) problem+json with ``Retry-After``. ``off`` turns a limit off.
+Health probes, metrics and the docs are never limited. If the limiter's Redis is
+unreachable, requests are not refused for that (``swallow_errors``) and the limits are
+counted per worker in memory until it is back (``in_memory_fallback_enabled``).
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ import hashlib
 import math
 import time
 
-from flask import Flask, request
+from flask import Flask, Response, g, request
 from flask_limiter import Limiter, RequestLimit
 from flask_smorest import Blueprint
 
@@ -34,10 +43,28 @@ from service.config import Config
 
 from .problems import problem_response
 
-__all__ = ["RATE_LIMITED_BLUEPRINTS", "install_rate_limits"]
+__all__ = ["RATE_LIMITED_BLUEPRINTS", "install_rate_limits", "nothing_new"]
 
 #: The blueprints whose requests count against the limits.
-RATE_LIMITED_BLUEPRINTS = ("games", "solve", "streams")
+RATE_LIMITED_BLUEPRINTS = ("games", "solve", "streams", "seeks")
+#: The endpoints whose POST creates something that lives in Redis (a game, a seek).
+CREATION_ENDPOINTS = ("games.Games", "seeks.Seeks")
+
+
+def nothing_new() -> None:
+    """Mark this request as giving its bearer nothing new (a view handler calls it):
+    it then counts against the per-token limit."""
+    g.ttt_nothing_new = True
+
+
+def _wasted(response: Response) -> bool:
+    if request.blueprint == "solve":
+        return True
+    return 400 <= response.status_code < 500 or bool(g.get("ttt_nothing_new"))
+
+
+def _not_creation() -> bool:
+    return not (request.method == "POST" and request.endpoint in CREATION_ENDPOINTS)
 
 
 def _token_key() -> str:
@@ -53,13 +80,43 @@ def _address_key() -> str:
     return "addr:" + (request.remote_addr or "unknown")
 
 
-def _on_breach(limit: RequestLimit):  # type: ignore[no-untyped-def]
-    retry_after = max(1, math.ceil(limit.reset_at - time.time()))
+def _retry_after(limit: RequestLimit) -> int:
+    return max(1, math.ceil(limit.reset_at - time.time()))
+
+
+def _on_breach(limit: RequestLimit) -> Response:
+    retry_after = _retry_after(limit)
     return problem_response(
-        429, "rate_limited",
-        f"too many requests ({limit.limit}); retry after {retry_after} s",
+        429, "rate_limited", f"too many requests ({limit.limit}); retry after {retry_after} s",
         {"Retry-After": str(retry_after)},
     )
+
+
+def _on_creation_breach(limit: RequestLimit) -> Response:
+    retry_after = _retry_after(limit)
+    return problem_response(
+        429, "creation_limited",
+        f"too many games and seeks created ({limit.limit}); retry after {retry_after} s",
+        {"Retry-After": str(retry_after)},
+    )
+
+
+def _headers(limiter: Limiter, response: Response) -> Response:
+    """The IETF draft's RateLimit-* fields of the limit nearest to breach (after this
+    request's deduction: this hook runs after flask-limiter's own)."""
+    try:
+        current = limiter.current_limit
+        if current is None:
+            return response
+        window = current.limit.get_expiry()
+        response.headers["RateLimit-Limit"] = str(current.limit.amount)
+        response.headers["RateLimit-Remaining"] = str(current.remaining)
+        response.headers["RateLimit-Reset"] = str(max(0, math.ceil(current.reset_at
+                                                                   - time.time())))
+        response.headers["RateLimit-Policy"] = f"{current.limit.amount};w={window}"
+    except Exception:
+        pass
+    return response
 
 
 def _enabled(value: str) -> bool:
@@ -69,6 +126,10 @@ def _enabled(value: str) -> bool:
 def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint]) -> None:
     """Limit the requests of ``blueprints`` per token and per address."""
     storage = config.rate_limit_storage_url or config.redis_url
+    holder: list[Limiter] = []
+    # registered before the limiter's own hook, so it runs after it (Flask runs them in
+    # reverse), when this request's deduction is counted
+    app.after_request(lambda response: _headers(holder[0], response) if holder else response)
     limiter = Limiter(
         _address_key,
         app=app,
@@ -83,14 +144,26 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
         # dead storage at every request (flask-limiter re-checks the storage and returns)
         in_memory_fallback_enabled=True,
         on_breach=_on_breach,
-        enabled=_enabled(config.rate_limit) or _enabled(config.rate_limit_per_address),
+        enabled=(_enabled(config.rate_limit) or _enabled(config.rate_limit_per_address)
+                 or _enabled(config.creation_limit_per_address)),
     )
+    holder.append(limiter)
+    creation = config.creation_limit_per_address
     for blp in blueprints:
         if _enabled(config.rate_limit):
             # shared: one budget per token across every endpoint, not one per route
             limiter.shared_limit(config.rate_limit, "token", key_func=_token_key,
-                                 exempt_when=_no_token, override_defaults=False)(blp)
+                                 exempt_when=_no_token, override_defaults=False,
+                                 deduct_when=_wasted)(blp)
         if _enabled(config.rate_limit_per_address):
             limiter.shared_limit(config.rate_limit_per_address, "address",
                                  key_func=_address_key, override_defaults=False)(blp)
+        if _enabled(creation):
+            on_breach = _on_creation_breach
+            limiter.shared_limit(creation, "creation-address", key_func=_address_key,
+                                 exempt_when=_not_creation, override_defaults=False,
+                                 on_breach=on_breach)(blp)
+            limiter.shared_limit(creation, "creation-token", key_func=_token_key,
+                                 exempt_when=lambda: _not_creation() or _no_token(),
+                                 override_defaults=False, on_breach=on_breach)(blp)
     app.extensions["three_thirteen_limiter"] = limiter

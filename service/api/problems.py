@@ -37,7 +37,9 @@ from service.play import (
     PreconditionFailedError,
     SeatsOpenError,
     SeatTakenError,
+    SeekMatchedError,
     UnknownSeatError,
+    UnknownSeekError,
 )
 from service.storage import StorageUnavailableError, UnknownGameError
 
@@ -85,6 +87,8 @@ STATUS = {
     IdempotencyKeyReusedError: 422,
     IdempotencyKeySupersededError: 409,
     InvalidCursorError: 422,
+    UnknownSeekError: 404,
+    SeekMatchedError: 409,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).
@@ -103,7 +107,7 @@ HTTP_CODES = {
 #: Codes of the problems the HTTP layer raises itself (``ApiProblem`` and the handlers).
 API_CODES = (
     "invalid_json", "invalid_query", "invalid_cursor", "unknown_game", "storage_unavailable",
-    "http_error", "too_many_waits",
+    "http_error", "too_many_waits", "creation_limited",
     "not_acceptable",
 )
 

@@ -97,8 +97,11 @@ def _stop(proc: subprocess.Popen[bytes] | None) -> None:
 
 @contextlib.contextmanager
 def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None = None,
-                  quiet: bool = True) -> Iterator[LocalService]:
-    """Run Redis (unless ``redis_url`` is given) and gunicorn with ``workers`` workers."""
+                  quiet: bool = True, limits: bool = False) -> Iterator[LocalService]:
+    """Run Redis (unless ``redis_url`` is given) and gunicorn with ``workers`` workers.
+
+    Without ``limits`` the rate limits are off (a tournament plays every bot from one
+    address); with it they are ``make run``'s defaults."""
     redis_proc: subprocess.Popen[bytes] | None = None
     gunicorn: subprocess.Popen[bytes] | None = None
     sink = subprocess.DEVNULL if quiet else None
@@ -122,9 +125,10 @@ def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None 
             "THREADS": str(threads),
             "ACCESS_LOG": "",
             "LOG_LEVEL": "warning",
-            "RATE_LIMIT": "off",  # a local tournament: every bot plays from one address
-            "RATE_LIMIT_PER_ADDRESS": "off",
         }
+        if not limits:  # a local tournament: every bot plays from one address
+            env.update(RATE_LIMIT="off", RATE_LIMIT_PER_ADDRESS="off",
+                       CREATION_LIMIT_PER_ADDRESS="off")
         conf = ROOT / "deploy" / "gunicorn.conf.py"
         cmd = [sys.executable, "-m", "gunicorn"]
         if conf.exists():

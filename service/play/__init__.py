@@ -15,7 +15,9 @@ from .errors import (
     PreconditionFailedError,
     SeatsOpenError,
     SeatTakenError,
+    SeekMatchedError,
     UnknownSeatError,
+    UnknownSeekError,
 )
 from .games import (
     ActionResult,
@@ -27,7 +29,9 @@ from .games import (
     may_act,
     seat_of,
 )
+from .lobby import MAX_PAGE, LobbyPage, lobby_page
 from .rematch import ask_for_rematch
+from .seeks import Seek, cancel_seek, open_seek, seek_status, wait_for_match
 from .streams import (
     END_RETRY_MS,
     TICKET_TTL_SECONDS,
@@ -42,6 +46,7 @@ from .waits import changed_from, events_when, on_turn, view_when
 
 __all__ = [
     "END_RETRY_MS",
+    "MAX_PAGE",
     "TICKET_TTL_SECONDS",
     "ActionResult",
     "AuthError",
@@ -49,14 +54,19 @@ __all__ = [
     "IdempotencyKeyReusedError",
     "IdempotencyKeySupersededError",
     "InvalidCursorError",
+    "LobbyPage",
     "Message",
     "PlayError",
     "PreconditionFailedError",
     "SeatTakenError",
     "SeatsOpenError",
+    "Seek",
+    "SeekMatchedError",
     "UnknownSeatError",
+    "UnknownSeekError",
     "act",
     "ask_for_rematch",
+    "cancel_seek",
     "catch_up",
     "changed_from",
     "check_cursor",
@@ -70,12 +80,16 @@ __all__ = [
     "game_view_bytes",
     "hash_token",
     "issue_ticket",
+    "lobby_page",
     "may_act",
     "on_turn",
+    "open_seek",
     "play_due",
     "play_due_apart",
     "redeem_ticket",
     "seat_of",
+    "seek_status",
     "stream_messages",
     "view_when",
+    "wait_for_match",
 ]

@@ -15,7 +15,9 @@ __all__ = [
     "PreconditionFailedError",
     "SeatTakenError",
     "SeatsOpenError",
+    "SeekMatchedError",
     "UnknownSeatError",
+    "UnknownSeekError",
 ]
 
 
@@ -83,3 +85,15 @@ class InvalidCursorError(PlayError):
     """A stream's cursor (``after`` / ``Last-Event-ID``) beyond the game's newest event (422)."""
 
     code = "invalid_cursor"
+
+
+class UnknownSeekError(PlayError):
+    """No seek with this id: never made, removed, or expired unmatched (404)."""
+
+    code = "unknown_seek"
+
+
+class SeekMatchedError(PlayError):
+    """Removing a seek that was already matched: its seat is taken and waits (409)."""
+
+    code = "seek_matched"

@@ -40,6 +40,7 @@ from .errors import (
     SeatTakenError,
     UnknownSeatError,
 )
+from .lobby import best_effort
 from .views import game_view_bytes
 
 __all__ = [
@@ -105,28 +106,44 @@ def create_game(
     bots: Sequence[str | None] | None = None,
     turn_seconds: int | None = None,
     now: float | None = None,
+    unlisted: bool = False,
+    token_hashes: Sequence[str | None] | None = None,
+    game_id: str | None = None,
 ) -> tuple[GameRecord, list[str | None]]:
     """Deal a new game; ``None`` in ``players`` leaves that seat open, ``bots[seat]``
     makes it a bot seat (claimed, no token). Returns the tokens (``None`` for open and
-    bot seats). The caller then runs :func:`.autoplay.play_due` (a bot may start)."""
+    bot seats). The caller then runs :func:`.autoplay.play_due` (a bot may start).
+
+    Unless ``unlisted``, the game is put on the lobby first (``open`` while seats are
+    open, else ``in_progress``): see :meth:`GameStore.list_game` for why before.
+    Matchmaking passes the seats' ``token_hashes`` (its seekers hold the tokens) and the
+    ``game_id`` it announced; then no token is returned."""
     rules = rules_from_json(rules_spec)
     bot_of = list(bots) if bots is not None else [None] * len(players)
     names = [bot if bot is not None else name for name, bot in zip(players, bot_of, strict=True)]
     state = new_game(rules, names, seed, bots=bot_of,  # type: ignore[arg-type]
                      turn_seconds=turn_seconds)
-    tokens = [None if name is None or bot is not None else secrets.token_urlsafe(32)
-              for name, bot in zip(players, bot_of, strict=True)]
-    hashes = [BOT_SEAT if bot is not None else None if t is None else hash_token(t)
-              for t, bot in zip(tokens, bot_of, strict=True)]
-    return store_new_game(store, state, hashes, now), tokens
+    if token_hashes is None:
+        tokens = [None if name is None or bot is not None else secrets.token_urlsafe(32)
+                  for name, bot in zip(players, bot_of, strict=True)]
+        hashes = [BOT_SEAT if bot is not None else None if t is None else hash_token(t)
+                  for t, bot in zip(tokens, bot_of, strict=True)]
+    else:
+        tokens, hashes = [None] * len(players), list(token_hashes)
+    record = store_new_game(store, state, hashes, now, game_id=game_id, unlisted=unlisted)
+    return record, tokens
 
 
 def store_new_game(store: GameStore, state: GameState, hashes: Sequence[str | None],
-                   now: float | None) -> GameRecord:
-    """Store a freshly dealt game under a new id (its clock started if no seat is open)."""
+                   now: float | None, *, game_id: str | None = None,
+                   unlisted: bool = False) -> GameRecord:
+    """Store a freshly dealt game under a new id (its clock started if no seat is open),
+    on the lobby unless ``unlisted``."""
     if None not in hashes:  # every seat taken: the first turn (and its clock) starts now
         state = with_clock(None, state, time.time() if now is None else now, started=True)
-    game_id = secrets.token_urlsafe(12)
+    game_id = game_id or secrets.token_urlsafe(12)
+    if not unlisted:
+        store.list_game(game_id, "open" if None in hashes else "in_progress", time.time())
     store.create(game_id, state, hashes, opening_events(state))
     return GameRecord(game_id, state, tuple(hashes))
 
@@ -149,6 +166,8 @@ def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[Ga
             store.save(game_id, record.state.version, state, events, token_hashes=hashes)
         except VersionConflictError:
             continue
+        if None not in hashes:  # full: from the lobby's open games to those being played
+            best_effort("claim", lambda: store.relist_game(game_id, "open", "in_progress"))
         return GameRecord(game_id, state, tuple(hashes)), token
     raise GameBusyError("the game kept changing while claiming; try again")
 
@@ -255,6 +274,8 @@ def _act(
             continue
         if earlier is not None:
             return _replayed(earlier, fingerprint)
+        if new.finished:
+            best_effort("finish", lambda: store.relist_game(game_id, "in_progress", None))
         return ActionResult(seat, new, reply, replayed=False)
     raise GameBusyError("the game kept changing; reload it and try again")
 

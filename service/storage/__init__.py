@@ -2,6 +2,7 @@
 (and in memory, ``service.storage.memory``, for the service layer's fast tests only)."""
 
 from .base import (
+    LISTINGS,
     GameExistsError,
     GameRecord,
     GameStore,
@@ -15,6 +16,7 @@ from .base import (
 from .redis_store import RedisGameStore
 
 __all__ = [
+    "LISTINGS",
     "GameExistsError",
     "GameRecord",
     "GameStore",

@@ -21,6 +21,7 @@ from service.engine import Event, GameState
 T = TypeVar("T")
 
 __all__ = [
+    "LISTINGS",
     "GameExistsError",
     "GameRecord",
     "GameStore",
@@ -32,6 +33,11 @@ __all__ = [
     "UnknownGameError",
     "VersionConflictError",
 ]
+
+
+#: The lobby's listings (see :meth:`GameStore.list_game`): games with open seats, and
+#: games being played (to spectate).
+LISTINGS = ("open", "in_progress")
 
 
 class StorageError(Exception):
@@ -212,6 +218,33 @@ class GameStore(ABC):
     def take_ticket(self, game_id: str, ticket_hash: str) -> str | None:
         """The value of a ticket, removed in the same step (so it serves once); ``None``
         if there is none (never issued, used, or expired)."""
+
+    @abstractmethod
+    def list_game(self, game_id: str, listing: str, created: float) -> None:
+        """Put ``game_id`` on the lobby's ``listing`` (one of :data:`LISTINGS`), ordered by
+        its ``created`` time (Unix seconds).
+
+        Why the index is not written by the game's own save: on a Redis Cluster an index
+        of many games cannot share one game's key slot, so no script can write both. The
+        listing is a hint that readers check against the games themselves (an entry
+        whose game expired, filled up or finished is dropped when read); so a game is
+        listed *before* it is created (a failed creation leaves an entry that reads drop)
+        and moved after it changes (a failed move leaves an entry that reads correct)."""
+
+    @abstractmethod
+    def relist_game(self, game_id: str, listing: str, to: str | None) -> None:
+        """Move ``game_id`` from ``listing`` to ``to`` (``None``: off the lobby), keeping its
+        created time; nothing if it is not on ``listing`` (an unlisted game stays so)."""
+
+    @abstractmethod
+    def listed(self, listing: str, before: tuple[float, str] | None,
+               count: int) -> list[tuple[str, float]]:
+        """Up to ``count`` ``(game_id, created)`` of ``listing``, newest first, strictly
+        after the cursor ``before`` (the last pair of the previous page)."""
+
+    @abstractmethod
+    def load_many(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
+        """The games of ``game_ids`` in one round trip (``None``: no such game)."""
 
     @abstractmethod
     def ping(self) -> None:

@@ -22,6 +22,7 @@ from typing import TypeVar
 from service.engine import Event, GameState
 
 from .base import (
+    LISTINGS,
     SUPERSEDED_KEYS_KEPT,
     GameExistsError,
     GameRecord,
@@ -68,6 +69,7 @@ class MemoryGameStore(GameStore):
         self._changed = threading.Condition()
         self._wakeups = 0  # wake_all() calls: a watch wakes on these too
         self._tickets: dict[tuple[str, str], tuple[str, float]] = {}
+        self._listings: dict[str, dict[str, float]] = {name: {} for name in LISTINGS}
 
     def _game(self, game_id: str) -> _Game:
         game = self._games.get(game_id)
@@ -163,6 +165,27 @@ class MemoryGameStore(GameStore):
             if held is None or held[1] <= time.monotonic():
                 return None
             return held[0]
+
+    def list_game(self, game_id: str, listing: str, created: float) -> None:
+        with self._changed:
+            self._listings[listing][game_id] = created
+
+    def relist_game(self, game_id: str, listing: str, to: str | None) -> None:
+        with self._changed:
+            created = self._listings[listing].pop(game_id, None)
+            if created is not None and to is not None:
+                self._listings[to][game_id] = created
+
+    def listed(self, listing: str, before: tuple[float, str] | None,
+               count: int) -> list[tuple[str, float]]:
+        with self._changed:
+            rows = sorted(((c, g) for g, c in self._listings[listing].items()), reverse=True)
+        return [(g, c) for c, g in rows if before is None or (c, g) < before][:count]
+
+    def load_many(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
+        with self._changed:
+            return [None if (g := self._games.get(gid)) is None
+                    else GameRecord(gid, g.state, g.token_hashes) for gid in game_ids]
 
     def ping(self) -> None:
         return None

@@ -16,6 +16,15 @@ keeps them on one shard and a Lua script may touch them together)::
     ttt:{<id>}:ticket:<h>   string, a stream ticket's value under the sha256 of its secret
                                   (``SET EX NX``; taken once with ``GETDEL``)
     ttt:{<id>}:moved        pub/sub channel: every save publishes the new version on it
+    ttt:{lobby}:open        sorted set, the lobby's games with open seats (score: created,
+    ttt:{lobby}:in_progress   Unix ms), and its games being played: one hash tag, so one
+                              script moves a game from one to the other
+
+The lobby's listings and why they are kept apart from the games: :mod:`.listings`.
+
+A game with open seats expires ``open_ttl_seconds`` after its creation (claims that
+leave seats open do not renew it), so games nobody joins cannot fill Redis; the save
+that claims the last seat gives it the normal TTL.
 
 TTLs: the game hash and the event stream ``GAME_TTL_SECONDS`` after each move, and
 ``FINISHED_GAME_TTL_SECONDS`` after the last one; a seat's reply
@@ -70,9 +79,10 @@ from .base import (
     split_reply_key,
 )
 from .hub import Hub, Watch, channel_of
+from .listings import RELIST, RedisListings, listing_key
 from .redis_errors import is_oom
 
-__all__ = ["RedisGameStore", "game_keys"]
+__all__ = ["RedisGameStore", "game_keys", "listing_key"]
 
 T = TypeVar("T")
 
@@ -86,7 +96,8 @@ return 1
 """
 
 # KEYS: game hash, event stream[, reply slot key]
-# ARGV: expected version, new version, state, tokens ('' = keep), ttl, reply, reply ttl,
+# ARGV: expected version, new version, state, tokens ('' = keep), ttl ('' = keep), reply,
+#       reply ttl,
 #       the publish command (PUBLISH or SPUBLISH), the game's channel, the reply key id,
 #       how many superseded key ids to keep, then (event id, event) pairs.
 # Returns {0, new version} | {1, current version} | {2, earlier reply} | {3, ''} (no game)
@@ -115,8 +126,10 @@ else
   redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 end
 for i = 12, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('EXPIRE', KEYS[2], ARGV[5])
+if ARGV[5] ~= '' then
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+  redis.call('EXPIRE', KEYS[2], ARGV[5])
+end
 if #KEYS >= 3 then
   redis.call('SET', KEYS[3], ARGV[10] .. ids .. '\\n' .. ARGV[6], 'EX', ARGV[7])
 end
@@ -209,7 +222,7 @@ REFUSING_WRITES = (redis.exceptions.OutOfMemoryError, redis.exceptions.ReadOnlyE
 _UNAVAILABLE = (*UNREACHABLE, *REFUSING_WRITES)
 
 
-class RedisGameStore(GameStore):
+class RedisGameStore(RedisListings, GameStore):
     """Games in Redis. Thread-safe: redis-py clients hold a connection pool."""
 
     def __init__(
@@ -221,11 +234,13 @@ class RedisGameStore(GameStore):
         timeout_seconds: float,
         max_connections: int = 32,
         finished_ttl_seconds: int | None = None,
+        open_ttl_seconds: int | None = None,
     ) -> None:
         self.ttl = int(ttl_seconds)
         # A finished game no longer changes: it is kept for its players to see the end,
         # not for play, and it is what fills a shard (its keys outnumber the live games')
         self.finished_ttl = self.ttl if finished_ttl_seconds is None else int(finished_ttl_seconds)
+        self.open_ttl = self.ttl if open_ttl_seconds is None else int(open_ttl_seconds)
         self.reply_ttl = int(reply_ttl_seconds)
         common: dict[str, Any] = dict(
             socket_connect_timeout=timeout_seconds,
@@ -241,6 +256,16 @@ class RedisGameStore(GameStore):
         # redis-py's Script runs EVALSHA and reloads the script if Redis lost it (a restart)
         self._create = self.client.register_script(_CREATE)
         self._save = self.client.register_script(_SAVE)
+        self._relist = self.client.register_script(RELIST)
+
+    def run(self, fn: Callable[[], T]) -> T:
+        """``fn()`` (a call on :attr:`client`) with this store's error mapping, for the
+        other Redis users of the service (matchmaking) to fail the same way."""
+        return self._run(fn)
+
+    def publish_command(self, game_id: str) -> tuple[str, str]:
+        """The command and channel a script publishes on to wake ``game_id``'s waiters."""
+        return self._publish(game_id)
 
     def _run(self, fn: Callable[[], T]) -> T:
         """``fn()``, with "Redis is down, slow, full or read-only" turned into one storage
@@ -262,7 +287,7 @@ class RedisGameStore(GameStore):
             state.version,
             orjson.dumps(to_dict(state)),
             orjson.dumps(list(token_hashes)),
-            self.ttl,
+            self.open_ttl if None in token_hashes else self.ttl,
             *_event_args(events),
         ]
         created = self._run(lambda: self._create(keys=list(game_keys(game_id)), args=args))
@@ -297,7 +322,9 @@ class RedisGameStore(GameStore):
             state.version,
             orjson.dumps(to_dict(state)),
             b"" if token_hashes is None else orjson.dumps(list(token_hashes)),
-            self.finished_ttl if state.finished else self.ttl,
+            # a claim that leaves seats open keeps the open game's TTL (from its creation)
+            b"" if token_hashes is not None and None in token_hashes
+            else self.finished_ttl if state.finished else self.ttl,
             b"" if reply is None else _reply_blob(reply),
             self.reply_ttl,
             *self._publish(game_id),

@@ -38,7 +38,7 @@ def hostile(redis_server: str) -> Iterator[dict[str, Any]]:
     url = redis_url_for_tests(redis_server, 5)
     redis_client(url).flushdb()
     app = create_app(Config(redis_url=url, long_poll_max_seconds=0.01, max_body_bytes=16 * 1024,
-                            rate_limit="off", rate_limit_per_address="off"))
+                            rate_limit="off", rate_limit_per_address="off", creation_limit_per_address="off"))
     app.config["TESTING"] = True
     client = app.test_client()
     games = []

@@ -1,6 +1,9 @@
-"""Rate limits (flask-limiter, counted in the test's real Redis): over a token's limit ⇒
-429 problem+json with Retry-After; another token of the same game is unaffected; the
-per-address limit catches requests without a token; health probes are never limited."""
+"""Rate limits (flask-limiter, counted in the test's real Redis): a token's wasted requests
+(views with nothing new, refused requests) past its limit ⇒ 429 problem+json with
+Retry-After and RateLimit-* headers, while requests that bring progress never count;
+another token of the same game is unaffected; the per-address limit catches requests
+without a token; creation past its quota ⇒ 429 creation_limited; health probes are
+never limited."""
 
 from __future__ import annotations
 
@@ -40,19 +43,87 @@ def _assert_limited(r) -> None:  # type: ignore[no-untyped-def]
     assert 1 <= int(r.headers["Retry-After"]) <= 61
 
 
-def test_over_the_token_limit_is_429_and_other_tokens_are_unaffected(limited) -> None:
-    game, (ann, bob) = _game(limited)
+def test_a_busy_polling_token_gets_429_with_ratelimit_headers_and_others_are_unaffected(
+    limited: FlaskClient,
+) -> None:
+    game, tokens = _game(limited)
     url = f"/v1/games/{game}"
-    for _ in range(5):
-        assert limited.get(url, headers={"Authorization": f"Bearer {ann}"}).status_code == 200
-    _assert_limited(limited.get(url, headers={"Authorization": f"Bearer {ann}"}))
+    on_turn = limited.get(url).json["round"]["current_seat"]
+    waiting, acting = tokens[1 - on_turn], tokens[on_turn]
+    for n in range(5):  # not its turn, asked without waiting: nothing new each time
+        r = limited.get(url, headers={"Authorization": f"Bearer {waiting}"})
+        assert r.status_code == 200
+        assert r.headers["RateLimit-Limit"] == "5"
+        assert int(r.headers["RateLimit-Remaining"]) == 4 - n
+        assert 0 <= int(r.headers["RateLimit-Reset"]) <= 61
+        assert r.headers["RateLimit-Policy"] == "5;w=60"
+    r = limited.get(url, headers={"Authorization": f"Bearer {waiting}"})
+    _assert_limited(r)
+    assert r.headers["RateLimit-Remaining"] == "0"
     _assert_limited(limited.post(f"{url}/actions", json={"type": "draw", "source": "stock"},
-                                 headers={"Authorization": f"Bearer {ann}"}))
-    for _ in range(5):  # bob, same game, same address: his own budget
-        assert limited.get(url, headers={"Authorization": f"Bearer {bob}"}).status_code == 200
+                                 headers={"Authorization": f"Bearer {waiting}"}))
+    for _ in range(20):  # the seat on turn reading its turn: progress, never counted
+        assert limited.get(url, headers={"Authorization": f"Bearer {acting}"}).status_code == 200
     assert limited.get(url).status_code == 200  # a spectator has no token limit
     assert limited.get("/healthz").status_code == 200
     assert limited.get("/readyz").status_code == 200
+
+
+def test_asking_again_for_the_version_one_has_counts_even_on_ones_turn(limited) -> None:
+    game, tokens = _game(limited)
+    url = f"/v1/games/{game}"
+    seat = limited.get(url).json["round"]["current_seat"]
+    auth = {"Authorization": f"Bearer {tokens[seat]}"}
+    etag = limited.get(url, headers=auth).headers["ETag"]
+    for _ in range(5):
+        assert limited.get(url, headers={**auth, "If-None-Match": etag}).status_code == 200
+    _assert_limited(limited.get(url, headers={**auth, "If-None-Match": etag}))
+
+
+def test_refused_actions_count_and_applied_ones_do_not(limited) -> None:
+    game, tokens = _game(limited)
+    url = f"/v1/games/{game}"
+    seat = limited.get(url).json["round"]["current_seat"]
+    auth = {"Authorization": f"Bearer {tokens[seat]}"}
+    for _ in range(5):
+        r = limited.post(f"{url}/actions", json={"type": "discard", "card": "XX"}, headers=auth)
+        assert r.status_code in (409, 422)
+    _assert_limited(limited.post(f"{url}/actions", json={"type": "draw", "source": "stock"},
+                                 headers=auth))
+
+
+def test_creating_games_past_the_address_quota_is_429_creation_limited(
+    redis_server: str,
+) -> None:
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
+                          creation_limit_per_address="3/minute"):
+        body = {"players": [{"name": "a"}, {"name": None}]}
+        for _ in range(3):
+            assert client.post("/v1/games", json=body).status_code == 201
+        r = client.post("/v1/games", json=body)
+        assert r.status_code == 429 and r.json["code"] == "creation_limited", r.json
+        assert 1 <= int(r.headers["Retry-After"]) <= 61
+        seek = client.post("/v1/seeks", json={"players": 2, "name": "s"})
+        assert seek.status_code == 429 and seek.json["code"] == "creation_limited"
+        # other requests of that address go on; another address has its own quota
+        game = client.get("/v1/games").json["games"][0]["game_id"]
+        assert client.post(f"/v1/games/{game}/seats/1/claim", json={"name": "b"}).status_code == 200
+        other = client.post("/v1/games", json=body, environ_base={"REMOTE_ADDR": "10.9.8.7"})
+        assert other.status_code == 201
+
+
+def test_a_token_has_its_own_creation_quota_whatever_its_address(redis_server: str) -> None:
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
+                          creation_limit_per_address="2/minute"):
+        body = {"players": [{"name": "a"}, {"name": "b"}]}
+        auth = {"Authorization": "Bearer some-token"}
+        for n in range(2):
+            addr = {"REMOTE_ADDR": f"10.0.0.{n}"}
+            assert client.post("/v1/games", json=body, headers=auth,
+                               environ_base=addr).status_code == 201
+        r = client.post("/v1/games", json=body, headers=auth,
+                        environ_base={"REMOTE_ADDR": "10.0.0.9"})
+        assert r.status_code == 429 and r.json["code"] == "creation_limited"
 
 
 def test_over_the_address_limit_is_429(redis_server: str) -> None:
@@ -68,6 +139,7 @@ def test_over_the_address_limit_is_429(redis_server: str) -> None:
 
 
 def test_limits_can_be_turned_off(redis_server: str) -> None:
-    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off"):
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
+                          creation_limit_per_address="off"):
         for _ in range(30):
             assert client.post("/v1/solve", json={"hand": [], "wild_rank": "K"}).status_code == 200

@@ -64,6 +64,7 @@ def test_a_graceful_shutdown_ends_open_streams_at_once_with_a_retry_hint(
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "REDIS_URL": redis_url_for_tests(redis_server, 4), "PORT": str(port),
            "WEB_CONCURRENCY": "1", "RATE_LIMIT": "off", "RATE_LIMIT_PER_ADDRESS": "off",
+           "CREATION_LIMIT_PER_ADDRESS": "off",
            "ACCESS_LOG": "", "LOG_LEVEL": "warning"}
     proc = subprocess.Popen(
         [str(Path(sys.prefix) / "bin" / "gunicorn"), "-c", "deploy/gunicorn.conf.py",

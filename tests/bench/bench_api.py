@@ -179,7 +179,8 @@ def main() -> None:
         [redis_binary(), "--port", str(redis_port), "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL)
     env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0", "ACCESS_LOG": "",
-           "RATE_LIMIT": "off", "RATE_LIMIT_PER_ADDRESS": "off"}  # wrk is one address
+           "RATE_LIMIT": "off", "RATE_LIMIT_PER_ADDRESS": "off",
+           "CREATION_LIMIT_PER_ADDRESS": "off"}  # wrk is one address
     procs = [redis_proc]
     runs: dict[str, list[tuple[float, float, float, int]]] = {}
     try:

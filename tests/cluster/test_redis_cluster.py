@@ -90,7 +90,8 @@ def _client(url: str) -> redis.RedisCluster:
 
 def test_a_full_game_and_games_on_every_shard(cluster: str) -> None:
     app = create_app(Config(redis_url=cluster, rate_limit="100000/second",
-                            rate_limit_per_address="100000/second"))
+                            rate_limit_per_address="100000/second",
+                            creation_limit_per_address="100000/second"))
     client = app.test_client()
     store = _client(cluster)
     table, moves = play(client, store, {"preset": "classic", "hand_sizes": [3, 4, 5, 6]},

@@ -80,6 +80,7 @@ class Gunicorn:
             # retry 503s every 20 ms instead of after Retry-After, to time the recovery)
             "RATE_LIMIT": "1000/second",
             "RATE_LIMIT_PER_ADDRESS": "100000/second",
+            "CREATION_LIMIT_PER_ADDRESS": "100000/second",
             "ACCESS_LOG": "",
             "LOG_LEVEL": "error",
             **settings,

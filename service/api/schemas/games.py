@@ -15,6 +15,12 @@ SEED_MAX = 2**63 - 1
 MAX_TURN_SECONDS = 86_400
 
 
+def _check_boolean(value: object) -> None:
+    # marshmallow's Boolean also takes 1, "yes"…, which the document's boolean refuses
+    if not isinstance(value, bool):
+        raise ValidationError("must be true or false")
+
+
 class PlayerSpecSchema(StrictSchema):
     """A seat at creation: `{"name": "ann"}`, `{"name": null}` to leave it open for
     someone to claim, or `{"bot": "greedy"}` for a server-side bot seat (see
@@ -68,6 +74,12 @@ class CreateGameRequestSchema(StrictSchema):
             ],
         },
     )
+    unlisted = fields.Raw(
+        load_default=False, validate=_check_boolean,
+        metadata={"type": "boolean", "default": False,
+                  "description": "Keep the game out of the lobby: its open seats are reachable "
+                  "only by whoever has its id."},
+    )
 
 
 class SeatTokenSchema(Schema):
@@ -99,5 +111,10 @@ class ClaimResponseSchema(Schema):
     name = fields.String(required=True)
     token = fields.String(
         required=True, metadata={"description": "The seat's bearer token, shown only here."}
+    )
+    seeded_by_creator = fields.Boolean(
+        required=True,
+        metadata={"description": "The creator chose this game's seed, so the creator can know "
+                  "every hand: decide before you play."},
     )
     state = fields.Nested(GameViewSchema, required=True, metadata={"description": "Your view."})

@@ -1,0 +1,111 @@
+"""``/v1/seeks``: matchmaking. Seekers of the same rules and player count meet in a game.
+
+``POST /v1/seeks?timeout=S`` adds a seeker and, with ``timeout``, waits (parked on the
+worker's hub, as a long-poll) until enough seekers with the same resolved rules have
+arrived; ``GET /v1/seeks/{id}?timeout=S`` waits the same way later; ``DELETE`` takes a
+waiting seeker off. A matched seek carries its game id, seat and seat token.
+"""
+
+from __future__ import annotations
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service import play
+from service.storage.seeks import SeekBoard
+
+from .docs import LOCATION, json_body, problems, query
+from .problems import ApiProblem
+from .schemas.lobby import SeekRequestSchema, SeekSchema
+from .web import json_response, load_body, parked, query_seconds, store
+
+blp = Blueprint("seeks", __name__, url_prefix="/v1/seeks",
+                description="Matchmaking: wait for players with the same rules, get a seat.")
+
+_SEEK = SeekRequestSchema()
+TIMEOUT = query("timeout", "Wait up to this many seconds for the match (capped by the "
+                "server, 30 by default; 0: answer at once).", {"type": "number", "minimum": 0})
+MATCHED_EXAMPLE = {"seek_id": "0f3a9c2b7d1e4a65.4.q0Zk3v6Xb0mQ1sP2aRt5uW8yB9cD1eF4",
+                   "status": "matched", "name": "ann", "players": 4, "expires": None,
+                   "game_id": "Zk3v6Xb0mQ1sP2aR", "seat": 2,
+                   "token": "p3PEr9Q2rX0tqkNw0yJ2bH7fA4sM8cV1zL6uD5gK3eT"}
+
+
+def _board() -> SeekBoard:
+    board: SeekBoard | None = current_app.extensions["three_thirteen"].seeks
+    if board is None:
+        raise ApiProblem(503, "storage_unavailable", "matchmaking needs the Redis store")
+    return board
+
+
+def _answer(seek: play.Seek, status: int = 200) -> Response:
+    headers = {"Cache-Control": "no-store"}  # a seat token may be in it
+    if status == 201:
+        headers["Location"] = f"/v1/seeks/{seek.seek_id}"
+    return json_response(seek.to_json(), status, headers)
+
+
+def _waited(board: SeekBoard, seek: play.Seek) -> play.Seek:
+    timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
+    if seek.status != "waiting" or timeout <= 0:
+        return seek
+    with parked():
+        return play.wait_for_match(board, store(), seek.seek_id, timeout)
+
+
+@blp.route("")
+class Seeks(MethodView):
+    @blp.doc(**json_body("SeekRequest", "The rules, the player count and your name.",
+                         {"rules": {"preset": "classic"}, "players": 4, "name": "ann"}),
+             operationId="createSeek", parameters=[TIMEOUT])
+    @blp.response(201, SeekSchema, headers=LOCATION, example=MATCHED_EXAMPLE)
+    @problems(blp, 413, 415, 422)
+    def post(self) -> Response:
+        """Seek a game
+
+        Adds you to the seekers of these rules (a rules spec, or a preset name) and
+        player count. When enough have arrived, one atomic step gives each a seat of
+        a new game: `status: matched` with `game_id`, `seat` and `token` (use it as
+        for any seat). Until then `status: waiting`; with `timeout` this request
+        waits for the match. Keep the `seek_id` secret: it is how you read your seat
+        token. A seek expires unmatched after a few minutes (`SEEK_TTL_SECONDS`).
+        Games from matchmaking are never seeded by anyone.
+        """
+        body = load_body(_SEEK)
+        board = _board()
+        config = current_app.extensions["three_thirteen"].config
+        seek = play.open_seek(board, store(), body["rules"], body["players"], body["name"],
+                              config.seek_ttl_seconds)
+        return _answer(_waited(board, seek), 201)
+
+
+SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
+           "schema": {"type": "string"}}
+
+
+@blp.route("/<seek_id>", parameters=[SEEK_ID])
+class OneSeek(MethodView):
+    @blp.doc(operationId="getSeek", parameters=[TIMEOUT])
+    @blp.response(200, SeekSchema, example=MATCHED_EXAMPLE)
+    @problems(blp, 404, 422)
+    def get(self, seek_id: str) -> Response:
+        """Your seek: still waiting, or matched (with your seat)
+
+        With `timeout`, waits for the match. 404 `unknown_seek` once it expired
+        unmatched or was removed.
+        """
+        board = _board()
+        return _answer(_waited(board, play.seek_status(board, store(), seek_id)))
+
+    @blp.doc(operationId="deleteSeek")
+    @blp.response(204)
+    @problems(blp, 404, 409)
+    def delete(self, seek_id: str) -> Response:
+        """Stop seeking
+
+        A waiting seek is removed (nobody will be matched with it). A seek already
+        matched cannot be: 409 `seek_matched` (its seat waits in its game).
+        """
+        play.cancel_seek(_board(), seek_id)
+        return Response(status=204)

@@ -1,0 +1,129 @@
+"""The lobby: games with open seats to join, and games being played to watch.
+
+The store's listings (:meth:`GameStore.list_game`) are hints ordered by creation time;
+this module turns them into pages a client can trust. Every candidate is loaded and
+checked (it exists, it is in the state its listing says, it fits the filters), so a
+listing entry that a failed second write or an expiry left behind never reaches a
+client, and the read that meets one corrects the listing. An entry shows only public
+facts (names, rules, seats open): never a hand, the stock or the seed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from service.storage import LISTINGS, GameRecord, GameStore, StorageUnavailableError
+
+from .errors import InvalidCursorError
+
+__all__ = ["MAX_PAGE", "LobbyPage", "best_effort", "listing_entry", "lobby_page"]
+
+log = logging.getLogger("three_thirteen.lobby")
+
+#: The largest page a client may ask for.
+MAX_PAGE = 100
+#: A page reads at most this many listing entries (filters that match nothing cost a
+#: bounded read; the page then ends early with a cursor to go on from).
+SCAN_LIMIT = 500
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPage:
+    """One page of a listing: its entries and the cursor of the next page (``None``: last)."""
+
+    games: list[dict[str, Any]]
+    next_cursor: str | None
+
+
+def best_effort(what: str, write: Callable[[], None]) -> None:
+    """A listing write after the game's own write: if Redis refuses it, the game is
+    already saved and the listing is corrected by the next read, so the request goes on."""
+    try:
+        write()
+    except StorageUnavailableError as exc:
+        log.warning("lobby listing not updated (%s): %s", what, exc)
+
+
+def _encode(created: float, game_id: str) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps([created, game_id])).decode().rstrip("=")
+
+
+def _decode(cursor: str) -> tuple[float, str]:
+    try:
+        created, game_id = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        if not isinstance(game_id, str) or not isinstance(created, int | float):
+            raise ValueError
+    except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
+        raise InvalidCursorError("this cursor was not given by the lobby") from None
+    return float(created), game_id
+
+
+def listing_entry(record: GameRecord, created: float) -> dict[str, Any]:
+    """What the lobby shows of a game: public facts only."""
+    state = record.state
+    names = state.names
+    seats = [{"seat": s, "name": names[s], "open": h is None}
+             for s, h in enumerate(record.token_hashes)]
+    taken = sum(1 for h in record.token_hashes if h is not None)
+    return {
+        "game_id": record.game_id,
+        "status": "open" if record.open_seats else "in_progress",
+        "preset": state.rules.preset,
+        "rules": state.rules.to_dict(),
+        "players": len(names),
+        "seats": seats,
+        "seats_taken": taken,
+        "seats_open": len(names) - taken,
+        "round": state.round_index + 1,
+        "seeded_by_creator": state.seeded_by_creator,
+        "created": datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z"),
+    }
+
+
+def _where(record: GameRecord | None) -> str | None:
+    """The listing a game belongs on now (``None``: none, it is gone or finished)."""
+    if record is None or record.state.finished:
+        return None
+    return "open" if record.open_seats else "in_progress"
+
+
+def lobby_page(store: GameStore, status: str, *, preset: str | None = None,
+               players: int | None = None, cursor: str | None = None,
+               limit: int = 20) -> LobbyPage:
+    """Up to ``limit`` games of listing ``status``, newest first, after ``cursor``."""
+    assert status in LISTINGS and 1 <= limit <= MAX_PAGE
+    before = None if cursor is None else _decode(cursor)
+    games: list[dict[str, Any]] = []
+    scanned = 0
+    while len(games) < limit and scanned < SCAN_LIMIT:
+        batch = store.listed(status, before, min(limit * 2, SCAN_LIMIT - scanned))
+        if not batch:
+            return LobbyPage(games, None)
+        records = store.load_many([game_id for game_id, _ in batch])
+        scanned += len(batch)
+        for (game_id, created), record in zip(batch, records, strict=True):
+            before = (created, game_id)
+            where = _where(record)
+            if where != status:  # stale: correct the listing for the next reader
+                best_effort("stale entry", lambda g=game_id, w=where: store.relist_game(
+                    g, status, w))
+                continue
+            assert record is not None
+            if preset is not None and record.state.rules.preset != preset:
+                continue
+            if players is not None and len(record.state.names) != players:
+                continue
+            games.append(listing_entry(record, created))
+            if len(games) == limit:
+                break
+    assert before is not None
+    return LobbyPage(games, _encode(*before))

@@ -1,0 +1,148 @@
+"""Matchmaking: seekers of the same resolved rules and player count meet in one game.
+
+A seek's id is its secret (``<rules digest>.<players>.<random>``): only the seeker holds
+it, so only the seeker can read its game's seat token. That token is derived from the id
+(a sha256), and only its hash is stored, as for every seat. Matching is one atomic step
+in the pool's Redis script (:mod:`service.storage.seeks`); the game is then created by
+the request that matched, or by the first of its seekers to find it missing. A game
+from matchmaking is never seeded by anyone (its seed is a fresh secret) and is listed
+in the lobby's ``in_progress`` games, to watch.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from service.engine import new_game
+from service.engine.serialize import rules_from_json
+from service.storage import GameExistsError, GameStore, UnknownGameError
+from service.storage.seeks import SeekBoard
+
+from .errors import SeekMatchedError, UnknownSeekError
+from .games import create_game, hash_token
+
+__all__ = ["Seek", "cancel_seek", "open_seek", "seek_status", "wait_for_match"]
+
+_SEEK_ID = re.compile(r"([0-9a-f]{16})\.([2-8])\.([A-Za-z0-9_-]{32})")
+
+
+@dataclass(frozen=True, slots=True)
+class Seek:
+    """A seek as its seeker sees it (``token`` only once matched)."""
+
+    seek_id: str
+    status: str  # "waiting" | "matched"
+    name: str
+    players: int
+    expires: float | None
+    game_id: str | None = None
+    seat: int | None = None
+    token: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The response body of the seek endpoints."""
+        expires = None if self.expires is None else datetime.fromtimestamp(
+            self.expires, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        return {"seek_id": self.seek_id, "status": self.status, "name": self.name,
+                "players": self.players, "expires": expires, "game_id": self.game_id,
+                "seat": self.seat, "token": self.token}
+
+
+def _pool(rules_spec: dict[str, Any] | str | None, players: int) -> tuple[str, bytes]:
+    """The pool's name and the resolved rules (as JSON): seekers whose specs resolve the
+    same (``{"preset": "classic"}`` and ``"classic"`` spelled out) meet."""
+    spec = {"preset": rules_spec} if isinstance(rules_spec, str) else rules_spec
+    rules = rules_from_json(spec)
+    new_game(rules, [None] * players)  # playable by this many (a shoe big enough)? Fail now
+    blob = orjson.dumps(rules.to_dict(), option=orjson.OPT_SORT_KEYS)
+    return f"{hashlib.sha256(blob).hexdigest()[:16]}.{players}", orjson.dumps(spec)
+
+
+def _parse(seek_id: str) -> tuple[str, str]:
+    """The pool and storage key of a seek id (:class:`UnknownSeekError` if malformed)."""
+    found = _SEEK_ID.fullmatch(seek_id)
+    if found is None:
+        raise UnknownSeekError("there is no seek with this id (or it expired)")
+    return f"seek.{found[1]}.{found[2]}", hashlib.sha256(seek_id.encode()).hexdigest()[:32]
+
+
+def _token(seek_id: str) -> str:
+    digest = hashlib.sha256(b"three-thirteen seat token:" + seek_id.encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def open_seek(board: SeekBoard, store: GameStore, rules_spec: dict[str, Any] | str | None,
+              players: int, name: str, ttl_seconds: float) -> Seek:
+    """Add a seeker; if it completes a game, create that game now."""
+    pool_name, spec_json = _pool(rules_spec, players)
+    seek_id = f"{pool_name}.{secrets.token_urlsafe(24)}"
+    pool, key = _parse(seek_id)
+    now = time.time()
+    game_id = secrets.token_urlsafe(12)
+    seek = {"name": name, "th": hash_token(_token(seek_id))}
+    matched = board.add(pool, key, seek, now + ttl_seconds, players, game_id, spec_json, now)
+    if matched:
+        _create(board, store, pool, game_id)
+    return seek_status(board, store, seek_id)
+
+
+def _create(board: SeekBoard, store: GameStore, pool: str, game_id: str) -> None:
+    """Create a matched game from its record, unless someone already did."""
+    record = board.match_record(pool, game_id)
+    if record is None:
+        raise UnknownSeekError("the match of this seek is gone")
+    with contextlib.suppress(GameExistsError):  # a racing seeker created it first
+        create_game(store, record["rules"], record["names"], None,
+                    token_hashes=record["ths"], game_id=game_id)
+
+
+def seek_status(board: SeekBoard, store: GameStore, seek_id: str) -> Seek:
+    """The seek now; a matched seek's game exists once this returns."""
+    pool, key = _parse(seek_id)
+    record, expires = board.get(pool, key)
+    players = int(pool.rsplit(".", 1)[1])
+    if record is None or (expires is not None and expires <= time.time()):
+        raise UnknownSeekError("there is no seek with this id (or it expired)")
+    if "game" not in record:
+        return Seek(seek_id, "waiting", record["name"], players, expires)
+    game_id = record["game"]
+    try:
+        store.load(game_id)
+    except UnknownGameError:  # the matching request did not get to create it: do it here
+        _create(board, store, pool, game_id)
+    return Seek(seek_id, "matched", record["name"], players, None, game_id,
+                record["seat"], _token(seek_id))
+
+
+def wait_for_match(board: SeekBoard, store: GameStore, seek_id: str, timeout: float) -> Seek:
+    """The seek once matched, or as it is after ``timeout`` seconds (parked on the hub)."""
+    pool, _ = _parse(seek_id)
+    deadline = time.monotonic() + timeout
+    with board.watch(pool) as watch:  # subscribe first: a match after the read wakes us
+        seek = seek_status(board, store, seek_id)
+        while seek.status == "waiting":
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not watch.wait(remaining):
+                break
+            seek = seek_status(board, store, seek_id)
+    return seek
+
+
+def cancel_seek(board: SeekBoard, seek_id: str) -> None:
+    """Remove a waiting seek (a seeker that leaves)."""
+    pool, key = _parse(seek_id)
+    done = board.cancel(pool, key)
+    if done == 2:
+        raise SeekMatchedError("this seek was already matched: its seat waits in its game")
+    if done == 0:
+        raise UnknownSeekError("there is no seek with this id (or it expired)")

@@ -1,0 +1,92 @@
+"""The Redis store on a real Redis: a game with unclaimed seats lives OPEN_GAME_TTL_SECONDS
+from its creation (claims that leave seats open do not renew it), the last claim gives it
+the normal TTL; the lobby's listings page newest first with ties kept apart, and
+trim the open games that can no longer exist."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from service.engine import new_game, opening_events
+from service.engine.rules import preset_rules
+from service.engine.state import GameState
+from service.storage import RedisGameStore
+from service.storage.redis_store import game_keys, listing_key
+from tests.conftest import redis_client, redis_url_for_tests
+
+
+@pytest.fixture
+def db(redis_server: str) -> Iterator[redis.Redis]:
+    client = redis_client(redis_url_for_tests(redis_server, 7))
+    client.flushdb()
+    yield client
+    client.flushdb()
+
+
+def _store(redis_server: str, open_ttl: int) -> RedisGameStore:
+    return RedisGameStore(redis_url_for_tests(redis_server, 7), ttl_seconds=3600,
+                          reply_ttl_seconds=60, timeout_seconds=2, open_ttl_seconds=open_ttl)
+
+
+def _game() -> GameState:
+    return new_game(preset_rules("classic"), ["ann", None, None])
+
+
+def test_a_game_with_unclaimed_seats_is_gone_after_the_open_game_ttl(
+    redis_server: str, db: redis.Redis,
+) -> None:
+    store = _store(redis_server, open_ttl=1)
+    state = _game()
+    store.create("g1", state, ["h0", None, None], opening_events(state))
+    assert 0 < db.ttl(game_keys("g1")[0]) <= 1
+    time.sleep(0.5)
+    # a claim that leaves a seat open keeps the creation's deadline
+    store.save("g1", state.version, state, [], token_hashes=["h0", "h1", None])
+    assert db.pttl(game_keys("g1")[0]) <= 600
+    time.sleep(0.7)
+    assert db.exists(*game_keys("g1")) == 0
+
+
+def test_the_claim_of_the_last_seat_gives_the_game_the_normal_ttl(
+    redis_server: str, db: redis.Redis,
+) -> None:
+    store = _store(redis_server, open_ttl=5)
+    state = _game()
+    store.create("g2", state, ["h0", None, None], opening_events(state))
+    store.save("g2", state.version, state, [], token_hashes=["h0", "h1", "h2"])
+    assert db.ttl(game_keys("g2")[0]) > 3000
+    full = _game()
+    store.create("g3", full, ["h0", "h1", "h2"], opening_events(full))
+    assert db.ttl(game_keys("g3")[0]) > 3000
+
+
+def test_listings_page_newest_first_and_ties_of_one_millisecond_are_not_lost(
+    redis_server: str, db: redis.Redis,
+) -> None:
+    store = _store(redis_server, open_ttl=3600)
+    now = time.time()
+    for n in range(7):
+        store.list_game(f"g{n}", "open", now + (n // 3))  # three games per millisecond
+    pages, before = [], None
+    while page := store.listed("open", before, 2):
+        pages += page
+        before = (page[-1][1], page[-1][0])  # (created, game_id)
+    assert [g for g, _ in pages] == ["g6", "g5", "g4", "g3", "g2", "g1", "g0"]
+    store.relist_game("g6", "open", "in_progress")
+    assert [g for g, _ in store.listed("in_progress", None, 5)] == ["g6"]
+    store.relist_game("g6", "in_progress", None)
+    store.relist_game("never-listed", "open", "in_progress")  # unlisted stays unlisted
+    assert db.zcard(listing_key("in_progress")) == 0
+
+
+def test_listing_a_game_trims_open_games_older_than_the_open_game_ttl(
+    redis_server: str, db: redis.Redis,
+) -> None:
+    store = _store(redis_server, open_ttl=60)
+    store.list_game("old", "open", time.time() - 120)
+    store.list_game("new", "open", time.time())
+    assert [g for g, _ in store.listed("open", None, 10)] == ["new"]
