@@ -20,7 +20,8 @@ LOBBY_PARAMETERS = [
     query("preset", "Only games of this preset.", {"type": "string", "enum": list(PRESETS)}),
     query("players", "Only games of this many players.",
           {"type": "integer", "minimum": 2, "maximum": 8}),
-    query("cursor", "The `next_cursor` of the previous page.", {"type": "string"}),
+    query("cursor", "The `next_cursor` of the previous page.",
+          {"type": "string", "minLength": 1, "maxLength": 200}),
     query("limit", "At most this many games (1-100, default 20).",
           {"type": "integer", "minimum": 1, "maximum": 100}),
 ]

@@ -123,7 +123,7 @@ STREAM_DOC = {
 }
 
 
-@blp.route("/<game_id>/stream")
+@blp.route("/<string(maxlength=64):game_id>/stream")
 class Stream(MethodView):
     @blp.doc(
         operationId="streamGame",
@@ -198,7 +198,7 @@ class Stream(MethodView):
         return for_bearer(response, seat is not None)
 
 
-@blp.route("/<game_id>/stream-tickets")
+@blp.route("/<string(maxlength=64):game_id>/stream-tickets")
 class StreamTickets(MethodView):
     @blp.doc(
         operationId="createStreamTicket",
