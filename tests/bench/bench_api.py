@@ -123,7 +123,7 @@ def serve(app: str, port: int, env: dict[str, str]) -> subprocess.Popen:
             requests.get(f"http://127.0.0.1:{port}/healthz" if "service" in app
                          else f"http://127.0.0.1:{port}/hello", timeout=1)
             return proc
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or still booting
             time.sleep(0.1)
     raise RuntimeError(f"{app} did not start")
 
