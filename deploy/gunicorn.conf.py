@@ -16,6 +16,12 @@ keep-alive connection, is closed after 5 s; ``worker_connections`` caps the sock
 per worker (well above the 10,000 waiters the benchmark parks across two workers).
 Request bodies are read by the buffering reverse proxy in front (deploy/nginx.conf).
 
+Thousands of parked requests per worker: each costs about 30 KB (docs/performance.md
+says where it goes), kept low by gevent's documented ``GEVENT_TRACK_GREENLET_TREE``
+switch (off); Python's cyclic collector runs every ``GC_THRESHOLD`` young allocations
+(50,000; the default 700 makes it run, over every parked request's objects, so often
+that a wake-up of thousands slows down), with the app's own objects frozen out of it.
+
 Metrics: prometheus_client's multiprocess mode needs ``PROMETHEUS_MULTIPROC_DIR``
 set before a worker imports it. When unset, a fresh temporary directory is made
 here (in the master, before forking) and removed on exit; when set (e.g. an
@@ -39,7 +45,14 @@ import multiprocessing
 import os
 import resource
 import shutil
+import sys
 import tempfile
+
+from gunicorn.glogging import Logger
+
+# gevent's documented switch: a greenlet (one per connection) does not record the stack
+# and greenlet that spawned it, a few hundred bytes less per parked request
+os.environ.setdefault("GEVENT_TRACK_GREENLET_TREE", "false")
 
 bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 worker_class = os.environ.get("WORKER_CLASS", "gevent")
@@ -55,6 +68,21 @@ loglevel = os.environ.get("LOG_LEVEL", "info")
 errorlog = "-"
 accesslog = None  # the service writes its own JSON line per request (below)
 _request_log = os.environ.get("ACCESS_LOG", "-") != ""
+
+
+class ServiceLogger(Logger):
+    """gunicorn's logger (``logger_class``) without gunicorn's access log.
+
+    Why: with ``logconfig_dict`` set, gunicorn counts its access log as on and builds
+    every request's log atoms before its ``gunicorn.access`` logger drops them; the
+    service logs each request itself, so that work (about a tenth of a woken long-poll's
+    cost in a worker) is skipped."""
+
+    def access(self, resp, req, environ, request_time):
+        return None
+
+
+logger_class = ServiceLogger
 
 logconfig_dict = {
     "version": 1,
@@ -95,14 +123,37 @@ def on_starting(server):
         os.remove(path)
 
 
+#: Allocations between two young-generation collections (Python's default is 700). Every
+#: parked request keeps a few hundred objects alive, and each request allocates many: at
+#: the default the collector runs every few requests and its older-generation passes walk
+#: every parked request's objects (measured in one worker with 4,000 parked long-polls:
+#: 1.0 s of collection per move at the default, 12 full passes of up to 0.4 s in three
+#: moves; 0.44 s per move at 50,000, no full pass).
+GC_THRESHOLD = int(os.environ.get("GC_THRESHOLD", "50000"))
+
+#: How long a worker's event loop may run ready greenlets before it polls its sockets
+#: again (gevent's documented ``gevent.setswitchinterval``, Python's switch interval;
+#: default 5 ms). When a move wakes thousands of long-polls, at 5 ms their answers
+#: alternate with the requests of the clients already answered and re-parking, so the
+#: last waits behind both; at 50 ms (the most any work may hold the loop, by design) the
+#: woken are answered first: in bench-push, 5,000 long-polls woken with p50 1.0 s
+#: instead of 2.8 s, and actions on other games no slower.
+SWITCH_INTERVAL_SECONDS = float(os.environ.get("SWITCH_INTERVAL_SECONDS", "0.05"))
+
 #: How often the shutdown watcher looks at ``worker.alive`` (a stream ends this soon).
 SHUTDOWN_POLL_SECONDS = 0.2
 
 
 def post_worker_init(worker):
     """Watch for the worker's graceful stop and end its open streams then (see above)."""
+    import gc
     import threading  # patched by the gevent worker: a greenlet there, a thread otherwise
     import time
+
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
+    gc.collect()
+    gc.freeze()  # the app's own objects: never scanned again by the cyclic collector
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
 
     from service.app import begin_shutdown
 

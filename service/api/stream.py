@@ -15,7 +15,8 @@ Every open stream counts as one parked request of its client for its whole durat
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import ExitStack
+from functools import lru_cache, partial
+from itertools import chain
 
 import orjson
 from flask import Response, current_app, request
@@ -45,6 +46,8 @@ blp = Blueprint(
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
 TOKEN_OPTIONAL = [{}, {"seatToken": []}]
+#: Framed views kept (the views of the games that moved last; a few hundred KB at most).
+VIEW_FRAMES = 256
 
 
 def _media_type() -> str:
@@ -76,12 +79,26 @@ def _cursor() -> int:
     return int(text)
 
 
+@lru_cache(maxsize=VIEW_FRAMES)
+def _framed_view(body: bytes, media_type: str) -> bytes:
+    """A view message, framed once per distinct view and format.
+
+    Why cached: one move wakes every stream of a game with the same rendered view (one
+    ``bytes`` object, shared by the watch); framed per stream it would be copied once per
+    stream, and each parked stream would keep its copy alive (the WSGI server's loop and
+    werkzeug's iterator hold the last chunk sent while the stream sleeps). Cached, they
+    all send and hold one object; the key's hash is computed once per ``bytes`` object."""
+    if media_type == SSE:
+        return b"event: view\ndata: %s\n\n" % body
+    return b'{"type":"view","view":%s}\n' % body
+
+
 def _sse(message: play.Message) -> bytes:
     if message.kind == "event":
         return b"id: %d\nevent: event\ndata: %s\n\n" % (message.seq, orjson.dumps(message.data))
     if message.kind == "view":
         assert message.body is not None
-        return b"event: view\ndata: %s\n\n" % message.body
+        return _framed_view(message.body, SSE)
     if message.kind == "heartbeat":
         return b": ping\n\n"
     assert message.data is not None
@@ -94,7 +111,7 @@ def _ndjson(message: play.Message) -> bytes:
         return b'{"type":"event","event":%s}\n' % orjson.dumps(message.data)
     if message.kind == "view":
         assert message.body is not None
-        return b'{"type":"view","view":%s}\n' % message.body
+        return _framed_view(message.body, NDJSON)
     if message.kind == "heartbeat":
         return b"\n"
     return orjson.dumps({"type": "end", **(message.data or {})}) + b"\n"
@@ -170,30 +187,28 @@ class Stream(MethodView):
             seat = play.seat_of(record, token)
         play.check_cursor(record, after)
         services = current_app.extensions["three_thirteen"]
-        slot = ExitStack()
-        slot.enter_context(parked())  # held until the response is closed
+        hold = parked()  # one of the client's parked requests until the response closes
+        hold.__enter__()
         frame = _sse if media_type == SSE else _ndjson
         try:
             messages = play.stream_messages(
                 games, game_id, seat, after,
                 max_seconds=services.config.stream_max_seconds,
                 heartbeat_seconds=services.config.stream_heartbeat_seconds,
-                stopping=services.stopping.is_set)
-
-            def body() -> Iterator[bytes]:
-                if media_type == SSE:
-                    yield b"retry: %d\n\n" % play.END_RETRY_MS
-                for message in messages:
-                    yield frame(message)
-
-            # No request context kept for the stream's life (no stream_with_context): the
-            # body needs only the values bound above, and a parked stream then holds a few
-            # KB less (bench-push: about 42 -> 37 KB per parked stream).
-            response = Response(body(), content_type=media_type)
+                stopping=services.stopping.is_set, known_version=record.state.version)
+            # Why map() and no generator of our own, no request context kept for the
+            # stream's life (no stream_with_context), no ExitStack: a parked stream is a
+            # sleeping greenlet, and each Python generator between the server's loop and
+            # the one that waits is one more interpreter frame on the C stack gevent saves
+            # for it, each context object a few hundred bytes more (docs/performance.md).
+            body: Iterator[bytes] = map(frame, messages)
+            if media_type == SSE:
+                body = chain((b"retry: %d\n\n" % play.END_RETRY_MS,), body)
+            response = Response(body, content_type=media_type)
         except BaseException:
-            slot.close()
+            hold.__exit__(None, None, None)
             raise
-        response.call_on_close(slot.close)
+        response.call_on_close(partial(hold.__exit__, None, None, None))
         response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message at once
         return for_bearer(response, seat is not None)
 

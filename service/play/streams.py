@@ -116,6 +116,7 @@ def _ticket_hash(ticket: str) -> str:
 def stream_messages(
     store: GameStore, game_id: str, seat: int | None, after: int, *,
     max_seconds: float, heartbeat_seconds: float, stopping: Callable[[], bool],
+    known_version: int | None = None,
 ) -> Iterator[Message]:
     """The messages of one stream of ``game_id`` for ``seat`` (``None``: a spectator)
     with events after ``after``, until the game is finished, ``max_seconds`` pass, or
@@ -124,63 +125,64 @@ def stream_messages(
 
     When the store fails mid-stream (Redis restarting), the stream ends with reason
     ``unavailable`` and a retry hint rather than being cut: the response is already a
-    200, so this is the only way left to tell the client to come back."""
+    200, so this is the only way left to tell the client to come back.
+
+    ``known_version``: a version the caller has just read (checking the bearer). The
+    stream's first read may then be one another waiter of this game made since the last
+    move, if it is at least that new: a burst of streams opening on one game costs one
+    Redis read, not one each, and keeps one game in memory, not one per stream."""
+    # (one generator, not a wrapper over another: each generator a parked stream is
+    # suspended in is one more interpreter frame on the greenlet's saved C stack)
+    deadline = time.monotonic() + max_seconds
     try:
-        yield from _messages(store, game_id, seat, after, max_seconds=max_seconds,
-                             heartbeat_seconds=heartbeat_seconds, stopping=stopping)
+        with store.watch(game_id) as watch:
+            # after subscribing: nothing slips by (a shared read made before a move that is not
+            # yet announced is followed by that move's wake-up, which reads again)
+            record = catch_up(store, watch.load(at_least=known_version))
+            sent_view: tuple[Any, ...] | None = None
+            while True:
+                newest = record.state.event_seq
+                while after < newest:
+                    events = [e for e in _events(watch, after, newest) if e.seq <= newest]
+                    if not events:
+                        break  # the log was cut short (an expired game): nothing more to send
+                    for event in events:
+                        yield Message("event", event.for_seat(seat), seq=event.seq)
+                    after = events[-1].seq
+                key = ("view", record.state.version, seat, tuple(record.open_seats))
+                if key != sent_view:
+                    body = watch.shared(key, partial(
+                        game_view_bytes, game_id, record.state, seat, record.open_seats))
+                    yield Message("view", body=body)
+                    sent_view = key
+                if record.state.finished:
+                    yield _end("finished")
+                    return
+                woken = False
+                while True:
+                    if stopping():
+                        yield _end("shutdown")
+                        return
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        yield _end("max_duration")
+                        return
+                    if watch.wait(min(remaining, heartbeat_seconds,
+                                      seconds_to_deadline(record.state, time.time()))):
+                        woken = True
+                        break
+                    if due(record.state, record.open_seats, time.time()):
+                        break  # a turn timed out, or a bot's turn stalled: read, and play it
+                    if stopping() or time.monotonic() >= deadline:
+                        continue  # ends above, without a heartbeat first
+                    yield Message("heartbeat")
+                if stopping():
+                    continue  # the shutdown's wake-up: end without another read
+                record = watch.load(at_least=record.state.version)
+                if not woken:  # a deadline passed; a move woke us: whoever made it goes on
+                    record = catch_up(store, record, bots=True)
     except StorageUnavailableError:
         yield _end("unavailable")
-
-
-def _messages(
-    store: GameStore, game_id: str, seat: int | None, after: int, *,
-    max_seconds: float, heartbeat_seconds: float, stopping: Callable[[], bool],
-) -> Iterator[Message]:
-    deadline = time.monotonic() + max_seconds
-    with store.watch(game_id) as watch:
-        record = catch_up(store, watch.load())  # after subscribing: nothing slips by
-        sent_view: tuple[Any, ...] | None = None
-        while True:
-            newest = record.state.event_seq
-            while after < newest:
-                events = [e for e in _events(watch, after, newest) if e.seq <= newest]
-                if not events:
-                    break  # the log was cut short (an expired game): nothing more to send
-                for event in events:
-                    yield Message("event", event.for_seat(seat), seq=event.seq)
-                after = events[-1].seq
-            key = ("view", record.state.version, seat, tuple(record.open_seats))
-            if key != sent_view:
-                body = watch.shared(key, partial(
-                    game_view_bytes, game_id, record.state, seat, record.open_seats))
-                yield Message("view", body=body)
-                sent_view = key
-            if record.state.finished:
-                yield _end("finished")
-                return
-            woken = False
-            while True:
-                if stopping():
-                    yield _end("shutdown")
-                    return
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    yield _end("max_duration")
-                    return
-                if watch.wait(min(remaining, heartbeat_seconds,
-                                  seconds_to_deadline(record.state, time.time()))):
-                    woken = True
-                    break
-                if due(record.state, record.open_seats, time.time()):
-                    break  # a turn timed out, or a bot's turn stalled: read, and play it
-                if stopping() or time.monotonic() >= deadline:
-                    continue  # ends above, without a heartbeat first
-                yield Message("heartbeat")
-            if stopping():
-                continue  # the shutdown's wake-up: end without another read
-            record = watch.load(at_least=record.state.version)
-            if not woken:  # a deadline passed; a move woke us: whoever made it goes on
-                record = catch_up(store, record, bots=True)
 
 
 def _events(watch: GameWatch, after: int, newest: int) -> list[Any]:

@@ -10,7 +10,8 @@ of ``--waiters`` (default 0, 2,000, 5,000 and 10,000):
 2. times ``--actions`` actions played one after another on another game (p50/p99),
    while the waiters stay parked;
 3. makes ``--moves`` moves on ``G`` and times, for each, how long until every waiter
-   heard of it (p50, p99 and the last), re-parking the long-polls after each;
+   heard of it (p50, p99 and the last), re-parking the long-polls after each and
+   making the next move only once the workers are idle again (every re-park served);
 4. reads the workers' RSS, Redis's connected clients and the Redis commands one move
    of ``G`` costs (``INFO``'s ``total_commands_processed`` across the move and its
    wake-ups).
@@ -33,7 +34,7 @@ from typing import Any
 import redis
 
 from service.match.local import local_service
-from tests.bench.procs import children, percentile, rss_mb
+from tests.bench.procs import children, percentile, ppid_and_cpu, rss_mb
 
 HOST = "127.0.0.1"
 
@@ -115,9 +116,13 @@ class Waiter:
         while True:
             http.send("GET", f"/v1/games/{self.game_id}?wait_version={version}&timeout=60")
             parked.set()
-            status, view = await http.response()
-            if status == 200 and view["version"] > version:
-                version = view["version"]
+            # the version from the ETag, the body read but not parsed: the load generator
+            # must not be what delays the last of 10,000 wake-ups
+            status, headers = await http.head()
+            await http.reader.readexactly(int(headers.get("content-length", "0")))
+            seen = int(headers.get("etag", '"-1"').strip('"'))
+            if status == 200 and seen > version:
+                version = seen
                 self.heard[version] = time.perf_counter()
 
     async def _stream(self, http: Http, parked: asyncio.Event) -> None:
@@ -171,6 +176,25 @@ def worker_rss(master: int) -> list[float]:
     return [rss_mb(pid) for pid in children(master)]
 
 
+async def until_idle(master: int, timeout: float = 15.0) -> None:
+    """Wait until the workers are idle (under 10% CPU over 0.2 s): every long-poll a
+    move answered has been re-parked, so the next move is timed from a settled service
+    (a move made while thousands of re-parks are still queued would time them too)."""
+    workers = children(master)
+    deadline = time.monotonic() + timeout
+
+    def cpu() -> float:
+        return sum(ppid_and_cpu(pid)[1] for pid in workers)
+
+    before = cpu()
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+        now = cpu()
+        if now - before <= 0.02 * len(workers):
+            return
+        before = now
+
+
 async def row(args: argparse.Namespace, port: int, service: Any, waiters: list[Waiter],
               target: int, games: dict[str, Any]) -> dict[str, Any]:
     g_id, g_tokens, _ = games["G"]
@@ -188,6 +212,7 @@ async def row(args: argparse.Namespace, port: int, service: Any, waiters: list[W
             batch.append(parked.wait())
         await asyncio.wait_for(asyncio.gather(*batch), 60)
     await asyncio.sleep(args.settle)  # every request has reached a worker and parked
+    await until_idle(service.server_pid)
 
     b_view = await seat_view(control, b_id, b_tokens[0])
     b_view = await seat_view(control, b_id, b_tokens[b_view["round"]["current_seat"]])
@@ -197,6 +222,7 @@ async def row(args: argparse.Namespace, port: int, service: Any, waiters: list[W
         b_view = await play(control, b_id, b_tokens, b_view)
         action_ms.append((time.perf_counter() - started) * 1000)
 
+    await until_idle(service.server_pid)
     rds = redis.Redis.from_url(service.redis_url)
     wake_ms: list[float] = []
     last_ms: list[float] = []
@@ -215,7 +241,7 @@ async def row(args: argparse.Namespace, port: int, service: Any, waiters: list[W
         wake_ms += heard
         if heard:
             last_ms.append(heard[-1])
-        await asyncio.sleep(0.2)  # long-polls re-park
+        await until_idle(service.server_pid)  # long-polls re-park
         commands.append(rds.info("stats")["total_commands_processed"] - before - 1)
     clients = rds.info("clients")["connected_clients"]
     rds.close()

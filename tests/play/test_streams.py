@@ -199,3 +199,31 @@ def test_a_store_failing_mid_stream_ends_it_as_unavailable_with_a_retry_hint() -
     assert next(messages).data == {"reason": "unavailable", "retry_ms": play.END_RETRY_MS}
     with pytest.raises(StopIteration):
         next(messages)
+
+
+def test_streams_opening_together_on_one_game_share_its_first_redis_read(
+    redis_server: str,
+) -> None:
+    """On Redis (the hub shares reads): streams that open on a game at a version the
+    bearer check has just read cost one read for all, and each sends that view."""
+    from service.storage.redis_store import RedisGameStore
+
+    redis_store = RedisGameStore(f"{redis_server}/9", ttl_seconds=60, reply_ttl_seconds=60,
+                                 timeout_seconds=2)
+    try:
+        record, _tokens = _game(redis_store)  # type: ignore[arg-type]
+        reads = []
+        load = redis_store.load
+        redis_store.load = lambda game_id: reads.append(game_id) or load(game_id)  # type: ignore[method-assign]
+        version = record.state.version
+        newest = record.state.event_seq
+        streams = [_stream(redis_store, record.game_id, None, after=newest,  # type: ignore[arg-type]
+                           known_version=version) for _ in range(20)]
+        firsts = [next(s) for s in streams]  # each parked on the hub after its first view
+        assert [(m.kind, orjson.loads(m.body or b"{}")["version"]) for m in firsts] == [
+            ("view", version)] * 20
+        assert len(reads) == 1, f"{len(reads)} Redis reads for 20 streams opening"
+        for s in streams:
+            s.close()  # type: ignore[attr-defined]
+    finally:
+        redis_store.close()
