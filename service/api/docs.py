@@ -102,6 +102,12 @@ def json_body(
     }
 
 
+#: The game id of every ``/v1/games/<game_id>…`` route, with its bound (ids are 16
+#: characters; a longer one is no game's, 404 like any unknown id).
+GAME_ID = {"in": "path", "name": "game_id", "required": True, "description": "The game's id.",
+           "schema": {"type": "string", "minLength": 1, "maxLength": 64}}
+
+
 def query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
     return {"in": "query", "name": name, "required": False, "description": description,
             "schema": schema}

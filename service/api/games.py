@@ -27,7 +27,7 @@ from service import metrics, play
 from service.engine import GameState
 from service.play import etag, game_view, game_view_bytes
 
-from .docs import ETAG, LOCATION, header, json_body, problems, query
+from .docs import ETAG, GAME_ID, LOCATION, header, json_body, problems, query
 from .limits import nothing_new
 from .lobby import LOBBY_EXAMPLE, LOBBY_PARAMETERS, lobby_response
 from .problems import ApiProblem
@@ -169,7 +169,7 @@ class Games(MethodView):
         ), record.game_id)
 
 
-@blp.route("/<string(maxlength=64):game_id>")
+@blp.route("/<game_id>", parameters=[GAME_ID])
 class Game(MethodView):
     @blp.doc(
         operationId="getGame",
@@ -219,7 +219,7 @@ class Game(MethodView):
         return _view_response(game_id, record.state, seat, record.open_seats)
 
 
-@blp.route("/<string(maxlength=64):game_id>/actions")
+@blp.route("/<game_id>/actions", parameters=[GAME_ID])
 class Actions(MethodView):
     @blp.doc(
         operationId="act",
@@ -304,7 +304,7 @@ def _seat_number(seat: str) -> int:
 
 # The seat is matched as any path segment (not an int converter), so that a seat the game
 # lacks answers 404 unknown_seat as problem+json instead of the router's plain 404.
-@blp.route("/<string(maxlength=64):game_id>/seats/<seat>/claim", parameters=[SEAT_PARAMETER])
+@blp.route("/<game_id>/seats/<seat>/claim", parameters=[GAME_ID, SEAT_PARAMETER])
 class Claim(MethodView):
     @blp.doc(**json_body("ClaimRequest", "Your name at the table.", {"name": "bob"}),
              operationId="claimSeat")
@@ -335,7 +335,7 @@ class Claim(MethodView):
             out, 200, {"ETag": etag(state.version), "Cache-Control": "no-store"}), game_id)
 
 
-@blp.route("/<string(maxlength=64):game_id>/rematch")
+@blp.route("/<game_id>/rematch", parameters=[GAME_ID])
 class Rematch(MethodView):
     @blp.doc(operationId="askRematch", security=TOKEN)
     @blp.response(200, GameViewSchema, headers=ETAG)
@@ -359,7 +359,7 @@ class Rematch(MethodView):
         return response if rematch is None else _then_play_due(response, rematch)
 
 
-@blp.route("/<string(maxlength=64):game_id>/events")
+@blp.route("/<game_id>/events", parameters=[GAME_ID])
 class Events(MethodView):
     @blp.doc(
         operationId="getEvents",

@@ -84,7 +84,7 @@ SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
            "schema": {"type": "string", "minLength": 1, "maxLength": 200}}
 
 
-@blp.route("/<string(maxlength=200):seek_id>", parameters=[SEEK_ID])
+@blp.route("/<seek_id>", parameters=[SEEK_ID])
 class OneSeek(MethodView):
     @blp.doc(operationId="getSeek", parameters=[TIMEOUT])
     @blp.response(200, SeekSchema, example=MATCHED_EXAMPLE)

@@ -25,7 +25,7 @@ from flask_smorest import Blueprint
 
 from service import play
 
-from .docs import header, problems, query
+from .docs import GAME_ID, header, problems, query
 from .problems import ApiProblem
 from .web import (
     QUERY_INT_MAX,
@@ -140,7 +140,7 @@ STREAM_DOC = {
 }
 
 
-@blp.route("/<string(maxlength=64):game_id>/stream")
+@blp.route("/<game_id>/stream", parameters=[GAME_ID])
 class Stream(MethodView):
     @blp.doc(
         operationId="streamGame",
@@ -213,7 +213,7 @@ class Stream(MethodView):
         return for_bearer(response, seat is not None)
 
 
-@blp.route("/<string(maxlength=64):game_id>/stream-tickets")
+@blp.route("/<game_id>/stream-tickets", parameters=[GAME_ID])
 class StreamTickets(MethodView):
     @blp.doc(
         operationId="createStreamTicket",
