@@ -75,10 +75,10 @@ class CreateGameRequestSchema(StrictSchema):
         },
     )
     unlisted = fields.Raw(
-        load_default=False, validate=_check_boolean,
-        metadata={"type": "boolean", "default": False,
+        load_default=bool, validate=_check_boolean,  # a callable: see absent_is_null
+        metadata={"type": "boolean",
                   "description": "Keep the game out of the lobby: its open seats are reachable "
-                  "only by whoever has its id."},
+                  "only by whoever has its id. Default false.", "example": True},
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from ..names import PlayerName
-from .cards import StrictSchema, ref
+from .cards import StrictSchema, absent_is_null, ref
 from .rules import RulesSchema
 
 __all__ = ["LobbyPageSchema", "SeekRequestSchema", "SeekSchema"]
@@ -44,7 +44,7 @@ class LobbyPageSchema(Schema):
 
 
 class SeekRequestSchema(StrictSchema):
-    rules = fields.Raw(load_default=None, allow_none=True, metadata={
+    rules = fields.Raw(load_default=absent_is_null, allow_none=True, metadata={
         "description": "The rules: a spec or a preset name; default classic. Seekers meet "
                        "when their rules resolve to the same options.",
         "anyOf": [ref("RulesSpec"), {"type": "string", "enum": ["classic", "bga", "family"]},
