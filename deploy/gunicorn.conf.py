@@ -62,6 +62,10 @@ threads = int(os.environ.get("THREADS", "16"))  # only for WORKER_CLASS=gthread
 timeout = int(os.environ.get("WORKER_TIMEOUT", "60"))  # > LONG_POLL_MAX_SECONDS
 graceful_timeout = 35  # SIGTERM: finish requests (a long-poll is ≤ 30 s), then exit
 keepalive = 5
+# gunicorn's largest request line (its default is 4094): every documented query value fits
+# even at its maxLength in percent-encoded UTF-8 (a 200-character ticket is up to 2.4 KB),
+# so a valid request is never refused with gunicorn's own HTML 414 instead of problem+json
+limit_request_line = 8190
 # the workers' heartbeat files on tmpfs: a slow or read-only disk must not stall them
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 loglevel = os.environ.get("LOG_LEVEL", "info")

@@ -152,7 +152,8 @@ class Stream(MethodView):
             query("ticket", "A stream ticket from `POST …/stream-tickets` (single use, 30 s), "
                   "for clients that cannot send `Authorization` (EventSource). With a ticket "
                   "the `Authorization` header is ignored.",
-                  {"type": "string", "minLength": 1, "maxLength": 200}),
+                  {"type": "string", "minLength": 1, "maxLength": 64,
+                   "pattern": "^[A-Za-z0-9_-]+$"}),
             header("Last-Event-ID", "Resume after this event `seq` (what EventSource sends "
                    "when it reconnects).", {"type": "string", "pattern": "^[0-9]{1,15}$"}),
         ],

@@ -87,3 +87,14 @@ def test_a_graceful_shutdown_ends_open_streams_at_once_with_a_retry_hint(
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+def test_a_long_request_line_is_answered_by_the_service_not_by_gunicorns_html_page(
+    live_server: str,
+) -> None:
+    # a 6 KB query (past gunicorn's default 4094-byte request line, under the 8190 set in
+    # deploy/gunicorn.conf.py): the service's own problem+json, whatever it decides
+    ticket = "%C3%A9" * 1000
+    r = requests.get(f"{live_server}/v1/games/nosuchgame/stream?ticket={ticket}", timeout=10)
+    assert r.status_code in (401, 404, 422)
+    assert r.headers["Content-Type"] == "application/problem+json"
