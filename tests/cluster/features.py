@@ -31,6 +31,7 @@ import redis
 import requests
 
 from service.client.http import ClientStats
+from service.match.local import ROOT
 from service.match.runner import GameResult, play_game
 from tests.bench.procs import percentile
 from tests.faults.waiters import KINDS, Game, park
@@ -240,7 +241,8 @@ def records(played: Played, per_shard: int = 3) -> Row:
                 path = Path(tmp) / f"{game_id}.json"
                 path.write_bytes(as_json.content)
                 verified = subprocess.run([sys.executable, "-m", "service.verify", str(path)],
-                                          capture_output=True, timeout=60).returncode == 0
+                                          capture_output=True, timeout=60, cwd=ROOT
+                                          ).returncode == 0
                 sizes.append(len(as_json.content))
                 good[shard] += (as_json.status_code == 200 and text.status_code == 200
                                 and text.headers["Content-Type"].startswith("text/plain")
