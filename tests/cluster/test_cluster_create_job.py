@@ -2,7 +2,7 @@
 script run here against six real nodes started from the overlay's redis.conf: it makes 3
 primaries with a replica each, a second run leaves the cluster as it is, and the service
 works on the result, reaching nodes by the hostnames they announce. Skipped, with the
-reason, without ``redis-cli`` or ``getent``."""
+reason, without ``redis-cli`` or ``getent`` or on a Redis older than 7 (the image's)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import redis
 
 from service.app import create_app
 from service.config import Config
+from service.match.local import redis_server_binary
 from tests.cluster.local import cluster_client, cluster_nodes, cluster_ok, redis_cli
 from tests.conftest import wait_until
 from tests.ops.test_redis_cluster_manifests import cluster_manifests, one
@@ -41,6 +42,10 @@ def run_job(ports: list[int]) -> subprocess.CompletedProcess[str]:
 def nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[int]]:
     if redis_cli() is None or shutil.which("getent") is None:
         pytest.skip("redis-cli and getent are needed to run the Job's script here")
+    version = subprocess.run([redis_server_binary(), "--version"], capture_output=True,
+                             text=True, check=True).stdout
+    if int(version.split("v=")[1].split(".")[0]) < 7:
+        pytest.skip(f"the overlay's redis.conf needs Redis 7 (its image): {version.strip()}")
     conf = one(cluster_manifests(), "ConfigMap", "redis-cluster-config")["data"]["redis.conf"]
     with cluster_nodes(6, tmp_path_factory.mktemp("job"), conf,
                        ("--cluster-announce-hostname", ANNOUNCED)) as ports:
