@@ -16,7 +16,8 @@ variable                   default                     what it sets
 ``LONG_POLL_MAX_SECONDS``  ``30``                      upper bound of ``timeout`` on long-polls
 ``REDIS_TIMEOUT_SECONDS``  ``2.0``                     connect/read timeout; past it, ``503``
 ``REDIS_MAX_CONNECTIONS``  ``32``                      Redis connections per worker (a bounded
-                                                       pool; waiting clients hold none)
+                                                       pool, per node on a cluster; waiting
+                                                       clients hold none)
 ``RETRY_AFTER_SECONDS``    ``5``                       ``Retry-After`` sent with ``503``
 ``IDEMPOTENCY_TTL_SECONDS`` ``3600`` (1 h)             how long a seat's latest reply is kept
                                                        (one per seat; a retry comes within

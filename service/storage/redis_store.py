@@ -51,6 +51,7 @@ standard ``json`` module, byte-for-byte deterministic, with no code of ours.
 
 from __future__ import annotations
 
+import functools
 import threading
 import zlib
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -203,11 +204,16 @@ def _connect(url: str, max_connections: int, timeout: float, **kw: Any) -> Any:
     The pool is bounded, so a worker holds at most ``max_connections`` connections however
     many requests it serves at once (thousands, parked on the event loop): on one Redis a
     request waits up to ``timeout`` for a free connection (redis-py's blocking pool); on a
-    cluster, each node's pool is bounded the same way."""
+    cluster, each node gets the same blocking pool (``connection_pool_class``): redis-py's
+    default there fails a request at once when the node's connections are all busy, which
+    a burst on one shard (many seekers of one rules pool) would turn into 503s."""
     scheme, sep, rest = url.partition("://")
     if sep and scheme in CLUSTER_SCHEMES:
         plain = f"{CLUSTER_SCHEMES[scheme]}://{rest}"
-        return redis.RedisCluster.from_url(plain, max_connections=max_connections, **kw)
+        return redis.RedisCluster.from_url(
+            plain, max_connections=max_connections,
+            connection_pool_class=functools.partial(redis.BlockingConnectionPool,
+                                                    timeout=timeout), **kw)
     pool = redis.BlockingConnectionPool.from_url(
         url, max_connections=max_connections, timeout=timeout, **kw)
     return redis.Redis.from_pool(pool)

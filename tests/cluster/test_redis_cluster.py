@@ -13,12 +13,10 @@ with the reason, when ``redis-cli`` is missing.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import orjson
 import pytest
@@ -29,59 +27,16 @@ from service.config import Config
 from service.engine import apply, from_dict, new_game
 from service.storage.hub import channel_of
 from tests.api.test_full_games import play
-from tests.conftest import ROOT, free_port, redis_binary, wait_until
-
-
-def _cluster_port() -> int:
-    """A free port whose cluster bus port (port + 10000) is free and valid too."""
-    import socket
-
-    for _ in range(200):
-        port = free_port()
-        if port + 10000 > 65535:
-            continue
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 10000))
-            except OSError:
-                continue
-        return port
-    import random
-
-    return random.randint(20000, 40000)
+from tests.cluster.local import local_cluster, redis_cli
+from tests.conftest import ROOT
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    cli = shutil.which("redis-cli")
-    if cli is None:
+    if redis_cli() is None:
         pytest.skip("redis-cli is not installed: it is needed to create the local Redis Cluster")
-    server = redis_binary()
-    ports = [_cluster_port() for _ in range(3)]
-    procs = []
-    try:
-        for port in ports:
-            workdir: Path = tmp_path_factory.mktemp(f"node{port}")
-            procs.append(subprocess.Popen(
-                [server, "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
-                 "--cluster-config-file", str(workdir / "nodes.conf"), "--dir", str(workdir),
-                 "--save", "", "--appendonly", "no", "--loglevel", "warning"],
-                stdout=subprocess.DEVNULL,
-            ))
-        for port in ports:
-            wait_until(lambda p=port: redis.Redis(port=p).ping(), 10, "a cluster node")
-        subprocess.run(
-            [cli, "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports],
-             "--cluster-replicas", "0", "--cluster-yes"],
-            check=True, stdout=subprocess.DEVNULL, timeout=60,
-        )
-        wait_until(lambda: all(redis.Redis(port=p).cluster("info")["cluster_state"] == "ok"
-                               for p in ports), 20, "the cluster")
-        yield f"redis+cluster://127.0.0.1:{ports[0]}"
-    finally:
-        for proc in procs:
-            proc.kill()
-            proc.wait(10)
+    with local_cluster(tmp_path_factory.mktemp("nodes")) as started:
+        yield started.url
 
 
 def _client(url: str) -> redis.RedisCluster:

@@ -1,6 +1,7 @@
 """The deployment files: every YAML parses, the Kubernetes manifests validate against the
 Kubernetes API's JSON schemas (kubernetes-validate, which bundles them: no network), and
-the Dockerfile, compose.yaml and redis.conf say what the README promises."""
+the Dockerfile, compose.yaml and redis.conf say what the README promises; the Redis
+Cluster overlay (deploy/k8s-redis-cluster) builds and points the service at the cluster."""
 
 from __future__ import annotations
 
@@ -18,16 +19,17 @@ from tests.conftest import ROOT
 
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
+K8S_CLUSTER = DEPLOY / "k8s-redis-cluster"
 K8S_VERSION = "1.30.0"
-YAML_FILES = sorted([*DEPLOY.glob("*.yaml"), *K8S.glob("*.yaml")])
+YAML_FILES = sorted([*DEPLOY.glob("*.yaml"), *K8S.glob("*.yaml"), *K8S_CLUSTER.glob("*.yaml")])
 
 
 def documents(path: Path) -> list[dict[str, Any]]:
     return [d for d in yaml.safe_load_all(path.read_text()) if d is not None]
 
 
-def manifests() -> list[dict[str, Any]]:
-    return [d for p in sorted(K8S.glob("*.yaml")) if p.name != "kustomization.yaml"
+def manifests(folder: Path = K8S) -> list[dict[str, Any]]:
+    return [d for p in sorted(folder.glob("*.yaml")) if p.name != "kustomization.yaml"
             for d in documents(p)]
 
 
@@ -40,7 +42,7 @@ def test_every_yaml_file_parses(path: Path) -> None:
     assert documents(path)
 
 
-@pytest.mark.parametrize("manifest", manifests(),
+@pytest.mark.parametrize("manifest", [*manifests(), *manifests(K8S_CLUSTER)],
                          ids=lambda m: f"{m['kind']}/{m['metadata']['name']}")
 def test_every_manifest_is_valid_against_the_kubernetes_schema(manifest: dict[str, Any]) -> None:
     kubernetes_validate.validate(manifest, K8S_VERSION, strict=True)  # strict: no unknown fields

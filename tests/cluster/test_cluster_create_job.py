@@ -1,0 +1,107 @@
+"""The Kubernetes Job that forms the Redis Cluster (deploy/k8s-redis-cluster), its own shell
+script run here against six real nodes started from the overlay's redis.conf: it makes 3
+primaries with a replica each, a second run leaves the cluster as it is, and the service
+works on the result, reaching nodes by the hostnames they announce. Skipped, with the
+reason, without ``redis-cli`` or ``getent`` or on a Redis older than 7 (the image's)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from service.app import create_app
+from service.config import Config
+from service.match.local import redis_server_binary
+from tests.cluster.local import cluster_client, cluster_nodes, cluster_ok, redis_cli
+from tests.conftest import wait_until
+from tests.ops.test_redis_cluster_manifests import cluster_manifests, one
+
+ANNOUNCED = "localhost"  # what each local node announces (a pod announces its DNS name)
+
+
+def job_script() -> tuple[str, dict[str, str]]:
+    job = one(cluster_manifests(), "Job", "redis-cluster-create")
+    (container,) = job["spec"]["template"]["spec"]["containers"]
+    assert container["command"] == ["sh", "-c"]
+    return container["args"][0], {e["name"]: e["value"] for e in container["env"]}
+
+
+def run_job(ports: list[int]) -> subprocess.CompletedProcess[str]:
+    script, env = job_script()
+    env["NODES"] = " ".join(f"127.0.0.1:{p}" for p in ports)  # the pods' names, here
+    return subprocess.run(["sh", "-c", script], env={**os.environ, **env},
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[int]]:
+    if redis_cli() is None or shutil.which("getent") is None:
+        pytest.skip("redis-cli and getent are needed to run the Job's script here")
+    version = subprocess.run([redis_server_binary(), "--version"], capture_output=True,
+                             text=True, check=True).stdout
+    if int(version.split("v=")[1].split(".")[0]) < 7:
+        pytest.skip(f"the overlay's redis.conf needs Redis 7 (its image): {version.strip()}")
+    conf = one(cluster_manifests(), "ConfigMap", "redis-cluster-config")["data"]["redis.conf"]
+    with cluster_nodes(6, tmp_path_factory.mktemp("job"), conf,
+                       ("--cluster-announce-hostname", ANNOUNCED)) as ports:
+        yield ports
+
+
+def test_the_job_forms_three_primaries_with_a_replica_each(nodes: list[int]) -> None:
+    done = run_job(nodes)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    wait_until(lambda: cluster_ok(nodes), 20, "the cluster's state ok on every node")
+    def roles() -> tuple[set[str], list[str]]:
+        lines = [line.split() for line in
+                 redis.Redis(port=nodes[0], decode_responses=True).execute_command(
+                     "CLUSTER", "NODES").splitlines()]
+        return ({f[0] for f in lines if "master" in f[2]},
+                sorted(f[3] for f in lines if "slave" in f[2]))
+
+    # the replicas' roles reach node 0 by gossip, within a few heartbeats
+    wait_until(lambda: len(roles()[0]) == 3, 20, "3 primaries seen by node 0")
+    primaries, replicas_of = roles()
+    assert replicas_of == sorted(primaries)  # one replica each
+    # clients are told the announced hostnames, not addresses
+    def pairs(flat: list) -> dict:  # type: ignore[type-arg]
+        return dict(zip(flat[::2], flat[1::2], strict=True))
+
+    shards = redis.Redis(port=nodes[0], decode_responses=True).execute_command("CLUSTER SHARDS")
+    endpoints = {pairs(n)["hostname"] for shard in shards for n in pairs(shard)["nodes"]}
+    assert endpoints == {ANNOUNCED}
+
+
+def test_running_the_job_again_leaves_the_cluster_as_it_is(nodes: list[int]) -> None:
+    before = redis.Redis(port=nodes[0]).execute_command("CLUSTER", "MYID")
+    done = run_job(nodes)
+    assert done.returncode == 0, done.stderr
+    assert "formed already" in done.stdout
+    assert redis.Redis(port=nodes[0]).execute_command("CLUSTER", "MYID") == before
+    assert cluster_ok(nodes)
+
+
+def test_the_service_plays_on_the_formed_cluster_by_the_announced_names(
+        nodes: list[int]) -> None:
+    url = f"redis+cluster://{ANNOUNCED}:{nodes[0]}"
+    app = create_app(Config(redis_url=url, rate_limit="off", rate_limit_per_address="off"))
+    client = app.test_client()
+    made = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]})
+    assert made.status_code == 201, made.json
+    game_id = made.json["game_id"]
+    view = client.get(f"/v1/games/{game_id}").json
+    seat = view["round"]["current_seat"]
+    token = made.json["seats"][seat]["token"]
+    mine = client.get(f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json
+    draw = next(a for a in mine["legal_actions"] if a["type"] == "draw")
+    moved = client.post(f"/v1/games/{game_id}/actions", json=draw, headers={
+        "Authorization": f"Bearer {token}", "If-Match": f'"{mine["version"]}"'})
+    assert moved.status_code == 200, moved.json
+    store = cluster_client(url)
+    # (redis-py itself turns the name "localhost" into 127.0.0.1; a pod's name stays)
+    assert store.get_node_from_key(f"ttt:{{{game_id}}}:game").port in nodes
+    assert client.get("/readyz").status_code == 200
