@@ -133,6 +133,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
             config.redis_url,
             ttl_seconds=config.game_ttl_seconds,
             finished_ttl_seconds=config.finished_game_ttl_seconds,
+            record_ttl_seconds=config.record_ttl_seconds,
             reply_ttl_seconds=config.idempotency_ttl_seconds,
             timeout_seconds=config.redis_timeout_seconds,
             max_connections=config.redis_max_connections,

@@ -37,7 +37,7 @@ from .problems import problem_response
 __all__ = ["RATE_LIMITED_BLUEPRINTS", "install_rate_limits"]
 
 #: The blueprints whose requests count against the limits.
-RATE_LIMITED_BLUEPRINTS = ("games", "solve", "streams")
+RATE_LIMITED_BLUEPRINTS = ("games", "records", "solve", "streams")
 
 
 def _token_key() -> str:

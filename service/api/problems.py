@@ -30,6 +30,7 @@ from service.engine.errors import (
 from service.play import (
     AuthError,
     GameBusyError,
+    GameNotFinishedError,
     IdempotencyKeyReusedError,
     IdempotencyKeySupersededError,
     InvalidCursorError,
@@ -38,6 +39,7 @@ from service.play import (
     SeatsOpenError,
     SeatTakenError,
     UnknownSeatError,
+    VersionNotRecordedError,
 )
 from service.storage import StorageUnavailableError, UnknownGameError
 
@@ -78,6 +80,8 @@ STATUS = {
     IllegalActionError: 409,
     AuthError: 401,
     GameBusyError: 409,
+    GameNotFinishedError: 409,
+    VersionNotRecordedError: 422,
     SeatsOpenError: 409,
     SeatTakenError: 409,
     UnknownSeatError: 404,

@@ -8,6 +8,7 @@ from .autoplay import catch_up, decide, due, play_due, play_due_apart
 from .errors import (
     AuthError,
     GameBusyError,
+    GameNotFinishedError,
     IdempotencyKeyReusedError,
     IdempotencyKeySupersededError,
     InvalidCursorError,
@@ -16,6 +17,7 @@ from .errors import (
     SeatsOpenError,
     SeatTakenError,
     UnknownSeatError,
+    VersionNotRecordedError,
 )
 from .games import (
     ActionResult,
@@ -27,6 +29,7 @@ from .games import (
     may_act,
     seat_of,
 )
+from .records import game_record, view_at
 from .rematch import ask_for_rematch
 from .streams import (
     END_RETRY_MS,
@@ -46,6 +49,7 @@ __all__ = [
     "ActionResult",
     "AuthError",
     "GameBusyError",
+    "GameNotFinishedError",
     "IdempotencyKeyReusedError",
     "IdempotencyKeySupersededError",
     "InvalidCursorError",
@@ -55,6 +59,7 @@ __all__ = [
     "SeatTakenError",
     "SeatsOpenError",
     "UnknownSeatError",
+    "VersionNotRecordedError",
     "act",
     "ask_for_rematch",
     "catch_up",
@@ -66,6 +71,7 @@ __all__ = [
     "due",
     "etag",
     "events_when",
+    "game_record",
     "game_view",
     "game_view_bytes",
     "hash_token",
@@ -77,5 +83,6 @@ __all__ = [
     "redeem_ticket",
     "seat_of",
     "stream_messages",
+    "view_at",
     "view_when",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 __all__ = [
     "AuthError",
     "GameBusyError",
+    "GameNotFinishedError",
     "IdempotencyKeyReusedError",
     "IdempotencyKeySupersededError",
     "InvalidCursorError",
@@ -16,6 +17,7 @@ __all__ = [
     "SeatTakenError",
     "SeatsOpenError",
     "UnknownSeatError",
+    "VersionNotRecordedError",
 ]
 
 
@@ -83,3 +85,16 @@ class InvalidCursorError(PlayError):
     """A stream's cursor (``after`` / ``Last-Event-ID``) beyond the game's newest event (422)."""
 
     code = "invalid_cursor"
+
+
+class GameNotFinishedError(PlayError):
+    """A record, or the view at a past version, asked of a game still being played (409):
+    both reveal the seed and so every hidden card, which only the end may."""
+
+    code = "game_not_finished"
+
+
+class VersionNotRecordedError(PlayError):
+    """``?version=N`` beyond the versions of the game's record (422)."""
+
+    code = "version_not_recorded"
