@@ -40,6 +40,7 @@ from .api.schemas.events import (
     STREAM_SCHEMAS,
     described2properties,
 )
+from .api.schemas.records import RecordSchema
 from .api.swagger_ui import SWAGGER_UI_URL
 from .api.swagger_ui import blp as swagger_ui_blp
 from .api.waiting import WaitSlots, parse_limit
@@ -159,6 +160,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         api.spec.components.schema(name, schema=schema)
     api.spec.components.schema("StreamMessage", STREAM_MESSAGE)
     api.spec.components.schema("StreamSseEvent", SSE_EVENT)
+    api.spec.components.schema("Record", schema=RecordSchema)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)

@@ -17,7 +17,6 @@ from service.verify import score_sheet
 
 from .docs import problems
 from .problems import ApiProblem
-from .schemas.records import RecordSchema
 from .web import json_response, store, valid_game_id
 
 blp = Blueprint(
@@ -69,7 +68,6 @@ RECORD_DOC = {
 @blp.route("/<game_id>/record")
 class Record(MethodView):
     @blp.doc(operationId="getRecord", responses=RECORD_DOC)
-    @blp.response(200, RecordSchema)
     @problems(blp, 404, 409)
     def get(self, game_id: str) -> Response:
         """A finished game's record
