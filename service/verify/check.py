@@ -17,6 +17,7 @@ from service.engine import GameState
 from service.engine.cards import card_name, rank_name
 from service.engine.events import round_result_dict
 from service.engine.rounds import winners
+from service.engine.seats import seat_kind
 from service.engine.shoe import RandomStream, commitment
 
 from .record import RECORD_FORMAT
@@ -117,4 +118,8 @@ def _check_end(record: Mapping[str, Any], state: GameState, rounds: list[Any]) -
     names = [p.get("name") for p in record["players"]]
     if names != list(state.names):
         out.append(f"player names {names!r} in the record, {list(state.names)!r} on replay")
+    for seat, player in enumerate(record["players"]):
+        if player.get("kind") != seat_kind(state, seat):
+            out.append(f"seat {seat}: kind {player.get('kind')!r} in the record, "
+                       f"{seat_kind(state, seat)!r} on replay")
     return out

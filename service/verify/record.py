@@ -58,7 +58,7 @@ def _action(event: dict[str, Any]) -> dict[str, Any]:
         return {"seat": seat, "type": "resign"}
     if kind == "seat_back":
         return {"seat": seat, "type": "back"}
-    return {"seat": seat, "type": "time_out"}
+    return {"seat": seat, "type": "time_out", "away": event["away"]}
 
 
 def actions_of(events: Iterable[Event]) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from service.engine import GameState, apply, claim, new_game
 from service.engine.errors import EngineError
-from service.engine.seats import acted, player_of, time_out
+from service.engine.seats import AWAY, acted, player_of, seat_kind, time_out
 from service.engine.serialize import rules_from_json
 
 __all__ = ["ReplayError", "initial_state", "replay", "state_at"]
@@ -67,7 +67,11 @@ def _step(state: GameState, action: Mapping[str, Any], stand_in: tuple[int, int]
     if kind == "claim":
         return claim(state, seat, action["name"])[0]
     if kind == "time_out":
-        return time_out(state, seat)[0]
+        new = time_out(state, seat)[0]
+        away = seat_kind(new, seat) == AWAY
+        if "away" in action and action["away"] != away:
+            raise ValueError(f"the seat {'goes' if away else 'does not go'} away on replay")
+        return new
     body = {k: v for k, v in action.items() if k != "seat"}
     by_service = kind in ("draw", "discard", "go_out") and (
         player_of(state, seat) is not None or stand_in == (seat, state.round_index))

@@ -48,6 +48,8 @@ class RecordActionSchema(Schema):
     discard = Card()  # go_out only
     melds = Melds("`go_out` only: the melds laid.")
     name = fields.String(metadata={"description": "`claim` only."})
+    away = fields.Boolean(metadata={"description": "`time_out` only: whether the seat went "
+                                    "`away` with it (its second time-out in a row)."})
 
 
 class RecordRoundSchema(Schema):
