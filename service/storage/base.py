@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from service.engine import Event, GameState
@@ -70,7 +70,9 @@ class GameRecord:
     game_id: str
     state: GameState
     token_hashes: tuple[str | None, ...]
-    created_at: float | None = None  # Unix seconds (None: a game stored before it was kept)
+    #: Unix seconds (None: a game stored before it was kept); not part of what a game *is*,
+    #: so two loads of one game compare equal whoever made them
+    created_at: float | None = field(default=None, compare=False)
 
     @property
     def open_seats(self) -> list[int]:
