@@ -29,6 +29,7 @@ from service.play import etag, game_view, game_view_bytes
 
 from .docs import ETAG, LOCATION, header, json_body, problems, query
 from .problems import ApiProblem
+from .records import VERSION_QUERY
 from .schemas import (
     ActionSchemas,
     ClaimRequestSchema,
@@ -169,11 +170,7 @@ class Game(MethodView):
                   {"type": "string", "enum": ["turn"]}),
             query("timeout", "Seconds to wait with `wait_version` or `wait` (capped by the "
                   "server, 30 by default).", {"type": "number", "minimum": 0}),
-            query("version", "A finished game only: the view at this past version (0 to the "
-                  "record's `versions`), replayed from its record; the clock's deadline is "
-                  "null. Before the end: 409 `game_not_finished`; beyond the record: 422 "
-                  "`version_not_recorded`. The long-poll parameters are then ignored.",
-                  {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
+            VERSION_QUERY,
         ],
     )
     @blp.response(200, GameViewSchema, headers=ETAG)

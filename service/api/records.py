@@ -15,14 +15,21 @@ from flask_smorest import Blueprint
 from service import play
 from service.verify import score_sheet
 
-from .docs import problems
+from .docs import problems, query
 from .problems import ApiProblem
-from .web import json_response, store, valid_game_id
+from .web import QUERY_INT_MAX, json_response, store, valid_game_id
 
 blp = Blueprint(
     "records", __name__, url_prefix="/v1/games",
     description="Records of finished games: JSON to keep and verify, or a text score sheet.",
 )
+
+#: ``?version=N`` of ``GET /v1/games/{id}`` (served there, replayed from the record).
+VERSION_QUERY = query(
+    "version", "A finished game only: the view at this past version (0 to the record's "
+    "`versions`), replayed from its record; the clock's deadline is null. Before the end: "
+    "409 `game_not_finished`; beyond the record: 422 `version_not_recorded`. The long-poll "
+    "parameters are then ignored.", {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX})
 
 JSON = "application/json"
 TEXT = "text/plain"

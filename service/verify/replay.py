@@ -26,7 +26,7 @@ from service.engine.errors import EngineError
 from service.engine.seats import AWAY, acted, player_of, seat_kind, time_out
 from service.engine.serialize import rules_from_json
 
-__all__ = ["ReplayError", "initial_state", "replay", "state_at"]
+__all__ = ["ReplayError", "describe", "initial_state", "replay", "state_at"]
 
 
 class ReplayError(Exception):
