@@ -41,6 +41,7 @@ from .api.schemas.events import (
     described2properties,
 )
 from .api.schemas.lobby import SeekRequestSchema
+from .api.schemas.records import RecordSchema
 from .api.swagger_ui import SWAGGER_UI_URL
 from .api.swagger_ui import blp as swagger_ui_blp
 from .api.waiting import WaitSlots, parse_limit
@@ -137,6 +138,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
             config.redis_url,
             ttl_seconds=config.game_ttl_seconds,
             finished_ttl_seconds=config.finished_game_ttl_seconds,
+            record_ttl_seconds=config.record_ttl_seconds,
             reply_ttl_seconds=config.idempotency_ttl_seconds,
             timeout_seconds=config.redis_timeout_seconds,
             max_connections=config.redis_max_connections,
@@ -166,6 +168,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         api.spec.components.schema(name, schema=schema)
     api.spec.components.schema("StreamMessage", STREAM_MESSAGE)
     api.spec.components.schema("StreamSseEvent", SSE_EVENT)
+    api.spec.components.schema("Record", schema=RecordSchema)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)

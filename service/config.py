@@ -12,6 +12,8 @@ variable                   default                     what it sets
 ``GAME_TTL_SECONDS``       ``604800`` (7 days)         idle lifetime of a game; every write renews it
 ``FINISHED_GAME_TTL_SECONDS`` ``86400`` (1 day)        how long a finished game (view and event log)
                                                        is kept after its last move
+``RECORD_TTL_SECONDS``     ``7776000`` (90 days)       how long a finished game's record is kept
+                                                       (``GET /v1/games/{id}/record``)
 ``MAX_BODY_BYTES``         ``65536``                   larger request bodies get ``413``
 ``LONG_POLL_MAX_SECONDS``  ``30``                      upper bound of ``timeout`` on long-polls
 ``REDIS_TIMEOUT_SECONDS``  ``2.0``                     connect/read timeout; past it, ``503``
@@ -61,6 +63,7 @@ class Config:
     redis_url: str = "redis://127.0.0.1:6379/0"
     game_ttl_seconds: int = 7 * 24 * 3600
     finished_game_ttl_seconds: int = 24 * 3600
+    record_ttl_seconds: int = 90 * 24 * 3600
     max_body_bytes: int = 64 * 1024
     long_poll_max_seconds: float = 30.0
     redis_timeout_seconds: float = 2.0

@@ -5,11 +5,13 @@ from __future__ import annotations
 from .bots import blp as bots_blp
 from .games import blp as games_blp
 from .health import blp as health_blp
+from .records import blp as records_blp
 from .rules import blp as rules_blp
 from .seeks import blp as seeks_blp
 from .solve import blp as solve_blp
 from .stream import blp as streams_blp
 
-BLUEPRINTS = (health_blp, rules_blp, bots_blp, solve_blp, games_blp, streams_blp, seeks_blp)
+BLUEPRINTS = (health_blp, rules_blp, bots_blp, solve_blp, games_blp, records_blp,
+              streams_blp, seeks_blp)
 
 __all__ = ["BLUEPRINTS"]

@@ -23,13 +23,14 @@ WHY = {
     409: "Not your turn (`not_your_turn`), an illegal action (`illegal_action`), seats still "
     "open (`seats_open`), seat taken (`seat_taken`), the game kept changing "
     "(`version_conflict`), or an `Idempotency-Key` older than the seat's latest "
-    "request (`idempotency_key_superseded`: nothing is applied).",
+    "request (`idempotency_key_superseded`: nothing is applied), or a record or past "
+    "version asked of a game still being played (`game_not_finished`).",
     412: "The `If-Match` version is stale (`version_conflict`).",
     413: "The body is larger than the server's limit (`body_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",
     422: "The body or query does not parse or validate (`invalid_json`, `invalid_body`, "
     "`invalid_query`, `invalid_cursor`, `invalid_card`, `invalid_rules`, `invalid_action`, "
-    "`idempotency_key_reused`).",
+    "`idempotency_key_reused`, `version_not_recorded`).",
     429: "Too many requests for this seat token or client address (`rate_limited`), or on a "
     "long-poll too many waiting requests of this client (`too_many_waits`); retry after "
     "`Retry-After`.",

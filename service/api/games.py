@@ -31,6 +31,7 @@ from .docs import ETAG, GAME_ID, LOCATION, header, json_body, problems, query
 from .limits import nothing_new
 from .lobby import LOBBY_EXAMPLE, LOBBY_PARAMETERS, lobby_response
 from .problems import ApiProblem
+from .records import VERSION_QUERY
 from .schemas import (
     ActionSchemas,
     ClaimRequestSchema,
@@ -185,6 +186,7 @@ class Game(MethodView):
                   {"type": "string", "enum": ["turn"]}),
             query("timeout", "Seconds to wait with `wait_version` or `wait` (capped by the "
                   "server, 30 by default).", {"type": "number", "minimum": 0}),
+            VERSION_QUERY,
         ],
     )
     @blp.response(200, GameViewSchema, headers=ETAG)
@@ -193,6 +195,7 @@ class Game(MethodView):
         """The game as you may see it
 
         With a seat token: your hand and legal actions. Without: the spectator view.
+        With `version` (a finished game): the view at that past version, for a replay.
         The body differs by bearer (`Cache-Control: private, no-cache` with a token,
         `Vary: Authorization` always) while the `ETag` is the plain version, so
         `If-None-Match` is not answered with 304 (one version has a body per bearer);
@@ -204,6 +207,9 @@ class Game(MethodView):
         wait_turn = _wait_turn()
         timeout = query_seconds("timeout")
         games = store()
+        if (version := query_int("version", None, 0)) is not None:
+            body, seat = play.view_at(games, game_id, token, version)
+            return for_bearer(json_response(body, 200, {"ETag": etag(version)}), seat is not None)
         if timeout > 0 and (wait_turn or wait_version is not None):
             ready = play.on_turn if wait_turn else play.changed_from(wait_version)
             seen = wait_version if token is None and not wait_turn else None

@@ -30,6 +30,7 @@ from service.engine.errors import (
 from service.play import (
     AuthError,
     GameBusyError,
+    GameNotFinishedError,
     IdempotencyKeyReusedError,
     IdempotencyKeySupersededError,
     InvalidCursorError,
@@ -40,6 +41,7 @@ from service.play import (
     SeekMatchedError,
     UnknownSeatError,
     UnknownSeekError,
+    VersionNotRecordedError,
 )
 from service.storage import StorageUnavailableError, UnknownGameError
 
@@ -80,6 +82,8 @@ STATUS = {
     IllegalActionError: 409,
     AuthError: 401,
     GameBusyError: 409,
+    GameNotFinishedError: 409,
+    VersionNotRecordedError: 422,
     SeatsOpenError: 409,
     SeatTakenError: 409,
     UnknownSeatError: 404,

@@ -8,6 +8,7 @@ from .autoplay import catch_up, decide, due, play_due, play_due_apart
 from .errors import (
     AuthError,
     GameBusyError,
+    GameNotFinishedError,
     IdempotencyKeyReusedError,
     IdempotencyKeySupersededError,
     InvalidCursorError,
@@ -18,6 +19,7 @@ from .errors import (
     SeekMatchedError,
     UnknownSeatError,
     UnknownSeekError,
+    VersionNotRecordedError,
 )
 from .games import (
     ActionResult,
@@ -30,6 +32,7 @@ from .games import (
     seat_of,
 )
 from .lobby import MAX_PAGE, LobbyPage, lobby_page
+from .records import game_record, view_at
 from .rematch import ask_for_rematch
 from .seeks import Seek, cancel_seek, open_seek, seek_status, wait_for_match
 from .streams import (
@@ -51,6 +54,7 @@ __all__ = [
     "ActionResult",
     "AuthError",
     "GameBusyError",
+    "GameNotFinishedError",
     "IdempotencyKeyReusedError",
     "IdempotencyKeySupersededError",
     "InvalidCursorError",
@@ -64,6 +68,7 @@ __all__ = [
     "SeekMatchedError",
     "UnknownSeatError",
     "UnknownSeekError",
+    "VersionNotRecordedError",
     "act",
     "ask_for_rematch",
     "cancel_seek",
@@ -76,6 +81,7 @@ __all__ = [
     "due",
     "etag",
     "events_when",
+    "game_record",
     "game_view",
     "game_view_bytes",
     "hash_token",
@@ -90,6 +96,7 @@ __all__ = [
     "seat_of",
     "seek_status",
     "stream_messages",
+    "view_at",
     "view_when",
     "wait_for_match",
 ]

@@ -34,6 +34,8 @@ from service.engine import Event, GameState, apply, view
 from service.engine.seats import STAND_IN, player_of, time_out
 from service.storage import GameRecord, GameStore, VersionConflictError
 
+from .records import finishing_record
+
 __all__ = [
     "MAX_MOVES_PER_CALL",
     "catch_up",
@@ -158,7 +160,8 @@ def play_due(store: GameStore, game_id: str,
             return made
         new, events = _service_move(store, game_id, record.state, now, log)
         try:
-            store.save(game_id, record.state.version, new, events)
+            store.save(game_id, record.state.version, new, events,
+                       record=finishing_record(store, record, new, events))
         except VersionConflictError:
             return made
         made += 1

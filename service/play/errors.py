@@ -8,6 +8,7 @@ from __future__ import annotations
 __all__ = [
     "AuthError",
     "GameBusyError",
+    "GameNotFinishedError",
     "IdempotencyKeyReusedError",
     "IdempotencyKeySupersededError",
     "InvalidCursorError",
@@ -18,6 +19,7 @@ __all__ = [
     "SeekMatchedError",
     "UnknownSeatError",
     "UnknownSeekError",
+    "VersionNotRecordedError",
 ]
 
 
@@ -97,3 +99,16 @@ class SeekMatchedError(PlayError):
     """Removing a seek that was already matched: its seat is taken and waits (409)."""
 
     code = "seek_matched"
+
+
+class GameNotFinishedError(PlayError):
+    """A record, or the view at a past version, asked of a game still being played (409):
+    both reveal the seed and so every hidden card, which only the end may."""
+
+    code = "game_not_finished"
+
+
+class VersionNotRecordedError(PlayError):
+    """``?version=N`` beyond the versions of the game's record (422)."""
+
+    code = "version_not_recorded"

@@ -41,6 +41,7 @@ from .errors import (
     UnknownSeatError,
 )
 from .lobby import best_effort
+from .records import finishing_record
 from .views import game_view_bytes
 
 __all__ = [
@@ -263,7 +264,8 @@ def _act(
                                 game_view_bytes(game_id, new, seat))
         try:
             earlier = store.save(
-                game_id, state.version, new, events, reply_key=reply_key, reply=reply
+                game_id, state.version, new, events, reply_key=reply_key, reply=reply,
+                record=finishing_record(store, record, new, events),
             )
         except VersionConflictError as conflict:
             if if_match is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from service.engine import Event, GameState
@@ -76,6 +76,9 @@ class GameRecord:
     game_id: str
     state: GameState
     token_hashes: tuple[str | None, ...]
+    #: Unix seconds (None: a game stored before it was kept); not part of what a game *is*,
+    #: so two loads of one game compare equal whoever made them
+    created_at: float | None = field(default=None, compare=False)
 
     @property
     def open_seats(self) -> list[int]:
@@ -169,6 +172,7 @@ class GameStore(ABC):
         token_hashes: Sequence[str | None] | None = None,
         reply_key: str | None = None,
         reply: StoredReply | None = None,
+        record: bytes | None = None,
     ) -> StoredReply | None:
         """Compare-and-set: write ``state`` (and its events) only if the stored version is
         ``expected_version``, else raise :class:`VersionConflictError`.
@@ -185,12 +189,25 @@ class GameStore(ABC):
         and one of those raises :class:`ReplyKeySupersededError` (nothing written) rather
         than act a second time. An older key than that is new to the store (a client using
         ``If-Match`` then gets a version conflict, as the game has moved on).
+
+        ``record`` (the save of the move that finished the game) is the game's record,
+        written in the same step unless one is stored already (see :meth:`put_record`).
         """
 
     @abstractmethod
     def stored_reply(self, game_id: str, reply_key: str) -> StoredReply | None:
         """The reply stored under ``reply_key`` by an earlier :meth:`save`, if any;
         :class:`ReplyKeySupersededError` if that key was replaced by a newer one."""
+
+    @abstractmethod
+    def put_record(self, game_id: str, record: bytes) -> bool:
+        """Keep a finished game's record (opaque bytes) for the record TTL, unless one is
+        stored already (``False``: nothing written; a record is never replaced)."""
+
+    @abstractmethod
+    def load_record(self, game_id: str) -> bytes | None:
+        """The record stored by :meth:`save` or :meth:`put_record`; ``None`` if none (the
+        game is not finished, or its record expired). Outlives the game's other keys."""
 
     @abstractmethod
     def events(self, game_id: str, after: int, limit: int) -> list[Event]:

@@ -48,6 +48,7 @@ class _Game:
     #: per reply slot: the key ids, latest first (then the superseded ones), and its reply
     replies: dict[str, tuple[list[str], StoredReply]] = field(default_factory=dict)
     changes: int = 0  # writes so far, so a watch can tell that something happened
+    created_at: float = field(default_factory=time.time)
 
 
 def _reply_of(game: _Game, reply_key: str) -> StoredReply | None:
@@ -70,6 +71,7 @@ class MemoryGameStore(GameStore):
         self._wakeups = 0  # wake_all() calls: a watch wakes on these too
         self._tickets: dict[tuple[str, str], tuple[str, float]] = {}
         self._listings: dict[str, dict[str, float]] = {name: {} for name in LISTINGS}
+        self._records: dict[str, bytes] = {}  # kept apart from the games, as on Redis
 
     def _game(self, game_id: str) -> _Game:
         game = self._games.get(game_id)
@@ -90,7 +92,7 @@ class MemoryGameStore(GameStore):
     def load(self, game_id: str) -> GameRecord:
         with self._changed:
             game = self._game(game_id)
-            return GameRecord(game_id, game.state, game.token_hashes)
+            return GameRecord(game_id, game.state, game.token_hashes, game.created_at)
 
     def save(
         self,
@@ -102,6 +104,7 @@ class MemoryGameStore(GameStore):
         token_hashes: Sequence[str | None] | None = None,
         reply_key: str | None = None,
         reply: StoredReply | None = None,
+        record: bytes | None = None,
     ) -> StoredReply | None:
         with self._changed:
             game = self._games.get(game_id)
@@ -121,9 +124,19 @@ class MemoryGameStore(GameStore):
                 slot, key_id = split_reply_key(reply_key)
                 ids, _ = game.replies.get(slot, ([], reply))
                 game.replies[slot] = ([key_id, *ids][: 1 + SUPERSEDED_KEYS_KEPT], reply)
+            if record is not None:
+                self._records.setdefault(game_id, record)
             game.changes += 1
             self._changed.notify_all()
             return None
+
+    def put_record(self, game_id: str, record: bytes) -> bool:
+        with self._changed:
+            return self._records.setdefault(game_id, record) is record
+
+    def load_record(self, game_id: str) -> bytes | None:
+        with self._changed:
+            return self._records.get(game_id)
 
     def stored_reply(self, game_id: str, reply_key: str) -> StoredReply | None:
         with self._changed:

@@ -15,6 +15,10 @@ keeps them on one shard and a Lua script may touch them together)::
                                   each keyed action of the seat)
     ttt:{<id>}:ticket:<h>   string, a stream ticket's value under the sha256 of its secret
                                   (``SET EX NX``; taken once with ``GETDEL``)
+    ttt:{<id>}:record       string, once the game is finished: its record (the JSON of
+                                  :mod:`service.verify.record`) and its seats' token
+                                  hashes, zlib-compressed; written by the save that
+                                  finished the game, never replaced (own TTL)
     ttt:{<id>}:moved        pub/sub channel: every save publishes the new version on it
     ttt:{lobby}:open        sorted set, the lobby's games with open seats (score: created,
     ttt:{lobby}:in_progress   Unix ms), and its games being played: one hash tag, so one
@@ -28,12 +32,10 @@ that claims the last seat gives it the normal TTL.
 
 TTLs: the game hash and the event stream ``GAME_TTL_SECONDS`` after each move, and
 ``FINISHED_GAME_TTL_SECONDS`` after the last one; a seat's reply
-``IDEMPOTENCY_TTL_SECONDS`` after its latest keyed action; a ticket its own short one.
+``IDEMPOTENCY_TTL_SECONDS`` after its latest keyed action; the record ``RECORD_TTL_SECONDS``
+after the game finished (it outlives the game's other keys); a ticket its own short one.
 
-Why a Lua script for the compare-and-set: Redis runs a script atomically, so
-"check the version, write state, tokens and events, renew the TTLs, remember
-the idempotent reply" happens in one round trip with no other client in
-between, which WATCH/MULTI would need two or three round trips and retries for.
+Why Lua scripts (:mod:`.redis_scripts`): each write is one atomic step on Redis.
 
 Why a stream for events: the event log is append-only and read by position,
 which is what a stream is.
@@ -53,6 +55,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 import zlib
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
@@ -82,66 +85,19 @@ from .base import (
 from .hub import Hub, Watch, channel_of
 from .listings import RELIST, RedisListings, listing_key
 from .redis_errors import is_oom
+from .redis_scripts import CREATE, SAVE
 
 __all__ = ["RedisGameStore", "game_keys", "listing_key"]
 
 T = TypeVar("T")
 
-_CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3])
-for i = 5, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
-return 1
-"""
-
-# KEYS: game hash, event stream[, reply slot key]
-# ARGV: expected version, new version, state, tokens ('' = keep), ttl ('' = keep), reply,
-#       reply ttl,
-#       the publish command (PUBLISH or SPUBLISH), the game's channel, the reply key id,
-#       how many superseded key ids to keep, then (event id, event) pairs.
-# Returns {0, new version} | {1, current version} | {2, earlier reply} | {3, ''} (no game)
-#       | {4, ''} (the key id was superseded in its slot).
-_SAVE = """
-local ids = ''
-if #KEYS >= 3 then
-  local prior = redis.call('GET', KEYS[3])
-  if prior then
-    local n = #ARGV[10]
-    local sep = string.find(prior, '\\n', 1, true)
-    local kept = string.sub(prior, 1, sep - 1)
-    if string.sub(kept, 1, n) == ARGV[10] then return {2, string.sub(prior, sep + 1)} end
-    for i = n + 1, #kept, n do
-      if string.sub(kept, i, i + n - 1) == ARGV[10] then return {4, ''} end
-    end
-    ids = string.sub(kept, 1, n * tonumber(ARGV[11]))
-  end
-end
-local cur = redis.call('HGET', KEYS[1], 'v')
-if not cur then return {3, ''} end
-if cur ~= ARGV[1] then return {1, cur} end
-if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3], 't', ARGV[4])
-else
-  redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
-end
-for i = 12, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
-if ARGV[5] ~= '' then
-  redis.call('EXPIRE', KEYS[1], ARGV[5])
-  redis.call('EXPIRE', KEYS[2], ARGV[5])
-end
-if #KEYS >= 3 then
-  redis.call('SET', KEYS[3], ARGV[10] .. ids .. '\\n' .. ARGV[6], 'EX', ARGV[7])
-end
-redis.call(ARGV[8], ARGV[9], ARGV[2])
-return {0, ARGV[2]}
-"""
-
-
 def game_keys(game_id: str) -> tuple[str, str]:
     """The state hash and event stream keys of a game (one hash tag)."""
     return f"ttt:{{{game_id}}}:game", f"ttt:{{{game_id}}}:events"
+
+
+def _record_key(game_id: str) -> str:
+    return f"ttt:{{{game_id}}}:record"
 
 
 def _reply_key(game_id: str, slot: str) -> str:
@@ -241,6 +197,7 @@ class RedisGameStore(RedisListings, GameStore):
         max_connections: int = 32,
         finished_ttl_seconds: int | None = None,
         open_ttl_seconds: int | None = None,
+        record_ttl_seconds: int = 90 * 24 * 3600,
     ) -> None:
         self.ttl = int(ttl_seconds)
         # A finished game no longer changes: it is kept for its players to see the end,
@@ -248,6 +205,7 @@ class RedisGameStore(RedisListings, GameStore):
         self.finished_ttl = self.ttl if finished_ttl_seconds is None else int(finished_ttl_seconds)
         self.open_ttl = self.ttl if open_ttl_seconds is None else int(open_ttl_seconds)
         self.reply_ttl = int(reply_ttl_seconds)
+        self.record_ttl = int(record_ttl_seconds)
         common: dict[str, Any] = dict(
             socket_connect_timeout=timeout_seconds,
             # One immediate retry recovers a pooled connection that Redis closed
@@ -260,8 +218,8 @@ class RedisGameStore(RedisListings, GameStore):
         self._hub: Hub | None = None
         self._hub_lock = threading.Lock()
         # redis-py's Script runs EVALSHA and reloads the script if Redis lost it (a restart)
-        self._create = self.client.register_script(_CREATE)
-        self._save = self.client.register_script(_SAVE)
+        self._create = self.client.register_script(CREATE)
+        self._save = self.client.register_script(SAVE)
         self._relist = self.client.register_script(RELIST)
 
     def run(self, fn: Callable[[], T]) -> T:
@@ -294,6 +252,7 @@ class RedisGameStore(RedisListings, GameStore):
             orjson.dumps(to_dict(state)),
             orjson.dumps(list(token_hashes)),
             self.open_ttl if None in token_hashes else self.ttl,
+            repr(time.time()),
             *_event_args(events),
         ]
         created = self._run(lambda: self._create(keys=list(game_keys(game_id)), args=args))
@@ -302,10 +261,11 @@ class RedisGameStore(RedisListings, GameStore):
 
     def load(self, game_id: str) -> GameRecord:
         key, _ = game_keys(game_id)
-        blob, tokens = self._run(lambda: self.client.hmget(key, ["s", "t"]))
+        blob, tokens, created = self._run(lambda: self.client.hmget(key, ["s", "t", "c"]))
         if blob is None:
             raise UnknownGameError(game_id)
-        return GameRecord(game_id, from_dict(orjson.loads(blob)), tuple(orjson.loads(tokens)))
+        return GameRecord(game_id, from_dict(orjson.loads(blob)), tuple(orjson.loads(tokens)),
+                          None if created is None else float(created))
 
     def save(
         self,
@@ -317,8 +277,9 @@ class RedisGameStore(RedisListings, GameStore):
         token_hashes: Sequence[str | None] | None = None,
         reply_key: str | None = None,
         reply: StoredReply | None = None,
+        record: bytes | None = None,
     ) -> StoredReply | None:
-        keys = list(game_keys(game_id))
+        keys = [*game_keys(game_id), _record_key(game_id)]
         key_id = ""
         if reply_key is not None:
             slot, key_id = split_reply_key(reply_key)
@@ -336,6 +297,8 @@ class RedisGameStore(RedisListings, GameStore):
             *self._publish(game_id),
             key_id,
             SUPERSEDED_KEYS_KEPT,
+            b"" if record is None else record,
+            self.record_ttl,
             *_event_args(events),
         ]
         status, value = self._run(lambda: self._save(keys=keys, args=args))
@@ -360,6 +323,14 @@ class RedisGameStore(RedisListings, GameStore):
             lambda: self.client.xrange(stream, min=f"{after + 1}-0", max="+", count=limit)
         )
         return [_event_of(fields[b"e"]) for _, fields in entries]
+
+    def put_record(self, game_id: str, record: bytes) -> bool:
+        key = _record_key(game_id)
+        return bool(self._run(lambda: self.client.set(key, record, ex=self.record_ttl, nx=True)))
+
+    def load_record(self, game_id: str) -> bytes | None:
+        key = _record_key(game_id)
+        return self._run(lambda: self.client.get(key))  # type: ignore[no-any-return]
 
     @contextmanager
     def watch(self, game_id: str) -> Iterator[GameWatch]:

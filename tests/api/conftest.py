@@ -3,9 +3,11 @@ and a small client that speaks the API the way a bot would."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 import pytest
 import redis
 from flask import Flask
@@ -13,6 +15,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Config
+from service.verify import verify
 from tests.conftest import redis_client, redis_url_for_tests
 
 
@@ -28,7 +31,26 @@ def redis_db(config: Config) -> Iterator[redis.Redis]:
     client = redis_client(config.redis_url)
     client.flushdb()
     yield client
+    check_records(client)
     client.close()
+
+
+def check_records(client: redis.Redis) -> None:
+    """Every game this test finished has its record, and ``service.verify`` accepts it:
+    so every whole game of the API tests (each preset, bot seats, clocks, resigns) is
+    also a record test. A game still being played (a bot game a test left) is skipped."""
+    try:
+        keys = [k.decode() for k in client.keys("ttt:{*}:game")]
+        for key in keys:
+            blob = client.hget(key, "s")
+            if blob is None or orjson.loads(blob)["status"] != "finished":
+                continue
+            stored = client.get(key.removesuffix(":game") + ":record")
+            assert stored is not None, f"the finished game {key} has no record"
+            record = orjson.loads(zlib.decompress(stored))["record"]
+            assert verify(record) == [], f"the record of {key} does not verify"
+    except redis.ConnectionError:  # a test that stopped its Redis: nothing to read
+        return
 
 
 @pytest.fixture

@@ -60,5 +60,6 @@ class ProblemSchema(Schema):
     round = _int("`invalid_rules`: the round whose option is at fault.")
     steps = _int("`solve_too_complex`: the solver's step budget that ran out.")
     limit = _int("`too_many_waits`: the waiting requests this client may hold.")
+    versions = _int("`version_not_recorded`: the last version of the game's record.")
     available = fields.List(fields.String(), metadata={
         "description": "`not_acceptable`: the media types the resource has."})

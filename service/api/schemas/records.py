@@ -1,0 +1,98 @@
+"""A finished game's record (``GET /v1/games/{id}/record``): the game, to be kept and checked.
+
+Its JSON is built by ``service/verify/record.py`` and checked by ``python -m service.verify``;
+docs/records.md says how to check one without this service.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from .cards import RANKS, Card, Melds
+from .rules import RulesSchema
+from .views import SeatResultSchema
+
+ACTION_TYPES = ["draw", "discard", "go_out", "claim", "resign", "back", "time_out"]
+
+
+class RecordPlayerSchema(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(
+        required=True, validate=validate.OneOf(["human", "bot", "away", "resigned"]),
+        metadata={"description": "The seat's kind at the end (a replay starts every seat "
+                  "as `human`, or `bot` for a bot seat).", "example": "human"})
+    bot = fields.String(required=True, allow_none=True,
+                        metadata={"description": "The bot of a bot seat (null: a human's).",
+                                  "example": None})
+    played_by = fields.String(required=True, allow_none=True,
+                              metadata={"description": "The bot playing the seat at the end "
+                                        "(null: its human).", "example": None})
+    claimed = fields.Boolean(required=True, metadata={
+        "description": "Whether the seat was open at the start and claimed by a `claim` "
+                       "action (then a replay starts it unnamed).", "example": False})
+
+
+class RecordActionSchema(Schema):
+    """One version of the game: the action that made it, by whom."""
+
+    seat = fields.Integer(required=True, metadata={"example": 0})
+    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES), metadata={
+        "description": "A move (`draw`, `discard`, `go_out`, `resign`, `back`: the body of "
+                       "`POST …/actions`), an open seat named (`claim`), or a turn that the "
+                       "clock ended (`time_out`: the stand-in's moves follow).",
+        "example": "draw"})
+    source = fields.String(validate=validate.OneOf(["stock", "discard"]),
+                           metadata={"description": "`draw` only."})
+    card = Card()  # discard only
+    discard = Card()  # go_out only
+    melds = Melds("`go_out` only: the melds laid.")
+    name = fields.String(metadata={"description": "`claim` only."})
+    away = fields.Boolean(metadata={"description": "`time_out` only: whether the seat went "
+                                    "`away` with it (its second time-out in a row)."})
+
+
+class RecordRoundSchema(Schema):
+    number = fields.Integer(required=True, metadata={"example": 1})
+    hand_size = fields.Integer(required=True, metadata={"example": 3})
+    wild_rank = fields.String(required=True, validate=validate.OneOf(RANKS),
+                              metadata={"example": "3"})
+    dealer = fields.Integer(required=True, metadata={"example": 1})
+    discard_top = Card(required=True)  # the card turned up
+    went_out = fields.Integer(required=True, allow_none=True)
+    reason = fields.String(required=True, validate=validate.OneOf(["went_out", "stock_exhausted"]))
+    results = fields.List(fields.Nested(SeatResultSchema), required=True, metadata={
+        "description": "Each seat's final arrangement and score."})
+    totals = fields.List(fields.Integer(), required=True,
+                         metadata={"description": "Running totals after this round."})
+
+
+class RecordSchema(Schema):
+    """Everything needed to replay and check the game: rules, seats, seed and salt, every
+    action in order (one per version), and what each round came to."""
+
+    format = fields.String(required=True, validate=validate.Equal("three-thirteen-record/1"),
+                           metadata={"example": "three-thirteen-record/1"})
+    game_id = fields.String(required=True, metadata={"example": "k3J9xQ2mVb7T"})
+    rules = fields.Nested(RulesSchema, required=True,
+                          metadata={"description": "The resolved rules, as the game stored them."})
+    decks = fields.Integer(required=True, metadata={"description": "Decks in the shoe.",
+                                                    "example": 1})
+    players = fields.List(fields.Nested(RecordPlayerSchema), required=True)
+    turn_seconds = fields.Integer(required=True, allow_none=True)
+    seed = fields.String(required=True, metadata={"example": "7"})
+    seed_salt = fields.String(required=True)
+    seed_commitment = fields.String(required=True, metadata={
+        "description": 'sha256_hex(seed_salt + ":" + seed): what every view showed before '
+                       "the end."})
+    seeded_by_creator = fields.Boolean(required=True)
+    first_dealer = fields.Integer(required=True)
+    versions = fields.Integer(required=True, metadata={
+        "description": "Versions of the game played (the number of actions); "
+                       "`GET /v1/games/{id}?version=N` serves 0 to this."})
+    actions = fields.List(fields.Nested(RecordActionSchema), required=True)
+    rounds = fields.List(fields.Nested(RecordRoundSchema), required=True)
+    totals = fields.List(fields.Integer(), required=True)
+    winners = fields.List(fields.Integer(), required=True)
+    created_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    finished_at = fields.String(required=True, metadata={"format": "date-time"})

@@ -1,0 +1,99 @@
+"""Finished games as records: written by the save that finishes the game, served for
+``RECORD_TTL_SECONDS`` after the live game's keys are gone, and replayed for the view
+at any past version.
+
+What is stored: the record (:mod:`service.verify.record`) and the seats' token hashes
+(so a seat can still see its own hand at a past version once the live game expired; the
+hashes are never served), as one zlib-compressed JSON value of a few KB.
+
+Why written with the finishing save (:func:`finishing_record`, passed to
+:meth:`GameStore.save`): then a finished game has its record from the moment it is
+finished, in the same atomic step. A game finished before records existed, or whose
+record was lost, gets it on first demand (:func:`game_record`), built the same way from
+its event log while that is kept; the store never replaces a record once written.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from service.engine import Event, GameState
+from service.storage import GameRecord, GameStore
+from service.verify import build_record, state_at
+
+from .errors import GameNotFinishedError, VersionNotRecordedError
+from .views import game_view_bytes
+
+__all__ = ["finishing_record", "game_record", "view_at"]
+
+#: Past this zlib level the record gets no smaller worth the CPU (it is written once).
+_LEVEL = 9
+
+
+def _all_events(store: GameStore, game_id: str) -> list[Event]:
+    out: list[Event] = []
+    while True:
+        page = store.events(game_id, out[-1].seq if out else 0, 1000)
+        out.extend(page)
+        if len(page) < 1000:
+            return out
+
+
+def _blob(record: dict[str, Any], token_hashes: Sequence[str | None]) -> bytes:
+    return zlib.compress(orjson.dumps({"record": record, "tokens": list(token_hashes)}), _LEVEL)
+
+
+def _unblob(blob: bytes) -> tuple[dict[str, Any], tuple[str | None, ...]]:
+    data = orjson.loads(zlib.decompress(blob))
+    return data["record"], tuple(data["tokens"])
+
+
+def finishing_record(store: GameStore, before: GameRecord, new: GameState,
+                     events: Sequence[Event]) -> bytes | None:
+    """The stored record if saving ``new`` (with ``events``) finishes the game, else None."""
+    if not any(e.type == "game_finished" for e in events):
+        return None
+    log = [*_all_events(store, before.game_id), *events]
+    record = build_record(before.game_id, new, log, created_at=before.created_at,
+                          finished_at=time.time())
+    return _blob(record, before.token_hashes)
+
+
+def game_record(store: GameStore, game_id: str) -> tuple[dict[str, Any], tuple[str | None, ...]]:
+    """The record of a finished game and its seats' token hashes;
+    :class:`GameNotFinishedError` while it is played, ``UnknownGameError`` if neither the
+    record nor the game is kept."""
+    blob = store.load_record(game_id)
+    if blob is not None:
+        return _unblob(blob)
+    live = store.load(game_id)
+    if not live.state.finished:
+        raise GameNotFinishedError(
+            "this game is still being played: its record is kept once it is finished")
+    record = build_record(game_id, live.state, _all_events(store, game_id),
+                          created_at=live.created_at, finished_at=time.time())
+    store.put_record(game_id, _blob(record, live.token_hashes))
+    blob = store.load_record(game_id)  # the one kept, if another request wrote it first
+    return _unblob(blob) if blob is not None else (record, live.token_hashes)
+
+
+def view_at(store: GameStore, game_id: str, token: str | None,
+            version: int) -> tuple[bytes, int | None]:
+    """The view of a finished game at ``version`` for the bearer (a spectator without a
+    token), replayed from its record; the body and the seat."""
+    record, hashes = game_record(store, game_id)
+    if not 0 <= version <= record["versions"]:
+        raise VersionNotRecordedError(
+            f"this game's record has versions 0 to {record['versions']}",
+            versions=record["versions"])
+    from .games import seat_of  # here: games saves with finishing_record, so imports this
+
+    state = state_at(record, version)
+    seat = seat_of(GameRecord(game_id, state, hashes), token)
+    open_seats = [s for s, name in enumerate(state.names) if name is None]
+    return game_view_bytes(game_id, state, seat, open_seats), seat

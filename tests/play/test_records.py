@@ -1,0 +1,69 @@
+"""Records on the service layer: every way a game is played (humans, bots, resignations,
+time-outs mixed with a human's own moves) finishes with a record the verifier accepts,
+written once by the finishing save."""
+
+from __future__ import annotations
+
+import random
+
+from service.engine import view
+from service.play import act, create_game, game_record, play_due
+from service.storage.memory import MemoryGameStore
+from service.verify import verify
+
+SHORT = {"preset": "classic", "hand_sizes": [3, 4, 5]}
+
+
+def _record(store: MemoryGameStore, game_id: str) -> dict:
+    assert store.load_record(game_id) is not None, "the finishing save wrote no record"
+    record, _ = game_record(store, game_id)
+    return record
+
+
+def test_a_game_of_bot_seats_has_a_record_that_verifies(store: MemoryGameStore) -> None:
+    record, _ = create_game(store, SHORT, [None] * 3, "bots", bots=["greedy", "strong", "random"])
+    play_due(store, record.game_id)
+    kept = _record(store, record.game_id)
+    assert [p["kind"] for p in kept["players"]] == ["bot"] * 3
+    assert verify(kept) == []
+
+
+def test_time_outs_between_a_humans_own_moves_replay_to_the_same_counts(
+        store: MemoryGameStore) -> None:
+    """A human's own move ends its run of time-outs; the replay must know which moves were
+    its own, or the next time-out's count (and the seat going away) would differ."""
+    now = [1000.0]
+    created, tokens = create_game(store, SHORT, ["ann", "bob"], "clock", turn_seconds=5,
+                                  now=now[0])
+    game_id, rng = created.game_id, random.Random(3)
+    while not (state := store.load(game_id).state).finished:
+        seat = state.current_seat
+        assert seat is not None
+        if rng.random() < 0.3 or state.seat_kinds[seat] != "human":
+            now[0] = (state.turn_deadline or now[0]) + 0.5
+            play_due(store, game_id, clock=lambda: now[0])
+        else:
+            act(store, game_id, tokens[seat], rng.choice(view(state, seat)["legal_actions"]))
+    kept = _record(store, game_id)
+    assert sum(a["type"] == "time_out" for a in kept["actions"]) >= 3
+    assert verify(kept) == []
+
+
+def test_a_resigned_game_has_a_record_naming_the_resigned_seats(store: MemoryGameStore) -> None:
+    created, tokens = create_game(store, SHORT, ["ann", "bob"], "resign")
+    act(store, created.game_id, tokens[1], {"type": "resign"})
+    act(store, created.game_id, tokens[0], {"type": "resign"})
+    play_due(store, created.game_id)
+    kept = _record(store, created.game_id)
+    assert [p["kind"] for p in kept["players"]] == ["resigned", "resigned"]
+    assert [p["played_by"] for p in kept["players"]] == ["greedy", "greedy"]
+    assert verify(kept) == []
+
+
+def test_a_record_is_never_replaced(store: MemoryGameStore) -> None:
+    created, _ = create_game(store, SHORT, [None, None], "once", bots=["greedy", "greedy"])
+    play_due(store, created.game_id)
+    first = store.load_record(created.game_id)
+    assert first is not None
+    assert store.put_record(created.game_id, b"another") is False
+    assert store.load_record(created.game_id) == first

@@ -1,0 +1,19 @@
+"""The text score sheet of a known seeded game is the golden file, line for line."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from service.verify import score_sheet
+
+from .games import recorded_game
+
+GOLDEN = Path(__file__).parent / "golden" / "score_sheet.txt"
+
+
+def test_the_score_sheet_of_the_seeded_game_equals_the_golden_file() -> None:
+    sheet = score_sheet(recorded_game())
+    if os.environ.get("UPDATE_GOLDEN") == "1":  # regenerate after a deliberate change
+        GOLDEN.write_text(sheet, encoding="utf-8")
+    assert sheet == GOLDEN.read_text(encoding="utf-8")
