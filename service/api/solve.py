@@ -48,8 +48,12 @@ def _arrangement(a: Arrangement) -> dict[str, Any]:
 def _one_of(name: str) -> dict[str, object]:
     """One branch of "exactly one of `wild_rank` and `round`": the property is named too,
     so a generated client reads the branch as that field made required, not as `unknown`."""
-    return {"type": "object", "required": [name],
-            "properties": {name: {"$ref": f"#/components/schemas/SolveRequest/properties/{name}"}}}
+    return {"type": "object", "required": [name], "properties": {name: _BRANCH_TYPES[name]}}
+
+
+#: The two fields' types, as the branches name them (SolveRequest documents them in full):
+#: a ``$ref`` into a schema's properties is valid JSON Schema but breaks Python generators.
+_BRANCH_TYPES = {"wild_rank": {"type": ["string", "null"]}, "round": {"type": "integer"}}
 
 
 @blp.route("")

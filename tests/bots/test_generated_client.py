@@ -109,10 +109,10 @@ def test_a_client_generated_from_the_openapi_document_plays_a_full_game(
         if legal[0]["type"] == "draw":
             action = {"type": "draw", "source": "stock"}
         else:  # ask the service's solver: go out if possible, else its best discard
-            # the generator types this body as Any (allOf + oneOf in the document): a dict
-            advice = solve.sync(client=anonymous, body={
+            # the body's first branch (allOf SolveRequest + oneOf): the one with wild_rank
+            advice = solve.sync(client=anonymous, body=models.SolveBodyType0.from_dict({
                 "hand": me.you.hand, "wild_rank": me.round_.wild_rank,
-                "rules": {"preset": "classic"}})
+                "rules": {"preset": "classic"}}))
             assert isinstance(advice, models.SolveResponse), advice
             can_go_out = any(a["type"] == "go_out" for a in legal)
             if advice.go_out and can_go_out:
