@@ -207,7 +207,10 @@ export function describeEvent(view, e) {
     case "draw": return `${who(e.seat)} drew ${e.card ? cardLabel(e.card) : "a card"} from the ${e.source === "stock" ? "stock" : "pile"}`;
     case "discard": return `${who(e.seat)} discarded ${cardLabel(e.card)}`;
     case "went_out": return `${who(e.seat)} went out, discarding ${cardLabel(e.discard)}`;
-    case "laid_down": return `${who(e.seat)} laid down ${e.melds.length} meld(s)`;
+    case "laid_down": {
+      const cards = e.melds.flat().length + e.layoffs.flatMap((l) => l.cards).length;
+      return cards ? `${who(e.seat)} laid down ${cards} card(s)` : `${who(e.seat)} had nothing to lay down`;
+    }
     case "reshuffled": return `The pile was reshuffled into the stock (${e.stock_count} cards)`;
     case "round_ended": return `Round ${e.number} ended`;
     case "game_finished": return `Game over: ${e.winners.map(who).join(" and ")} won`;

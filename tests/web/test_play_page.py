@@ -1,0 +1,206 @@
+"""The /play page in a real headless Chromium against gunicorn (gevent) and Redis: games
+played by clicking, a spectator following live, a reload resuming the seat, two profiles
+kept apart, the page from another origin; no request fails and the console stays clean."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import requests
+
+from tests.web.conftest import Page
+
+#: Milliseconds the page waits between an opponent's moves (``?pace=``): short, so the
+#: tests are quick, long enough to measure that moves appear one by one.
+PACE = 150
+
+RECORD_LOG = """
+window.__log = [];
+new MutationObserver((changes) => {
+  for (const c of changes) for (const n of c.addedNodes)
+    window.__log.push({type: n.dataset.type, text: n.textContent, t: performance.now()});
+}).observe(document.getElementById('log'), {childList: true});
+"""
+
+
+def create_from_form(page: Page, url: str, rounds: str, seats: list[str]) -> str:
+    """Fill the page's form (``seats``: a bot's name, or "" for an open seat) and create."""
+    page.open(url)
+    page.until(lambda: page.js("return document.querySelectorAll('#bot-rows select').length") == 1,
+               what="the form")
+    page.js("document.getElementById('rounds').value = arguments[0];"
+            "document.querySelector('#bot-rows .bot-row').remove();", rounds)
+    for seat in seats:
+        page.click("#add-bot" if seat else "#add-human")
+        page.js("const s = [...document.querySelectorAll('#bot-rows select')].at(-1);"
+                "s.value = arguments[0];", seat)
+    page.click("#create-game")
+    page.until(lambda: page.data("version") is not None, what="the new game's view")
+    return page.data("game")  # type: ignore[return-value]
+
+
+def wait_for_turn(page: Page, timeout: float = 30) -> bool:
+    """Wait until it is this page's turn (True) or the game is over (False)."""
+    page.until(lambda: page.data("yourTurn") == "true" or page.data("status") == "finished",
+               timeout, "a turn")
+    return page.data("status") != "finished"
+
+
+def play_turn(page: Page) -> None:
+    """One click as a player would: go out when a button offers it, else draw from the
+    stock, else ask for the hint and click the hand's card it ranks best."""
+    version = page.data("version")
+    actions = page.js("return [...document.querySelectorAll('#actions button')]"
+                      ".map(b => JSON.parse(b.dataset.action));")
+    if any(a["type"] == "go_out" for a in actions):
+        page.click("#actions .act-go_out")
+    elif any(a["type"] == "draw" for a in actions):
+        page.click("#actions .act-draw")
+    else:
+        page.click("#hint")
+        best = page.until(lambda: page.js(
+            "const li = document.querySelector('#hint-box li[data-card]');"
+            "return li && li.dataset.card;"), what="the hint")
+        page.click(f'#hand button.card[data-card="{best}"]')
+    page.until(lambda: page.data("version") != version, what="the move's view")
+
+
+def seat_token(page: Page, game_id: str) -> dict[str, Any]:
+    return page.js("const k = Object.keys(localStorage).find(k => k.endsWith(':' + arguments[0]));"
+                   "return JSON.parse(localStorage.getItem(k));", game_id)
+
+
+def view_as(base: str, game_id: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = requests.get(f"{base}/v1/games/{game_id}", headers=headers, timeout=5)
+    assert r.status_code == 200
+    return r.json()  # type: ignore[no-any-return]
+
+
+def paced_pairs(page: Page, mover: str) -> list[float]:
+    """The gaps (ms) between a mover's draw and the discard that follows it, as the page
+    added them to its log after it was watched."""
+    log = page.js("return window.__log;")
+    mine = [e for e in log if e["text"].startswith(mover)]
+    return [b["t"] - a["t"] for a, b in zip(mine, mine[1:], strict=False)
+            if a["type"] == "draw" and b["type"] == "discard"]
+
+
+def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_a_spectator_follows(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    player = browser()
+    spectator = browser(390, 844)  # a phone-sized screen
+    game_id = create_from_form(player, f"{live_server}/play?pace={PACE}", "2", ["greedy"])
+    player.js(RECORD_LOG)
+    spectator.open(f"{live_server}/play/?game={game_id}&watch=1&pace={PACE}")
+    spectator.until(lambda: spectator.data("version") is not None, what="the spectator's view")
+    spectator.js(RECORD_LOG)
+    shots: set[str] = set()
+    spectator_versions: set[str] = set()
+    reloaded = False
+    while wait_for_turn(player):
+        spectator_versions.add(spectator.data("version"))  # type: ignore[arg-type]
+        round_number = player.data("round")
+        if player.data("yourTurn") == "true" and "turn" not in shots and len(player.hand()) > 3:
+            player.click("#arrange")
+            player.click("#hint")
+            player.until(lambda: player.text("#hint-box"), what="the hint")
+            player.until(lambda: player.js("return document.querySelector('#hand .meld, #hand .deadwood') !== null"),
+                          what="the arranged hand")
+            player.screenshot("play-your-turn.png")
+            shots.add("turn")
+        if round_number == "2" and not reloaded:
+            player.screenshot("play-round-end.png")
+            assert "Round 1 ended" in player.text("#round-end")
+            hand = player.hand()
+            player.driver.refresh()  # the middle of the game: the seat resumes from localStorage
+            player.until(lambda: player.data("version") is not None, what="the view after reload")
+            assert player.data("seat") == "0" and player.hand() == hand
+            player.js(RECORD_LOG)
+            reloaded = True
+            continue
+        play_turn(player)
+
+    final = player.text("#final")
+    assert "Final table" in final and "Seed" in final
+    player.screenshot("play-final-table.png")
+    assert reloaded and shots == {"turn"}
+
+    spectator.until(lambda: spectator.data("status") == "finished", what="the spectator's end")
+    assert "Final table" in spectator.text("#final")
+    assert spectator.data("seat") == "spectator"
+    assert spectator.js("return document.getElementById('hand-area').hidden") is True
+    assert spectator.hand() == []
+    # live: the spectator saw the game move on, view by view, not only its end
+    assert len(spectator_versions) >= 4, spectator_versions
+    # every move reached both pages; the player's log was rebuilt after the reload
+    count = "return document.querySelectorAll('#log li').length"
+    player.until(lambda: player.js(count) == spectator.js(count) and
+                 player.js("return document.querySelector('#log li').dataset.type") == "game_finished",
+                 what="both logs ending with the game's end")
+    # the bot's draw and discard appeared one after the other, not at once
+    for page in (player, spectator):
+        gaps = paced_pairs(page, "greedy (bot)")
+        assert gaps and min(gaps) >= PACE * 0.8, gaps
+    # the seat's token stayed in the player's profile: the spectator's page never had it
+    token = seat_token(player, game_id)["token"]
+    assert token not in spectator.js("return JSON.stringify(localStorage);")
+    assert view_as(live_server, game_id, token)["you"]["seat"] == 0
+    player.assert_clean()
+    spectator.assert_clean()
+
+
+def test_two_seats_in_two_browser_profiles_never_see_each_others_hand(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    ann, bob = browser(), browser()
+    game_id = create_from_form(ann, f"{live_server}/play?pace=0", "1", [""])
+    bob.open(f"{live_server}/play/")
+    bob.until(lambda: bob.js("return document.querySelector('#join') !== null"), what="the form")
+    bob.js("const f = document.getElementById('join').elements;"
+           "f.game.value = arguments[0]; f.name.value = 'bob';", game_id)
+    bob.click("#claim")
+    bob.until(lambda: bob.data("seat") == "1" and bob.data("version") is not None,
+              what="bob's seat")
+    tokens = {0: seat_token(ann, game_id)["token"], 1: seat_token(bob, game_id)["token"]}
+    assert tokens[0] != tokens[1]
+    assert seat_token(bob, game_id)["seat"] == 1
+    pages = {0: ann, 1: bob}
+    for _ in range(12):
+        view = view_as(live_server, game_id)
+        if view["status"] == "finished":
+            break
+        mover = view["round"]["current_seat"]
+        for seat, page in pages.items():
+            own = view_as(live_server, game_id, tokens[seat])
+            page.until(lambda p=page, v=own: p.data("version") == str(v["version"]),
+                       what="the page catching up")
+            other = view_as(live_server, game_id, tokens[1 - seat])["you"]["hand"]
+            assert sorted(page.hand()) == sorted(own["you"]["hand"])
+            assert not set(page.hand()) & set(other)  # one deck: no card is in both hands
+            stored = page.js("return JSON.stringify(localStorage);")
+            assert tokens[1 - seat] not in stored
+        wait_for_turn(pages[mover])
+        play_turn(pages[mover])
+    ann.assert_clean()
+    bob.assert_clean()
+
+
+def test_the_page_served_from_another_origin_plays_through_cors_and_stream_tickets(
+    browser: Callable[..., Page], live_server: str, other_origin: str,
+) -> None:
+    page = browser(390, 844)
+    create_from_form(page, f"{other_origin}/index.html?api={live_server}&pace=0", "1", ["random"])
+    assert page.js("return location.origin") != live_server
+    while wait_for_turn(page):
+        play_turn(page)
+    assert "Final table" in page.text("#final")
+    # readable on a phone: nothing wider than the screen
+    assert page.js("return document.documentElement.scrollWidth <= window.innerWidth")
+    page.read_logs()
+    requested = list(page.urls.values())
+    assert any("/stream-tickets" in url for url in requested)
+    assert any(url.startswith(f"{live_server}/v1/games/") and "/stream?" in url for url in requested)
+    page.assert_clean()
