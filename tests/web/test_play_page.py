@@ -4,6 +4,7 @@ kept apart, the page from another origin; no request fails and the console stays
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -83,7 +84,7 @@ def paced_pairs(page: Page, mover: str) -> list[float]:
     added them to its log after it was watched."""
     log = page.js("return window.__log;")
     mine = [e for e in log if e["text"].startswith(mover)]
-    return [b["t"] - a["t"] for a, b in zip(mine, mine[1:], strict=False)
+    return [b["t"] - a["t"] for a, b in itertools.pairwise(mine)
             if a["type"] == "draw" and b["type"] == "discard"]
 
 
