@@ -5,11 +5,16 @@ kept apart, the page from another origin; no request fails and the console stays
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 
+from tests.conftest import ROOT
 from tests.web.conftest import Page
 
 #: Milliseconds the page waits between an opponent's moves (``?pace=``): short, so the
@@ -204,4 +209,70 @@ def test_the_page_served_from_another_origin_plays_through_cors_and_stream_ticke
     requested = list(page.urls.values())
     assert any("/stream-tickets" in url for url in requested)
     assert any(url.startswith(f"{live_server}/v1/games/") and "/stream?" in url for url in requested)
+    page.assert_clean()
+
+
+def served_routes(base: str) -> set[str]:
+    """The routes the server's own document lists, as "METHOD /path"."""
+    paths = requests.get(f"{base}/openapi.json", timeout=5).json()["paths"]
+    return {f"{m.upper()} {p}" for p, ops in paths.items() for m in ops}
+
+
+def test_a_game_is_opened_from_the_lobby_by_taking_its_open_seat_then_watched(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    if "GET /v1/games" not in served_routes(live_server):
+        pytest.skip("this server has no lobby (GET /v1/games is not in its document)")
+    r = requests.post(f"{live_server}/v1/games", json={
+        "players": [{"name": "ann"}, {"name": None}], "rules": {"hand_sizes": [3]}}, timeout=5)
+    assert r.status_code == 201
+    game_id = r.json()["game_id"]
+    page = browser()
+    page.open(f"{live_server}/play/?pace=0")
+    page.until(lambda: page.js("return !document.getElementById('lobby').hidden"), what="the lobby")
+    page.click("#lobby-refresh")
+    entry = f'#lobby-games li[data-game="{game_id}"]'
+    page.until(lambda: page.js("return document.querySelector(arguments[0]) !== null", entry),
+               what="the open game in the lobby")
+    page.click(f"{entry} button")
+    page.until(lambda: page.data("seat") == "1" and page.data("version") is not None,
+               what="the seat taken from the lobby")
+    assert len(page.hand()) == 3
+    assert seat_token(page, game_id)["seat"] == 1
+    page.assert_clean()
+
+    watcher = browser()
+    watcher.open(f"{live_server}/play/")
+    watcher.until(lambda: watcher.js("return !document.getElementById('lobby').hidden"),
+                  what="the lobby")
+    watcher.js("const s = document.getElementById('lobby-status'); s.value = 'in_progress';"
+               "s.dispatchEvent(new Event('change'));")
+    watcher.until(lambda: watcher.js("return document.querySelector(arguments[0] + ' a') !== null",
+                                     entry), what="the game among those being played")
+    watcher.click(f"{entry} a")
+    watcher.until(lambda: watcher.data("seat") == "spectator" and watcher.data("version") is not None,
+                  what="the spectator's view")
+    assert watcher.hand() == []
+    watcher.assert_clean()
+
+
+def test_the_final_table_shows_the_records_score_sheet_and_the_record_verifies(
+    browser: Callable[..., Page], live_server: str, tmp_path: Path,
+) -> None:
+    if "GET /v1/games/{game_id}/record" not in served_routes(live_server):
+        pytest.skip("this server keeps no records (GET /v1/games/{id}/record is not in its document)")
+    page = browser()
+    game_id = create_from_form(page, f"{live_server}/play?pace=0", "1", ["random"])
+    while wait_for_turn(page):
+        play_turn(page)
+    page.until(lambda: page.text("#final .sheet"), what="the score sheet")
+    assert game_id in page.text("#final .sheet")
+    link = page.js("return document.querySelector('#final a[download]').href")
+    assert link == f"{live_server}/v1/games/{game_id}/record"
+    assert f"python -m service.verify {game_id}.json" in page.text("#final")
+    record = tmp_path / f"{game_id}.json"
+    record.write_bytes(requests.get(link, timeout=5).content)
+    verified = subprocess.run([sys.executable, "-m", "service.verify", str(record)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
     page.assert_clean()

@@ -141,6 +141,7 @@ async function showLobby() {
     if (!games.length) list.append(Object.assign(document.createElement("li"), { textContent: "No games right now." }));
     for (const g of games) {
       const item = document.createElement("li");
+      item.dataset.game = g.game_id;
       const names = g.seats.map((s) => s.name || "open").join(", ");
       item.append(`${g.preset}, ${g.players} players (${names}), round ${g.round} `);
       for (const s of g.seats.filter((seat) => seat.open)) {
