@@ -30,9 +30,11 @@ new MutationObserver((changes) => {
 """
 
 
-def create_from_form(page: Page, url: str, rounds: str, seats: list[str]) -> str:
-    """Fill the page's form (``seats``: a bot's name, or "" for an open seat) and create."""
-    page.open(url)
+def create_from_form(page: Page, url: str | None, rounds: str, seats: list[str]) -> str:
+    """Fill the page's form (``seats``: a bot's name, or "" for an open seat) and create
+    (at ``url``, or on the page already open)."""
+    if url:
+        page.open(url)
     page.until(lambda: page.js("return document.querySelectorAll('#bot-rows select').length") == 1,
                what="the form")
     page.js("document.getElementById('rounds').value = arguments[0];"
@@ -93,6 +95,25 @@ def paced_pairs(page: Page, mover: str) -> list[float]:
             if a["type"] == "draw" and b["type"] == "discard"]
 
 
+def check_hand_marks_and_solver(page: Page, base: str, game_id: str) -> None:
+    """The page's hand, its wild marks, its arrangement and its hint are the solver's."""
+    view = view_as(base, game_id, seat_token(page, game_id)["token"])
+    wild = view["round"]["wild_rank"]
+    marked = page.js("return Object.fromEntries([...document.querySelectorAll('#hand .card')]"
+                     ".map(c => [c.dataset.card, c.classList.contains('wild')]));")
+    assert marked == {c: c == "JK" or c[0] == wild for c in view["you"]["hand"]}
+    solved = requests.post(f"{base}/v1/solve", json={
+        "hand": view["you"]["hand"], "round": view["round"]["number"], "rules": view["rules"]},
+        timeout=5).json()
+    groups = page.js("return [...document.querySelectorAll('#hand .meld')]"
+                     ".map(m => [...m.children].map(c => c.dataset.card));")
+    assert groups == solved["melds"]
+    assert page.text("#hand .penalty").strip() == f"deadwood {solved['penalty']}"
+    hints = page.js("return [...document.querySelectorAll('#hint-box li')].map(li => li.textContent);")
+    assert [h.split(": penalty ")[1].split(" ")[0] for h in hints] == \
+        [str(d["penalty"]) for d in solved["discards"]]
+
+
 def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_a_spectator_follows(
     browser: Callable[..., Page], live_server: str,
 ) -> None:
@@ -115,6 +136,7 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
             player.until(lambda: player.text("#hint-box"), what="the hint")
             player.until(lambda: player.js("return document.querySelector('#hand .meld, #hand .deadwood') !== null"),
                           what="the arranged hand")
+            check_hand_marks_and_solver(player, live_server, game_id)
             player.screenshot("play-your-turn.png")
             shots.add("turn")
         if round_number == "2" and not reloaded:
@@ -198,8 +220,13 @@ def test_the_page_served_from_another_origin_plays_through_cors_and_stream_ticke
     browser: Callable[..., Page], live_server: str, other_origin: str,
 ) -> None:
     page = browser(390, 844)
-    create_from_form(page, f"{other_origin}/index.html?api={live_server}&pace=0", "1", ["random"])
+    page.open(f"{other_origin}/index.html?api={live_server}&pace=0")
+    page.until(lambda: page.js("return document.querySelector('#create [name=turn_seconds]')"),
+               what="the form")
+    page.js("document.querySelector('#create [name=turn_seconds]').value = '600';")
+    create_from_form(page, None, "1", ["random"])
     assert page.js("return location.origin") != live_server
+    page.until(lambda: page.text("#clock").endswith("s left"), what="the turn clock")
     while wait_for_turn(page):
         play_turn(page)
     assert "Final table" in page.text("#final")

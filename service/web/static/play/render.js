@@ -104,6 +104,7 @@ export function renderHand(view, arrangement, onDiscard) {
   const area = $("hand-area");
   area.hidden = !view.you;
   if (!view.you) return;
+  for (const b of area.querySelectorAll(":scope > button")) b.hidden = view.status === "finished";
   const box = $("hand");
   box.replaceChildren();
   const wild = view.round.wild_rank;
