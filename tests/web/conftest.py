@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import shutil
 import tempfile
 import threading
@@ -101,9 +102,17 @@ class Page:
     def hand(self) -> list[str]:
         return self.js("return [...document.querySelectorAll('#hand .card')].map(c => c.dataset.card);")
 
-    def screenshot(self, name: str) -> None:
-        IMAGES.mkdir(parents=True, exist_ok=True)
-        self.driver.save_screenshot(str(IMAGES / name))
+    def screenshot(self, name: str) -> Path:
+        """Save the window as ``name`` in this profile's folder, and into docs/images where
+        that file is missing or ``UPDATE_SCREENSHOTS`` is set (``make screenshots``): the
+        committed images change only when asked, not with every game's new id."""
+        path = Path(self.profile.name) / name
+        assert self.driver.save_screenshot(str(path)), f"no screenshot {name}"
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+        if os.environ.get("UPDATE_SCREENSHOTS") or not (IMAGES / name).exists():
+            IMAGES.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, IMAGES / name)
+        return path
 
     def read_logs(self) -> dict[str, list[str]]:
         """Failed requests (status >= 400 or a network error the page did not cause itself)

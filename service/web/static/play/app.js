@@ -230,6 +230,7 @@ function show(view) {
   const handChanged = !previous || !view.you || previous.you?.hand.join() !== view.you.hand.join();
   if (handChanged) { state.arrangement = null; $("hint-box").replaceChildren(); }
   document.body.dataset.version = view.version;
+  document.body.dataset.viewSeat = view.you ? view.you.seat : "spectator";
   document.body.dataset.status = view.status;
   document.body.dataset.round = view.round.number;
   document.body.dataset.yourTurn = String(view.legal_actions.length > 0);
