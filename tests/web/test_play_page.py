@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -307,3 +308,15 @@ def test_the_final_table_shows_the_records_score_sheet_and_the_record_verifies(
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     page.assert_clean()
+
+
+def test_an_unknown_game_says_so_once_and_does_not_retry(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    page = browser()
+    page.open(f"{live_server}/play/?game=no-such-game")
+    page.until(lambda: "unknown_game" in page.text("#status"), what="the problem's code")
+    assert page.js("return document.getElementById('game').hidden") is True
+    time.sleep(1.5)  # the page gave up: no stream was opened, nothing is retried
+    logs = page.read_logs()
+    assert logs["failed"] == [f"404 {live_server}/v1/games/no-such-game"], logs

@@ -21,6 +21,7 @@ const state = {
   features: { lobby: false, record: false },
   gameId: null, seat: null, token: null, view: null,
   arranged: false, arrangement: null, queue: [], draining: false, stop: null, busy: false,
+  live: false, // set by the stream's first view: the events before it are the replay
 };
 
 function say(text, isError = false) {
@@ -174,6 +175,18 @@ async function openGame(gameId, watch) {
   document.body.dataset.seat = state.seat ?? "spectator";
   $("game").hidden = false;
   say(state.token ? "Connecting to your seat…" : "Watching…");
+  try {
+    show(await api.view(gameId, state.token));
+  } catch (e) {
+    if (e instanceof Problem && e.code === "invalid_token") {
+      // the stored seat is of a game this server no longer knows by that token
+      localStorage.removeItem(sessionKey(gameId));
+      return openGame(gameId, true);
+    }
+    $("game").hidden = true;
+    say(`Could not open game ${gameId}: ${explain(e)}`, true);
+    return;
+  }
   // the log is rebuilt from the stream (after=0), so a reload shows every move again
   $("log").replaceChildren();
   state.stop = api.follow(gameId, state.token, {
@@ -189,16 +202,16 @@ function enqueue(message) {
 }
 
 /** Apply the stream's messages in order; another seat's move waits `pace` ms, so a bot's
- * quick moves appear one by one instead of all at once. The first replay (the events
- * before this page connected) is shown at once. */
+ * quick moves appear one by one instead of all at once. The replay of the events before
+ * this page connected (up to the stream's first view) is shown at once. */
 async function drain() {
   state.draining = true;
   while (state.queue.length) {
     const { event, view } = state.queue.shift();
-    if (view) { show(view); continue; }
+    if (view) { show(view); state.live = true; continue; }
     log(event);
     const other = "seat" in event && event.seat !== state.seat;
-    if (state.view && other && (event.type === "draw" || event.type === "discard" || event.type === "went_out")) {
+    if (state.live && other && (event.type === "draw" || event.type === "discard" || event.type === "went_out")) {
       if (event.type !== "draw") setPileTop(event.card || event.discard);
       markMover(event.seat);
       await sleep(pace);
