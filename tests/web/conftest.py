@@ -84,8 +84,12 @@ class Page:
             return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(
                 lambda _: check())
         except Exception as e:
+            state = self.js("return {data: {...document.body.dataset}, actions: [...document"
+                            ".querySelectorAll('#actions button')].map(b => [b.textContent, b.disabled])};")
             raise AssertionError(f"timed out waiting for {what or check}: status "
-                                 f"{self.text('#status')!r}; console {self.read_logs()}") from e
+                                 f"{self.text('#status')!r}; page {state}; "
+                                 f"logs {self.read_logs()}; last requests "
+                                 f"{list(self.urls.values())[-8:]}") from e
 
     def text(self, selector: str) -> str:
         return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",

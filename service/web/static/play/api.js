@@ -49,7 +49,7 @@ export class Api {
     // Idempotency-Key: a retry after a dropped reply is not applied twice
     return this.request("POST", `/v1/games/${enc(gameId)}/actions`, {
       token, body: action,
-      headers: { "If-Match": `"${version}"`, "Idempotency-Key": crypto.randomUUID() },
+      headers: { "If-Match": `"${version}"`, "Idempotency-Key": newKey() },
     });
   }
   rematch(gameId, token) { return this.request("POST", `/v1/games/${enc(gameId)}/rematch`, { token }); }
@@ -106,3 +106,10 @@ export class Api {
 }
 
 function enc(part) { return encodeURIComponent(part); }
+
+/** A random key: crypto.randomUUID() exists only on https (and localhost) pages, while
+ * getRandomValues works on any page, such as one served over http on a LAN. */
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -20,7 +20,7 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const state = {
   features: { lobby: false, record: false },
   gameId: null, seat: null, token: null, view: null,
-  arranged: false, arrangement: null, queue: [], draining: false, stop: null, busy: false,
+  arranged: false, arrangement: null, queue: [], draining: false, stop: null, acting: null,
   live: false, // set by the stream's first view: the events before it are the replay
 };
 
@@ -270,16 +270,22 @@ async function showFinal(view) {
   } catch (e) { say(`The record did not load: ${explain(e)}`, true); }
 }
 
+/** Send one decision. A second click on the same view is dropped (one decision per
+ * version); a click on a newer view is sent even while the previous reply is on its way,
+ * since the stream may show the move's result before the reply to it arrives. */
 async function act(action) {
-  if (state.busy) return;
-  state.busy = true;
+  const version = state.view.version;
+  if (state.acting === version) return;
+  state.acting = version;
   for (const b of $("actions").querySelectorAll("button")) b.disabled = true;
   try {
-    show(await api.act(state.gameId, state.token, action, state.view.version));
+    show(await api.act(state.gameId, state.token, action, version));
   } catch (e) {
     say(`Not played: ${explain(e)}`, true);
     if (e instanceof Problem && e.status === 412) show(await api.view(state.gameId, state.token));
-  } finally { state.busy = false; }
+  } finally {
+    if (state.acting === version) state.acting = null;
+  }
 }
 
 function solveBody(view, hand) {
