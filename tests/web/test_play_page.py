@@ -22,6 +22,8 @@ from tests.web.conftest import Page
 #: tests are quick, long enough to measure that moves appear one by one.
 PACE = 150
 
+#: Records each line the page adds to its move log, with its time. Installed once the page
+#: follows live (``data-live``: the stream's replay of earlier moves is shown at once).
 RECORD_LOG = """
 window.__log = [];
 new MutationObserver((changes) => {
@@ -121,9 +123,10 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
     player = browser()
     spectator = browser(390, 844)  # a phone-sized screen
     game_id = create_from_form(player, f"{live_server}/play?pace={PACE}", "2", ["greedy"])
+    player.until(lambda: player.data("live") == "true", what="the player following live")
     player.js(RECORD_LOG)
     spectator.open(f"{live_server}/play/?game={game_id}&watch=1&pace={PACE}")
-    spectator.until(lambda: spectator.data("version") is not None, what="the spectator's view")
+    spectator.until(lambda: spectator.data("live") == "true", what="the spectator following live")
     spectator.js(RECORD_LOG)
     shots: set[str] = set()
     spectator_versions: set[str] = set()
@@ -147,6 +150,7 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
             player.driver.refresh()  # the middle of the game: the seat resumes from localStorage
             player.until(lambda: player.data("version") is not None, what="the view after reload")
             assert player.data("seat") == "0" and player.hand() == hand
+            player.until(lambda: player.data("live") == "true", what="live again after reload")
             player.js(RECORD_LOG)
             reloaded = True
             continue

@@ -208,7 +208,12 @@ async function drain() {
   state.draining = true;
   while (state.queue.length) {
     const { event, view } = state.queue.shift();
-    if (view) { show(view); state.live = true; continue; }
+    if (view) {
+      show(view);
+      state.live = true;
+      document.body.dataset.live = "true";
+      continue;
+    }
     log(event);
     const other = "seat" in event && event.seat !== state.seat;
     if (state.live && other && (event.type === "draw" || event.type === "discard" || event.type === "went_out")) {
