@@ -45,6 +45,12 @@ openapi: $(STAMP)
 typecheck:
 	cd tests/typescript && npm ci --no-audit --no-fund && npm run --silent generate && npm run --silent typecheck
 
+# The screenshots of /play in docs/images (README, docs/play.md), taken again by the browser
+# test (`make test` writes them only where they are missing, so a run leaves the tree clean).
+.PHONY: screenshots
+screenshots: $(STAMP)
+	UPDATE_SCREENSHOTS=1 REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q tests/web -k whole_game
+
 # The contract suite against any deployment: `make conformance URL=https://… [ARGS=--no-writes]`.
 .PHONY: conformance
 conformance: $(STAMP)

@@ -48,6 +48,7 @@ from .api.waiting import WaitSlots, parse_limit
 from .config import Config
 from .storage import GameStore, RedisGameStore
 from .storage.seeks import SeekBoard
+from .web import blp as play_blp
 
 __all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
 
@@ -173,6 +174,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)
     app.register_blueprint(swagger_ui_blp)
+    app.register_blueprint(play_blp)
     install_request_hooks(app)
 
     register_error_handlers(app, config.retry_after_seconds)

@@ -1,0 +1,115 @@
+// The public API, as any frontend calls it: fetch() for requests, EventSource for the
+// stream. Nothing here knows about the page; copy this module into your own frontend.
+//
+// The base URL is the page's `?api=` (another origin works: the service sends CORS
+// headers), else the page's own origin.
+
+/** An error reply of the API: its problem+json body (`code`, `title`, `detail`, …). */
+export class Problem extends Error {
+  constructor(status, body) {
+    super(body.detail || body.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = body.code;
+    this.body = body;
+  }
+}
+
+export class Api {
+  constructor(base) {
+    this.base = base.replace(/\/+$/, "");
+  }
+
+  async request(method, path, { token, body, headers = {} } = {}) {
+    const h = { Accept: "application/json", ...headers };
+    if (token) h.Authorization = `Bearer ${token}`;
+    if (body !== undefined) h["Content-Type"] = "application/json";
+    // no-store: a view is per bearer (the service sends Vary: Authorization); a page that
+    // switches seats must never be handed another seat's cached view
+    const r = await fetch(this.base + path, {
+      method, headers: h, cache: "no-store",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const type = r.headers.get("Content-Type") || "";
+    const data = type.includes("json") ? await r.json() : await r.text();
+    if (!r.ok) throw new Problem(r.status, typeof data === "object" ? data : { detail: data });
+    return data;
+  }
+
+  document() { return this.request("GET", "/openapi.json"); }
+  presets() { return this.request("GET", "/v1/rules/presets"); }
+  bots() { return this.request("GET", "/v1/bots"); }
+  lobby(status) { return this.request("GET", `/v1/games?status=${encodeURIComponent(status)}`); }
+  create(body) { return this.request("POST", "/v1/games", { body }); }
+  view(gameId, token) { return this.request("GET", `/v1/games/${enc(gameId)}`, { token }); }
+  claim(gameId, seat, name) {
+    return this.request("POST", `/v1/games/${enc(gameId)}/seats/${seat}/claim`, { body: { name } });
+  }
+  act(gameId, token, action, version) {
+    // If-Match: a click made on a view that has moved on is refused (412), not applied;
+    // Idempotency-Key: a retry after a dropped reply is not applied twice
+    return this.request("POST", `/v1/games/${enc(gameId)}/actions`, {
+      token, body: action,
+      headers: { "If-Match": `"${version}"`, "Idempotency-Key": newKey() },
+    });
+  }
+  rematch(gameId, token) { return this.request("POST", `/v1/games/${enc(gameId)}/rematch`, { token }); }
+  solve(body) { return this.request("POST", "/v1/solve", { body }); }
+  record(gameId) { return this.request("GET", `/v1/games/${enc(gameId)}/record`); }
+  scoreSheet(gameId) {
+    return this.request("GET", `/v1/games/${enc(gameId)}/record`, { headers: { Accept: "text/plain" } });
+  }
+
+  /**
+   * Follow a game's stream: `onEvent(event)` for each event, `onView(view)` for each view,
+   * in the order the server sent them. A seat trades its token for a single-use ticket
+   * (EventSource cannot send Authorization, and a token in a URL ends up in logs), so a
+   * dropped stream is reopened here with a new ticket from the last event seen, instead of
+   * letting EventSource retry the used ticket. Returns a function that stops following.
+   */
+  follow(gameId, token, { onEvent, onView, onEnd, after = 0 }) {
+    let source = null;
+    let stopped = false;
+    let timer = null;
+    const open = async () => {
+      if (stopped) return;
+      let query = `after=${after}`;
+      if (token) {
+        try {
+          const { ticket } = await this.request("POST", `/v1/games/${enc(gameId)}/stream-tickets`, { token });
+          query += `&ticket=${encodeURIComponent(ticket)}`;
+        } catch (e) {
+          timer = setTimeout(open, 1000);
+          return;
+        }
+      }
+      if (stopped) return;
+      source = new EventSource(`${this.base}/v1/games/${enc(gameId)}/stream?${query}`);
+      source.addEventListener("event", (e) => {
+        after = Number(e.lastEventId);
+        onEvent(JSON.parse(e.data));
+      });
+      source.addEventListener("view", (e) => onView(JSON.parse(e.data)));
+      source.addEventListener("end", (e) => {
+        source.close();
+        const { reason, retry_ms: retry } = JSON.parse(e.data);
+        if (reason === "finished") { if (onEnd) onEnd(); return; }
+        timer = setTimeout(open, retry);
+      });
+      source.onerror = () => {
+        source.close();
+        timer = setTimeout(open, 1000);
+      };
+    };
+    open();
+    return () => { stopped = true; clearTimeout(timer); if (source) source.close(); };
+  }
+}
+
+function enc(part) { return encodeURIComponent(part); }
+
+/** A random key: crypto.randomUUID() exists only on https (and localhost) pages, while
+ * getRandomValues works on any page, such as one served over http on a LAN. */
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

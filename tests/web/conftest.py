@@ -1,0 +1,183 @@
+"""Real headless Chromium (Debian's ``chromium`` and ``chromium-driver``) driven by selenium,
+against the session's live gunicorn and Redis. Where no browser or driver is installed the
+tests skip and say so (``.ci/run`` installs both)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from service.web import STATIC_DIR
+from tests.conftest import ROOT, free_port
+
+#: Where the screenshots the README and docs/play.md show are written.
+IMAGES = ROOT / "docs" / "images"
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+DRIVERS = ("chromedriver", "/usr/lib/chromium/chromedriver")
+
+
+def _found(names: tuple[str, ...]) -> str | None:
+    for name in names:
+        path = shutil.which(name) or (name if Path(name).is_file() else None)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> tuple[str, str]:
+    """The browser and driver binaries, or a skip that names what is missing."""
+    pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[dev]')")
+    browser, driver = _found(BROWSERS), _found(DRIVERS)
+    if not browser or not driver:
+        missing = " and ".join(n for n, p in (("chromium", browser), ("chromedriver", driver)) if not p)
+        pytest.skip(f"no {missing} found: apt-get install chromium chromium-driver")
+    return browser, driver
+
+
+class Page:
+    """One browser profile (its own user-data folder: its own localStorage and cache)."""
+
+    def __init__(self, binaries: tuple[str, str], width: int, height: int) -> None:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        self.profile = tempfile.TemporaryDirectory(prefix="ttt-profile-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = binaries[0]
+        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                    f"--user-data-dir={self.profile.name}", f"--window-size={width},{height}",
+                    "--no-first-run", "--disable-extensions"):
+            options.add_argument(arg)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+        self.driver = webdriver.Chrome(service=Service(binaries[1]), options=options)
+        self.driver.set_script_timeout(10)
+        self.failed: list[str] = []
+        self.urls: dict[str, str] = {}
+        # the browser's own start page (chrome://new-tab-page…) is not the page under test
+        self.driver.get("about:blank")
+        self.driver.get_log("performance")
+        self.driver.get_log("browser")
+        self.console: list[str] = []
+
+    def open(self, url: str) -> None:
+        self.driver.get(url)
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.driver.execute_script(script, *args)
+
+    def until(self, check: Callable[[], Any], timeout: float = 20, what: str = "") -> Any:
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(
+                lambda _: check())
+        except Exception as e:
+            state = self.js("return {data: {...document.body.dataset}, actions: [...document"
+                            ".querySelectorAll('#actions button')].map(b => [b.textContent, b.disabled])};")
+            raise AssertionError(f"timed out waiting for {what or check}: status "
+                                 f"{self.text('#status')!r}; page {state}; "
+                                 f"logs {self.read_logs()}; last requests "
+                                 f"{list(self.urls.values())[-8:]}") from e
+
+    def text(self, selector: str) -> str:
+        return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
+                       selector) or ""
+
+    def data(self, name: str) -> str | None:
+        return self.js("return document.body.dataset[arguments[0]] ?? null;", name)
+
+    def click(self, selector: str) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.driver.find_element(By.CSS_SELECTOR, selector).click()
+
+    def hand(self) -> list[str]:
+        return self.js("return [...document.querySelectorAll('#hand .card')].map(c => c.dataset.card);")
+
+    def screenshot(self, name: str) -> Path:
+        """Save the window as ``name`` in this profile's folder, and into docs/images where
+        that file is missing or ``UPDATE_SCREENSHOTS`` is set (``make screenshots``): the
+        committed images change only when asked, not with every game's new id."""
+        path = Path(self.profile.name) / name
+        assert self.driver.save_screenshot(str(path)), f"no screenshot {name}"
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+        if os.environ.get("UPDATE_SCREENSHOTS") or not (IMAGES / name).exists():
+            IMAGES.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, IMAGES / name)
+        return path
+
+    def read_logs(self) -> dict[str, list[str]]:
+        """Failed requests (status >= 400 or a network error the page did not cause itself)
+        and console errors since the last read, added to ``failed``/``console``."""
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            params = message.get("params", {})
+            if message["method"] == "Network.requestWillBeSent":
+                self.urls[params["requestId"]] = params["request"]["url"]
+            elif message["method"] == "Network.responseReceived":
+                response = params["response"]
+                if response["status"] >= 400:
+                    self.failed.append(f"{response['status']} {response['url']}")
+            elif message["method"] == "Network.loadingFailed" and not params.get("canceled"):
+                url = self.urls.get(params["requestId"], "?")
+                self.failed.append(f"{params.get('errorText')} {params.get('type')} {url}")
+        for entry in self.driver.get_log("browser"):
+            if entry["level"] in ("SEVERE", "WARNING"):
+                self.console.append(entry["message"])
+        return {"failed": self.failed, "console": self.console}
+
+    def assert_clean(self) -> None:
+        logs = self.read_logs()
+        assert logs == {"failed": [], "console": []}, logs
+
+    def close(self) -> None:
+        self.driver.quit()
+        self.profile.cleanup()
+
+
+@pytest.fixture
+def browser(chromium: tuple[str, str]) -> Iterator[Callable[..., Page]]:
+    """A factory of browser profiles, each closed at the end of the test."""
+    pages: list[Page] = []
+
+    def new(width: int = 1000, height: int = 1300) -> Page:
+        page = Page(chromium, width, height)
+        pages.append(page)
+        return page
+
+    yield new
+    for page in pages:
+        page.close()
+
+
+@pytest.fixture(scope="session")
+def other_origin() -> Iterator[str]:
+    """The page's files served by a plain static file server on another host name and port:
+    the page then reaches the API cross-origin (``?api=``)."""
+    handler = functools.partial(_QuietFiles, directory=str(STATIC_DIR))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://localhost:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+class _QuietFiles(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript"}
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass

@@ -1,0 +1,329 @@
+"""The /play page in a real headless Chromium against gunicorn (gevent) and Redis: games
+played by clicking, a spectator following live, a reload resuming the seat, two profiles
+kept apart, the page from another origin; no request fails and the console stays clean."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.conftest import ROOT
+from tests.web.conftest import Page
+
+#: Milliseconds the page waits between an opponent's moves (``?pace=``): short, so the
+#: tests are quick, long enough to measure that moves appear one by one.
+PACE = 150
+
+#: Records each line the page adds to its move log, with its time. Installed once the page
+#: follows live (``data-live``: the stream's replay of earlier moves is shown at once).
+RECORD_LOG = """
+window.__log = [];
+new MutationObserver((changes) => {
+  for (const c of changes) for (const n of c.addedNodes)
+    window.__log.push({type: n.dataset.type, text: n.textContent, t: performance.now()});
+}).observe(document.getElementById('log'), {childList: true});
+"""
+
+
+def create_from_form(page: Page, url: str | None, rounds: str, seats: list[str]) -> str:
+    """Fill the page's form (``seats``: a bot's name, or "" for an open seat) and create
+    (at ``url``, or on the page already open)."""
+    if url:
+        page.open(url)
+    page.until(lambda: page.js("return document.querySelectorAll('#bot-rows select').length") == 1,
+               what="the form")
+    page.js("document.getElementById('rounds').value = arguments[0];"
+            "document.querySelector('#bot-rows .bot-row').remove();", rounds)
+    for seat in seats:
+        page.click("#add-bot" if seat else "#add-human")
+        page.js("const s = [...document.querySelectorAll('#bot-rows select')].at(-1);"
+                "s.value = arguments[0];", seat)
+    page.click("#create-game")
+    page.until(lambda: page.data("version") is not None, what="the new game's view")
+    return page.data("game")  # type: ignore[return-value]
+
+
+def wait_for_turn(page: Page, timeout: float = 30) -> bool:
+    """Wait until it is this page's turn (True) or the game is over (False)."""
+    page.until(lambda: page.data("yourTurn") == "true" or page.data("status") == "finished",
+               timeout, "a turn")
+    return page.data("status") != "finished"
+
+
+def play_turn(page: Page) -> None:
+    """One click as a player would: go out when a button offers it, else draw from the
+    stock, else ask for the hint and click the hand's card it ranks best."""
+    version = page.data("version")
+    actions = page.js("return [...document.querySelectorAll('#actions button')]"
+                      ".map(b => JSON.parse(b.dataset.action));")
+    if any(a["type"] == "go_out" for a in actions):
+        page.click("#actions .act-go_out")
+    elif any(a["type"] == "draw" for a in actions):
+        page.click("#actions .act-draw")
+    else:
+        page.click("#hint")
+        best = page.until(lambda: page.js(
+            "const li = document.querySelector('#hint-box li[data-card]');"
+            "return li && li.dataset.card;"), what="the hint")
+        page.click(f'#hand button.card[data-card="{best}"]')
+    page.until(lambda: page.data("version") != version, what="the move's view")
+
+
+def seat_token(page: Page, game_id: str) -> dict[str, Any]:
+    return page.js("const k = Object.keys(localStorage).find(k => k.endsWith(':' + arguments[0]));"
+                   "return JSON.parse(localStorage.getItem(k));", game_id)
+
+
+def view_as(base: str, game_id: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = requests.get(f"{base}/v1/games/{game_id}", headers=headers, timeout=5)
+    assert r.status_code == 200
+    return r.json()  # type: ignore[no-any-return]
+
+
+def paced_pairs(page: Page, mover: str, earlier: list[dict[str, Any]] = ()) -> list[float]:  # type: ignore[assignment]
+    """The gaps (ms) between a mover's draw and the discard that follows it, as the page
+    added them to its log while it followed live (``earlier``: before a reload)."""
+    log = [*earlier, {"type": "reload", "text": "", "t": 0}, *page.js("return window.__log;")]
+    mine = [e for e in log if e["text"].startswith(mover)]
+    return [b["t"] - a["t"] for a, b in itertools.pairwise(mine)
+            if a["type"] == "draw" and b["type"] == "discard"]
+
+
+def check_hand_marks_and_solver(page: Page, base: str, game_id: str) -> None:
+    """The page's hand, its wild marks, its arrangement and its hint are the solver's."""
+    view = view_as(base, game_id, seat_token(page, game_id)["token"])
+    wild = view["round"]["wild_rank"]
+    marked = page.js("return Object.fromEntries([...document.querySelectorAll('#hand .card')]"
+                     ".map(c => [c.dataset.card, c.classList.contains('wild')]));")
+    assert marked == {c: c == "JK" or c[0] == wild for c in view["you"]["hand"]}
+    solved = requests.post(f"{base}/v1/solve", json={
+        "hand": view["you"]["hand"], "round": view["round"]["number"], "rules": view["rules"]},
+        timeout=5).json()
+    groups = page.js("return [...document.querySelectorAll('#hand .meld')]"
+                     ".map(m => [...m.children].map(c => c.dataset.card));")
+    assert groups == solved["melds"]
+    assert page.text("#hand .penalty").strip() == f"deadwood {solved['penalty']}"
+    hints = page.js("return [...document.querySelectorAll('#hint-box li')].map(li => li.textContent);")
+    assert [h.split(": penalty ")[1].split(" ")[0] for h in hints] == \
+        [str(d["penalty"]) for d in solved["discards"]]
+
+
+def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_a_spectator_follows(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    player = browser()
+    spectator = browser(390, 844)  # a phone-sized screen
+    game_id = create_from_form(player, f"{live_server}/play?pace={PACE}", "2", ["greedy"])
+    player.until(lambda: player.data("live") == "true", what="the player following live")
+    player.js(RECORD_LOG)
+    spectator.open(f"{live_server}/play/?game={game_id}&watch=1&pace={PACE}")
+    spectator.until(lambda: spectator.data("live") == "true", what="the spectator following live")
+    spectator.js(RECORD_LOG)
+    shots: set[str] = set()
+    spectator_versions: set[str] = set()
+    reloaded = False
+    before_reload: list[dict[str, Any]] = []
+    while wait_for_turn(player):
+        spectator_versions.add(spectator.data("version"))  # type: ignore[arg-type]
+        round_number = player.data("round")
+        if player.data("yourTurn") == "true" and "turn" not in shots and len(player.hand()) > 3:
+            player.click("#arrange")
+            player.click("#hint")
+            player.until(lambda: player.text("#hint-box"), what="the hint")
+            player.until(lambda: player.js("return document.querySelector('#hand .meld, #hand .deadwood') !== null"),
+                          what="the arranged hand")
+            check_hand_marks_and_solver(player, live_server, game_id)
+            player.screenshot("play-your-turn.png")
+            shots.add("turn")
+        if round_number == "2" and not reloaded:
+            player.screenshot("play-round-end.png")
+            assert "Round 1 ended" in player.text("#round-end")
+            hand = player.hand()
+            before_reload = player.js("return window.__log;")
+            player.driver.refresh()  # the middle of the game: the seat resumes from localStorage
+            player.until(lambda: player.data("version") is not None, what="the view after reload")
+            # the same seat and hand (shown sorted again: "Arrange melds" is not kept)
+            assert player.data("seat") == "0" and sorted(player.hand()) == sorted(hand)
+            player.until(lambda: player.data("live") == "true", what="live again after reload")
+            player.js(RECORD_LOG)
+            reloaded = True
+            continue
+        play_turn(player)
+
+    final = player.text("#final")
+    assert "Final table" in final and "Seed" in final
+    player.screenshot("play-final-table.png")
+    assert reloaded and shots == {"turn"}
+
+    spectator.until(lambda: spectator.data("status") == "finished", what="the spectator's end")
+    assert "Final table" in spectator.text("#final")
+    assert spectator.data("seat") == spectator.data("viewSeat") == "spectator"
+    assert spectator.js("return document.getElementById('hand-area').hidden") is True
+    assert spectator.hand() == []
+    # readable on the phone-sized window: nothing wider than the screen
+    assert spectator.js("return document.documentElement.scrollWidth <= window.innerWidth")
+    # live: the spectator saw the game move on, view by view, not only its end
+    assert len(spectator_versions) >= 4, spectator_versions
+    # every move reached both pages; the player's log was rebuilt after the reload
+    count = "return document.querySelectorAll('#log li').length"
+    player.until(lambda: player.js(count) == spectator.js(count) and
+                 player.js("return document.querySelector('#log li').dataset.type") == "game_finished",
+                 what="both logs ending with the game's end")
+    # the bot's draw and discard appeared one after the other, not at once
+    for page, earlier in ((player, before_reload), (spectator, [])):
+        gaps = paced_pairs(page, "greedy (bot)", earlier)
+        assert gaps and min(gaps) >= PACE * 0.8, gaps
+    # the seat's token stayed in the player's profile: the spectator's page never had it
+    token = seat_token(player, game_id)["token"]
+    assert token not in spectator.js("return JSON.stringify(localStorage);")
+    assert view_as(live_server, game_id, token)["you"]["seat"] == 0
+    player.assert_clean()
+    spectator.assert_clean()
+
+
+def test_two_seats_in_two_browser_profiles_never_see_each_others_hand(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    ann, bob = browser(), browser()
+    game_id = create_from_form(ann, f"{live_server}/play?pace=0", "1", [""])
+    bob.open(f"{live_server}/play/")
+    bob.until(lambda: bob.js("return document.querySelector('#join') !== null"), what="the form")
+    bob.js("const f = document.getElementById('join').elements;"
+           "f.game.value = arguments[0]; f.name.value = 'bob';", game_id)
+    bob.click("#claim")
+    bob.until(lambda: bob.data("seat") == "1" and bob.data("version") is not None,
+              what="bob's seat")
+    tokens = {0: seat_token(ann, game_id)["token"], 1: seat_token(bob, game_id)["token"]}
+    assert tokens[0] != tokens[1]
+    assert seat_token(bob, game_id)["seat"] == 1
+    pages = {0: ann, 1: bob}
+    for _ in range(12):
+        view = view_as(live_server, game_id)
+        if view["status"] == "finished":
+            break
+        mover = view["round"]["current_seat"]
+        for seat, page in pages.items():
+            own = view_as(live_server, game_id, tokens[seat])
+            page.until(lambda p=page, v=own: p.data("version") == str(v["version"]),
+                       what="the page catching up")
+            other = view_as(live_server, game_id, tokens[1 - seat])["you"]["hand"]
+            assert sorted(page.hand()) == sorted(own["you"]["hand"])
+            assert page.data("viewSeat") == str(seat)  # every view the page showed was its own
+            if sorted(other) != sorted(own["you"]["hand"]):
+                assert sorted(page.hand()) != sorted(other)
+            stored = page.js("return JSON.stringify(localStorage);")
+            assert tokens[1 - seat] not in stored
+        wait_for_turn(pages[mover])
+        play_turn(pages[mover])
+    ann.assert_clean()
+    bob.assert_clean()
+
+
+def test_the_page_served_from_another_origin_plays_through_cors_and_stream_tickets(
+    browser: Callable[..., Page], live_server: str, other_origin: str,
+) -> None:
+    page = browser(390, 844)
+    page.open(f"{other_origin}/index.html?api={live_server}&pace=0")
+    page.until(lambda: page.js("return document.querySelector('#create [name=turn_seconds]')"),
+               what="the form")
+    page.js("document.querySelector('#create [name=turn_seconds]').value = '600';")
+    create_from_form(page, None, "1", ["random"])
+    assert page.js("return location.origin") != live_server
+    page.until(lambda: page.text("#clock").endswith("s left"), what="the turn clock")
+    while wait_for_turn(page):
+        play_turn(page)
+    assert "Final table" in page.text("#final")
+    # readable on a phone: nothing wider than the screen
+    assert page.js("return document.documentElement.scrollWidth <= window.innerWidth")
+    page.read_logs()
+    requested = list(page.urls.values())
+    assert any("/stream-tickets" in url for url in requested)
+    assert any(url.startswith(f"{live_server}/v1/games/") and "/stream?" in url for url in requested)
+    page.assert_clean()
+
+
+def served_routes(base: str) -> set[str]:
+    """The routes the server's own document lists, as "METHOD /path"."""
+    paths = requests.get(f"{base}/openapi.json", timeout=5).json()["paths"]
+    return {f"{m.upper()} {p}" for p, ops in paths.items() for m in ops}
+
+
+def test_a_game_is_opened_from_the_lobby_by_taking_its_open_seat_then_watched(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    if "GET /v1/games" not in served_routes(live_server):
+        pytest.skip("this server has no lobby (GET /v1/games is not in its document)")
+    r = requests.post(f"{live_server}/v1/games", json={
+        "players": [{"name": "ann"}, {"name": None}], "rules": {"hand_sizes": [3]}}, timeout=5)
+    assert r.status_code == 201
+    game_id = r.json()["game_id"]
+    page = browser()
+    page.open(f"{live_server}/play/?pace=0")
+    page.until(lambda: page.js("return !document.getElementById('lobby').hidden"), what="the lobby")
+    page.click("#lobby-refresh")
+    entry = f'#lobby-games li[data-game="{game_id}"]'
+    page.until(lambda: page.js("return document.querySelector(arguments[0]) !== null", entry),
+               what="the open game in the lobby")
+    page.click(f"{entry} button")
+    page.until(lambda: page.data("seat") == "1" and page.data("version") is not None,
+               what="the seat taken from the lobby")
+    assert len(page.hand()) == 3
+    assert seat_token(page, game_id)["seat"] == 1
+    page.assert_clean()
+
+    watcher = browser()
+    watcher.open(f"{live_server}/play/")
+    watcher.until(lambda: watcher.js("return !document.getElementById('lobby').hidden"),
+                  what="the lobby")
+    watcher.js("const s = document.getElementById('lobby-status'); s.value = 'in_progress';"
+               "s.dispatchEvent(new Event('change'));")
+    watcher.until(lambda: watcher.js("return document.querySelector(arguments[0] + ' a') !== null",
+                                     entry), what="the game among those being played")
+    watcher.click(f"{entry} a")
+    watcher.until(lambda: watcher.data("seat") == "spectator" and watcher.data("version") is not None,
+                  what="the spectator's view")
+    assert watcher.hand() == []
+    watcher.assert_clean()
+
+
+def test_the_final_table_shows_the_records_score_sheet_and_the_record_verifies(
+    browser: Callable[..., Page], live_server: str, tmp_path: Path,
+) -> None:
+    if "GET /v1/games/{game_id}/record" not in served_routes(live_server):
+        pytest.skip("this server keeps no records (GET /v1/games/{id}/record is not in its document)")
+    page = browser()
+    game_id = create_from_form(page, f"{live_server}/play?pace=0", "1", ["random"])
+    while wait_for_turn(page):
+        play_turn(page)
+    page.until(lambda: page.text("#final .sheet"), what="the score sheet")
+    assert game_id in page.text("#final .sheet")
+    link = page.js("return document.querySelector('#final a[download]').href")
+    assert link == f"{live_server}/v1/games/{game_id}/record"
+    assert f"python -m service.verify {game_id}.json" in page.text("#final")
+    record = tmp_path / f"{game_id}.json"
+    record.write_bytes(requests.get(link, timeout=5).content)
+    verified = subprocess.run([sys.executable, "-m", "service.verify", str(record)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    page.assert_clean()
+
+
+def test_an_unknown_game_says_so_once_and_does_not_retry(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    page = browser()
+    page.open(f"{live_server}/play/?game=no-such-game")
+    page.until(lambda: "unknown_game" in page.text("#status"), what="the problem's code")
+    assert page.js("return document.getElementById('game').hidden") is True
+    time.sleep(1.5)  # the page gave up: no stream was opened, nothing is retried
+    logs = page.read_logs()
+    assert logs["failed"] == [f"404 {live_server}/v1/games/no-such-game"], logs
