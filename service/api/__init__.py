@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .bots import blp as bots_blp
+from .events import blp as events_blp
 from .games import blp as games_blp
 from .health import blp as health_blp
 from .records import blp as records_blp
@@ -11,7 +12,7 @@ from .seeks import blp as seeks_blp
 from .solve import blp as solve_blp
 from .stream import blp as streams_blp
 
-BLUEPRINTS = (health_blp, rules_blp, bots_blp, solve_blp, games_blp, records_blp,
-              streams_blp, seeks_blp)
+BLUEPRINTS = (health_blp, rules_blp, bots_blp, solve_blp, games_blp, events_blp,
+              records_blp, streams_blp, seeks_blp)
 
 __all__ = ["BLUEPRINTS"]

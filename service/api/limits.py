@@ -46,7 +46,7 @@ from .problems import problem_response
 __all__ = ["RATE_LIMITED_BLUEPRINTS", "install_rate_limits", "nothing_new"]
 
 #: The blueprints whose requests count against the limits.
-RATE_LIMITED_BLUEPRINTS = ("games", "records", "solve", "streams", "seeks")
+RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks")
 #: The endpoints whose POST creates something that lives in Redis (a game, a seek).
 CREATION_ENDPOINTS = ("games.Games", "seeks.Seeks")
 

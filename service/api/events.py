@@ -1,0 +1,97 @@
+"""``GET /v1/games/{id}/events``: a game's event log, resumable by ``seq``, optionally waiting.
+
+A seat sees the public events and its own private ones (the cards it drew from the
+stock, the hands dealt to it); a spectator the public ones. ``timeout`` parks the
+request on the worker's notification hub (``service/play/waits.py``) until the next
+event, like the view's long-polls.
+"""
+
+from __future__ import annotations
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service import play
+
+from .docs import GAME_ID, problems, query
+from .limits import nothing_new
+from .problems import ApiProblem
+from .schemas import EventsResponseSchema
+from .web import (
+    QUERY_INT_MAX,
+    bearer_token,
+    for_bearer,
+    json_response,
+    parked,
+    query_int,
+    query_seconds,
+    store,
+    valid_game_id,
+)
+
+blp = Blueprint(
+    "events", __name__, url_prefix="/v1/games",
+    description="A game's event log: public events and your own private ones, in order.",
+)
+
+TOKEN_OPTIONAL = [{}, {"seatToken": []}]
+MAX_EVENTS = 1000
+
+
+@blp.route("/<game_id>/events", parameters=[GAME_ID])
+class Events(MethodView):
+    @blp.doc(
+        operationId="getEvents",
+        security=TOKEN_OPTIONAL,
+        parameters=[
+            query("after", "Return events with `seq` greater than this (default 0); "
+                  "beyond the newest event's `seq` it is a 422 `invalid_cursor`.",
+                  {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
+            query("limit", f"At most this many (1–{MAX_EVENTS}, default {MAX_EVENTS}).",
+                  {"type": "integer", "minimum": 1, "maximum": MAX_EVENTS}),
+            query("timeout", "If there is nothing after `after`, wait up to this many seconds "
+                  "for the next event (default 0).", {"type": "number", "minimum": 0}),
+        ],
+    )
+    @blp.response(200, EventsResponseSchema)
+    @problems(blp, 401, 404, 422)
+    def get(self, game_id: str) -> Response:
+        """The event log: public events plus your own private ones, in order
+
+        Resume with `after=next_after`. A spectator sees public fields only; a seat
+        also sees the cards it drew from the stock and the hands dealt to it.
+        """
+        valid_game_id(game_id)
+        token = bearer_token()
+        after = query_int("after", 0, 0)
+        limit = query_int("limit", MAX_EVENTS, 1, MAX_EVENTS)
+        timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
+        assert after is not None and limit is not None
+        games = store()
+        record = games.load(game_id)
+        seat = play.seat_of(record, token)
+        newest = record.state.event_seq
+        if after > newest:  # no event will ever come "after" a cursor the game never gave
+            raise ApiProblem(
+                422, "invalid_cursor",
+                f"'after' is {after} but the newest event of this game is {newest}",
+                newest=newest, errors={"query": {"after": [f"at most {newest}"]}},
+            )
+        # one more than the limit tells whether to page on
+        if timeout > 0:
+            with parked():
+                events = play.events_when(games, game_id, after, limit + 1, timeout)
+        else:
+            events = games.events(game_id, after, limit + 1)
+        more = len(events) > limit
+        events = events[:limit]
+        if not events and seat is not None:
+            nothing_new()
+        out = {
+            "game_id": game_id,
+            "events": [e.for_seat(seat) for e in events],
+            "next_after": events[-1].seq if events else after,
+            "more": more,
+        }
+        return for_bearer(json_response(out), seat is not None)
