@@ -208,9 +208,11 @@ class RedisGameStore(RedisListings, GameStore):
         self.record_ttl = int(record_ttl_seconds)
         common: dict[str, Any] = dict(
             socket_connect_timeout=timeout_seconds,
-            # One immediate retry recovers a pooled connection that Redis closed
-            # (a restart); more would only delay the 503 when Redis is really down.
-            retry=Retry(NoBackoff(), 1),
+            # One immediate retry recovers a pooled connection that Redis closed (a
+            # restart); more would only delay the 503 when Redis is really down. Never on
+            # a timeout: the command may have run (a save), and a re-run would answer an
+            # applied move with a version conflict; a timeout is a 503 (retry with the key)
+            retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
             health_check_interval=30,
         )
         self.client = _connect(url, max_connections, timeout_seconds,

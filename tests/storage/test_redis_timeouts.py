@@ -1,0 +1,54 @@
+"""A save that times out is not sent again: it may have run, and a second run would
+answer a move that was applied with a version conflict (found by a flaky fault test on a
+loaded machine: a 412 for the client's own move)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import redis
+
+from service.engine import apply, new_game
+from service.engine.cards import card_name
+from service.engine.rules import preset_rules
+from service.storage import StorageUnavailableError
+from service.storage.redis_store import RedisGameStore
+from tests.conftest import redis_url_for_tests
+
+TIMEOUT = 0.5
+#: Keeps Redis busy for ARGV[1] milliseconds.
+BUSY = """
+local t = redis.call('TIME')
+local until_us = (t[1] * 1000000 + t[2]) + ARGV[1] * 1000
+repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] >= until_us
+return 1
+"""
+
+
+def test_a_save_that_times_out_is_a_503_and_the_move_is_applied_once(redis_server: str) -> None:
+    url = redis_url_for_tests(redis_server, 11)
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    store = RedisGameStore(url, ttl_seconds=60, reply_ttl_seconds=60, timeout_seconds=TIMEOUT)
+    state = new_game(preset_rules("classic"), ["ann", "bob"], seed="timeouts")
+    store.create("g1", state, [None, None], [])
+    drawn, events = apply(state, state.current_seat, {"type": "draw", "source": "stock"})
+    store.save("g1", 0, drawn, events)  # (Redis now holds the script: EVALSHA runs it)
+    card = card_name(drawn.hands[drawn.current_seat][0])
+    new, events = apply(drawn, drawn.current_seat, {"type": "discard", "card": card})
+    # Redis busy (a script) a little longer than the timeout: the save, already sent, runs
+    # once Redis is free, after the client gave up on it (a retry would run second and
+    # find version 2: a version conflict for the client's own move)
+    busy = threading.Thread(target=client.eval, args=(BUSY, 0, int(TIMEOUT * 1000 + 300)))
+    busy.start()
+    time.sleep(0.05)
+    started = time.monotonic()
+    with pytest.raises(StorageUnavailableError):
+        store.save("g1", 1, new, events)
+    assert time.monotonic() - started < 2 * TIMEOUT  # one attempt, not two
+    busy.join()
+    assert store.load("g1").state.version == 2
+    client.flushdb()
+    store.close()
