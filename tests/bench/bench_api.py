@@ -164,9 +164,9 @@ def create_games(base: str, n: int) -> str:
 
 
 FLOORS = ("hello", "cas 6 KB json", "cas 6 KB orjson")
-#: Each product endpoint's floor and target ratio.
-TARGETS = {"GET view": ("hello", 0.6), "action POST": ("cas 6 KB json", 1.0),
-           "solve 14 cards": ("hello", 0.4)}
+#: Each product endpoint's floor, and its guard rail where it has one (docs/performance.md).
+TARGETS = {"GET view": ("hello", None), "action POST": ("cas 6 KB json", 0.7),
+           "solve 14 cards": ("hello", None)}
 
 
 def main() -> None:
@@ -211,7 +211,7 @@ def main() -> None:
     print(f"\n2 sync gunicorn workers, wrk {seconds} s per endpoint, {rounds} rounds "
           f"(medians over the rounds)\n")
     print(f"{'endpoint':<18}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}"
-          f"  ratio to floor (target), per round")
+          f"  ratio to floor (guard rail), per round")
     for name, results in runs.items():
         rps, p50, p99 = (statistics.median(r[i] for r in results) for i in range(3))
         bad = sum(r[3] for r in results)
@@ -219,7 +219,8 @@ def main() -> None:
         if name in TARGETS:
             floor_name, target = TARGETS[name]
             per_round = [r[0] / f[0] for r, f in zip(results, runs[floor_name], strict=True)]
-            ratio = (f"  {statistics.median(per_round):.2f}x {floor_name} (≥ {target}x); "
+            rail = f" (≥ {target}x)" if target is not None else ""
+            ratio = (f"  {statistics.median(per_round):.2f}x {floor_name}{rail}; "
                      + " ".join(f"{x:.2f}" for x in per_round))
             if name == "action POST":
                 orjson_floor = [r[0] / f[0] for r, f in
