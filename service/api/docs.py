@@ -103,6 +103,9 @@ def json_body(
     }
 
 
+#: An operation a spectator may call without a token and a seat with its own.
+TOKEN_OPTIONAL = [{}, {"seatToken": []}]
+
 #: The game id of every ``/v1/games/<game_id>…`` route, with its bound (ids are 16
 #: characters; a longer one is no game's, 404 like any unknown id).
 GAME_ID = {"in": "path", "name": "game_id", "required": True, "description": "The game's id.",

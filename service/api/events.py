@@ -14,7 +14,7 @@ from flask_smorest import Blueprint
 
 from service import play
 
-from .docs import GAME_ID, problems, query
+from .docs import GAME_ID, TOKEN_OPTIONAL, problems, query
 from .limits import nothing_new
 from .problems import ApiProblem
 from .schemas import EventsResponseSchema
@@ -35,7 +35,6 @@ blp = Blueprint(
     description="A game's event log: public events and your own private ones, in order.",
 )
 
-TOKEN_OPTIONAL = [{}, {"seatToken": []}]
 MAX_EVENTS = 1000
 
 

@@ -27,7 +27,16 @@ from service import metrics, play
 from service.engine import GameState
 from service.play import etag, game_view, game_view_bytes
 
-from .docs import ETAG, GAME_ID, LOCATION, header, json_body, problems, query
+from .docs import (
+    ETAG,
+    GAME_ID,
+    LOCATION,
+    TOKEN_OPTIONAL,
+    header,
+    json_body,
+    problems,
+    query,
+)
 from .limits import nothing_new
 from .lobby import LOBBY_EXAMPLE, LOBBY_PARAMETERS, lobby_response
 from .problems import ApiProblem
@@ -66,7 +75,6 @@ blp = Blueprint(
 _CREATE = CreateGameRequestSchema()
 _CLAIM = ClaimRequestSchema()
 TOKEN = [{"seatToken": []}]
-TOKEN_OPTIONAL = [{}, {"seatToken": []}]
 
 CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"bot": "strong"}],
                   "rules": {"preset": "classic"}, "seed": "7", "turn_seconds": 60}

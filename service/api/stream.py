@@ -25,7 +25,7 @@ from flask_smorest import Blueprint
 
 from service import play
 
-from .docs import GAME_ID, header, problems, query
+from .docs import GAME_ID, TOKEN_OPTIONAL, header, problems, query
 from .problems import ApiProblem
 from .web import (
     QUERY_INT_MAX,
@@ -45,7 +45,6 @@ blp = Blueprint(
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
-TOKEN_OPTIONAL = [{}, {"seatToken": []}]
 #: Framed views kept (the views of the games that moved last; a few hundred KB at most).
 VIEW_FRAMES = 256
 
