@@ -18,6 +18,7 @@ worker, not a thread (see ``deploy/gunicorn.conf.py``).
 from __future__ import annotations
 
 import re
+import time
 
 from flask import Response, request
 from flask.views import MethodView
@@ -80,10 +81,16 @@ CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"bot": "strong"}],
                   "rules": {"preset": "classic"}, "seed": "7", "turn_seconds": 60}
 
 
-def _then_play_due(response: Response, game_id: str) -> Response:
+def _then_play_due(response: Response, game_id: str, saved: GameState | None,
+                   open_seats: list[int] | None = None) -> Response:
     """Once the response is sent, start making the moves the service owes (a bot seat on
     turn) apart from the request: the caller has its answer at once, and each bot move
-    reaches the stream as it is made (``service/play/autoplay.py``)."""
+    reaches the stream as it is made (``service/play/autoplay.py``).
+
+    Only when ``saved`` (the state this request saved, with its ``open_seats``; ``None``:
+    not at hand) owes one: an action between humans starts no thread, no second read."""
+    if saved is not None and not play.due(saved, open_seats or [], time.time()):
+        return response
     games = store()
     response.call_on_close(lambda: play.play_due_apart(games, game_id))
     return response
@@ -173,7 +180,7 @@ class Games(MethodView):
         return _then_play_due(json_response(
             out, 201, {"Location": f"/v1/games/{record.game_id}", "ETag": etag(state.version),
                        "Cache-Control": "no-store"},
-        ), record.game_id)
+        ), record.game_id, record.state, record.open_seats)
 
 
 @blp.route("/<game_id>", parameters=[GAME_ID])
@@ -297,7 +304,8 @@ class Actions(MethodView):
             reply = (result.reply.body if result.reply is not None
                      else game_view_bytes(game_id, result.state, result.seat))
             response = _then_play_due(
-                json_response(reply, 200, {"ETag": etag(result.state.version)}), game_id)
+                json_response(reply, 200, {"ETag": etag(result.state.version)}), game_id,
+                result.state)  # (an action needs every seat claimed: none is open)
         return for_bearer(response, private=True)  # the acting seat's view, replayed or not
 
 
@@ -344,7 +352,8 @@ class Claim(MethodView):
         }
         # the seat's token is in this body, shown once: no cache may keep it
         return _then_play_due(json_response(
-            out, 200, {"ETag": etag(state.version), "Cache-Control": "no-store"}), game_id)
+            out, 200, {"ETag": etag(state.version), "Cache-Control": "no-store"}), game_id,
+            state, record.open_seats)
 
 
 @blp.route("/<game_id>/rematch", parameters=[GAME_ID])
@@ -368,4 +377,4 @@ class Rematch(MethodView):
         seat = play.seat_of(record, token)
         response = _view_response(game_id, record.state, seat, record.open_seats)
         rematch = record.state.rematch_game
-        return response if rematch is None else _then_play_due(response, rematch)
+        return response if rematch is None else _then_play_due(response, rematch, None)
