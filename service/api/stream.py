@@ -15,7 +15,7 @@ Every open stream counts as one parked request of its client for its whole durat
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache, partial
+from functools import partial
 from itertools import chain
 
 import orjson
@@ -45,8 +45,6 @@ blp = Blueprint(
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
-#: Framed views kept (the views of the games that moved last; a few hundred KB at most).
-VIEW_FRAMES = 256
 
 
 def _media_type() -> str:
@@ -78,17 +76,11 @@ def _cursor() -> int:
     return int(text)
 
 
-@lru_cache(maxsize=VIEW_FRAMES)
-def _framed_view(body: bytes, media_type: str) -> bytes:
-    """A view message, framed once per distinct view and format.
+def _sse_view(body: bytes) -> bytes:
+    return b"event: view\ndata: %s\n\n" % body
 
-    Why cached: one move wakes every stream of a game with the same rendered view (one
-    ``bytes`` object, shared by the watch); framed per stream it would be copied once per
-    stream, and each parked stream would keep its copy alive (the WSGI server's loop and
-    werkzeug's iterator hold the last chunk sent while the stream sleeps). Cached, they
-    all send and hold one object; the key's hash is computed once per ``bytes`` object."""
-    if media_type == SSE:
-        return b"event: view\ndata: %s\n\n" % body
+
+def _ndjson_view(body: bytes) -> bytes:
     return b'{"type":"view","view":%s}\n' % body
 
 
@@ -97,7 +89,7 @@ def _sse(message: play.Message) -> bytes:
         return b"id: %d\nevent: event\ndata: %s\n\n" % (message.seq, orjson.dumps(message.data))
     if message.kind == "view":
         assert message.body is not None
-        return _framed_view(message.body, SSE)
+        return message.body  # framed by _sse_view
     if message.kind == "heartbeat":
         return b": ping\n\n"
     assert message.data is not None
@@ -110,7 +102,7 @@ def _ndjson(message: play.Message) -> bytes:
         return b'{"type":"event","event":%s}\n' % orjson.dumps(message.data)
     if message.kind == "view":
         assert message.body is not None
-        return _framed_view(message.body, NDJSON)
+        return message.body  # framed by _ndjson_view
     if message.kind == "heartbeat":
         return b"\n"
     return orjson.dumps({"type": "end", **(message.data or {})}) + b"\n"
@@ -189,13 +181,14 @@ class Stream(MethodView):
         services = current_app.extensions["three_thirteen"]
         hold = parked()  # one of the client's parked requests until the response closes
         hold.__enter__()
-        frame = _sse if media_type == SSE else _ndjson
+        frame, frame_view = (_sse, _sse_view) if media_type == SSE else (_ndjson, _ndjson_view)
         try:
             messages = play.stream_messages(
                 games, game_id, seat, after,
                 max_seconds=services.config.stream_max_seconds,
                 heartbeat_seconds=services.config.stream_heartbeat_seconds,
-                stopping=services.stopping.is_set, known_version=record.state.version)
+                stopping=services.stopping.is_set, known_version=record.state.version,
+                frame_view=frame_view)
             # Why map() and no generator of our own, no request context kept for the
             # stream's life (no stream_with_context), no ExitStack: a parked stream is a
             # sleeping greenlet, and each Python generator between the server's loop and

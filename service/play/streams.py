@@ -116,7 +116,7 @@ def _ticket_hash(ticket: str) -> str:
 def stream_messages(
     store: GameStore, game_id: str, seat: int | None, after: int, *,
     max_seconds: float, heartbeat_seconds: float, stopping: Callable[[], bool],
-    known_version: int | None = None,
+    known_version: int | None = None, frame_view: Callable[[bytes], bytes] | None = None,
 ) -> Iterator[Message]:
     """The messages of one stream of ``game_id`` for ``seat`` (``None``: a spectator)
     with events after ``after``, until the game is finished, ``max_seconds`` pass, or
@@ -130,7 +130,12 @@ def stream_messages(
     ``known_version``: a version the caller has just read (checking the bearer). The
     stream's first read may then be one another waiter of this game made since the last
     move, if it is at least that new: a burst of streams opening on one game costs one
-    Redis read, not one each, and keeps one game in memory, not one per stream."""
+    Redis read, not one each, and keeps one game in memory, not one per stream.
+
+    ``frame_view``: how the caller frames a view for the wire (SSE or NDJSON); a view
+    message's ``body`` is then the framed bytes, made once per distinct view and framing
+    for every stream of this wake-up (:meth:`GameWatch.shared`), so they all send and
+    keep alive one object rather than a copy each."""
     # (one generator, not a wrapper over another: each generator a parked stream is
     # suspended in is one more interpreter frame on the greenlet's saved C stack)
     deadline = time.monotonic() + max_seconds
@@ -151,8 +156,10 @@ def stream_messages(
                     after = events[-1].seq
                 key = ("view", record.state.version, seat, tuple(record.open_seats))
                 if key != sent_view:
-                    body = watch.shared(key, partial(
-                        game_view_bytes, game_id, record.state, seat, record.open_seats))
+                    render = partial(
+                        game_view_bytes, game_id, record.state, seat, record.open_seats)
+                    body = watch.shared((*key, frame_view), render if frame_view is None
+                                        else partial(_framed, frame_view, render))
                     yield Message("view", body=body)
                     sent_view = key
                 if record.state.finished:
@@ -183,6 +190,10 @@ def stream_messages(
                     record = catch_up(store, record, bots=True)
     except StorageUnavailableError:
         yield _end("unavailable")
+
+
+def _framed(frame: Callable[[bytes], bytes], render: Callable[[], bytes]) -> bytes:
+    return frame(render())
 
 
 def _events(watch: GameWatch, after: int, newest: int) -> list[Any]:
