@@ -116,13 +116,7 @@ def catch_up(store: GameStore, record: GameRecord, bots: bool = False) -> GameRe
 
 def _events_for(store: GameStore, game_id: str, seat: int, log: list[Event]) -> list[Any]:
     """The seat's share of every event so far (read once per call, then extended)."""
-    after = log[-1].seq if log else 0
-    while True:
-        page = store.events(game_id, after, 1000)
-        log.extend(page)
-        if len(page) < 1000:
-            break
-        after = page[-1].seq
+    log.extend(store.all_events(game_id, log[-1].seq if log else 0))
     return [e.for_seat(seat) for e in log]
 
 

@@ -35,15 +35,6 @@ __all__ = ["finishing_record", "game_record", "view_at"]
 _LEVEL = 9
 
 
-def _all_events(store: GameStore, game_id: str) -> list[Event]:
-    out: list[Event] = []
-    while True:
-        page = store.events(game_id, out[-1].seq if out else 0, 1000)
-        out.extend(page)
-        if len(page) < 1000:
-            return out
-
-
 def _blob(record: dict[str, Any], token_hashes: Sequence[str | None]) -> bytes:
     return zlib.compress(orjson.dumps({"record": record, "tokens": list(token_hashes)}), _LEVEL)
 
@@ -58,7 +49,7 @@ def finishing_record(store: GameStore, before: GameRecord, new: GameState,
     """The stored record if saving ``new`` (with ``events``) finishes the game, else None."""
     if not any(e.type == "game_finished" for e in events):
         return None
-    log = [*_all_events(store, before.game_id), *events]
+    log = [*store.all_events(before.game_id), *events]
     record = build_record(before.game_id, new, log, created_at=before.created_at,
                           finished_at=time.time())
     return _blob(record, before.token_hashes)
@@ -75,7 +66,7 @@ def game_record(store: GameStore, game_id: str) -> tuple[dict[str, Any], tuple[s
     if not live.state.finished:
         raise GameNotFinishedError(
             "this game is still being played: its record is kept once it is finished")
-    record = build_record(game_id, live.state, _all_events(store, game_id),
+    record = build_record(game_id, live.state, store.all_events(game_id),
                           created_at=live.created_at, finished_at=time.time())
     store.put_record(game_id, _blob(record, live.token_hashes))
     blob = store.load_record(game_id)  # the one kept, if another request wrote it first

@@ -213,6 +213,15 @@ class GameStore(ABC):
     def events(self, game_id: str, after: int, limit: int) -> list[Event]:
         """Up to ``limit`` events with ``seq > after``, in order."""
 
+    def all_events(self, game_id: str, after: int = 0) -> list[Event]:
+        """Every event with ``seq > after``, in order (read a page of 1,000 at a time)."""
+        out: list[Event] = []
+        while True:
+            page = self.events(game_id, out[-1].seq if out else after, 1000)
+            out.extend(page)
+            if len(page) < 1000:
+                return out
+
     @abstractmethod
     def watch(self, game_id: str) -> AbstractContextManager[GameWatch]:
         """Follow ``game_id`` for the duration of a ``with`` block (see :class:`GameWatch`).
