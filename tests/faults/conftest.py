@@ -101,6 +101,30 @@ class Gunicorn:
         ).stdout
         return [int(p) for p in out.split()]
 
+    def clients(self, pid: int) -> int:
+        """How many established client connections to the service's port worker ``pid``
+        holds: which worker the kernel handed a connection to is up to its accept race,
+        so a test that kills a worker under its clients picks it by this."""
+        inodes = set()
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:  # closed meanwhile
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+        held = 0
+        for table in ("tcp", "tcp6"):
+            path = Path(f"/proc/{pid}/net/{table}")
+            if not path.exists():
+                continue
+            for line in path.read_text().splitlines()[1:]:
+                fields = line.split()
+                local_port = int(fields[1].rsplit(":", 1)[1], 16)
+                if local_port == self.port and fields[3] == "01" and fields[9] in inodes:
+                    held += 1
+        return held
+
     def close(self) -> None:
         self.proc.terminate()
         try:

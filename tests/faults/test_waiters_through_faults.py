@@ -16,6 +16,8 @@ from collections import Counter
 
 import pytest
 
+from tests.conftest import wait_until
+
 from .conftest import Gunicorn, RedisProcess
 from .waiters import LONG_POLLS, Game, Waiter, mixed, park, spectator
 
@@ -92,16 +94,18 @@ def test_long_polls_on_a_killed_worker_are_closed_and_woken_after_they_ask_again
     game.to_a_discard()
     waiters = [spectator(game, 20) for _ in range(WAITERS)]
     threads = park(base, waiters, 30)
-    time.sleep(0.5)
-    victim = waiting_service.workers()[0]
+    workers = waiting_service.workers()
+    wait_until(lambda: sum(map(waiting_service.clients, workers)) >= WAITERS, 10,
+               "every long-poll accepted by a worker")
+    victim = max(workers, key=waiting_service.clients)  # one worker may have won them all
+    clients = waiting_service.clients(victim)
     os.kill(victim, signal.SIGKILL)
     for t in threads:
         t.join(0.1)
-    deadline = time.monotonic() + 5
-    while not any(w.error for w in waiters) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len([w for w in waiters if w.error is not None]) >= clients, 5,
+               f"the {clients} long-polls of the killed worker cut")
     cut = [w for w in waiters if w.error is not None]
-    assert cut, "no long-poll was on the killed worker (connections not spread?)"
+    assert len(cut) == clients, (len(cut), clients)
     assert all(w.status is None for w in cut)  # a closed connection, never an HTTP answer
     survivors = [w for w in waiters if w.error is None]
     assert not [w for w in survivors if w.answered_at is not None]
