@@ -14,6 +14,7 @@ Every open stream counts as one parked request of its client for its whole durat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import partial
 from itertools import chain
@@ -131,6 +132,10 @@ STREAM_DOC = {
 }
 
 
+#: What the document promises of ``?ticket=`` (tickets are ``token_urlsafe(24)``: 32 chars).
+TICKET = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 @blp.route("/<game_id>/stream", parameters=[GAME_ID])
 class Stream(MethodView):
     @blp.doc(
@@ -169,9 +174,10 @@ class Stream(MethodView):
         games = store()
         ticket = request.args.get("ticket")
         if ticket is not None:
-            if not 1 <= len(ticket) <= 200:
+            if not TICKET.fullmatch(ticket):
                 raise ApiProblem(422, "invalid_query", "query parameter 'ticket' must be 1 to "
-                                 "200 characters", errors={"query": {"ticket": ["1–200 chars"]}})
+                                 "64 characters of A-Z, a-z, 0-9, '_' and '-'",
+                                 errors={"query": {"ticket": ["1–64 URL-safe characters"]}})
             record, seat = play.redeem_ticket(games, game_id, ticket)
         else:
             token = bearer_token()

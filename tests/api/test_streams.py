@@ -202,6 +202,17 @@ def test_a_ticket_needs_a_seat_token(client: FlaskClient, table: Table) -> None:
     assert r.status_code == 401
 
 
+def test_a_ticket_outside_the_documented_form_is_a_422_naming_the_parameter(
+    client: FlaskClient, table: Table
+) -> None:
+    for bad in ["x" * 65, "has space", "dot.ted", "é"]:
+        r = client.get(f"/v1/games/{table.game_id}/stream", query_string={"ticket": bad})
+        assert (r.status_code, r.json["code"]) == (422, "invalid_query"), bad
+        assert "ticket" in r.json["errors"]["query"]
+    r = client.get(f"/v1/games/{table.game_id}/stream", query_string={"ticket": "x" * 64})
+    assert r.status_code == 401  # the longest documented form: looked up, not found
+
+
 def test_each_open_stream_is_a_parked_request_of_its_token(
     config: Config, redis_db: Any
 ) -> None:
