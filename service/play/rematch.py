@@ -9,12 +9,16 @@ follows the old game's stream or long-polls it learns where to go.
 
 from __future__ import annotations
 
+import time
+from functools import partial
+
 from service.engine import new_game
 from service.engine.seats import ask_rematch, humans, rematch_started
 from service.storage import GameRecord, GameStore, VersionConflictError
 
 from .errors import AuthError, GameBusyError
 from .games import MAX_ATTEMPTS, hash_token, seat_of_digest, store_new_game
+from .lobby import best_effort
 
 __all__ = ["ask_for_rematch"]
 
@@ -29,6 +33,7 @@ def ask_for_rematch(store: GameStore, game_id: str, token: str | None) -> GameRe
         record = store.load(game_id)
         seat = seat_of_digest(record, digest)
         state, events = ask_rematch(record.state, seat)
+        new = None
         if set(humans(state)) <= set(state.rematch_asked):
             old = state
             new = _new_game_like(store, record)
@@ -37,7 +42,10 @@ def ask_for_rematch(store: GameStore, game_id: str, token: str | None) -> GameRe
         try:
             store.save(game_id, record.state.version, state, events)
         except VersionConflictError:
-            continue  # a game made for a lost race is never announced: it just expires
+            continue  # a game made for a lost race is never announced nor listed: it expires
+        if new is not None:  # on the lobby only once announced
+            best_effort("rematch", partial(store.list_game, new.game_id, "in_progress",
+                                           time.time()))
         return GameRecord(game_id, state, record.token_hashes)
     raise GameBusyError("the game kept changing; try again")
 
@@ -46,4 +54,4 @@ def _new_game_like(store: GameStore, record: GameRecord) -> GameRecord:
     old = record.state
     state = new_game(old.rules, list(old.names), None, bots=old.bots or None,
                      turn_seconds=old.turn_seconds)
-    return store_new_game(store, state, record.token_hashes, None)
+    return store_new_game(store, state, record.token_hashes, None, unlisted=True)

@@ -1,0 +1,63 @@
+"""Rematches (``service/play/rematch.py``) on the in-memory store: the new game reaches the
+lobby only once it is announced, so a game made for a request that lost a race stays
+out of sight."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.play import act, ask_for_rematch, create_game, lobby_page, play_due
+from service.storage import VersionConflictError
+from service.storage.memory import MemoryGameStore
+
+SHORT = {"preset": "classic", "hand_sizes": [3]}
+
+
+class LosesOneRace(MemoryGameStore):
+    """A store whose next save of ``game_id`` fails as if another request saved first."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lose: str | None = None
+
+    def save(self, game_id: str, expected_version: int, *args: Any, **kwargs: Any) -> Any:
+        if game_id == self.lose:
+            self.lose = None
+            raise VersionConflictError(f"{game_id} moved on")
+        return super().save(game_id, expected_version, *args, **kwargs)
+
+
+def finished_game(store: MemoryGameStore) -> tuple[str, list[str]]:
+    record, tokens = create_game(store, SHORT, ["ann", "bob", None], "rematch",
+                                 bots=[None, None, "greedy"])
+    act(store, record.game_id, tokens[0], {"type": "resign"})
+    act(store, record.game_id, tokens[1], {"type": "resign"})
+    play_due(store, record.game_id)
+    assert store.load(record.game_id).state.status == "finished"
+    return record.game_id, [t for t in tokens if t is not None]
+
+
+def in_progress(store: MemoryGameStore) -> set[str]:
+    """The games the lobby offers to watch."""
+    return {g["game_id"] for g in lobby_page(store, "in_progress", limit=100).games}
+
+
+def test_the_rematch_game_is_listed_once_it_is_announced() -> None:
+    store = LosesOneRace()
+    game_id, tokens = finished_game(store)
+    ask_for_rematch(store, game_id, tokens[0])
+    assert in_progress(store) == set()
+    new_id = ask_for_rematch(store, game_id, tokens[1]).state.rematch_game
+    assert new_id is not None and in_progress(store) == {new_id}
+
+
+def test_a_rematch_game_made_for_a_lost_race_is_neither_announced_nor_listed() -> None:
+    store = LosesOneRace()
+    game_id, tokens = finished_game(store)
+    ask_for_rematch(store, game_id, tokens[0])
+    store.lose = game_id  # bob's first try creates a game, then finds the game moved on
+    new_id = ask_for_rematch(store, game_id, tokens[1]).state.rematch_game
+    announced = [e.public["game_id"] for e in store.events(game_id, 0, 10_000)
+                 if e.type == "rematch_started"]
+    assert announced == [new_id]
+    assert in_progress(store) == {new_id}  # the first try's game is not on the lobby
