@@ -11,6 +11,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -99,8 +100,17 @@ class Page:
         return self.js("return document.body.dataset[arguments[0]] ?? null;", name)
 
     def click(self, selector: str) -> None:
+        """Click what ``selector`` finds, finding it again if the page re-rendered it
+        between the finding and the click (a view from the stream redraws the hand)."""
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.common.by import By
 
+        for _ in range(5):
+            try:
+                self.driver.find_element(By.CSS_SELECTOR, selector).click()
+                return
+            except StaleElementReferenceException:
+                time.sleep(0.05)
         self.driver.find_element(By.CSS_SELECTOR, selector).click()
 
     def hand(self) -> list[str]:

@@ -317,6 +317,33 @@ def test_the_final_table_shows_the_records_score_sheet_and_the_record_verifies(
     page.assert_clean()
 
 
+def test_a_resigned_seat_is_played_to_the_end_and_the_rematch_opens_as_the_same_seat(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    page = browser()
+    game_id = create_from_form(page, f"{live_server}/play?pace=0", "2", ["greedy"])
+    shown = "return !document.getElementById(arguments[0]).hidden;"
+    page.until(lambda: page.js(shown, "resign"), what="the resign button")
+    page.click("#resign")
+    assert "Click again" in page.text("#resign") and page.data("status") == "in_progress"
+    page.click("#resign")
+    page.until(lambda: page.data("status") == "finished", 30, "the game played to its end")
+    assert "resigned, greedy plays" in page.text("#players")
+    assert not page.js(shown, "resign")
+    page.until(lambda: page.js(shown, "rematch"), what="the rematch button")
+    page.click("#rematch")  # the bot accepts at once, so the rematch starts now
+    page.until(lambda: page.data("game") != game_id and page.data("status") == "in_progress",
+               what="the rematch's view")
+    new_id = page.data("game")
+    assert view_as(live_server, game_id)["rematch"]["game_id"] == new_id
+    assert page.data("viewSeat") == "0" and len(page.hand()) == 3
+    token = seat_token(page, game_id)["token"]
+    assert seat_token(page, new_id)["token"] == token  # a reload of the rematch resumes it
+    assert view_as(live_server, new_id, token)["you"]["hand"] == page.hand()
+    page.until(lambda: page.data("live") == "true", what="the rematch's stream")
+    page.assert_clean()
+
+
 def test_an_unknown_game_says_so_once_and_does_not_retry(
     browser: Callable[..., Page], live_server: str,
 ) -> None:

@@ -41,6 +41,10 @@ export class Api {
   lobby(status) { return this.request("GET", `/v1/games?status=${encodeURIComponent(status)}`); }
   create(body) { return this.request("POST", "/v1/games", { body }); }
   view(gameId, token) { return this.request("GET", `/v1/games/${enc(gameId)}`, { token }); }
+  /** The view once the game leaves `version` (or after `timeout` s, unchanged). */
+  waitView(gameId, token, version, timeout = 25) {
+    return this.request("GET", `/v1/games/${enc(gameId)}?wait_version=${version}&timeout=${timeout}`, { token });
+  }
   claim(gameId, seat, name) {
     return this.request("POST", `/v1/games/${enc(gameId)}/seats/${seat}/claim`, { body: { name } });
   }
@@ -50,6 +54,12 @@ export class Api {
     return this.request("POST", `/v1/games/${enc(gameId)}/actions`, {
       token, body: action,
       headers: { "If-Match": `"${version}"`, "Idempotency-Key": newKey() },
+    });
+  }
+  seatAction(gameId, token, action) {
+    // resign and back: allowed at any version, so no If-Match; retried safely all the same
+    return this.request("POST", `/v1/games/${enc(gameId)}/actions`, {
+      token, body: action, headers: { "Idempotency-Key": newKey() },
     });
   }
   rematch(gameId, token) { return this.request("POST", `/v1/games/${enc(gameId)}/rematch`, { token }); }

@@ -10,6 +10,7 @@ import {
   renderRoundEnd, renderSummary, renderTable, tickClock,
 } from "./render.js";
 import { cardLabel } from "./cards.js";
+import { SeatControls } from "./seat.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -259,6 +260,7 @@ function show(view) {
   renderHand(view, state.arrangement, act);
   renderActions(view, act);
   renderRoundEnd(view);
+  seat.render(view);
   if (view.status === "finished") showFinal(view);
   if (state.arranged && !state.arrangement && view.you) arrange();
   if (view.status !== "finished") {
@@ -334,6 +336,22 @@ async function hint() {
     box.replaceChildren(list);
   } catch (e) { say(`The solver did not answer: ${explain(e)}`, true); }
 }
+
+/** Every seat keeps its token in the rematch, so this page opens it as the same seat. */
+function openRematch(gameId) {
+  saveSeat(gameId, state.seat, state.token);
+  if (state.stop) state.stop();
+  Object.assign(state, { view: null, arrangement: null, queue: [], live: false, acting: null });
+  delete document.body.dataset.live;
+  $("final").hidden = true;
+  history.pushState(null, "", linkTo(gameId, false));
+  openGame(gameId, false);
+}
+
+const seat = new SeatControls({
+  api, say, explain, show, openRematch, linkTo,
+  current: () => ({ gameId: state.gameId, token: state.token, view: state.view }),
+});
 
 // --- start ---------------------------------------------------------------------------
 
