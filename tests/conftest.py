@@ -29,6 +29,21 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: The longest test files (a minute or more each), run first: `make test` runs files in
+#: parallel, and one of these started last would leave the other processes idle at the end.
+LONGEST_FIRST = (
+    "tests/cluster/test_redis_cluster.py",
+    "tests/contract/test_schemathesis.py",
+    "tests/solver/test_solver_matches_reference.py",
+    "tests/web/test_play_page.py",
+    "tests/conformance/test_conformance.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in LONGEST_FIRST)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
