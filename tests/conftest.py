@@ -29,21 +29,6 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 
 
-#: The longest test files (a minute or more each), run first: `make test` runs files in
-#: parallel, and one of these started last would leave the other processes idle at the end.
-LONGEST_FIRST = (
-    "tests/cluster/test_redis_cluster.py",
-    "tests/contract/test_schemathesis.py",
-    "tests/solver/test_solver_matches_reference.py",
-    "tests/web/test_play_page.py",
-    "tests/conformance/test_conformance.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in LONGEST_FIRST)
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -72,6 +57,8 @@ def redis_binary() -> str:
 
 
 def wait_until(check: callable, timeout: float, what: str) -> None:  # type: ignore[valid-type]
+    """Poll ``check`` every 50 ms until it is true; an exception counts as not yet (a
+    server still starting). ``what`` names what was awaited in the error."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -80,7 +67,7 @@ def wait_until(check: callable, timeout: float, what: str) -> None:  # type: ign
         except Exception:  # still starting
             pass
         time.sleep(0.05)
-    raise RuntimeError(f"{what} did not start within {timeout} s")
+    raise RuntimeError(f"waited {timeout} s for {what}: not there")
 
 
 def redis_url_for_tests(redis_server: str, db: int) -> str:
