@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make run`: serve the API with gunicorn on $PORT (default 8000). When REDIS_URL is not set,
+# `make run`: serve the API with gunicorn on $PORT (default 8000), and run one sweeper
+# (python -m service.sweep) beside it. When REDIS_URL is not set,
 # start a throw-away local redis-server (no persistence) on a free port, stopped on exit;
 # if it does not answer PING within 10 s, stop (its own message is above) instead of serving 503s.
 set -euo pipefail
@@ -30,8 +31,19 @@ if [ -z "${REDIS_URL:-}" ]; then
   fi
   echo "local redis-server ($server) at $REDIS_URL"
 fi
+# the sweeper plays the clocks and bot seats of games nobody is reading (SWEEPER=off: none)
+sweeper_pid=""
+if [ "${SWEEPER:-on}" != "off" ]; then
+  "$VENV/bin/python" -m service.sweep &
+  sweeper_pid=$!
+fi
 echo "serving on http://127.0.0.1:$PORT  (docs: http://127.0.0.1:$PORT/docs)"
 "$VENV/bin/gunicorn" -c deploy/gunicorn.conf.py "service.app:create_app()" &
 gunicorn_pid=$!
-trap 'kill -TERM $gunicorn_pid 2>/dev/null || true; wait $gunicorn_pid 2>/dev/null || true; cleanup' EXIT INT TERM
+stop() {
+  kill -TERM $gunicorn_pid $sweeper_pid 2>/dev/null || true
+  wait $gunicorn_pid $sweeper_pid 2>/dev/null || true
+  cleanup
+}
+trap stop EXIT INT TERM
 wait $gunicorn_pid

@@ -50,7 +50,7 @@ from .storage import GameStore, RedisGameStore
 from .storage.seeks import SeekBoard
 from .web import blp as play_blp
 
-__all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
+__all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app", "redis_store"]
 
 API_VERSION = "1.0.0"
 
@@ -117,6 +117,20 @@ class ProblemApi(Api):
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 
 
+def redis_store(config: Config) -> RedisGameStore:
+    """The Redis store ``config`` describes (the app's, and the sweeper's)."""
+    return RedisGameStore(
+        config.redis_url,
+        ttl_seconds=config.game_ttl_seconds,
+        finished_ttl_seconds=config.finished_game_ttl_seconds,
+        record_ttl_seconds=config.record_ttl_seconds,
+        reply_ttl_seconds=config.idempotency_ttl_seconds,
+        timeout_seconds=config.redis_timeout_seconds,
+        max_connections=config.redis_max_connections,
+        open_ttl_seconds=config.open_game_ttl_seconds,
+    )
+
+
 def create_app(config: Config | None = None, store: GameStore | None = None) -> Flask:
     """Build the app from ``config`` (default: the environment) and a store (default: Redis)."""
     config = config or Config.from_env()
@@ -135,16 +149,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         },
     )
     if store is None:
-        store = RedisGameStore(
-            config.redis_url,
-            ttl_seconds=config.game_ttl_seconds,
-            finished_ttl_seconds=config.finished_game_ttl_seconds,
-            record_ttl_seconds=config.record_ttl_seconds,
-            reply_ttl_seconds=config.idempotency_ttl_seconds,
-            timeout_seconds=config.redis_timeout_seconds,
-            max_connections=config.redis_max_connections,
-            open_ttl_seconds=config.open_game_ttl_seconds,
-        )
+        store = redis_store(config)
     waits = WaitSlots(parse_limit(config.max_waits_per_address, "MAX_WAITS_PER_ADDRESS"),
                       parse_limit(config.max_waits_per_token, "MAX_WAITS_PER_TOKEN"))
     seeks = (SeekBoard(store, results_kept_seconds=config.open_game_ttl_seconds)

@@ -82,10 +82,13 @@ class Config:
     seek_ttl_seconds: int = 300
     rate_limit_storage_url: str = ""
     proxy_hops: int = 0
+    sweep_interval_seconds: float = 1.0  # python -m service.sweep: seconds between passes
 
     def __post_init__(self) -> None:
         if self.stream_max_seconds <= 0 or self.stream_heartbeat_seconds <= 0:
             raise ValueError("STREAM_MAX_SECONDS and STREAM_HEARTBEAT_SECONDS must be > 0")
+        if self.sweep_interval_seconds <= 0:
+            raise ValueError("SWEEP_INTERVAL_SECONDS must be > 0")
         if self.proxy_hops < 0:
             raise ValueError(f"PROXY_HOPS={self.proxy_hops} must be 0 or more")
 

@@ -42,6 +42,7 @@ from .errors import (
 )
 from .lobby import best_effort
 from .records import finishing_record
+from .sweep import plan
 from .views import game_view_bytes
 
 __all__ = [
@@ -140,13 +141,16 @@ def store_new_game(store: GameStore, state: GameState, hashes: Sequence[str | No
                    unlisted: bool = False) -> GameRecord:
     """Store a freshly dealt game under a new id (its clock started if no seat is open),
     on the lobby unless ``unlisted``."""
+    now = time.time() if now is None else now
     if None not in hashes:  # every seat taken: the first turn (and its clock) starts now
-        state = with_clock(None, state, time.time() if now is None else now, started=True)
+        state = with_clock(None, state, now, started=True)
     game_id = game_id or secrets.token_urlsafe(12)
     if not unlisted:
         store.list_game(game_id, "open" if None in hashes else "in_progress", time.time())
     store.create(game_id, state, hashes, opening_events(state))
-    return GameRecord(game_id, state, tuple(hashes))
+    record = GameRecord(game_id, state, tuple(hashes))
+    plan(store, game_id, state, record.open_seats, now)
+    return record
 
 
 def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
@@ -169,6 +173,7 @@ def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[Ga
             continue
         if None not in hashes:  # full: from the lobby's open games to those being played
             best_effort("claim", lambda: store.relist_game(game_id, "open", "in_progress"))
+            plan(store, game_id, state, [], time.time())
         return GameRecord(game_id, state, tuple(hashes)), token
     raise GameBusyError("the game kept changing while claiming; try again")
 

@@ -269,6 +269,27 @@ class GameStore(ABC):
         after the cursor ``before`` (the last pair of the previous page)."""
 
     @abstractmethod
+    def plan_visit(self, game_id: str, at: float) -> None:
+        """Ask the sweeper (``python -m service.sweep``) to look at ``game_id`` at ``at``
+        (Unix seconds), replacing any earlier plan for it.
+
+        Why a schedule beside the games: a turn clock or a bot seat is played by whoever
+        next reads the game, and a game nobody reads (every human gone, a bot game whose
+        worker died) would wait for its TTL. Like the listings it is one index across
+        games, so it is written apart from the game's own save and is only a hint: the
+        sweeper checks the game itself when the time comes."""
+
+    @abstractmethod
+    def take_visits(self, now: float, count: int, lease_seconds: float) -> list[str]:
+        """Up to ``count`` games whose visit is due at ``now``, each moved ``lease_seconds``
+        later in the same atomic step: several sweepers never take the same game at once,
+        and a game whose sweeper died is taken again when its lease runs out."""
+
+    @abstractmethod
+    def drop_visit(self, game_id: str) -> None:
+        """Take ``game_id`` off the schedule (finished, gone, or nothing left to play)."""
+
+    @abstractmethod
     def load_many(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
         """The games of ``game_ids`` in one round trip (``None``: no such game)."""
 

@@ -71,6 +71,7 @@ class MemoryGameStore(GameStore):
         self._wakeups = 0  # wake_all() calls: a watch wakes on these too
         self._tickets: dict[tuple[str, str], tuple[str, float]] = {}
         self._listings: dict[str, dict[str, float]] = {name: {} for name in LISTINGS}
+        self._visits: dict[str, float] = {}
         self._records: dict[str, bytes] = {}  # kept apart from the games, as on Redis
 
     def _game(self, game_id: str) -> _Game:
@@ -194,6 +195,21 @@ class MemoryGameStore(GameStore):
         with self._changed:
             rows = sorted(((c, g) for g, c in self._listings[listing].items()), reverse=True)
         return [(g, c) for c, g in rows if before is None or (c, g) < before][:count]
+
+    def plan_visit(self, game_id: str, at: float) -> None:
+        with self._changed:
+            self._visits[game_id] = at
+
+    def take_visits(self, now: float, count: int, lease_seconds: float) -> list[str]:
+        with self._changed:
+            due = sorted((at, g) for g, at in self._visits.items() if at <= now)[:count]
+            for _, game_id in due:
+                self._visits[game_id] = now + lease_seconds
+            return [g for _, g in due]
+
+    def drop_visit(self, game_id: str) -> None:
+        with self._changed:
+            self._visits.pop(game_id, None)
 
     def load_many(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
         with self._changed:

@@ -23,8 +23,11 @@ keeps them on one shard and a Lua script may touch them together)::
     ttt:{lobby}:open        sorted set, the lobby's games with open seats (score: created,
     ttt:{lobby}:in_progress   Unix ms), and its games being played: one hash tag, so one
                               script moves a game from one to the other
+    ttt:{sweep}:visits      sorted set, when the sweeper looks at a game with a clock or
+                            a bot seat (score: Unix ms)
 
-The lobby's listings and why they are kept apart from the games: :mod:`.listings`.
+The lobby's listings and why they are kept apart from the games: :mod:`.listings`;
+the sweeper's schedule: :mod:`.visits`.
 
 A game with open seats expires ``open_ttl_seconds`` after its creation (claims that
 leave seats open do not renew it), so games nobody joins cannot fill Redis; the save
@@ -86,6 +89,7 @@ from .hub import Hub, Watch, channel_of
 from .listings import RELIST, RedisListings, listing_key
 from .redis_errors import is_oom
 from .redis_scripts import CREATE, SAVE
+from .visits import TAKE_VISITS, RedisVisits
 
 __all__ = ["RedisGameStore", "game_keys", "listing_key"]
 
@@ -184,7 +188,7 @@ REFUSING_WRITES = (redis.exceptions.OutOfMemoryError, redis.exceptions.ReadOnlyE
 _UNAVAILABLE = (*UNREACHABLE, *REFUSING_WRITES)
 
 
-class RedisGameStore(RedisListings, GameStore):
+class RedisGameStore(RedisListings, RedisVisits, GameStore):
     """Games in Redis. Thread-safe: redis-py clients hold a connection pool."""
 
     def __init__(
@@ -223,6 +227,7 @@ class RedisGameStore(RedisListings, GameStore):
         self._create = self.client.register_script(CREATE)
         self._save = self.client.register_script(SAVE)
         self._relist = self.client.register_script(RELIST)
+        self._take_visits = self.client.register_script(TAKE_VISITS)
 
     def run(self, fn: Callable[[], T]) -> T:
         """``fn()`` (a call on :attr:`client`) with this store's error mapping, for the

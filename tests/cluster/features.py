@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -254,5 +255,42 @@ def records(played: Played, per_shard: int = 3) -> Row:
                f"{mean:.0f} B on average, text) and verified", dict(good))
 
 
+def sweeper(played: Played, games: int = 12) -> Row:
+    """Clocked games (1 s a turn) that nobody plays or reads, finished by two sweepers
+    (``python -m service.sweep``) on the cluster: the schedule is one key on one shard,
+    the games on every shard. Read from Redis (a game's record is written by the save that
+finishes it), not over HTTP: a request that reads a game plays what is due itself."""
+    node = played.store.get_default_node()
+    url = f"redis+cluster://{node.host}:{node.port}"
+    ids = []
+    for n in range(games):
+        r = requests.post(f"{played.base}/v1/games", timeout=10, json={
+            "players": [{"name": "a"}, {"name": "b"}], "rules": {"hand_sizes": [3]},
+            "seed": f"swept-{n}", "turn_seconds": 1})
+        ids.append(r.json()["game_id"])
+    procs = [subprocess.Popen([sys.executable, "-m", "service.sweep", "--interval", "0.2"],
+                              cwd=ROOT, env={**os.environ, "REDIS_URL": url,
+                                             "LOG_LEVEL": "warning"})
+             for _ in range(2)]
+    started = time.monotonic()
+    finished: Counter[str] = Counter()
+    try:
+        pending = set(ids)
+        while pending and time.monotonic() - started < 60:
+            for game_id in list(pending):
+                if played.store.exists(f"ttt:{{{game_id}}}:record"):  # saved as it finished
+                    pending.discard(game_id)
+                    finished[played.shard_of(game_id)] += 1
+            time.sleep(0.2)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(10)
+    seconds = time.monotonic() - started
+    ok = sum(finished.values()) == games and set(finished) == set(played.primaries())
+    return Row("sweeper", ok, f"{sum(finished.values())}/{games} clocked games nobody "
+               f"played finished by 2 sweepers in {seconds:.1f} s", dict(finished))
+
+
 #: Every feature checked across the shards, in the table's order.
-FEATURES: list[Callable[[Played], Row]] = [spread, actions, streams, seeks, records]
+FEATURES: list[Callable[[Played], Row]] = [spread, actions, streams, seeks, records, sweeper]

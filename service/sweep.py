@@ -1,0 +1,69 @@
+"""``python -m service.sweep``: the sweeper process, one loop over the games that are due.
+
+It plays the turn clocks and bot seats of games nobody is reading
+(:mod:`service.play.sweep` says why and how). It reads the service's own environment
+(``REDIS_URL`` and the rest of :class:`~service.config.Config`), needs no gunicorn, and
+any number may run at once (the schedule hands each due game to one of them). Every
+``SWEEP_INTERVAL_SECONDS`` (default 1) it takes up to 100 due games, at once again while
+a pass finds a full batch. SIGTERM or SIGINT ends it after the current game. Logs are
+JSON lines on stderr, like the workers'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+
+from service.app import redis_store
+from service.config import Config
+from service.jsonlog import JsonFormatter
+from service.play.sweep import sweep
+from service.storage import StorageUnavailableError
+
+log = logging.getLogger("three_thirteen.sweep")
+
+BATCH = 100
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m service.sweep",
+        description="Play the turn clocks and bot seats of games nobody is reading.")
+    parser.add_argument("--once", action="store_true", help="one pass, then exit")
+    parser.add_argument("--interval", type=float,
+                        help="seconds between passes (default: SWEEP_INTERVAL_SECONDS, 1)")
+    args = parser.parse_args(argv)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    # LOG_LEVEL as gunicorn's workers read it (deploy/gunicorn.conf.py)
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "info").upper(), handlers=[handler])
+    config = Config.from_env()
+    interval = args.interval or config.sweep_interval_seconds
+    store = redis_store(config)
+    stopping = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stopping.set())
+    log.info("sweeper started (every %.1f s)", interval)
+    while not stopping.is_set():
+        try:
+            games, moves = sweep(store, BATCH)
+        except StorageUnavailableError as exc:
+            log.warning("storage unavailable, retrying: %s", exc)
+            games = 0
+        else:
+            if games:
+                log.info("visited %d games, made %d moves", games, moves)
+        if args.once:
+            break
+        if games < BATCH:
+            stopping.wait(interval)
+    log.info("sweeper stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

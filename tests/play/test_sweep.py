@@ -1,0 +1,98 @@
+"""The sweeper (``service/play/sweep.py``) on the in-memory store, on a clock the test
+moves: games nobody reads are played at each deadline to their end, bot games nobody
+drives finish, and games that never need it are never scheduled."""
+
+from __future__ import annotations
+
+from service.play import act, create_game
+from service.play.sweep import LEASE_SECONDS, REVISIT_SECONDS, sweep
+from service.storage.memory import MemoryGameStore
+
+SHORT = {"preset": "classic", "hand_sizes": [3, 4]}
+
+
+class Clock:
+    """Time as the test sets it."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def sweep_until_finished(store: MemoryGameStore, game_id: str, clock: Clock,
+                         step: float) -> int:
+    """Sweep, move the clock ``step`` on, again, until the game is over; the passes."""
+    for passes in range(1, 500):
+        sweep(store, clock=clock)
+        if store.load(game_id).state.finished:
+            return passes
+        clock.now += step
+    raise AssertionError("the game never finished")
+
+
+def test_a_clocked_game_nobody_plays_is_played_at_each_deadline_to_its_end() -> None:
+    store, clock = MemoryGameStore(), Clock(1_000_000.0)
+    record, _ = create_game(store, SHORT, ["ann", "bob"], "sweep", turn_seconds=60,
+                            now=clock.now)
+    assert store.take_visits(clock.now + 59, 10, 0) == []  # not before the first deadline
+    passes = sweep_until_finished(store, record.game_id, clock, 61)
+    state = store.load(record.game_id).state
+    assert state.seat_kinds == ("away", "away")  # both timed out turn after turn
+    assert passes >= 4  # a pass at each deadline, not one that played the whole game
+    assert store.take_visits(clock.now + 10**6, 10, 0) == []  # off the schedule once over
+
+
+def test_only_the_turns_whose_clock_ran_out_are_played_for_a_seat() -> None:
+    store, clock = MemoryGameStore(), Clock(1_000_000.0)
+    record, tokens = create_game(store, SHORT, ["ann", "bob"], "sweep", turn_seconds=60,
+                                 now=clock.now)
+    clock.now += 30
+    sweep(store, clock=clock)  # nothing due yet
+    assert store.load(record.game_id).state.version == 0
+    clock.now += 31
+    sweep(store, clock=clock)
+    state = store.load(record.game_id).state
+    assert state.current_seat == 1 and state.seat_kinds[0] == "human"  # one time-out
+    act(store, record.game_id, tokens[1], {"type": "draw", "source": "stock"})
+    assert store.load(record.game_id).state.current_seat == 1
+
+
+def test_a_game_of_bots_nobody_drives_is_finished_by_the_sweeper() -> None:
+    store, clock = MemoryGameStore(), Clock(1_000_000.0)
+    # created as the API creates it, but no request plays the bots (their worker died)
+    record, _ = create_game(store, SHORT, [None, None, None], "bots",
+                            bots=["greedy", "strong", "random"], now=clock.now)
+    assert store.load(record.game_id).state.version == 0
+    sweep(store, clock=clock)
+    assert store.load(record.game_id).state.version == 0  # not due before its revisit
+    clock.now += REVISIT_SECONDS
+    assert sweep(store, clock=clock)[0] == 1
+    assert store.load(record.game_id).state.finished
+
+
+def test_a_game_without_a_clock_or_a_bot_is_never_scheduled() -> None:
+    store = MemoryGameStore()
+    create_game(store, SHORT, ["ann", "bob"], "plain")
+    create_game(store, SHORT, ["ann", None], "open", turn_seconds=60)  # starts once claimed
+    assert store.take_visits(10**12, 10, 0) == []
+
+
+def test_a_taken_game_is_not_handed_to_a_second_sweeper_until_its_lease_ends() -> None:
+    store = MemoryGameStore()
+    for n in range(5):
+        store.plan_visit(f"g{n}", 100.0 + n)
+    first = store.take_visits(200.0, 3, LEASE_SECONDS)
+    second = store.take_visits(200.0, 10, LEASE_SECONDS)
+    assert first == ["g0", "g1", "g2"] and second == ["g3", "g4"]
+    assert store.take_visits(200.0 + LEASE_SECONDS - 1, 10, LEASE_SECONDS) == []
+    assert sorted(store.take_visits(200.0 + LEASE_SECONDS, 10, LEASE_SECONDS)) == [
+        f"g{n}" for n in range(5)]
+
+
+def test_a_game_that_expired_is_dropped_from_the_schedule() -> None:
+    store = MemoryGameStore()
+    store.plan_visit("gone", 1.0)
+    assert sweep(store, clock=lambda: 2.0) == (1, 0)
+    assert store.take_visits(10**12, 10, 0) == []

@@ -1,0 +1,62 @@
+"""The sweeper's schedule in Redis (``service/storage/visits.py``) on a real Redis: due
+games come out oldest first, and racing sweepers never take one game twice in a lease."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from service.storage import RedisGameStore
+from service.storage.visits import VISITS_KEY
+from tests.conftest import redis_client, redis_url_for_tests
+
+
+@pytest.fixture
+def store(redis_server: str) -> Iterator[RedisGameStore]:
+    url = redis_url_for_tests(redis_server, 12)
+    client: redis.Redis = redis_client(url)
+    client.flushdb()
+    yield RedisGameStore(url, ttl_seconds=3600, reply_ttl_seconds=60, timeout_seconds=2)
+    client.flushdb()
+
+
+def test_due_games_come_out_oldest_first_and_a_plan_replaces_the_last(
+    store: RedisGameStore,
+) -> None:
+    store.plan_visit("late", 300.0)
+    store.plan_visit("early", 100.0)
+    store.plan_visit("moved", 50.0)
+    store.plan_visit("moved", 250.0)  # replanned: its old time no longer counts
+    assert store.take_visits(200.0, 10, 1000) == ["early"]  # leased until 1200
+    assert store.take_visits(260.0, 10, 1000) == ["moved"]
+    store.drop_visit("late")
+    assert store.take_visits(10**9, 10, 30) == ["early", "moved"]  # their leases ran out
+    assert store.client.zcard(VISITS_KEY) == 2
+
+
+def test_racing_sweepers_take_every_due_game_exactly_once_within_a_lease(
+    store: RedisGameStore,
+) -> None:
+    for n in range(300):
+        store.plan_visit(f"g{n}", 1000.0 + n)
+    taken: list[list[str]] = [[] for _ in range(6)]
+    start = threading.Barrier(6)
+
+    def sweeper(mine: list[str]) -> None:
+        start.wait()
+        while batch := store.take_visits(2000.0, 7, 60):
+            mine.extend(batch)
+
+    threads = [threading.Thread(target=sweeper, args=(t,)) for t in taken]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    everything = [g for batch in taken for g in batch]
+    assert sorted(everything) == sorted(f"g{n}" for n in range(300))  # none twice, none lost
+    assert sum(1 for batch in taken if batch) > 1  # they did race
+    assert store.take_visits(2059.0, 10, 60) == []
+    assert len(store.take_visits(2060.0, 500, 60)) == 300  # a dead sweeper's games come back
