@@ -1,11 +1,12 @@
 """The moves the service makes itself: bot seats, stand-ins and turn clocks.
 
-Why no background process: every request that saves a move (create, claim, act) runs
+Who makes them: every request that saves a move (create, claim, act) runs
 :func:`play_due` afterwards, and every request or woken waiter that reads a game on
-which a move is *due* (a bot on turn, or a turn clock run out) runs it too. Each move is
-loaded, decided, applied and saved with the usual compare-and-set, one version and its
-own events at a time, so frontends see bot moves one by one on the stream; a lost race
-means another request is making the same moves, and this one stops.
+which a move is *due* (a bot on turn, or a turn clock run out) runs it too; the sweeper
+(:mod:`.sweep`) runs it for games nobody reads. Each move is loaded, decided, applied
+and saved with the usual compare-and-set, one version and its own events at a time, so
+frontends see bot moves one by one on the stream; a lost race means another request is
+making the same moves, and this one stops.
 
 What a bot sees: :func:`decide` gets the seat's view (the engine's view for that seat,
 the dict a client would get) and that seat's share of the events, as plain JSON data,
