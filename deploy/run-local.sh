@@ -31,8 +31,15 @@ if [ -z "${REDIS_URL:-}" ]; then
   fi
   echo "local redis-server ($server) at $REDIS_URL"
 fi
-# the sweeper plays the clocks and bot seats of games nobody is reading (SWEEPER=off: none)
 sweeper_pid=""
+gunicorn_pid=""
+stop() {
+  kill -TERM $gunicorn_pid $sweeper_pid 2>/dev/null || true
+  wait $gunicorn_pid $sweeper_pid 2>/dev/null || true
+  cleanup
+}
+trap stop EXIT INT TERM
+# the sweeper plays the clocks and bot seats of games nobody is reading (SWEEPER=off: none)
 if [ "${SWEEPER:-on}" != "off" ]; then
   "$VENV/bin/python" -m service.sweep &
   sweeper_pid=$!
@@ -40,10 +47,4 @@ fi
 echo "serving on http://127.0.0.1:$PORT  (docs: http://127.0.0.1:$PORT/docs)"
 "$VENV/bin/gunicorn" -c deploy/gunicorn.conf.py "service.app:create_app()" &
 gunicorn_pid=$!
-stop() {
-  kill -TERM $gunicorn_pid $sweeper_pid 2>/dev/null || true
-  wait $gunicorn_pid $sweeper_pid 2>/dev/null || true
-  cleanup
-}
-trap stop EXIT INT TERM
 wait $gunicorn_pid

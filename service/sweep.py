@@ -2,11 +2,11 @@
 
 It plays the turn clocks and bot seats of games nobody is reading
 (:mod:`service.play.sweep` says why and how). It reads the service's own environment
-(``REDIS_URL`` and the rest of :class:`~service.config.Config`), needs no gunicorn, and
-any number may run at once (the schedule hands each due game to one of them). Every
-``SWEEP_INTERVAL_SECONDS`` (default 1) it takes up to 100 due games, at once again while
-a pass finds a full batch. SIGTERM or SIGINT ends it after the current game. Logs are
-JSON lines on stderr, like the workers'.
+(``REDIS_URL`` and the rest of :class:`~service.config.Config`, ``SWEEP_INTERVAL_SECONDS``
+among them), needs no gunicorn, and any number may run at once (each due game is leased
+to one of them). Every interval it visits the due games one at a time, at once again
+while a pass finds more than a full batch. SIGTERM or SIGINT ends it after the game at
+hand. Logs are JSON lines on stderr, like the workers'.
 """
 
 from __future__ import annotations
@@ -18,14 +18,9 @@ import signal
 import sys
 import threading
 
-from service.app import redis_store
-from service.config import Config
-from service.jsonlog import JsonFormatter
-from service.play.sweep import sweep
-from service.storage import StorageUnavailableError
-
 log = logging.getLogger("three_thirteen.sweep")
 
+#: Games a pass visits before it checks the interval again.
 BATCH = 100
 
 
@@ -37,6 +32,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interval", type=float,
                         help="seconds between passes (default: SWEEP_INTERVAL_SECONDS, 1)")
     args = parser.parse_args(argv)
+    if args.interval is not None and args.interval <= 0:
+        parser.error("--interval must be > 0")
+    # The sweeper serves no /metrics. The image sets PROMETHEUS_MULTIPROC_DIR for
+    # gunicorn, which creates that folder; prometheus_client would write this process's
+    # counters there (or fail where it does not exist), so it is unset before the
+    # service's modules (and their counters) are imported: hence the imports below.
+    os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    from service.app import redis_store
+    from service.config import Config
+    from service.jsonlog import JsonFormatter
+    from service.play.sweep import sweep
+    from service.storage import StorageUnavailableError
+
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     # LOG_LEVEL as gunicorn's workers read it (deploy/gunicorn.conf.py)
@@ -49,11 +57,13 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(sig, lambda *_: stopping.set())
     log.info("sweeper started (every %.1f s)", interval)
     while not stopping.is_set():
+        games = 0
         try:
-            games, moves = sweep(store, BATCH)
+            games, moves = sweep(store, BATCH, stopping=stopping.is_set)
         except StorageUnavailableError as exc:
             log.warning("storage unavailable, retrying: %s", exc)
-            games = 0
+        except Exception:  # a Redis error or a bug: logged, and the next pass tries again
+            log.exception("sweeper pass failed")
         else:
             if games:
                 log.info("visited %d games, made %d moves", games, moves)

@@ -4,7 +4,7 @@ Functions of plain values over a :class:`~service.storage.GameStore`; nothing he
 knows Flask, so they are tested on the in-memory store (``tests/play``).
 """
 
-from .autoplay import catch_up, decide, due, play_due, play_due_apart
+from .autoplay import catch_up, decide, due, play_due
 from .errors import (
     AuthError,
     GameBusyError,
@@ -44,6 +44,7 @@ from .streams import (
     redeem_ticket,
     stream_messages,
 )
+from .sweep import play_due_apart
 from .views import game_view, game_view_bytes
 from .waits import changed_from, events_when, on_turn, view_when
 

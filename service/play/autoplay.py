@@ -23,7 +23,6 @@ deadline cleared), then the stand-in (``greedy``) plays the rest of that turn.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -43,7 +42,6 @@ __all__ = [
     "decide",
     "due",
     "play_due",
-    "play_due_apart",
     "seconds_to_deadline",
     "with_clock",
 ]
@@ -164,22 +162,3 @@ def play_due(store: GameStore, game_id: str,
             metrics.GAMES_FINISHED.inc()
         time.sleep(0)
     return made
-
-
-def play_due_apart(store: GameStore, game_id: str) -> None:
-    """:func:`play_due` on a thread of its own (a greenlet under gevent's patched
-    ``threading``), started once a response is sent.
-
-    Why not in the request itself: a request is done only when its close returns, and
-    until then its connection reads nothing more; a proxy that reuses the connection
-    (nginx's upstream keep-alive) would hold other clients' requests behind a whole
-    game of bots. A failure is logged; the game is then taken over by the next waiter
-    that waits its full time (:func:`catch_up` with ``bots``)."""
-
-    def run() -> None:
-        try:
-            play_due(store, game_id)
-        except Exception:  # logged, not raised: nobody is left to answer
-            log.exception("bot moves of game %s stopped", game_id)
-
-    threading.Thread(target=run, name=f"bots-{game_id}", daemon=True).start()

@@ -2,20 +2,22 @@
 
 Every request or woken waiter that reads a game plays what is due on it
 (:mod:`.autoplay`), so a game with a clock finishes while anyone plays or watches. This
-covers the rest: a game whose humans all left with the clock running, and a game of
-bots whose worker died between two moves. A game with a clock or a bot seat is put on
-the store's schedule when it starts (:func:`plan`); the sweeper (``python -m
-service.sweep``) takes the games that are due (:meth:`GameStore.take_visits`: never
-one game to two sweepers at once), plays what is due with the usual compare-and-set
-(:func:`.autoplay.play_due`), and plans the next visit from what it then finds: the
-turn's deadline, or a look again in :data:`REVISIT_SECONDS` while a bot seat may need
-it; nothing once the game is over or gone. So any number of sweepers may run, and none
-is needed for correctness: it only bounds how long a game nobody reads stands still.
+covers the rest: a game whose humans all left with the clock running, and a game whose
+bots were being played by a worker that died. A game goes on the store's schedule when
+it starts with a clock or a bot on turn (:func:`plan`), and again whenever a request
+starts playing bot moves (:func:`play_due_apart`). The sweeper (``python -m
+service.sweep``) takes one due game at a time (:meth:`GameStore.take_visits`, which
+leases it for :data:`LEASE_SECONDS`: no other sweeper takes it meanwhile), plays what
+is due with the usual compare-and-set (:func:`.autoplay.play_due`), and plans the next
+visit from what it then finds (:func:`next_visit`). So any number of sweepers may run,
+and none is needed for correctness: it only bounds how long a game nobody reads stands
+still.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 
@@ -24,28 +26,44 @@ from service.storage import GameStore, StorageUnavailableError, UnknownGameError
 
 from .autoplay import due, play_due
 
-__all__ = ["LEASE_SECONDS", "REVISIT_SECONDS", "next_visit", "plan", "sweep", "visit"]
+__all__ = [
+    "LEASE_SECONDS",
+    "REVISIT_SECONDS",
+    "next_visit",
+    "plan",
+    "play_due_apart",
+    "soon",
+    "sweep",
+    "visit",
+]
 
 log = logging.getLogger(__name__)
 
-#: How often a game with a bot seat and no clock is looked at: a bot on turn is played
-#: by the request that made it its turn, so the sweeper only takes over a stalled one.
+#: How soon a game is looked at again while the service owes it a move that someone
+#: else is making (a bot on turn is played by the request that made it its turn): the
+#: sweeper takes over only a game that stalled.
 REVISIT_SECONDS = 60.0
 #: How long a taken game is held by its sweeper before another may take it.
 LEASE_SECONDS = 30.0
 
 
+def soon(state: GameState, now: float) -> float:
+    """A look again in :data:`REVISIT_SECONDS`, or within one turn of a shorter clock."""
+    return now + min(REVISIT_SECONDS, state.turn_seconds or REVISIT_SECONDS)
+
+
 def next_visit(state: GameState, open_seats: list[int] | tuple[int, ...],
                now: float) -> float | None:
-    """When the sweeper should next look at a game: its turn's deadline, or
-    :data:`REVISIT_SECONDS` from ``now`` for a game with a bot seat; ``None`` for a game
-    that is over, still waiting for seats, or has neither a clock nor a bot."""
-    if state.finished or open_seats:
+    """When the sweeper should next look at a game: :func:`soon` while the service owes
+    it a move (a bot on turn, or a time-out someone else is applying), else the turn's
+    deadline; ``None`` for a game that is over, waiting for seats, or waiting for a human
+    without a clock (whoever comes back to it plays the bots that follow)."""
+    if state.finished or open_seats or state.current_seat is None:
         return None
-    if state.turn_seconds is not None and state.turn_deadline is not None:
-        return state.turn_deadline
-    if state.turn_seconds is not None or any(state.bots):
-        return now + REVISIT_SECONDS
+    if due(state, open_seats, now):
+        return soon(state, now)
+    if state.turn_seconds is not None:
+        return state.turn_deadline if state.turn_deadline is not None else soon(state, now)
     return None
 
 
@@ -81,17 +99,43 @@ def visit(store: GameStore, game_id: str, clock: Callable[[], float] = time.time
     return made
 
 
-def sweep(store: GameStore, count: int = 100,
-          clock: Callable[[], float] = time.time) -> tuple[int, int]:
-    """One pass: visit up to ``count`` due games; ``(games visited, moves made)``. A game
-    whose visit fails is logged and comes due again when its lease ends."""
-    taken = store.take_visits(clock(), count, LEASE_SECONDS)
-    moves = 0
-    for game_id in taken:
+def play_due_apart(store: GameStore, game_id: str) -> None:
+    """:func:`.autoplay.play_due` on a thread of its own (a greenlet under gevent's
+    patched ``threading``), started once a response is sent, as a :func:`visit`.
+
+    Why not in the request itself: a request is done only when its close returns, and
+    until then its connection reads nothing more; a proxy that reuses the connection
+    (nginx's upstream keep-alive) would hold other clients' requests behind a whole
+    game of bots. Why scheduled first: should this worker die between two bot moves,
+    the sweeper takes the game over in :data:`REVISIT_SECONDS` (as does the next waiter
+    that waits its full time); the visit then plans what comes next. A failure is
+    logged: nobody is left to answer."""
+
+    def run() -> None:
         try:
-            moves += visit(store, game_id, clock)
+            store.plan_visit(game_id, time.time() + REVISIT_SECONDS)
+            visit(store, game_id)
+        except Exception:
+            log.exception("bot moves of game %s stopped", game_id)
+
+    threading.Thread(target=run, name=f"bots-{game_id}", daemon=True).start()
+
+
+def sweep(store: GameStore, count: int = 100, clock: Callable[[], float] = time.time,
+          stopping: Callable[[], bool] = lambda: False) -> tuple[int, int]:
+    """One pass: visit due games one at a time (each leased as it is taken) until none is
+    due, ``count`` were visited or ``stopping()``; ``(games visited, moves made)``. A
+    game whose visit fails is logged and comes due again when its lease ends."""
+    visited = moves = 0
+    while visited < count and not stopping():
+        taken = store.take_visits(clock(), 1, LEASE_SECONDS)
+        if not taken:
+            break
+        visited += 1
+        try:
+            moves += visit(store, taken[0], clock)
         except StorageUnavailableError:
             raise  # the whole pass stops: every other game would fail the same way
         except Exception:
-            log.exception("sweeper visit of %s failed", game_id)
-    return len(taken), moves
+            log.exception("sweeper visit of %s failed", taken[0])
+    return visited, moves

@@ -274,7 +274,7 @@ class GameStore(ABC):
         (Unix seconds), replacing any earlier plan for it.
 
         Why a schedule beside the games: a turn clock or a bot seat is played by whoever
-        next reads the game, and a game nobody reads (every human gone, a bot game whose
+        next reads the game, and a game nobody reads (every human gone, bots whose
         worker died) would wait for its TTL. Like the listings it is one index across
         games, so it is written apart from the game's own save and is only a hint: the
         sweeper checks the game itself when the time comes."""
@@ -282,7 +282,7 @@ class GameStore(ABC):
     @abstractmethod
     def take_visits(self, now: float, count: int, lease_seconds: float) -> list[str]:
         """Up to ``count`` games whose visit is due at ``now``, each moved ``lease_seconds``
-        later in the same atomic step: several sweepers never take the same game at once,
+        later in the same atomic step: no two sweepers take the same game within a lease,
         and a game whose sweeper died is taken again when its lease runs out."""
 
     @abstractmethod

@@ -3,9 +3,10 @@
 One sorted set, ``ttt:{sweep}:visits`` (member: a game id; score: when to look at it,
 Unix ms). Why one key: the sweeper asks "which games are due now" across every game,
 which no per-game key slot can answer; on a Redis Cluster it lives on one shard, one
-entry (about 60 bytes) per game with a clock or a bot seat. Taking is one script, so
-two sweepers never take the same game: each taken entry is pushed a lease later in the
-same step, and comes due again if its sweeper dies before it plans the next visit.
+entry (about 130 bytes) per game with a clock or a bot seat. Taking is one script, so
+two sweepers never take the same game within a lease: each taken entry is pushed a
+lease later in the same step, and comes due again if its sweeper dies before it plans
+the next visit.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -29,25 +30,36 @@ def url(redis_server: str) -> Iterator[str]:
     redis_client(url).flushdb()
 
 
-def sweeper(url: str) -> subprocess.Popen[bytes]:
+def sweeper(url: str, log: Path) -> subprocess.Popen[bytes]:
+    """A sweeper with the environment of the image: its PROMETHEUS_MULTIPROC_DIR is a
+    folder only gunicorn creates, which the sweeper must not need."""
     return subprocess.Popen(
         [sys.executable, "-m", "service.sweep", "--interval", "0.2"], cwd=ROOT,
-        env={**os.environ, "REDIS_URL": url, "LOG_LEVEL": "warning"},
-        stderr=subprocess.PIPE)
+        env={**os.environ, "REDIS_URL": url, "LOG_LEVEL": "info",
+             "PROMETHEUS_MULTIPROC_DIR": str(log.parent / "not-created")},
+        stderr=log.open("wb"))
 
 
-def test_two_sweepers_finish_clocked_games_nobody_plays_each_move_made_once(url: str) -> None:
+def started(log: Path) -> bool:
+    return "sweeper started" in log.read_text()
+
+
+def test_two_sweepers_finish_clocked_games_nobody_plays_each_move_made_once(
+    url: str, tmp_path: Path,
+) -> None:
     store = RedisGameStore(url, ttl_seconds=3600, reply_ttl_seconds=60, timeout_seconds=2)
     games = [create_game(store, {"preset": "classic", "hand_sizes": [3]}, ["ann", "bob"],
                          f"swept-{n}", turn_seconds=1)[0].game_id for n in range(GAMES)]
-    sweepers = [sweeper(url), sweeper(url)]
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    sweepers = [sweeper(url, log) for log in logs]
     try:
         wait_until(lambda: all(store.load(g).state.finished for g in games), 60,
                    "every clocked game finished by the sweepers")
     finally:
         for proc in sweepers:
             proc.send_signal(signal.SIGTERM)
-        errors = [proc.communicate(timeout=10)[1].decode() for proc in sweepers]
+            proc.wait(10)
+    errors = [log.read_text() for log in logs]
     assert [proc.returncode for proc in sweepers] == [0, 0], errors
     assert not any("ERROR" in e or "Traceback" in e for e in errors), errors
     for game_id in games:
@@ -57,10 +69,12 @@ def test_two_sweepers_finish_clocked_games_nobody_plays_each_move_made_once(url:
     assert store.client.zcard("ttt:{sweep}:visits") == 0  # finished games leave the schedule
 
 
-def test_a_sweeper_on_an_idle_schedule_stops_at_once_on_sigterm(url: str) -> None:
-    proc = sweeper(url)
-    time.sleep(1.0)
-    started = time.monotonic()
+def test_a_sweeper_on_an_idle_schedule_stops_at_once_on_sigterm(url: str, tmp_path: Path) -> None:
+    log = tmp_path / "sweeper.log"
+    proc = sweeper(url, log)
+    wait_until(lambda: started(log), 30, "the sweeper's first line")
+    begun = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(5) == 0
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - begun < 1.5
+    assert "sweeper stopped" in log.read_text()

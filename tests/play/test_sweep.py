@@ -4,8 +4,17 @@ drives finish, and games that never need it are never scheduled."""
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
+
 from service.play import act, create_game
-from service.play.sweep import LEASE_SECONDS, REVISIT_SECONDS, sweep
+from service.play.sweep import (
+    LEASE_SECONDS,
+    REVISIT_SECONDS,
+    next_visit,
+    play_due_apart,
+    sweep,
+)
 from service.storage.memory import MemoryGameStore
 
 SHORT = {"preset": "classic", "hand_sizes": [3, 4]}
@@ -72,10 +81,24 @@ def test_a_game_of_bots_nobody_drives_is_finished_by_the_sweeper() -> None:
     assert store.load(record.game_id).state.finished
 
 
-def test_a_game_without_a_clock_or_a_bot_is_never_scheduled() -> None:
+def test_a_game_waiting_for_a_human_without_a_clock_is_never_scheduled() -> None:
     store = MemoryGameStore()
     create_game(store, SHORT, ["ann", "bob"], "plain")
     create_game(store, SHORT, ["ann", None], "open", turn_seconds=60)  # starts once claimed
+    # the human is on turn: whoever comes back to it plays the bot's turns that follow
+    record, _ = create_game(store, SHORT, ["ann", None], "bot", bots=[None, "greedy"])
+    assert record.state.current_seat == 0
+    assert store.take_visits(10**12, 10, 0) == []
+
+
+def test_a_game_of_a_human_and_a_bot_leaves_the_schedule_once_the_human_is_on_turn() -> None:
+    store, clock = MemoryGameStore(), Clock(1_000_000.0)
+    record, _ = create_game(store, SHORT, [None, "ann"], "bot first", bots=["greedy", None],
+                            now=clock.now)
+    assert record.state.current_seat == 0  # the bot starts: scheduled, in case no one plays it
+    clock.now += REVISIT_SECONDS
+    assert sweep(store, clock=clock) == (1, 2)  # the bot's draw and discard
+    assert store.load(record.game_id).state.current_seat == 1
     assert store.take_visits(10**12, 10, 0) == []
 
 
@@ -95,4 +118,29 @@ def test_a_game_that_expired_is_dropped_from_the_schedule() -> None:
     store = MemoryGameStore()
     store.plan_visit("gone", 1.0)
     assert sweep(store, clock=lambda: 2.0) == (1, 0)
+    assert store.take_visits(10**12, 10, 0) == []
+
+
+def test_a_time_out_applied_by_someone_else_keeps_the_game_on_the_schedule() -> None:
+    # between a time-out's save and the stand-in's moves, a game's seat is a human on
+    # turn with the clock stopped: a sweeper that lost that race must look again soon
+    store = MemoryGameStore()
+    record, _ = create_game(store, SHORT, ["ann", "bob"], "race", turn_seconds=20, now=0.0)
+    timing_out = replace(record.state, turn_deadline=None)
+    assert next_visit(timing_out, [], 100.0) == 120.0
+    assert next_visit(record.state, [], 10.0) == 20.0  # within its time: its deadline
+    bots, _ = create_game(store, SHORT, [None, None], "b", bots=["greedy", "random"], now=0.0)
+    assert next_visit(bots.state, [], 100.0) == 100.0 + REVISIT_SECONDS
+
+
+def test_bot_moves_played_apart_are_guarded_by_the_schedule_until_they_are_done() -> None:
+    store = MemoryGameStore()
+    record, _ = create_game(store, SHORT, [None, None], "apart", bots=["greedy", "random"])
+    store.drop_visit(record.game_id)
+    play_due_apart(store, record.game_id)
+    deadline = time.monotonic() + 20
+    while not store.load(record.game_id).state.finished:
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.01)
+    time.sleep(0.1)  # the visit drops the finished game after its last save
     assert store.take_visits(10**12, 10, 0) == []
