@@ -10,7 +10,7 @@ from collections import Counter
 
 import requests
 
-from .conftest import Gunicorn, RedisProcess
+from .conftest import Gunicorn
 from .waiters import LONG_POLLS, Game, mixed, park, timed_get
 
 WAITERS = 300
@@ -55,10 +55,8 @@ def test_300_parked_waiters_leave_the_service_prompt_and_the_next_move_wakes_the
           f"all woken within {last * 1000:.0f} ms of the move")
 
 
-def test_one_wait_past_the_address_limit_is_429_too_many_waits(
-    aof_redis: RedisProcess,
-) -> None:
-    server = Gunicorn(aof_redis.url, LONG_POLL_MAX_SECONDS="30", MAX_WAITS_PER_ADDRESS="3",
+def test_one_wait_past_the_address_limit_is_429_too_many_waits(plain_redis: str) -> None:
+    server = Gunicorn(plain_redis, LONG_POLL_MAX_SECONDS="30", MAX_WAITS_PER_ADDRESS="3",
                       MAX_WAITS_PER_TOKEN="off", WEB_CONCURRENCY="1")
     try:
         game = Game.create(server.base, "limited")

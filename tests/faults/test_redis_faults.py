@@ -68,7 +68,7 @@ def test_redis_down_then_restarted_from_aof(service: Gunicorn, aof_redis: RedisP
     players, threads, stop = _start(service)
     before = {p.game_id: len(p.actions) for p in players}
 
-    aof_redis.stop()  # SIGTERM: Redis exits; AOF (fsync always here) holds every write
+    aof_redis.stop()  # SIGTERM: Redis fsyncs its AOF and exits; it holds every write
     down_at = time.monotonic()
     time.sleep(1.5)
     r = requests.get(f"{service.base}/readyz", timeout=5)
