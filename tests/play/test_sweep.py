@@ -146,3 +146,35 @@ def test_bot_moves_played_apart_are_guarded_by_the_schedule_until_they_are_done(
     while store.take_visits(10**12, 10, 0):
         assert time.monotonic() < deadline, "the finished game stayed on the schedule"
         time.sleep(0.01)
+
+
+class DiesAfter(MemoryGameStore):
+    """A store whose saves fail after ``saves`` of them, as if the worker died."""
+
+    def __init__(self, saves: int) -> None:
+        super().__init__()
+        self.left = saves
+
+    def save(self, *args: object, **kwargs: object) -> object:
+        if self.left == 0:
+            raise RuntimeError("the worker died")
+        self.left -= 1
+        return super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def test_bots_whose_driver_died_midway_are_taken_over_by_the_sweeper() -> None:
+    store = DiesAfter(saves=3)
+    record, _ = create_game(store, SHORT, [None, None], "dies", bots=["greedy", "random"])
+    store.drop_visit(record.game_id)
+    before = time.time()
+    play_due_apart(store, record.game_id)
+    deadline = time.monotonic() + 20
+    while store.load(record.game_id).state.version < 3:
+        assert time.monotonic() < deadline, "the bots did not start"
+        time.sleep(0.01)
+    time.sleep(0.2)  # the driver's fourth save failed: nothing else will play this game
+    assert store.take_visits(before + REVISIT_SECONDS - 1, 10, 0) == []
+    store.left = -1  # a healthy store again (another worker)
+    clock = Clock(time.time() + REVISIT_SECONDS + 1)
+    assert sweep(store, clock=clock)[0] == 1
+    assert store.load(record.game_id).state.finished
