@@ -34,6 +34,7 @@ from service.engine import Event, GameState, apply, view
 from service.engine.seats import STAND_IN, player_of, time_out
 from service.storage import GameRecord, GameStore, VersionConflictError
 
+from .lobby import off_the_lobby
 from .records import finishing_record
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "decide",
     "due",
     "play_due",
+    "play_due_from",
     "seconds_to_deadline",
     "with_clock",
 ]
@@ -109,8 +111,7 @@ def catch_up(store: GameStore, record: GameRecord, bots: bool = False) -> GameRe
     its full time without a move (that request died) takes the bots over."""
     if not due(record.state, record.open_seats, time.time(), bots=bots):
         return record
-    play_due(store, record.game_id)
-    return store.load(record.game_id)
+    return play_due_from(store, record)[1]
 
 
 def _events_for(store: GameStore, game_id: str, seat: int, log: list[Event]) -> list[Any]:
@@ -144,21 +145,30 @@ def play_due(store: GameStore, game_id: str,
     Stops when a human is on turn within its time, the game is over, or another request
     saved first (it is making these moves). Between moves it yields (``time.sleep(0)``:
     under gevent the worker's other requests run while a bot game plays)."""
+    return play_due_from(store, store.load(game_id), clock)[0]
+
+
+def play_due_from(store: GameStore, record: GameRecord,
+                  clock: Callable[[], float] = time.time) -> tuple[int, GameRecord]:
+    """:func:`play_due` from ``record`` (a load the caller already made): the moves made
+    and the game as it then stands, read again only if another request saved first."""
+    game_id = record.game_id
     log: list[Event] = []
     made = 0
     while made < MAX_MOVES_PER_CALL:
-        record = store.load(game_id)
         now = clock()
         if not due(record.state, record.open_seats, now):
-            return made
+            return made, record
         new, events = _service_move(store, game_id, record.state, now, log)
         try:
             store.save(game_id, record.state.version, new, events,
                        record=finishing_record(store, record, new, events))
         except VersionConflictError:
-            return made
+            return made, store.load(game_id)
         made += 1
         if new.finished:
             metrics.GAMES_FINISHED.inc()
+            off_the_lobby(store, game_id)
         time.sleep(0)
-    return made
+        record = store.load(game_id)
+    return made, record

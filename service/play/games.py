@@ -40,7 +40,7 @@ from .errors import (
     SeatTakenError,
     UnknownSeatError,
 )
-from .lobby import best_effort
+from .lobby import best_effort, off_the_lobby
 from .records import finishing_record
 from .sweep import plan
 from .views import game_view_bytes
@@ -282,7 +282,7 @@ def _act(
         if earlier is not None:
             return _replayed(earlier, fingerprint)
         if new.finished:
-            best_effort("finish", lambda: store.relist_game(game_id, "in_progress", None))
+            off_the_lobby(store, game_id)
         return ActionResult(seat, new, reply, replayed=False)
     raise GameBusyError("the game kept changing; reload it and try again")
 

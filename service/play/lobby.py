@@ -15,16 +15,16 @@ import binascii
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 
 from service.storage import LISTINGS, GameRecord, GameStore, StorageUnavailableError
+from service.verify.record import instant
 
 from .errors import InvalidCursorError
 
-__all__ = ["MAX_PAGE", "LobbyPage", "best_effort", "listing_entry", "lobby_page"]
+__all__ = ["MAX_PAGE", "LobbyPage", "best_effort", "listing_entry", "lobby_page", "off_the_lobby"]
 
 log = logging.getLogger("three_thirteen.lobby")
 
@@ -44,12 +44,20 @@ class LobbyPage:
 
 
 def best_effort(what: str, write: Callable[[], None]) -> None:
-    """A listing write after the game's own write: if Redis refuses it, the game is
-    already saved and the listing is corrected by the next read, so the request goes on."""
+    """A write to an index across games (a lobby listing, the sweeper's schedule) after
+    the game's own write: if Redis refuses it, the game is already saved and the index
+    is a hint corrected later (by the next read, or the next reader of the game), so
+    the request goes on."""
     try:
         write()
     except StorageUnavailableError as exc:
-        log.warning("lobby listing not updated (%s): %s", what, exc)
+        log.warning("index not updated (%s): %s", what, exc)
+
+
+def off_the_lobby(store: GameStore, game_id: str) -> None:
+    """After the save that finished ``game_id`` (a human's move, a bot's or a time-out's):
+    off the lobby's games being played, best effort."""
+    best_effort("finish", lambda: store.relist_game(game_id, "in_progress", None))
 
 
 def _encode(created: float, game_id: str) -> str:
@@ -72,20 +80,19 @@ def listing_entry(record: GameRecord, created: float) -> dict[str, Any]:
     names = state.names
     seats = [{"seat": s, "name": names[s], "open": h is None}
              for s, h in enumerate(record.token_hashes)]
-    taken = sum(1 for h in record.token_hashes if h is not None)
+    opened = len(record.open_seats)
     return {
         "game_id": record.game_id,
-        "status": "open" if record.open_seats else "in_progress",
+        "status": "open" if opened else "in_progress",
         "preset": state.rules.preset,
         "rules": state.rules.to_dict(),
         "players": len(names),
         "seats": seats,
-        "seats_taken": taken,
-        "seats_open": len(names) - taken,
+        "seats_taken": len(names) - opened,
+        "seats_open": opened,
         "round": state.round_index + 1,
         "seeded_by_creator": state.seeded_by_creator,
-        "created": datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")
-        .replace("+00:00", "Z"),
+        "created": instant(created),
     }
 
 

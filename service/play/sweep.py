@@ -20,11 +20,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 
 from service.engine import GameState
 from service.storage import GameStore, StorageUnavailableError, UnknownGameError
 
-from .autoplay import due, play_due
+from .autoplay import due, play_due_from
+from .lobby import best_effort
 
 __all__ = [
     "LEASE_SECONDS",
@@ -72,22 +74,14 @@ def plan(store: GameStore, game_id: str, state: GameState,
     """Schedule a game that has just started, if it ever needs the sweeper. Best effort:
     the game is saved already, and a game read by anyone plays what is due anyway."""
     at = next_visit(state, open_seats, now)
-    if at is None:
-        return
-    try:
-        store.plan_visit(game_id, at)
-    except StorageUnavailableError as exc:
-        log.warning("sweeper schedule not updated for %s: %s", game_id, exc)
+    if at is not None:
+        best_effort("sweeper schedule", partial(store.plan_visit, game_id, at))
 
 
 def visit(store: GameStore, game_id: str, clock: Callable[[], float] = time.time) -> int:
     """Play what is due on ``game_id`` and plan its next visit; the moves made."""
     try:
-        record = store.load(game_id)
-        made = 0
-        if due(record.state, record.open_seats, clock()):
-            made = play_due(store, game_id, clock)
-            record = store.load(game_id)
+        made, record = play_due_from(store, store.load(game_id), clock)
     except UnknownGameError:  # expired: nothing left to play
         store.drop_visit(game_id)
         return 0
