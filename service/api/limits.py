@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from collections.abc import Callable
 
 from flask import Flask, Response, g, request
 from flask_limiter import Limiter, RequestLimit
@@ -84,21 +85,21 @@ def _retry_after(limit: RequestLimit) -> int:
     return max(1, math.ceil(limit.reset_at - time.time()))
 
 
-def _on_breach(limit: RequestLimit) -> Response:
-    retry_after = _retry_after(limit)
-    return problem_response(
-        429, "rate_limited", f"too many requests ({limit.limit}); retry after {retry_after} s",
-        {"Retry-After": str(retry_after)},
-    )
+def _breach(code: str, what: str) -> Callable[[RequestLimit], Response]:
+    """The 429 problem+json of one kind of limit, with ``Retry-After``."""
+
+    def on_breach(limit: RequestLimit) -> Response:
+        retry_after = _retry_after(limit)
+        return problem_response(
+            429, code, f"{what} ({limit.limit}); retry after {retry_after} s",
+            {"Retry-After": str(retry_after)},
+        )
+
+    return on_breach
 
 
-def _on_creation_breach(limit: RequestLimit) -> Response:
-    retry_after = _retry_after(limit)
-    return problem_response(
-        429, "creation_limited",
-        f"too many games and seeks created ({limit.limit}); retry after {retry_after} s",
-        {"Retry-After": str(retry_after)},
-    )
+_on_breach = _breach("rate_limited", "too many requests")
+_on_creation_breach = _breach("creation_limited", "too many games and seeks created")
 
 
 def _headers(limiter: Limiter, response: Response) -> Response:
@@ -126,10 +127,9 @@ def _enabled(value: str) -> bool:
 def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint]) -> None:
     """Limit the requests of ``blueprints`` per token and per address."""
     storage = config.rate_limit_storage_url or config.redis_url
-    holder: list[Limiter] = []
     # registered before the limiter's own hook, so it runs after it (Flask runs them in
-    # reverse), when this request's deduction is counted
-    app.after_request(lambda response: _headers(holder[0], response) if holder else response)
+    # reverse), when this request's deduction is counted; ``limiter`` is bound below
+    app.after_request(lambda response: _headers(limiter, response))
     limiter = Limiter(
         _address_key,
         app=app,
@@ -147,7 +147,6 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
         enabled=(_enabled(config.rate_limit) or _enabled(config.rate_limit_per_address)
                  or _enabled(config.creation_limit_per_address)),
     )
-    holder.append(limiter)
     creation = config.creation_limit_per_address
     for blp in blueprints:
         if _enabled(config.rate_limit):
@@ -159,11 +158,10 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
             limiter.shared_limit(config.rate_limit_per_address, "address",
                                  key_func=_address_key, override_defaults=False)(blp)
         if _enabled(creation):
-            on_breach = _on_creation_breach
             limiter.shared_limit(creation, "creation-address", key_func=_address_key,
                                  exempt_when=_not_creation, override_defaults=False,
-                                 on_breach=on_breach)(blp)
+                                 on_breach=_on_creation_breach)(blp)
             limiter.shared_limit(creation, "creation-token", key_func=_token_key,
                                  exempt_when=lambda: _not_creation() or _no_token(),
-                                 override_defaults=False, on_breach=on_breach)(blp)
+                                 override_defaults=False, on_breach=_on_creation_breach)(blp)
     app.extensions["three_thirteen_limiter"] = limiter

@@ -7,6 +7,7 @@ from flask import Response, request
 
 from service import play
 from service.engine.rules import PRESETS, preset_rules
+from service.storage import LISTINGS
 
 from .docs import query
 from .problems import ApiProblem
@@ -37,7 +38,7 @@ LOBBY_EXAMPLE = {"games": [{
 def lobby_response() -> Response:
     """``GET /v1/games``: a page of the lobby (the query checked here, 422 otherwise)."""
     status = request.args.get("status", "open")
-    if status not in ("open", "in_progress"):
+    if status not in LISTINGS:
         raise ApiProblem(422, "invalid_query", "query parameter 'status' must be 'open' or "
                          "'in_progress'", errors={"query": {"status": ["one of: open, "
                                                                        "in_progress"]}})
@@ -49,5 +50,5 @@ def lobby_response() -> Response:
     page = play.lobby_page(store(), status, preset=preset,
                            players=query_int("players", None, 2, 8),
                            cursor=request.args.get("cursor"),
-                           limit=query_int("limit", 20, 1, play.MAX_PAGE) or 20)
+                           limit=query_int("limit", 20, 1, play.MAX_PAGE))
     return json_response({"games": page.games, "next_cursor": page.next_cursor})

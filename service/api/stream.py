@@ -14,7 +14,6 @@ Every open stream counts as one parked request of its client for its whole durat
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from functools import partial
 from itertools import chain
@@ -30,6 +29,7 @@ from .docs import GAME_ID, TOKEN_OPTIONAL, header, problems, query
 from .problems import ApiProblem
 from .web import (
     QUERY_INT_MAX,
+    URL_SAFE_ID,
     bearer_token,
     for_bearer,
     json_response,
@@ -132,10 +132,6 @@ STREAM_DOC = {
 }
 
 
-#: What the document promises of ``?ticket=`` (tickets are ``token_urlsafe(24)``: 32 chars).
-TICKET = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
 @blp.route("/<game_id>/stream", parameters=[GAME_ID])
 class Stream(MethodView):
     @blp.doc(
@@ -174,7 +170,7 @@ class Stream(MethodView):
         games = store()
         ticket = request.args.get("ticket")
         if ticket is not None:
-            if not TICKET.fullmatch(ticket):
+            if not URL_SAFE_ID.fullmatch(ticket):  # tickets are token_urlsafe(24): 32 chars
                 raise ApiProblem(422, "invalid_query", "query parameter 'ticket' must be 1 to "
                                  "64 characters of A-Z, a-z, 0-9, '_' and '-'",
                                  errors={"query": {"ticket": ["1–64 URL-safe characters"]}})

@@ -29,6 +29,7 @@ from .waiting import WaitSlots
 
 __all__ = [
     "QUERY_INT_MAX",
+    "URL_SAFE_ID",
     "bearer_token",
     "check_action_cards",
     "for_bearer",
@@ -43,7 +44,8 @@ __all__ = [
     "valid_game_id",
 ]
 
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The form of game ids and stream tickets in URLs, as the document gives it.
+URL_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ETAG = re.compile(r'\s*(?:W/)?"(\d{1,18})"\s*')
 
 
@@ -166,7 +168,7 @@ def check_action_cards(body: Any) -> None:
 
 def valid_game_id(game_id: str) -> str:
     """Ids that could never exist are refused before asking Redis (and keep keys well-formed)."""
-    if not GAME_ID.fullmatch(game_id):
+    if not URL_SAFE_ID.fullmatch(game_id):
         raise ApiProblem(404, "unknown_game", "there is no game with this id (or it expired)")
     return game_id
 

@@ -40,7 +40,7 @@ class RedisVisits:
         taken = self._run(lambda: self._take_visits(
             keys=[VISITS_KEY],
             args=[round(now * 1000), count, round((now + lease_seconds) * 1000)]))
-        return [g.decode() if isinstance(g, bytes) else g for g in taken]
+        return [g.decode() for g in taken]
 
     def drop_visit(self, game_id: str) -> None:
         self._run(lambda: self.client.zrem(VISITS_KEY, game_id))
