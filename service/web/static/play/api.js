@@ -64,7 +64,7 @@ export class Api {
   }
   rematch(gameId, token) { return this.request("POST", `/v1/games/${enc(gameId)}/rematch`, { token }); }
   solve(body) { return this.request("POST", "/v1/solve", { body }); }
-  record(gameId) { return this.request("GET", `/v1/games/${enc(gameId)}/record`); }
+  recordUrl(gameId) { return `${this.base}/v1/games/${enc(gameId)}/record`; }
   scoreSheet(gameId) {
     return this.request("GET", `/v1/games/${enc(gameId)}/record`, { headers: { Accept: "text/plain" } });
   }

@@ -22,6 +22,7 @@ const state = {
   features: { lobby: false, record: false },
   gameId: null, seat: null, token: null, view: null,
   arranged: false, arrangement: null, queue: [], draining: false, stop: null, acting: null,
+  sheet: null, solved: null, // the finished game's score sheet, the last hand's solver answer
   live: false, // set by the stream's first view: the events before it are the replay
 };
 
@@ -268,13 +269,19 @@ function show(view) {
   }
 }
 
+/** The final table; the record's score sheet is fetched once per game, however many
+ * views of the finished game arrive (the reply, the stream's last view, rematch waits). */
 async function showFinal(view) {
-  renderFinal(view, null, null);
-  if (!state.features.record) return;
+  renderFinal(view, state.sheet?.gameId === view.game_id ? state.sheet.text : null, api.recordUrl(view.game_id));
+  if (!state.features.record || state.sheet?.gameId === view.game_id) return;
+  state.sheet = { gameId: view.game_id, text: null };
   try {
-    const sheet = await api.scoreSheet(view.game_id);
-    renderFinal(view, sheet, `${api.base}/v1/games/${encodeURIComponent(view.game_id)}/record`);
-  } catch (e) { say(`The record did not load: ${explain(e)}`, true); }
+    state.sheet.text = await api.scoreSheet(view.game_id);
+    renderFinal(view, state.sheet.text, api.recordUrl(view.game_id));
+  } catch (e) {
+    state.sheet = null; // the next view of the end asks again
+    say(`The record did not load: ${explain(e)}`, true);
+  }
 }
 
 /** Send one decision. A second click on the same view is dropped (one decision per
@@ -303,10 +310,23 @@ function solveBody(view, hand) {
   return body;
 }
 
+/** The solver's answer for the view's hand: asked once per hand and table, shared by
+ * Arrange and Hint. */
+function solveHand(view) {
+  const body = solveBody(view, view.you.hand);
+  const key = JSON.stringify(body);
+  if (state.solved?.key !== key) {
+    const answer = api.solve(body);
+    state.solved = { key, answer };
+    answer.catch(() => { if (state.solved?.answer === answer) state.solved = null; });
+  }
+  return state.solved.answer;
+}
+
 async function arrange() {
   const view = state.view;
   try {
-    const solved = await api.solve(solveBody(view, view.you.hand));
+    const solved = await solveHand(view);
     if (state.view !== view) return;
     state.arrangement = solved;
     renderHand(view, state.arranged ? solved : null, act);
@@ -317,7 +337,7 @@ async function hint() {
   const view = state.view;
   const box = $("hint-box");
   try {
-    const solved = await api.solve(solveBody(view, view.you.hand));
+    const solved = await solveHand(view);
     const list = document.createElement("ul");
     list.className = "hints";
     const outs = new Set(solved.go_out.map((g) => g.discard));
@@ -350,7 +370,7 @@ function openRematch(gameId) {
 
 const seat = new SeatControls({
   api, say, explain, show, openRematch, linkTo,
-  current: () => ({ gameId: state.gameId, token: state.token, view: state.view }),
+  current: () => ({ gameId: state.gameId, token: state.token }),
 });
 
 // --- start ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ export class SeatControls {
   /**
    * `page`: `api`, `say(text, isError)`, `explain(error)`, `show(view)`,
    * `openRematch(gameId)`, `linkTo(gameId, watch)`, and `current()`, which returns the
-   * page's `{ gameId, token, view }`.
+   * page's `{ gameId, token }`.
    */
   constructor(page) {
     this.page = page;
