@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable
 
 from flask import Flask, Response, g, request
 from flask_limiter import Limiter, RequestLimit
@@ -85,21 +84,21 @@ def _retry_after(limit: RequestLimit) -> int:
     return max(1, math.ceil(limit.reset_at - time.time()))
 
 
-def _breach(code: str, what: str) -> Callable[[RequestLimit], Response]:
-    """The 429 problem+json of one kind of limit, with ``Retry-After``."""
-
-    def on_breach(limit: RequestLimit) -> Response:
-        retry_after = _retry_after(limit)
-        return problem_response(
-            429, code, f"{what} ({limit.limit}); retry after {retry_after} s",
-            {"Retry-After": str(retry_after)},
-        )
-
-    return on_breach
+def _on_breach(limit: RequestLimit) -> Response:
+    retry_after = _retry_after(limit)
+    return problem_response(
+        429, "rate_limited", f"too many requests ({limit.limit}); retry after {retry_after} s",
+        {"Retry-After": str(retry_after)},
+    )
 
 
-_on_breach = _breach("rate_limited", "too many requests")
-_on_creation_breach = _breach("creation_limited", "too many games and seeks created")
+def _on_creation_breach(limit: RequestLimit) -> Response:
+    retry_after = _retry_after(limit)
+    return problem_response(
+        429, "creation_limited",
+        f"too many games and seeks created ({limit.limit}); retry after {retry_after} s",
+        {"Retry-After": str(retry_after)},
+    )
 
 
 def _headers(limiter: Limiter, response: Response) -> Response:
