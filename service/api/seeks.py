@@ -46,12 +46,14 @@ def _answer(seek: play.Seek, status: int = 200) -> Response:
     return json_response(seek.to_json(), status, headers)
 
 
-def _waited(board: SeekBoard, seek: play.Seek) -> play.Seek:
+def _waited(board: SeekBoard, seek_id: str, seek: play.Seek | None = None) -> play.Seek:
+    """``seek`` (read now when ``None``), or with ``timeout`` the seek once matched:
+    the wait reads the seek itself, after subscribing, so it is not read before."""
     timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
-    if seek.status != "waiting" or timeout <= 0:
-        return seek
-    with parked():
-        return play.wait_for_match(board, store(), seek.seek_id, timeout)
+    if timeout > 0 and (seek is None or seek.status == "waiting"):
+        with parked():
+            return play.wait_for_match(board, store(), seek_id, timeout)
+    return seek if seek is not None else play.seek_status(board, store(), seek_id)
 
 
 @blp.route("")
@@ -77,7 +79,7 @@ class Seeks(MethodView):
         config = current_app.extensions["three_thirteen"].config
         seek = play.open_seek(board, store(), body["rules"], body["players"], body["name"],
                               config.seek_ttl_seconds)
-        return _answer(_waited(board, seek), 201)
+        return _answer(_waited(board, seek.seek_id, seek), 201)
 
 
 SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
@@ -95,8 +97,7 @@ class OneSeek(MethodView):
         With `timeout`, waits for the match. 404 `unknown_seek` once it expired
         unmatched or was removed.
         """
-        board = _board()
-        return _answer(_waited(board, play.seek_status(board, store(), seek_id)))
+        return _answer(_waited(_board(), seek_id))
 
     @blp.doc(operationId="deleteSeek")
     @blp.response(204)

@@ -83,17 +83,21 @@ def _token(seek_id: str) -> str:
 
 def open_seek(board: SeekBoard, store: GameStore, rules_spec: dict[str, Any] | str | None,
               players: int, name: str, ttl_seconds: float) -> Seek:
-    """Add a seeker; if it completes a game, create that game now."""
+    """Add a seeker; if it completes a game, create that game now. The seek is answered
+    from what the add returned (no read of what was just written)."""
     pool_name, spec_json = _pool(rules_spec, players)
     seek_id = f"{pool_name}.{secrets.token_urlsafe(24)}"
     pool, key = _parse(seek_id)
     now = time.time()
     game_id = secrets.token_urlsafe(12)
     seek = {"name": name, "th": hash_token(_token(seek_id))}
-    matched = board.add(pool, key, seek, now + ttl_seconds, players, game_id, spec_json, now)
-    if matched:
-        _create(board, store, pool, game_id)
-    return seek_status(board, store, seek_id)
+    expires = round((now + ttl_seconds) * 1000) / 1000  # as stored (Unix ms)
+    matched = board.add(pool, key, seek, expires, players, game_id, spec_json, now)
+    if not matched:
+        return Seek(seek_id, "waiting", name, players, expires)
+    _create(board, store, pool, game_id)
+    return Seek(seek_id, "matched", name, players, None, game_id, matched.index(key),
+                _token(seek_id))
 
 
 def _create(board: SeekBoard, store: GameStore, pool: str, game_id: str) -> None:
