@@ -14,9 +14,26 @@ from .seats import BOT, HUMAN
 from .shoe import RandomStream, commitment
 from .state import IN_PROGRESS, GameState
 
-__all__ = ["MAX_SEED_LENGTH", "claim", "new_game", "opening_events", "seed_commitment"]
+__all__ = ["MAX_SEED_LENGTH", "check_players", "claim", "new_game", "opening_events", "seed_commitment"]
 
 MAX_SEED_LENGTH = 64
+
+
+def check_players(rules: Rules, n: int) -> None:
+    """Refuse ``n`` players these rules cannot seat or deal to (:class:`InvalidRulesError`)."""
+    if not rules.min_players <= n <= rules.max_players:
+        raise InvalidRulesError(
+            f"these rules are for {rules.min_players} to {rules.max_players} players, not {n}",
+            option="players",
+        )
+    shoe_size = 52 * rules.decks_for(n) + rules.jokers
+    need = n * max(rules.hand_sizes) + 1  # the hands and the turned-up card
+    if need > shoe_size:
+        raise InvalidRulesError(
+            f"a shoe of {shoe_size} cards cannot deal {max(rules.hand_sizes)} cards to {n} "
+            "players and turn one up: use more decks",
+            option="decks",
+        )
 
 
 def new_game(
@@ -36,19 +53,7 @@ def new_game(
     ``names``); ``turn_seconds`` is the turn clock (:mod:`.seats`, docs/lifecycle.md).
     """
     n = len(names)
-    if not rules.min_players <= n <= rules.max_players:
-        raise InvalidRulesError(
-            f"these rules are for {rules.min_players} to {rules.max_players} players, not {n}",
-            option="players",
-        )
-    shoe_size = 52 * rules.decks_for(n) + rules.jokers
-    need = n * max(rules.hand_sizes) + 1  # the hands and the turned-up card
-    if need > shoe_size:
-        raise InvalidRulesError(
-            f"a shoe of {shoe_size} cards cannot deal {max(rules.hand_sizes)} cards to {n} "
-            "players and turn one up: use more decks",
-            option="decks",
-        )
+    check_players(rules, n)
     if isinstance(seed, int) and not isinstance(seed, bool):
         seed = str(seed)  # the contract takes an integer seed as its decimal text
     if seed is not None and (not isinstance(seed, str) or len(seed) > MAX_SEED_LENGTH):

@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from service.engine import new_game
+from service.engine.game import check_players
 from service.engine.serialize import rules_from_json
 from service.storage import GameExistsError, GameStore, UnknownGameError
 from service.storage.seeks import SeekBoard
@@ -63,7 +63,7 @@ def _pool(rules_spec: dict[str, Any] | str | None, players: int) -> tuple[str, b
     same (``{"preset": "classic"}`` and ``"classic"`` spelled out) meet."""
     spec = {"preset": rules_spec} if isinstance(rules_spec, str) else rules_spec
     rules = rules_from_json(spec)
-    new_game(rules, [None] * players)  # playable by this many (a shoe big enough)? Fail now
+    check_players(rules, players)  # playable by this many (a shoe big enough)? Fail now
     blob = orjson.dumps(rules.to_dict(), option=orjson.OPT_SORT_KEYS)
     return f"{hashlib.sha256(blob).hexdigest()[:16]}.{players}", orjson.dumps(spec)
 
