@@ -15,11 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import orjson
-
-from service.engine import from_dict
-
 from .base import GameRecord
+from .redis_scripts import GAME_FIELDS, game_keys, record_of
 
 __all__ = ["RELIST", "RedisListings", "listing_key"]
 
@@ -36,10 +33,6 @@ return 1
 def listing_key(listing: str) -> str:
     """The sorted set of a lobby listing (every listing shares the ``{lobby}`` hash tag)."""
     return f"ttt:{{lobby}}:{listing}"
-
-
-def _game_key(game_id: str) -> str:
-    return f"ttt:{{{game_id}}}:game"
 
 
 class RedisListings:
@@ -92,10 +85,8 @@ class RedisListings:
         def read() -> list[Any]:
             pipe = self.client.pipeline(transaction=False)
             for game_id in game_ids:
-                pipe.hmget(_game_key(game_id), ["s", "t"])
+                pipe.hmget(game_keys(game_id)[0], GAME_FIELDS)
             return pipe.execute()  # type: ignore[no-any-return]
 
         rows = self._run(read) if game_ids else []
-        return [None if blob is None else
-                GameRecord(gid, from_dict(orjson.loads(blob)), tuple(orjson.loads(tokens)))
-                for gid, (blob, tokens) in zip(game_ids, rows, strict=True)]
+        return [record_of(gid, row) for gid, row in zip(game_ids, rows, strict=True)]

@@ -1,4 +1,6 @@
-"""The Lua scripts of :mod:`.redis_store`: what one atomic step on Redis does.
+"""The Lua scripts of :mod:`.redis_store`: what one atomic step on Redis does; and the
+game's keys they write, and the reading of the state hash back (shared with
+:mod:`.listings`, whose lobby reads many games in one pipeline).
 
 Why Lua: Redis runs a script atomically, so "check the version, write state, tokens and
 events, renew the TTLs, remember the idempotent reply, keep the record of a game that
@@ -8,7 +10,32 @@ between, which WATCH/MULTI would need two or three round trips and retries for.
 
 from __future__ import annotations
 
-__all__ = ["CREATE", "SAVE"]
+from typing import Any
+
+import orjson
+
+from service.engine import from_dict
+
+from .base import GameRecord
+
+__all__ = ["CREATE", "GAME_FIELDS", "SAVE", "game_keys", "record_of"]
+
+#: The state hash's fields a load reads: the state, the seats' token hashes, created.
+GAME_FIELDS = ["s", "t", "c"]
+
+
+def game_keys(game_id: str) -> tuple[str, str]:
+    """The state hash and event stream keys of a game (one hash tag)."""
+    return f"ttt:{{{game_id}}}:game", f"ttt:{{{game_id}}}:events"
+
+
+def record_of(game_id: str, row: list[Any]) -> GameRecord | None:
+    """The game from its state hash's :data:`GAME_FIELDS` (``None``: no such game)."""
+    blob, tokens, created = row
+    if blob is None:
+        return None
+    return GameRecord(game_id, from_dict(orjson.loads(blob)), tuple(orjson.loads(tokens)),
+                      None if created is None else float(created))
 
 # KEYS: game hash, event stream
 # ARGV: version, state, tokens, ttl, created (Unix seconds), then (event id, event) pairs.

@@ -69,7 +69,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from service.engine import Event, GameState, from_dict, to_dict
+from service.engine import Event, GameState, to_dict
 
 from . import event_codec
 from .base import (
@@ -88,17 +88,12 @@ from .base import (
 from .hub import Hub, Watch, channel_of
 from .listings import RELIST, RedisListings, listing_key
 from .redis_errors import is_oom
-from .redis_scripts import CREATE, SAVE
+from .redis_scripts import CREATE, GAME_FIELDS, SAVE, game_keys, record_of
 from .visits import TAKE_VISITS, RedisVisits
 
 __all__ = ["RedisGameStore", "game_keys", "listing_key"]
 
 T = TypeVar("T")
-
-def game_keys(game_id: str) -> tuple[str, str]:
-    """The state hash and event stream keys of a game (one hash tag)."""
-    return f"ttt:{{{game_id}}}:game", f"ttt:{{{game_id}}}:events"
-
 
 def _record_key(game_id: str) -> str:
     return f"ttt:{{{game_id}}}:record"
@@ -268,11 +263,10 @@ class RedisGameStore(RedisListings, RedisVisits, GameStore):
 
     def load(self, game_id: str) -> GameRecord:
         key, _ = game_keys(game_id)
-        blob, tokens, created = self._run(lambda: self.client.hmget(key, ["s", "t", "c"]))
-        if blob is None:
+        record = record_of(game_id, self._run(lambda: self.client.hmget(key, GAME_FIELDS)))
+        if record is None:
             raise UnknownGameError(game_id)
-        return GameRecord(game_id, from_dict(orjson.loads(blob)), tuple(orjson.loads(tokens)),
-                          None if created is None else float(created))
+        return record
 
     def save(
         self,
