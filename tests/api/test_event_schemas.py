@@ -82,7 +82,7 @@ def test_the_seat_and_rematch_events_match_their_documented_schemas(
 
     table = new_table(client, players=[{"name": "ann"}, {"name": "idle"}, {"bot": "strong"},
                                        {"name": "cy"}],
-                      rules={"preset": "classic", "hand_sizes": [3, 4]}, turn_seconds=1,
+                      rules={"preset": "classic", "hand_sizes": [3, 4]}, turn_seconds=3,
                       seed="seat-events")
     assert table.act(3, {"type": "resign"}).status_code == 200
     play_human(client, redis_db, table, 0, scan=False)  # seat 1 times out, then is away

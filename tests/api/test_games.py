@@ -234,12 +234,12 @@ def test_a_long_poll_on_an_old_version_returns_at_once_and_times_out_otherwise(
 ) -> None:
     table.act(_current(table), {"type": "draw", "source": "stock"})
     start = time.monotonic()
-    r = client.get(f"/v1/games/{table.game_id}?wait_version=0&timeout=3")
-    assert r.json["version"] == 1 and time.monotonic() - start < 0.5
+    r = client.get(f"/v1/games/{table.game_id}?wait_version=0&timeout=5")
+    assert r.json["version"] == 1 and time.monotonic() - start < 2.5
     start = time.monotonic()
     r = client.get(f"/v1/games/{table.game_id}?wait_version=1&timeout=0.4")
     assert r.status_code == 200 and r.json["version"] == 1
-    assert 0.35 < time.monotonic() - start < 1.5
+    assert 0.35 < time.monotonic() - start < 3
 
 
 def test_bad_query_parameters_are_422_invalid_query(table: Table, client: FlaskClient) -> None:
@@ -372,14 +372,14 @@ def test_wait_turn_answers_at_once_on_the_callers_turn_and_times_out_otherwise(
 ) -> None:
     seat = _current(table)
     start = time.monotonic()
-    r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=3", headers=table.auth(seat))
+    r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=5", headers=table.auth(seat))
     assert r.status_code == 200 and r.json["legal_actions"]
-    assert time.monotonic() - start < 0.5
+    assert time.monotonic() - start < 2.5
     start = time.monotonic()
     r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=0.4",
                    headers=table.auth(1 - seat))
     assert r.status_code == 200 and r.json["legal_actions"] == [] and r.json["version"] == 0
-    assert 0.35 < time.monotonic() - start < 1.5
+    assert 0.35 < time.monotonic() - start < 3
 
 
 def test_wait_turn_for_a_spectator_waits_for_the_end_and_beats_wait_version(
@@ -390,13 +390,13 @@ def test_wait_turn_for_a_spectator_waits_for_the_end_and_beats_wait_version(
     start = time.monotonic()
     r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=0.4")
     assert r.status_code == 200 and r.json["you"] is None and r.json["version"] == 0
-    assert 0.35 < time.monotonic() - start < 1.5
+    assert 0.35 < time.monotonic() - start < 3
     seat = _current(table)
     start = time.monotonic()
     r = client.get(f"/v1/games/{table.game_id}?wait=turn&wait_version=5&timeout=0.4",
                    headers=table.auth(1 - seat))
     assert r.status_code == 200 and r.json["legal_actions"] == []
-    assert 0.35 < time.monotonic() - start < 1.5
+    assert 0.35 < time.monotonic() - start < 3
     r = client.get(f"/v1/games/{table.game_id}?wait=you&timeout=1", headers=table.auth(0))
     assert r.status_code == 422 and r.json["code"] == "invalid_query"
 

@@ -120,7 +120,7 @@ def test_a_shutdown_wakes_an_idle_stream_which_ends_at_once(store: MemoryGameSto
     threading.Timer(0.1, stop).start()
     start = time.monotonic()
     assert next(messages).data == {"reason": "shutdown", "retry_ms": play.END_RETRY_MS}
-    assert time.monotonic() - start < 1
+    assert time.monotonic() - start < 3
     with pytest.raises(StopIteration):
         next(messages)
 
