@@ -225,14 +225,20 @@ def test_the_bots_endpoint_lists_each_reference_bot_with_a_line(client: FlaskCli
 def test_a_spectators_stream_of_a_bot_game_carries_every_bot_move_as_it_is_made(
     client: FlaskClient, redis_db: redis.Redis
 ) -> None:
+    # rounds long enough for the stream to wake several times while the bots play
     r = client.post("/v1/games", json={"players": [{"bot": "greedy"}, {"bot": "random"}],
-                                       "rules": {"preset": "classic", "hand_sizes": [3, 4]},
+                                       "rules": {"preset": "classic", "hand_sizes": [3, 5, 7, 9]},
                                        "seed": "streamed-bots"})
     game_id = r.json["game_id"]
     stream = client.get(f"/v1/games/{game_id}/stream",
                         headers={"Accept": "application/x-ndjson"}, buffered=False)
+    chunks = stream.iter_encoded()
+    messages = []
+    while not messages or messages[-1]["type"] != "view":  # up to its first view
+        messages += [orjson.loads(line) for line in next(chunks).splitlines() if line]
+    assert messages[-1]["view"]["version"] == 0
     r.close()  # now the bots start, while the stream is open
-    messages = [orjson.loads(line) for line in stream.get_data().splitlines() if line]
+    messages += [orjson.loads(line) for line in b"".join(chunks).splitlines() if line]
     stored = client.application.extensions["three_thirteen"].store.events(game_id, 0, 10_000)
     assert [m["event"] for m in messages if m["type"] == "event"] == [
         e.for_seat(None) for e in stored]

@@ -215,18 +215,18 @@ def test_a_long_poll_returns_as_soon_as_another_seat_moves(
     result: dict[str, object] = {}
 
     def wait() -> None:
-        start = time.monotonic()
-        r = client.get(f"/v1/games/{table.game_id}?wait_version=0&timeout=3",
+        r = client.get(f"/v1/games/{table.game_id}?wait_version=0&timeout=10",
                        headers=table.auth(1 - seat))
         result.update(version=r.json["version"], took=time.monotonic() - start)
 
     waiter = threading.Thread(target=wait)
+    start = time.monotonic()
     waiter.start()
     time.sleep(0.3)
     assert table.act(seat, {"type": "draw", "source": "stock"}).status_code == 200
-    waiter.join(5)
+    waiter.join(12)
     assert result["version"] == 1
-    assert 0.2 < float(result["took"]) < 2.5  # type: ignore[arg-type]
+    assert 0.3 < float(result["took"]) < 5  # type: ignore[arg-type]
 
 
 def test_a_long_poll_on_an_old_version_returns_at_once_and_times_out_otherwise(
@@ -234,8 +234,8 @@ def test_a_long_poll_on_an_old_version_returns_at_once_and_times_out_otherwise(
 ) -> None:
     table.act(_current(table), {"type": "draw", "source": "stock"})
     start = time.monotonic()
-    r = client.get(f"/v1/games/{table.game_id}?wait_version=0&timeout=5")
-    assert r.json["version"] == 1 and time.monotonic() - start < 2.5
+    r = client.get(f"/v1/games/{table.game_id}?wait_version=0&timeout=10")
+    assert r.json["version"] == 1 and time.monotonic() - start < 5
     start = time.monotonic()
     r = client.get(f"/v1/games/{table.game_id}?wait_version=1&timeout=0.4")
     assert r.status_code == 200 and r.json["version"] == 1
@@ -328,14 +328,14 @@ def test_a_claim_wakes_a_creator_long_polling_for_an_opponent(client: FlaskClien
     seen: list[int] = []
     waiter = threading.Thread(
         target=lambda: seen.append(
-            client.get(f"/v1/games/{table.game_id}?wait_version=0&timeout=3",
+            client.get(f"/v1/games/{table.game_id}?wait_version=0&timeout=10",
                        headers=table.auth(0)).json["version"]
         )
     )
     waiter.start()
     time.sleep(0.3)
     client.post(f"/v1/games/{table.game_id}/seats/1/claim", json={"name": "bot"})
-    waiter.join(5)
+    waiter.join(12)
     assert seen == [1]
 
 
@@ -346,12 +346,12 @@ def test_wait_turn_sleeps_through_the_others_moves_and_returns_on_the_callers_tu
     result: dict[str, object] = {}
 
     def wait() -> None:
-        start = time.monotonic()
-        r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=3",
+        r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=10",
                        headers=table.auth(1 - seat))
         result.update(status=r.status_code, body=r.json, took=time.monotonic() - start)
 
     waiter = threading.Thread(target=wait)
+    start = time.monotonic()
     waiter.start()
     time.sleep(0.2)
     draw = table.act(seat, {"type": "draw", "source": "stock"})
@@ -360,11 +360,11 @@ def test_wait_turn_sleeps_through_the_others_moves_and_returns_on_the_callers_tu
     assert waiter.is_alive()
     card = next(a["card"] for a in draw.json["legal_actions"] if a["type"] == "discard")
     assert table.act(seat, {"type": "discard", "card": card}).status_code == 200
-    waiter.join(5)
+    waiter.join(12)
     body = result["body"]
     assert result["status"] == 200 and body["version"] == 2  # type: ignore[index]
     assert body["legal_actions"] and body["round"]["current_seat"] == 1 - seat  # type: ignore[index]
-    assert 0.6 < float(result["took"]) < 2.5  # type: ignore[arg-type]
+    assert 0.7 < float(result["took"]) < 5  # type: ignore[arg-type]
 
 
 def test_wait_turn_answers_at_once_on_the_callers_turn_and_times_out_otherwise(
@@ -372,9 +372,9 @@ def test_wait_turn_answers_at_once_on_the_callers_turn_and_times_out_otherwise(
 ) -> None:
     seat = _current(table)
     start = time.monotonic()
-    r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=5", headers=table.auth(seat))
+    r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=10", headers=table.auth(seat))
     assert r.status_code == 200 and r.json["legal_actions"]
-    assert time.monotonic() - start < 2.5
+    assert time.monotonic() - start < 5
     start = time.monotonic()
     r = client.get(f"/v1/games/{table.game_id}?wait=turn&timeout=0.4",
                    headers=table.auth(1 - seat))

@@ -152,7 +152,8 @@ def test_a_waiting_seeker_is_woken_by_the_seeker_that_completes_its_game(
         _seek(app.test_client(), "a", "family", 2, timeout=3)))
     waiter.start()
     time.sleep(0.3)
-    second = _seek(client, "b", "family", 2)
+    # it waits too: should the thread's seek land second, this one is the seeker woken
+    second = _seek(client, "b", "family", 2, timeout=3)
     waiter.join(5)
     assert first["status"] == "matched" and first["game_id"] == second["game_id"]
     assert {first["seat"], second["seat"]} == {0, 1} and first["token"] != second["token"]
@@ -190,13 +191,13 @@ def test_a_game_with_unclaimed_seats_is_gone_after_open_game_ttl_seconds(
     from service.app import create_app
 
     short = Config(**{**{f: getattr(config, f) for f in config.__slots__},  # type: ignore[attr-defined]
-                      "open_game_ttl_seconds": 1})
+                      "open_game_ttl_seconds": 3})  # room for the two POSTs and a listing
     client = create_app(short).test_client()
     body = {"players": [{"name": "ann"}, {"name": None}]}
     open_game = client.post("/v1/games", json=body).json["game_id"]
     full = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]}).json
     assert [g["game_id"] for g in _listed(client)] == [open_game]
-    time.sleep(1.3)
+    time.sleep(3.3)
     assert client.get(f"/v1/games/{open_game}").json["code"] == "unknown_game"
     assert _listed(client) == []
     assert client.get(f"/v1/games/{full['game_id']}").status_code == 200

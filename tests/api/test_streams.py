@@ -121,7 +121,7 @@ def test_a_stream_resumed_with_last_event_id_loses_and_repeats_nothing(
 def test_an_sse_stream_starts_with_a_retry_hint_and_ends_with_one(
     config: Config, redis_db: Any
 ) -> None:
-    app = stream_app(config, stream_max_seconds=0.3, stream_heartbeat_seconds=0.1)
+    app = stream_app(config, stream_max_seconds=1.0, stream_heartbeat_seconds=0.1)
     client = app.test_client()
     table = Table(client, {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "7"})
     r = client.get(f"/v1/games/{table.game_id}/stream", buffered=False)  # no Accept: SSE
@@ -137,15 +137,16 @@ def test_an_sse_stream_starts_with_a_retry_hint_and_ends_with_one(
 def test_an_idle_ndjson_stream_sends_empty_lines_as_heartbeats(
     config: Config, redis_db: Any
 ) -> None:
-    app = stream_app(config, stream_max_seconds=0.45, stream_heartbeat_seconds=0.1)
+    # a second of 0.1 s heartbeats: some, even on a loaded machine, and not a busy loop
+    app = stream_app(config, stream_max_seconds=1.0, stream_heartbeat_seconds=0.1)
     client = app.test_client()
     table = Table(client, {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "7"})
     start = time.monotonic()
     lines = list(ndjson_lines(client.get(f"/v1/games/{table.game_id}/stream", headers=NDJSON,
                                          buffered=False)))
-    assert time.monotonic() - start >= 0.4
+    assert time.monotonic() - start >= 0.95
     assert [line and line["type"] for line in lines[:2]] == ["event", "view"]
-    assert 3 <= lines.count(None) <= 5
+    assert 3 <= lines.count(None) <= 12
     assert lines[-1] == {"type": "end", "reason": "max_duration", "retry_ms": 1000}
 
 

@@ -61,13 +61,16 @@ def test_a_seat_that_never_acts_is_played_at_each_deadline_and_the_game_finishes
 def test_an_away_seat_plays_its_own_turns_again_once_its_owner_is_back(
     client: FlaskClient, redis_db: redis.Redis
 ) -> None:
-    table = new_table(client, players=[{"name": "ann"}, {"name": "bob"}], turn_seconds=1,
+    # both seats idle: the first is away after 2 time-outs, the second a 3 s turn later
+    table = new_table(client, players=[{"name": "ann"}, {"name": "bob"}], turn_seconds=3,
                       rules={"preset": "classic", "hand_sizes": [7, 9, 11, 13]}, seed="back")
-    deadline = time.monotonic() + 10
-    while "away" not in [p["kind"] for p in table.view()["players"]]:
+    deadline = time.monotonic() + 30
+    view = table.view()
+    while "away" not in [p["kind"] for p in view["players"]]:
         assert time.monotonic() < deadline
-        client.get(f"/v1/games/{table.game_id}?wait_version=999999&timeout=2")
-    away = [p["kind"] for p in table.view()["players"]].index("away")
+        view = client.get(f"/v1/games/{table.game_id}?wait_version={view['version']}"
+                          "&timeout=5").json  # wakes at each time-out the wait applies
+    away = [p["kind"] for p in view["players"]].index("away")
     r = table.act(away, {"type": "back"})
     assert r.status_code == 200 and r.json["players"][away]["kind"] == "human"
     assert r.json["players"][away]["bot"] is None

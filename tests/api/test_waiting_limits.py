@@ -40,7 +40,8 @@ def test_one_wait_past_the_limit_is_429_too_many_waits_with_retry_after(
     client = app.test_client()
     table = Table(client, {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "7"})
     view = table.view(0)
-    path = f"/v1/games/{table.game_id}?wait_version={view['version']}&timeout=2"
+    # waits long enough to be refused beside, ended by a move rather than their timeout
+    path = f"/v1/games/{table.game_id}?wait_version={view['version']}&timeout=8"
     statuses: list[int] = []
     parked = [threading.Thread(target=park, args=(app.test_client(), path, table.auth(0), statuses))
               for _ in range(2)]
@@ -56,25 +57,31 @@ def test_one_wait_past_the_limit_is_429_too_many_waits_with_retry_after(
                         headers=table.auth(0))
     assert events.status_code == 429  # an events long-poll is a parked request too
     assert client.get(f"/v1/games/{table.game_id}", headers=table.auth(0)).status_code == 200
+    assert all(t.is_alive() for t in parked)
+    mover = view["round"]["current_seat"]
+    assert table.act(mover, {"type": "draw", "source": "stock"}).status_code == 200
     for t in parked:
         t.join(10)
     assert statuses == [200, 200]
     # the slots are free again once the waits ended
-    assert client.get(path.replace("timeout=2", "timeout=0.1"), headers=table.auth(0)).status_code == 200
+    assert client.get(path.replace("timeout=8", "timeout=0.1"), headers=table.auth(0)).status_code == 200
 
 
 def test_a_different_token_is_not_held_back_by_anothers_waits(config: Config, redis_db) -> None:
     app = parked_app(config, max_waits_per_token="1")
     client = app.test_client()
     table = Table(client, {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "7"})
-    version = table.view(0)["version"]
-    path = f"/v1/games/{table.game_id}?wait_version={version}&timeout=1"
+    view = table.view(0)
+    path = f"/v1/games/{table.game_id}?wait_version={view['version']}&timeout=8"
     statuses: list[int] = []
     first = threading.Thread(target=park, args=(app.test_client(), path, table.auth(0), statuses))
     first.start()
     wait_until_held(app, 1)
-    assert client.get(path.replace("timeout=1", "timeout=0.1"),
+    assert client.get(path.replace("timeout=8", "timeout=0.1"),
                       headers=table.auth(1)).status_code == 200
+    assert first.is_alive()
+    mover = view["round"]["current_seat"]
+    assert table.act(mover, {"type": "draw", "source": "stock"}).status_code == 200
     first.join(10)
     assert statuses == [200]
 

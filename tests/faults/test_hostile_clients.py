@@ -21,7 +21,7 @@ from .waiters import Game, park, spectator, timed_get
 SLOWLORIS = 200
 IDLE = 200
 LONG_POLLS = 40
-PROBE_TIMEOUT = 1.0
+PROBE_TIMEOUT = 3.0  # a stalled worker would hold a probe for KEEPALIVE
 #: deploy/gunicorn.conf.py's keepalive: the header read timeout.
 KEEPALIVE = 5
 

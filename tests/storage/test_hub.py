@@ -80,7 +80,7 @@ def test_a_move_wakes_every_waiter_of_its_game_and_no_other(hub_and_client) -> N
     publish(client, hub, "g1")
     for t in threads[:200]:
         t.join(5)
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 4  # woken, not timed out (5 s)
     assert woken.count("g1") == 200
     assert "g2" not in woken
     publish(client, hub, "g2")
