@@ -83,12 +83,15 @@ class Config:
     rate_limit_storage_url: str = ""
     proxy_hops: int = 0
     sweep_interval_seconds: float = 1.0  # python -m service.sweep: seconds between passes
+    sweep_metrics_port: int = 0  # the sweeper's own /metrics port (0: none)
 
     def __post_init__(self) -> None:
         if self.stream_max_seconds <= 0 or self.stream_heartbeat_seconds <= 0:
             raise ValueError("STREAM_MAX_SECONDS and STREAM_HEARTBEAT_SECONDS must be > 0")
         if self.sweep_interval_seconds <= 0:
             raise ValueError("SWEEP_INTERVAL_SECONDS must be > 0")
+        if not 0 <= self.sweep_metrics_port <= 65535:
+            raise ValueError(f"SWEEP_METRICS_PORT={self.sweep_metrics_port} is not a port (0: none)")
         if self.proxy_hops < 0:
             raise ValueError(f"PROXY_HOPS={self.proxy_hops} must be 0 or more")
 

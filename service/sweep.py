@@ -6,7 +6,10 @@ It plays the turn clocks and bot seats of games nobody is reading
 among them), needs no gunicorn, and any number may run at once (each due game is leased
 to one of them). Every interval it visits the due games one at a time, at once again
 while a pass finds more than a full batch. SIGTERM or SIGINT ends it after the game at
-hand. Logs are JSON lines on stderr, like the workers'.
+hand. Logs are JSON lines on stderr, like the workers'. With ``--metrics-port`` (or
+``SWEEP_METRICS_PORT``) it serves its own Prometheus ``/metrics``: what it visited and
+played, failed passes, and how many games are overdue and by how long, which says
+whether the sweepers keep up.
 """
 
 from __future__ import annotations
@@ -17,6 +20,12 @@ import os
 import signal
 import sys
 import threading
+import time
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (no import at run time: see the environment note in main)
+    from service.storage import GameStore
 
 log = logging.getLogger("three_thirteen.sweep")
 
@@ -31,13 +40,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--once", action="store_true", help="one pass, then exit")
     parser.add_argument("--interval", type=float,
                         help="seconds between passes (default: SWEEP_INTERVAL_SECONDS, 1)")
+    parser.add_argument("--metrics-port", type=int,
+                        help="serve /metrics on this port (default: SWEEP_METRICS_PORT; 0: none)")
     args = parser.parse_args(argv)
     if args.interval is not None and args.interval <= 0:
         parser.error("--interval must be > 0")
-    # The sweeper serves no /metrics. The image sets PROMETHEUS_MULTIPROC_DIR for
-    # gunicorn, which creates that folder; prometheus_client would write this process's
-    # counters there (or fail where it does not exist), so it is unset before the
-    # service's modules (and their counters) are imported: hence the imports below.
+    if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
+        parser.error("--metrics-port must be a port, or 0 for none")
+    # The image sets PROMETHEUS_MULTIPROC_DIR for gunicorn, which creates that folder;
+    # prometheus_client would write this process's counters there (or fail where it does
+    # not exist), and they are this process's alone, so it is unset before
+    # prometheus_client and the service's modules are imported: hence the imports below.
     os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
     from service.app import redis_store
     from service.config import Config
@@ -51,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=os.environ.get("LOG_LEVEL", "info").upper(), handlers=[handler])
     config = Config.from_env()
     interval = args.interval or config.sweep_interval_seconds
+    port = config.sweep_metrics_port if args.metrics_port is None else args.metrics_port
+    metrics = _metrics(port)
     store = redis_store(config)
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -60,10 +75,16 @@ def main(argv: list[str] | None = None) -> int:
         games = 0
         try:
             games, moves = sweep(store, BATCH, stopping=stopping.is_set)
+            if metrics is not None:
+                _measure(metrics, store, games, moves)
         except StorageUnavailableError as exc:
             log.warning("storage unavailable, retrying: %s", exc)
+            if metrics is not None:
+                metrics.failed.inc()
         except Exception:  # a Redis error or a bug: logged, and the next pass tries again
             log.exception("sweeper pass failed")
+            if metrics is not None:
+                metrics.failed.inc()
         else:
             if games:
                 log.info("visited %d games, made %d moves", games, moves)
@@ -73,6 +94,40 @@ def main(argv: list[str] | None = None) -> int:
             stopping.wait(interval)
     log.info("sweeper stopped")
     return 0
+
+
+def _metrics(port: int) -> SimpleNamespace | None:
+    """This process's counters and gauges, served on ``port`` (``None`` for port 0).
+
+    Why gauges of the schedule and not only counters: a sweeper that is alive but behind
+    (too few replicas for the clocks in play) shows as games overdue, by seconds."""
+    if not port:
+        return None
+    from prometheus_client import Counter, Gauge, start_http_server
+
+    metrics = SimpleNamespace(
+        visits=Counter("ttt_sweep_visits_total", "Games the sweeper visited."),
+        moves=Counter("ttt_sweep_moves_total", "Moves the sweeper made (clocks, bot seats)."),
+        failed=Counter("ttt_sweep_failed_passes_total", "Passes that failed (and were retried)."),
+        due=Gauge("ttt_sweep_due_games", "Games whose visit was due after the last pass."),
+        late=Gauge("ttt_sweep_overdue_seconds",
+                   "How long the earliest due visit had been due after the last pass."),
+        passes=Gauge("ttt_sweep_last_pass_timestamp_seconds", "When the last pass ended."),
+    )
+    start_http_server(port)
+    log.info("sweeper metrics on port %d", port)
+    return metrics
+
+
+def _measure(metrics: SimpleNamespace, store: GameStore, games: int, moves: int) -> None:
+    """Count a pass and read the schedule after it (one round trip to its one key)."""
+    metrics.visits.inc(games)
+    metrics.moves.inc(moves)
+    now = time.time()
+    due, earliest = store.visits_due(now)
+    metrics.due.set(due)
+    metrics.late.set(max(0.0, now - earliest) if due and earliest is not None else 0.0)
+    metrics.passes.set(now)
 
 
 if __name__ == "__main__":

@@ -70,6 +70,18 @@ def wait_until(check: callable, timeout: float, what: str) -> None:  # type: ign
     raise RuntimeError(f"waited {timeout} s for {what}: not there")
 
 
+def scraped(url: str, name: str) -> float:
+    """The one unlabelled sample ``name`` of the Prometheus text at ``url``."""
+    import requests
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = requests.get(url, timeout=5).text
+    samples = [s for family in text_string_to_metric_families(text) for s in family.samples
+               if s.name == name]
+    assert len(samples) == 1, (name, samples)
+    return samples[0].value
+
+
 def redis_url_for_tests(redis_server: str, db: int) -> str:
     """Where a test's app keeps its games: ``$TEST_REDIS_URL`` when set (``tests/cluster``
     points it at a Redis Cluster so the same tests run there), else database ``db`` of

@@ -290,6 +290,11 @@ class GameStore(ABC):
         """Take ``game_id`` off the schedule (finished, gone, or nothing left to play)."""
 
     @abstractmethod
+    def visits_due(self, now: float) -> tuple[int, float | None]:
+        """How many visits are due at ``now``, and when the earliest planned one is (Unix
+        seconds; ``None``: the schedule is empty): whether the sweepers keep up."""
+
+    @abstractmethod
     def load_many(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
         """The games of ``game_ids`` in one round trip (``None``: no such game)."""
 

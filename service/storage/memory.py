@@ -211,6 +211,11 @@ class MemoryGameStore(GameStore):
         with self._changed:
             self._visits.pop(game_id, None)
 
+    def visits_due(self, now: float) -> tuple[int, float | None]:
+        with self._changed:
+            times = list(self._visits.values())
+        return sum(1 for at in times if at <= now), min(times, default=None)
+
     def load_many(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
         with self._changed:
             return [None if (g := self._games.get(gid)) is None

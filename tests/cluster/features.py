@@ -35,6 +35,7 @@ from service.client.http import ClientStats
 from service.match.local import ROOT
 from service.match.runner import GameResult, play_game
 from tests.bench.procs import percentile
+from tests.conftest import free_port, scraped
 from tests.faults.waiters import KINDS, Game, park
 
 __all__ = ["FEATURES", "Played", "Row", "chi_square_sf", "play_games"]
@@ -268,10 +269,12 @@ finishes it), not over HTTP: a request that reads a game plays what is due itsel
             "players": [{"name": "a"}, {"name": "b"}], "rules": {"hand_sizes": [3]},
             "seed": f"swept-{n}", "turn_seconds": 1})
         ids.append(r.json()["game_id"])
-    procs = [subprocess.Popen([sys.executable, "-m", "service.sweep", "--interval", "0.2"],
+    ports = [free_port(), free_port()]
+    procs = [subprocess.Popen([sys.executable, "-m", "service.sweep", "--interval", "0.2",
+                               "--metrics-port", str(port)],
                               cwd=ROOT, env={**os.environ, "REDIS_URL": url,
                                              "LOG_LEVEL": "warning"})
-             for _ in range(2)]
+             for port in ports]
     started = time.monotonic()
     finished: Counter[str] = Counter()
     try:
@@ -282,14 +285,19 @@ finishes it), not over HTTP: a request that reads a game plays what is due itsel
                     pending.discard(game_id)
                     finished[played.shard_of(game_id)] += 1
             time.sleep(0.2)
+        seconds = time.monotonic() - started
+        # their metrics read the schedule's one key on its shard: nothing left overdue
+        time.sleep(0.5)  # (a pass or two after the last finish)
+        due = sum(scraped(f"http://127.0.0.1:{p}/metrics", "ttt_sweep_due_games") for p in ports)
     finally:
         for proc in procs:
             proc.terminate()
             proc.wait(10)
-    seconds = time.monotonic() - started
-    ok = sum(finished.values()) == games and set(finished) == set(played.primaries())
+    ok = (sum(finished.values()) == games and set(finished) == set(played.primaries())
+          and due == 0)
     return Row("sweeper", ok, f"{sum(finished.values())}/{games} clocked games nobody "
-               f"played finished by 2 sweepers in {seconds:.1f} s", dict(finished))
+               f"played finished by 2 sweepers in {seconds:.1f} s, {due:.0f} overdue",
+               dict(finished))
 
 
 #: Every feature checked across the shards, in the table's order.

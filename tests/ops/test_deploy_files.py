@@ -195,7 +195,13 @@ def test_compose_and_kubernetes_run_the_sweeper_from_the_apis_image_and_settings
     assert sweep_pod["image"] == api_pod["image"]
     assert sweep_pod["command"] == ["python", "-m", "service.sweep"]
     assert sweep_pod["envFrom"] == api_pod["envFrom"]  # the same Redis, the same settings
-    assert "ports" not in sweep_pod  # nothing to reach: a loop over Redis
+    # its one port is its own /metrics, where the annotations send the scraper
+    metrics_port = {e["name"]: e["value"] for e in sweep_pod["env"]}["SWEEP_METRICS_PORT"]
+    assert [p["containerPort"] for p in sweep_pod["ports"]] == [int(metrics_port)]
+    pod_meta = deployments["three-thirteen-sweeper"]["spec"]["template"]["metadata"]
+    assert pod_meta["annotations"]["prometheus.io/port"] == metrics_port
+    assert not [s for s in by_kind("Service")
+                if s["spec"]["selector"] == pod_meta["labels"]]  # nothing routes to it
 
 
 def test_compose_runs_the_service_and_redis_with_aof_on_a_volume() -> None:

@@ -17,7 +17,14 @@ import pytest
 from service.play import create_game, game_record
 from service.storage import RedisGameStore
 from service.verify.check import verify
-from tests.conftest import ROOT, redis_client, redis_url_for_tests, wait_until
+from tests.conftest import (
+    ROOT,
+    free_port,
+    redis_client,
+    redis_url_for_tests,
+    scraped,
+    wait_until,
+)
 
 GAMES = 6
 
@@ -30,14 +37,20 @@ def url(redis_server: str) -> Iterator[str]:
     redis_client(url).flushdb()
 
 
-def sweeper(url: str, log: Path, interval: float = 0.2) -> subprocess.Popen[bytes]:
+def sweeper(url: str, log: Path, interval: float = 0.2,
+            metrics_port: int = 0) -> subprocess.Popen[bytes]:
     """A sweeper with the environment of the image: its PROMETHEUS_MULTIPROC_DIR is a
     folder only gunicorn creates, which the sweeper must not need."""
     return subprocess.Popen(
-        [sys.executable, "-m", "service.sweep", "--interval", str(interval)], cwd=ROOT,
+        [sys.executable, "-m", "service.sweep", "--interval", str(interval),
+         "--metrics-port", str(metrics_port)], cwd=ROOT,
         env={**os.environ, "REDIS_URL": url, "LOG_LEVEL": "info",
              "PROMETHEUS_MULTIPROC_DIR": str(log.parent / "not-created")},
         stderr=log.open("wb"))
+
+
+def metric(port: int, name: str) -> float:
+    return scraped(f"http://127.0.0.1:{port}/metrics", name)
 
 
 def started(log: Path) -> bool:
@@ -51,10 +64,18 @@ def test_two_sweepers_finish_clocked_games_nobody_plays_each_move_made_once(
     games = [create_game(store, {"preset": "classic", "hand_sizes": [3]}, ["ann", "bob"],
                          f"swept-{n}", turn_seconds=1)[0].game_id for n in range(GAMES)]
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
-    sweepers = [sweeper(url, log) for log in logs]
+    ports = [free_port(), free_port()]
+    sweepers = [sweeper(url, log, metrics_port=port) for log, port in zip(logs, ports, strict=True)]
     try:
         wait_until(lambda: all(store.load(g).state.finished for g in games), 60,
                    "every clocked game finished by the sweepers")
+        # every move of every game was a sweeper's, and their /metrics count each once
+        actions = sum(len(game_record(store, g)[0]["actions"]) for g in games)
+        wait_until(lambda: sum(metric(p, "ttt_sweep_moves_total") for p in ports) == actions,
+                   10, f"the sweepers' metrics counting {actions} moves")
+        assert sum(metric(p, "ttt_sweep_visits_total") for p in ports) >= GAMES
+        assert [metric(p, "ttt_sweep_due_games") for p in ports] == [0, 0]
+        assert [metric(p, "ttt_sweep_failed_passes_total") for p in ports] == [0, 0]
     finally:
         for proc in sweepers:
             proc.send_signal(signal.SIGTERM)

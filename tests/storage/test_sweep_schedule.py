@@ -9,7 +9,8 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from service.storage import RedisGameStore
+from service.storage import GameStore, RedisGameStore
+from service.storage.memory import MemoryGameStore
 from service.storage.visits import VISITS_KEY
 from tests.conftest import redis_client, redis_url_for_tests
 
@@ -35,6 +36,25 @@ def test_due_games_come_out_oldest_first_and_a_plan_replaces_the_last(
     store.drop_visit("late")
     assert store.take_visits(10**9, 10, 30) == ["early", "moved"]  # their leases ran out
     assert store.client.zcard(VISITS_KEY) == 2
+
+
+@pytest.fixture(params=["redis", "memory"])
+def either(request: pytest.FixtureRequest) -> GameStore:
+    """The Redis store, and the memory store that the service-layer tests stand it in for."""
+    if request.param == "memory":
+        return MemoryGameStore()
+    return request.getfixturevalue("store")
+
+
+def test_the_schedule_says_how_many_visits_are_due_and_since_when(either: GameStore) -> None:
+    store = either
+    assert store.visits_due(1000.0) == (0, None)
+    for game_id, at in (("a", 100.0), ("b", 150.5), ("c", 2000.0)):
+        store.plan_visit(game_id, at)
+    assert store.visits_due(1000.0) == (2, 100.0)
+    assert store.take_visits(1000.0, 1, 30) == ["a"]  # leased: due again at 1030
+    assert store.visits_due(1000.0) == (1, 150.5)
+    assert store.visits_due(99.0) == (0, 150.5)  # none due yet; the earliest is b
 
 
 def test_racing_sweepers_take_every_due_game_exactly_once_within_a_lease(
