@@ -20,12 +20,6 @@ import os
 import signal
 import sys
 import threading
-import time
-from types import SimpleNamespace
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # (no import at run time: see the environment note in main)
-    from service.storage import GameStore
 
 log = logging.getLogger("three_thirteen.sweep")
 
@@ -57,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     from service.jsonlog import JsonFormatter
     from service.play.sweep import sweep
     from service.storage import StorageUnavailableError
+    from service.sweep_metrics import SweepMetrics
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
@@ -65,7 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     config = Config.from_env()
     interval = args.interval or config.sweep_interval_seconds
     port = config.sweep_metrics_port if args.metrics_port is None else args.metrics_port
-    metrics = _metrics(port)
+    metrics = SweepMetrics()
+    if port:
+        try:
+            metrics.serve(port)
+        except OSError as exc:
+            log.error("cannot serve metrics on port %d: %s", port, exc)
+            return 2
+        log.info("sweeper metrics on port %d", port)
     store = redis_store(config)
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -74,18 +76,17 @@ def main(argv: list[str] | None = None) -> int:
     while not stopping.is_set():
         games = 0
         try:
+            if port:
+                metrics.read_schedule(store)  # before the pass: after it none is due
             games, moves = sweep(store, BATCH, stopping=stopping.is_set)
-            if metrics is not None:
-                _measure(metrics, store, games, moves)
         except StorageUnavailableError as exc:
             log.warning("storage unavailable, retrying: %s", exc)
-            if metrics is not None:
-                metrics.failed.inc()
+            metrics.failed.inc()
         except Exception:  # a Redis error or a bug: logged, and the next pass tries again
             log.exception("sweeper pass failed")
-            if metrics is not None:
-                metrics.failed.inc()
+            metrics.failed.inc()
         else:
+            metrics.passed(games, moves)
             if games:
                 log.info("visited %d games, made %d moves", games, moves)
         if args.once:
@@ -94,40 +95,6 @@ def main(argv: list[str] | None = None) -> int:
             stopping.wait(interval)
     log.info("sweeper stopped")
     return 0
-
-
-def _metrics(port: int) -> SimpleNamespace | None:
-    """This process's counters and gauges, served on ``port`` (``None`` for port 0).
-
-    Why gauges of the schedule and not only counters: a sweeper that is alive but behind
-    (too few replicas for the clocks in play) shows as games overdue, by seconds."""
-    if not port:
-        return None
-    from prometheus_client import Counter, Gauge, start_http_server
-
-    metrics = SimpleNamespace(
-        visits=Counter("ttt_sweep_visits_total", "Games the sweeper visited."),
-        moves=Counter("ttt_sweep_moves_total", "Moves the sweeper made (clocks, bot seats)."),
-        failed=Counter("ttt_sweep_failed_passes_total", "Passes that failed (and were retried)."),
-        due=Gauge("ttt_sweep_due_games", "Games whose visit was due after the last pass."),
-        late=Gauge("ttt_sweep_overdue_seconds",
-                   "How long the earliest due visit had been due after the last pass."),
-        passes=Gauge("ttt_sweep_last_pass_timestamp_seconds", "When the last pass ended."),
-    )
-    start_http_server(port)
-    log.info("sweeper metrics on port %d", port)
-    return metrics
-
-
-def _measure(metrics: SimpleNamespace, store: GameStore, games: int, moves: int) -> None:
-    """Count a pass and read the schedule after it (one round trip to its one key)."""
-    metrics.visits.inc(games)
-    metrics.moves.inc(moves)
-    now = time.time()
-    due, earliest = store.visits_due(now)
-    metrics.due.set(due)
-    metrics.late.set(max(0.0, now - earliest) if due and earliest is not None else 0.0)
-    metrics.passes.set(now)
 
 
 if __name__ == "__main__":

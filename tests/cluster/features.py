@@ -286,9 +286,12 @@ finishes it), not over HTTP: a request that reads a game plays what is due itsel
                     finished[played.shard_of(game_id)] += 1
             time.sleep(0.2)
         seconds = time.monotonic() - started
-        # their metrics read the schedule's one key on its shard: nothing left overdue
-        time.sleep(0.5)  # (a pass or two after the last finish)
-        due = sum(scraped(f"http://127.0.0.1:{p}/metrics", "ttt_sweep_due_games") for p in ports)
+        # their metrics read the schedule's one key on its shard as each pass begins:
+        # nothing due once the games are over (a pass or two after the last finish)
+        settled = time.monotonic() + 5
+        while (due := max(scraped(f"http://127.0.0.1:{p}/metrics", "ttt_sweep_due_games")
+                          for p in ports)) != 0 and time.monotonic() < settled:
+            time.sleep(0.2)
     finally:
         for proc in procs:
             proc.terminate()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -74,8 +75,9 @@ def test_two_sweepers_finish_clocked_games_nobody_plays_each_move_made_once(
         wait_until(lambda: sum(metric(p, "ttt_sweep_moves_total") for p in ports) == actions,
                    10, f"the sweepers' metrics counting {actions} moves")
         assert sum(metric(p, "ttt_sweep_visits_total") for p in ports) >= GAMES
-        assert [metric(p, "ttt_sweep_due_games") for p in ports] == [0, 0]
         assert [metric(p, "ttt_sweep_failed_passes_total") for p in ports] == [0, 0]
+        wait_until(lambda: [metric(p, "ttt_sweep_due_games") for p in ports] == [0, 0], 10,
+                   "no game due as a pass begins")  # (read as each pass begins)
     finally:
         for proc in sweepers:
             proc.send_signal(signal.SIGTERM)
@@ -88,6 +90,37 @@ def test_two_sweepers_finish_clocked_games_nobody_plays_each_move_made_once(
         assert verify(record) == [], game_id
         assert {p["kind"] for p in record["players"]} == {"away"}  # nobody ever played
     assert store.client.zcard("ttt:{sweep}:visits") == 0  # finished games leave the schedule
+
+
+def test_a_sweepers_metrics_show_a_backlog_as_games_due_and_seconds_overdue(
+    url: str, tmp_path: Path,
+) -> None:
+    store = RedisGameStore(url, ttl_seconds=3600, reply_ttl_seconds=60, timeout_seconds=2)
+    for n in range(5):  # games that expired long ago: each visit only drops its entry
+        store.plan_visit(f"gone-{n}", time.time() - 100)
+    port = free_port()
+    proc = sweeper(url, tmp_path / "sweeper.log", interval=60, metrics_port=port)
+    try:
+        wait_until(lambda: metric(port, "ttt_sweep_visits_total") == 5, 30, "the first pass")
+        assert metric(port, "ttt_sweep_due_games") == 5  # as the pass began
+        assert 100 <= metric(port, "ttt_sweep_overdue_seconds") < 160
+        assert store.visits_due(time.time()) == (0, None)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+
+
+def test_a_sweeper_whose_metrics_port_is_taken_says_so_and_exits_2(
+    url: str, tmp_path: Path,
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("", 0))
+        taken.listen()
+        log = tmp_path / "sweeper.log"
+        proc = sweeper(url, log, metrics_port=taken.getsockname()[1])
+        assert proc.wait(30) == 2
+    assert "cannot serve metrics on port" in log.read_text()
+    assert "Traceback" not in log.read_text()
 
 
 def test_a_sweeper_on_an_idle_schedule_stops_at_once_on_sigterm(url: str, tmp_path: Path) -> None:
