@@ -180,10 +180,12 @@ def _not_offered(feature: str, path: str) -> Row:
 SEEKS = "/v1/seeks"
 
 
-def seeks(played: Played, pairs: int = 12) -> Row:
-    """``pairs`` pairs of seekers with the same short rules, each pair matched into a new
-    game (``POST /v1/seeks?timeout``: both answered with one game, each its own seat);
-    the matched games spread over the primaries and each is playable by its seats."""
+def seeks(played: Played, pairs: int = 12, most: int = 40) -> Row:
+    """``pairs`` pairs of seekers with the same short rules (more, up to ``most``, until
+    every primary has one of their games: 12 random games miss a shard of 3 one time in
+    40), each pair matched into a new game (``POST /v1/seeks?timeout``: both answered
+    with one game, each its own seat); the games spread over the primaries and each is
+    playable by its seats."""
     if SEEKS not in played.paths:
         return _not_offered("seeks", SEEKS)
     rules = {"preset": "classic", "hand_sizes": [3]}
@@ -196,12 +198,18 @@ def seeks(played: Played, pairs: int = 12) -> Row:
         with lock:
             answers.append(r.json() if r.status_code in (200, 201) else {"error": r.text})
 
-    for n in range(pairs):  # a pair at a time, so each pair meets itself
+    def shards() -> set[str]:
+        return {played.shard_of(a["game_id"]) for a in answers if a.get("status") == "matched"}
+
+    for n in range(most):  # a pair at a time, so each pair meets itself
         threads = [threading.Thread(target=seek, args=(2 * n + i,)) for i in range(2)]
         for t in threads:
             t.start()
         for t in threads:
             t.join(40)
+        if n + 1 >= pairs and shards() == set(played.primaries()):
+            break
+    pairs = len(answers) // 2
     matched: dict[str, set[int]] = {}
     for answer in answers:
         if answer.get("status") == "matched":
@@ -256,19 +264,21 @@ def records(played: Played, per_shard: int = 3) -> Row:
                f"{mean:.0f} B on average, text) and verified", dict(good))
 
 
-def sweeper(played: Played, games: int = 12) -> Row:
+def sweeper(played: Played, games: int = 12, most: int = 40) -> Row:
     """Clocked games (1 s a turn) that nobody plays or reads, finished by two sweepers
     (``python -m service.sweep``) on the cluster: the schedule is one key on one shard,
-    the games on every shard. Read from Redis (a game's record is written by the save that
+    the games on every shard (more than ``games``, up to ``most``, until each has one). Read from Redis (a game's record is written by the save that
 finishes it), not over HTTP: a request that reads a game plays what is due itself."""
     node = played.store.get_default_node()
     url = f"redis+cluster://{node.host}:{node.port}"
-    ids = []
-    for n in range(games):
+    ids: list[str] = []
+    while len(ids) < most and (len(ids) < games or {
+            played.shard_of(g) for g in ids} != set(played.primaries())):
         r = requests.post(f"{played.base}/v1/games", timeout=10, json={
             "players": [{"name": "a"}, {"name": "b"}], "rules": {"hand_sizes": [3]},
-            "seed": f"swept-{n}", "turn_seconds": 1})
+            "seed": f"swept-{len(ids)}", "turn_seconds": 1})
         ids.append(r.json()["game_id"])
+    games = len(ids)
     ports = [free_port(), free_port()]
     procs = [subprocess.Popen([sys.executable, "-m", "service.sweep", "--interval", "0.2",
                                "--metrics-port", str(port)],
