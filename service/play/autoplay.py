@@ -170,5 +170,5 @@ def play_due_from(store: GameStore, record: GameRecord,
             metrics.GAMES_FINISHED.inc()
             off_the_lobby(store, game_id)
         time.sleep(0)
-        record = store.load(game_id)
+        record = replace(record, state=new)  # as saved: a service move claims no seat
     return made, record
