@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Response, request
 
 from service import play
-from service.engine.rules import PRESETS, preset_rules
+from service.core.rules import PRESETS, preset_rules
 from service.storage import LISTINGS
 
 from .docs import query

@@ -20,7 +20,7 @@ import redis
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from service.engine.errors import (
+from service.core.errors import (
     EngineError,
     IllegalActionError,
     InvalidInputError,

@@ -7,7 +7,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.engine.rules import PRESETS
+from service.core.rules import PRESETS
 
 from .schemas import PresetsSchema
 from .web import json_response

@@ -9,9 +9,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import metrics
-from service.engine.cards import card_name, card_names, parse_card, parse_rank, rank_name
-from service.engine.melds import meld_kinds
-from service.engine.rules import Rules
+from service.core.cards import card_name, card_names, parse_card, parse_rank, rank_name
+from service.core.melds import meld_kinds
+from service.core.rules import Rules
 from service.engine.serialize import rules_from_json
 from service.solver import Arrangement, analyze
 

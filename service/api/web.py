@@ -19,7 +19,7 @@ from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
-from service.engine.errors import InvalidCardError
+from service.core.errors import InvalidCardError
 from service.play import AuthError
 from service.storage import GameStore
 

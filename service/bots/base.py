@@ -14,8 +14,8 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from service.client.types import Action, GameView
-from service.engine.cards import card_name, parse_card, parse_cards, parse_rank
-from service.engine.rules import Rules
+from service.core.cards import card_name, parse_card, parse_cards, parse_rank
+from service.core.rules import Rules
 from service.engine.serialize import rules_from_json
 from service.solver import GAME_STEP_BUDGET, Analysis, analyze
 

@@ -29,7 +29,7 @@ from collections import Counter
 from typing import Any
 
 from service.client.types import Action, GameView
-from service.engine.cards import JOKER, parse_card, parse_cards, rank_of, suit_of
+from service.core.cards import JOKER, parse_card, parse_cards, rank_of, suit_of
 
 from .base import Bot, Position, discard, draw, rules_of
 

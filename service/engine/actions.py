@@ -16,13 +16,13 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from service.core.cards import card_name, card_names, parse_card
+from service.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
+from service.core.melds import meld_kinds
 from service.solver import GAME_STEP_BUDGET, analyze
 
 from . import seats
-from .cards import card_name, card_names, parse_card
-from .errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from .events import Event, EventLog
-from .melds import meld_kinds
 from .rounds import arrange_final, begin_turn, end_round
 from .state import (
     DISCARD,

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import card_name, card_names, rank_name
+from service.core.cards import card_name, card_names, rank_name
+
 from .state import GameState, RoundResult, TableMeld
 
 __all__ = ["Event", "EventLog", "round_result_dict", "round_started", "table_dicts"]

@@ -6,10 +6,11 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .errors import IllegalActionError, InvalidActionError, InvalidRulesError
+from service.core.errors import IllegalActionError, InvalidActionError, InvalidRulesError
+from service.core.rules import Rules
+
 from .events import Event, EventLog, round_started
 from .rounds import deal_round
-from .rules import Rules
 from .seats import BOT, HUMAN
 from .shoe import RandomStream, commitment
 from .state import IN_PROGRESS, GameState

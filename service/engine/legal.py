@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.core.cards import card_name
 from service.solver import GAME_STEP_BUDGET, go_out_cards
 
-from .cards import card_name
 from .state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, GameState
 
 __all__ = ["legal_actions"]

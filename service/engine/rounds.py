@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from service.core.cards import card_name, card_names
 from service.solver import GAME_STEP_BUDGET, solve
 
-from .cards import card_name, card_names
 from .events import EventLog, round_result_dict, round_started
 from .shoe import RandomStream, build_shoe
 from .state import (

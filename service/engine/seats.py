@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .errors import IllegalActionError
+from service.core.errors import IllegalActionError
+
 from .events import Event, EventLog
 from .state import GameState
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules import Rules, resolve_rules
+from service.core.rules import Rules, resolve_rules
+
 from .state import GameState, RoundResult, SeatResult, TableMeld
 
 __all__ = ["SCHEMA_VERSION", "from_dict", "rules_from_json", "to_dict"]

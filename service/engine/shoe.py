@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 
-from .cards import JOKER
+from service.core.cards import JOKER
 
 __all__ = ["RandomStream", "build_shoe", "commitment", "sha256_hex"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import Rules
+from service.core.rules import Rules
 
 __all__ = [
     "DISCARD",

@@ -12,7 +12,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from .cards import card_name, card_names, rank_name
+from service.core.cards import card_name, card_names, rank_name
+
 from .events import round_result_dict, table_dicts
 from .legal import legal_actions
 from .rounds import winners

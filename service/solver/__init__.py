@@ -2,7 +2,7 @@
 
 It decides every score, the going-out test and the legal ``go_out`` actions, and it
 is what ``POST /v1/solve`` serves. What a valid meld is comes from the engine's one
-meld model (``service.engine.melds``); this package only searches.
+meld model (``service.core.melds``); this package only searches.
 
 Public face: :func:`analyze` (best arrangement, go-out discards, the penalty after
 each discard), :func:`solve` (the best arrangement alone, with lay-offs),
@@ -52,7 +52,7 @@ hands, 8 jokers, 24 table melds) stay below a third of the budget
 
 from __future__ import annotations
 
-from service.engine.melds import can_lay_off
+from service.core.melds import can_lay_off
 
 from .analysis import MAX_HAND, MAX_TABLE_MELDS, analyze, go_out_cards, solve
 from .arrangement import Analysis, Arrangement

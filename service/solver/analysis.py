@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.engine.errors import InvalidInputError
-from service.engine.melds import SCALE, Context, context, split
-from service.engine.rules import Rules
+from service.core.errors import InvalidInputError
+from service.core.melds import SCALE, Context, context, split
+from service.core.rules import Rules
 
 from .arrangement import Analysis, Arrangement
 from .budget import STEP_BUDGET, Budget

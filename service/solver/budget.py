@@ -9,7 +9,7 @@ hold (see the package docstring for the figures).
 
 from __future__ import annotations
 
-from service.engine.errors import SolverBudgetExceeded
+from service.core.errors import SolverBudgetExceeded
 
 __all__ = ["GAME_STEP_BUDGET", "STEP_BUDGET", "Budget"]
 

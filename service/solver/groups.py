@@ -5,7 +5,7 @@ natural left, some higher naturals (and, under wild limits, wild-rank cards
 standing for themselves), and exactly the wilds that make them a valid meld. A
 group's spare room for more wilds is summed into the search's capacity; the wild
 pool fills it at the end (``wildpool``). Limits come from the one meld model
-(``service.engine.melds.Context``).
+(``service.core.melds.Context``).
 
 Pruning that keeps the search exact (an exchange argument: swap a natural in for a
 wild; the natural's other meld takes the wild, or, if it was deadwood, the freed
@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from service.engine.cards import rank_of
-from service.engine.melds import Context
+from service.core.cards import rank_of
+from service.core.melds import Context
 
 from .budget import Budget
 from .multiset import CARD, NATURAL_SLOTS, WILD_RANK_SLOT

@@ -10,7 +10,7 @@ From a state the search takes the lowest natural left and tries every way to
 dispose of it: as deadwood, or as the lowest natural of a group (``groups``,
 ``table``) taking exactly the wilds it needs. When no natural is left the wild pool
 is placed (``wildpool``). What is minimised is the deadwood cost
-(``penalty * SCALE + cards``, see ``service.engine.melds.Context``).
+(``penalty * SCALE + cards``, see ``service.core.melds.Context``).
 
 Every discard in the same search: each state also returns, per kind of card, the
 cost of the state without one such card (``costs.CostVector``). The options of
@@ -36,8 +36,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from service.engine.cards import JOKER
-from service.engine.melds import BIG, Context
+from service.core.cards import JOKER
+from service.core.melds import BIG, Context
 
 from . import multiset as ms
 from . import table as tables

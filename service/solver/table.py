@@ -13,9 +13,9 @@ from collections.abc import Iterator, Sequence
 from functools import cached_property
 from itertools import combinations, product
 
-from service.engine.cards import JOKER, card_names, rank_of, suit_of
-from service.engine.errors import InvalidInputError
-from service.engine.melds import Context, kinds_of, run_fits, split
+from service.core.cards import JOKER, card_names, rank_of, suit_of
+from service.core.errors import InvalidInputError
+from service.core.melds import Context, kinds_of, run_fits, split
 
 from .groups import LATER_OF_SUIT, SAME_RANK, Group, GroupMaker
 from .multiset import CARD, NATURAL_SLOTS, SLOTS, WILD_RANK_SLOT

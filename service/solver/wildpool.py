@@ -13,8 +13,8 @@ search.
 
 from __future__ import annotations
 
-from service.engine.cards import JOKER, rank_of
-from service.engine.melds import Context
+from service.core.cards import JOKER, rank_of
+from service.core.melds import Context
 
 from .arrangement import Arrangement
 from .budget import Budget

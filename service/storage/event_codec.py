@@ -4,7 +4,7 @@ Why: the event log is most of what a finished game keeps in Redis (a stream entr
 event, hundreds per game). The engine's events are in contract notation, ready to
 serve: ``{"seat": 0, "source": "stock"}`` plus ``{"0": {"card": "7H"}}`` privately, about
 70 bytes of JSON for a draw. Stored here instead as positional lists under a small
-type number, with cards as their integers (0..52, :mod:`service.engine.cards`)::
+type number, with cards as their integers (0..52, :mod:`service.core.cards`)::
 
     [41, 0, [0, "stock"], [[0, [19]]]]    event 41, a draw from the stock ("7H" is 19)
 
@@ -27,8 +27,8 @@ from typing import Any
 
 import orjson
 
+from service.core.cards import card_name
 from service.engine import Event
-from service.engine.cards import card_name
 
 __all__ = ["COMPACT_TYPES", "decode", "encode"]
 

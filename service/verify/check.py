@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from service.core.cards import card_name, rank_name
 from service.engine import GameState
-from service.engine.cards import card_name, rank_name
 from service.engine.events import round_result_dict
 from service.engine.rounds import winners
 from service.engine.seats import seat_kind

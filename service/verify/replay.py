@@ -21,8 +21,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from service.core.errors import EngineError
 from service.engine import GameState, apply, claim, new_game
-from service.engine.errors import EngineError
 from service.engine.seats import AWAY, acted, player_of, seat_kind, time_out
 from service.engine.serialize import rules_from_json
 

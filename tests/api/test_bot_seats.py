@@ -14,8 +14,8 @@ import redis
 from flask.testing import FlaskClient
 
 from service.bots import GreedyBot
+from service.core.rules import resolve_rules
 from service.engine import GameState, apply, new_game, to_dict
-from service.engine.rules import resolve_rules
 from service.engine.seats import time_out
 
 from .conftest import Table, new_table

@@ -22,9 +22,9 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from service.core.cards import card_names
+from service.core.rules import resolve_rules
 from service.engine import apply, from_dict, new_game, to_dict
-from service.engine.cards import card_names
-from service.engine.rules import resolve_rules
 from service.engine.shoe import commitment
 from service.engine.state import GameState
 

@@ -446,7 +446,7 @@ def test_a_view_rendered_for_an_attempt_that_lost_the_race_is_never_served(
     view must not be remembered for the version, or the winner would be served it."""
     from dataclasses import replace as with_store
 
-    from service.engine.cards import card_names
+    from service.core.cards import card_names
 
     services = app.extensions["three_thirteen"]
     seat = _current(table)

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from service.api.problems import HTTP_CODES, PROBLEM_CODES
-from service.engine.errors import EngineError
+from service.core.errors import EngineError
 from service.play import PlayError
 
 ROOT = Path(__file__).resolve().parents[2]

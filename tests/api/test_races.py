@@ -19,8 +19,8 @@ import orjson
 import pytest
 import requests
 
+from service.core.rules import resolve_rules
 from service.engine import apply, from_dict, new_game, to_dict
-from service.engine.rules import resolve_rules
 from tests.conftest import redis_client, redis_url_for_tests
 
 THREADS = 16

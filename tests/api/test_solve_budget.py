@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from service.engine.cards import card_names, make_card
+from service.core.cards import card_names, make_card
 from tests.solver.test_budget import _review_request
 
 

@@ -8,7 +8,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Config
-from service.engine.rules import PRESETS
+from service.core.rules import PRESETS
 
 
 def solve(client: FlaskClient, **body: object):

@@ -17,8 +17,8 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from service.core.rules import resolve_rules
 from service.engine import Event, apply, new_game, opening_events
-from service.engine.rules import resolve_rules
 
 from .conftest import Table, new_table
 

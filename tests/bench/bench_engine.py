@@ -14,8 +14,8 @@ import random
 import sys
 import time
 
+from service.core.rules import resolve_rules
 from service.engine import apply, legal_actions, new_game
-from service.engine.rules import resolve_rules
 from tests.bench.procs import percentile
 
 PRESETS = {

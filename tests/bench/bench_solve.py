@@ -27,9 +27,9 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from service.engine.cards import JOKER, make_card
-from service.engine.errors import SolverBudgetExceeded
-from service.engine.rules import resolve_rules
+from service.core.cards import JOKER, make_card
+from service.core.errors import SolverBudgetExceeded
+from service.core.rules import resolve_rules
 from service.solver import analyze, go_out_cards
 from tests.solver import reference_solver
 

@@ -17,8 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from service.bots import make_bot
+from service.core.rules import resolve_rules
 from service.engine import apply, new_game, opening_events, view
-from service.engine.rules import resolve_rules
 
 
 def play_local(bot_names: list[str], preset: str = "classic", seed: str = "0",

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from service.core.cards import card_names, parse_cards
+from service.core.rules import Rules, resolve_rules
 from service.engine import apply, from_dict, legal_actions, new_game, to_dict
-from service.engine.cards import card_names, parse_cards
-from service.engine.rules import Rules, resolve_rules
 from service.engine.shoe import build_shoe
 from service.engine.state import (
     DISCARD,

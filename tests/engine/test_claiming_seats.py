@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.core.errors import IllegalActionError, InvalidActionError
+from service.core.rules import resolve_rules
 from service.engine import claim, new_game
-from service.engine.errors import IllegalActionError, InvalidActionError
-from service.engine.rules import resolve_rules
 
 
 def _open_game():  # type: ignore[no-untyped-def]

@@ -14,10 +14,10 @@ import random
 
 import pytest
 
+from service.core.cards import parse_cards
+from service.core.melds import context
+from service.core.rules import Rules, resolve_rules
 from service.engine import apply, new_game
-from service.engine.cards import parse_cards
-from service.engine.melds import context
-from service.engine.rules import Rules, resolve_rules
 from service.engine.state import FINAL_DISCARD, FINISHED
 from service.solver import STEP_BUDGET, Arrangement
 from service.solver.analysis import _search

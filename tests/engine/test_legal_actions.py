@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
-from service.engine import apply, legal_actions, new_game
-from service.engine.cards import JOKER, card_name, card_names
-from service.engine.errors import (
+from service.core.cards import JOKER, card_name, card_names
+from service.core.errors import (
     IllegalActionError,
     InvalidActionError,
     InvalidCardError,
     NotYourTurnError,
 )
-from service.engine.rules import resolve_rules
+from service.core.rules import resolve_rules
+from service.engine import apply, legal_actions, new_game
 from service.engine.state import DISCARD, GameState
 from service.solver import analyze
 

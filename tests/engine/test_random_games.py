@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from service.engine.rules import resolve_rules
+from service.core.rules import resolve_rules
 
 from .game_helpers import play_random_game, replay
 
@@ -108,7 +108,7 @@ def test_a_random_game_keeps_every_rule_and_replays_identically(
 def test_the_configurations_cover_every_option() -> None:
     """Every option of the rules (docs/rules.md) is set away from a preset's value by some
     configuration."""
-    from service.engine.rules import OPTION_NAMES
+    from service.core.rules import OPTION_NAMES
 
     covered = {k for _, spec, _, _ in CONFIGS for k in spec if k != "preset"}
     covered |= {"tie_break", "decks", "aces", "jokers", "min_naturals_per_meld"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine.errors import InvalidRulesError
-from service.engine.rules import resolve_rules
+from service.core.errors import InvalidRulesError
+from service.core.rules import resolve_rules
 
 
 @pytest.mark.parametrize(

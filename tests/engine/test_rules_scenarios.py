@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.core.errors import IllegalActionError, InvalidRulesError, NotYourTurnError
+from service.core.rules import resolve_rules
 from service.engine import apply, legal_actions, new_game, view
-from service.engine.errors import IllegalActionError, InvalidRulesError, NotYourTurnError
-from service.engine.rules import resolve_rules
 from service.engine.shoe import RandomStream, sha256_hex
 from service.engine.state import DISCARD, DRAW, FINAL_DRAW
 

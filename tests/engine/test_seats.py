@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from service.bots import GreedyBot
+from service.core.errors import IllegalActionError, InvalidRulesError
+from service.core.rules import resolve_rules
 from service.engine import apply, from_dict, new_game, to_dict, view
-from service.engine.errors import IllegalActionError, InvalidRulesError
-from service.engine.rules import resolve_rules
 from service.engine.seats import (
     AWAY_AFTER,
     ask_rematch,

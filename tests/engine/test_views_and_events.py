@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from service.core.rules import resolve_rules
 from service.engine import apply, from_dict, legal_actions, new_game, opening_events, to_dict, view
-from service.engine.rules import resolve_rules
 from service.engine.state import DISCARD
 
 from .game_helpers import NAMES, play_random_game, position

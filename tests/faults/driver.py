@@ -21,8 +21,8 @@ import orjson
 import redis
 import requests
 
+from service.core.rules import Rules
 from service.engine import apply, from_dict, new_game, opening_events
-from service.engine.rules import Rules
 from service.storage.redis_store import _event_of, game_keys
 from tests.engine.game_helpers import check_invariants
 

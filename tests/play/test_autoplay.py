@@ -11,8 +11,8 @@ import orjson
 import pytest
 
 from service.bots import BOTS
+from service.core.rules import resolve_rules
 from service.engine import apply, new_game, view
-from service.engine.rules import resolve_rules
 from service.engine.seats import AWAY_AFTER
 from service.play import act, ask_for_rematch, create_game, decide, play_due
 from service.play.autoplay import due, with_clock

@@ -10,9 +10,9 @@ import orjson
 import pytest
 
 from service import play
+from service.core.cards import card_name
+from service.core.errors import IllegalActionError, NotYourTurnError
 from service.engine import Event, GameState, apply
-from service.engine.cards import card_name
-from service.engine.errors import IllegalActionError, NotYourTurnError
 from service.play import (
     AuthError,
     IdempotencyKeyReusedError,

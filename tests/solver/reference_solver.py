@@ -99,7 +99,7 @@ def _suit(card: int) -> int:
 
 
 class RulesLike(Protocol):
-    """The fields of ``service.engine.rules.Rules`` this module reads."""
+    """The fields of ``service.core.rules.Rules`` this module reads."""
 
     aces: str
     card_values: tuple[int, ...]

@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from service.engine.cards import JOKER, make_card, parse_cards
-from service.engine.errors import EngineError, SolverBudgetExceeded
-from service.engine.melds import context
-from service.engine.rules import resolve_rules
+from service.core.cards import JOKER, make_card, parse_cards
+from service.core.errors import EngineError, SolverBudgetExceeded
+from service.core.melds import context
+from service.core.rules import resolve_rules
 from service.solver import STEP_BUDGET, analyze
 from service.solver.analysis import _search
 from service.solver.budget import Budget

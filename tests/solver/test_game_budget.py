@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from service import solver
-from service.engine.cards import parse_card, parse_rank
-from service.engine.errors import SolverBudgetExceeded
-from service.engine.rules import resolve_rules
+from service.core.cards import parse_card, parse_rank
+from service.core.errors import SolverBudgetExceeded
+from service.core.rules import resolve_rules
 
 #: 14 spades and a joker (bga, aces wrapping, one natural per meld): past the API's budget
 SPADES = "3S KS 5S QS 6S AS 9S JK 4S TS 7S 8S 2S JS"

@@ -13,10 +13,10 @@ import random
 
 import pytest
 
+from service.core.cards import JOKER, make_card
+from service.core.rules import resolve_rules
 from service.engine import apply, new_game
-from service.engine.cards import JOKER, make_card
 from service.engine.legal import legal_actions
-from service.engine.rules import resolve_rules
 from service.solver import go_out_cards
 from tests.solver import reference_solver as ref
 

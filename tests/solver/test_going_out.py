@@ -15,11 +15,11 @@ import random
 
 import pytest
 
+from service.core.errors import SolverBudgetExceeded
+from service.core.melds import context, split
+from service.core.rules import resolve_rules
 from service.engine import apply, new_game
-from service.engine.errors import SolverBudgetExceeded
 from service.engine.legal import legal_actions
-from service.engine.melds import context, split
-from service.engine.rules import resolve_rules
 from service.solver import analyze, go_out_cards
 from service.solver.budget import Budget
 from service.solver.going_out import GoingOutSearch

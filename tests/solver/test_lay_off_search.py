@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from service.engine.cards import parse_cards
-from service.engine.melds import context
-from service.engine.rules import resolve_rules
+from service.core.cards import parse_cards
+from service.core.melds import context
+from service.core.rules import resolve_rules
 from service.solver import STEP_BUDGET, analyze, solve
 from service.solver.analysis import _search
 from service.solver.budget import Budget

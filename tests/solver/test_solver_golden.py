@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from service import solver
-from service.engine.melds import meld_kinds
-from service.engine.rules import Rules, resolve_rules
+from service.core.melds import meld_kinds
+from service.core.rules import Rules, resolve_rules
 from tests.solver import reference_solver as ref
 
 GOLDEN = Path(__file__).with_name("golden_hands.txt")

@@ -35,8 +35,8 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from service import solver
-from service.engine.melds import meld_kinds
-from service.engine.rules import Rules, resolve_rules
+from service.core.melds import meld_kinds
+from service.core.rules import Rules, resolve_rules
 from tests.solver import reference_solver as ref
 
 ACES = ("low", "high", "both", "wrap")

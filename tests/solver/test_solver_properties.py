@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from service.engine.cards import JOKER, make_card
-from service.engine.rules import resolve_rules
+from service.core.cards import JOKER, make_card
+from service.core.rules import resolve_rules
 from service.solver import MAX_HAND, analyze, solve
 
 CLASSIC = resolve_rules({"preset": "classic"})

@@ -14,8 +14,8 @@ from typing import Any
 import orjson
 import pytest
 
+from service.core.rules import resolve_rules
 from service.engine import Event, apply, claim, new_game, opening_events
-from service.engine.rules import resolve_rules
 from service.engine.state import FINISHED
 from service.storage import event_codec
 from tests.engine.game_helpers import choose

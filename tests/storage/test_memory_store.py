@@ -8,9 +8,9 @@ import time
 
 import pytest
 
+from service.core.cards import card_name
+from service.core.rules import resolve_rules
 from service.engine import GameState, apply, new_game, opening_events
-from service.engine.cards import card_name
-from service.engine.rules import resolve_rules
 from service.storage import (
     GameExistsError,
     ReplyKeySupersededError,

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from service.core.rules import preset_rules
 from service.engine import new_game, opening_events
-from service.engine.rules import preset_rules
 from service.engine.state import GameState
 from service.storage import RedisGameStore
 from service.storage.redis_store import game_keys, listing_key

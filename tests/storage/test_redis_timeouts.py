@@ -10,9 +10,9 @@ import time
 import pytest
 import redis
 
+from service.core.cards import card_name
+from service.core.rules import preset_rules
 from service.engine import apply, new_game
-from service.engine.cards import card_name
-from service.engine.rules import preset_rules
 from service.storage import StorageUnavailableError
 from service.storage.redis_store import RedisGameStore
 from tests.conftest import redis_url_for_tests
