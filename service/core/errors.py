@@ -10,6 +10,9 @@
     ├── SolverBudgetExceeded             a valid hand too complex to solve in the budget → 422 solve_too_complex
     ├── NotYourTurnError                 a well-formed action by a seat not on turn     → 409 not_your_turn
     └── IllegalActionError               well-formed, on turn, but not allowed now      → 409 illegal_action
+        ├── SeatResignedError            the seat resigned: its player acts no more     → 409 seat_resigned
+        ├── SeatAwayError                the seat is away: its player sends back first  → 409 seat_away
+        └── TurnTimedOutError            this turn timed out: the service finishes it   → 409 turn_timed_out
 
 Every class has a stable machine-readable ``code``.
 """
@@ -24,7 +27,10 @@ __all__ = [
     "InvalidInputError",
     "InvalidRulesError",
     "NotYourTurnError",
+    "SeatAwayError",
+    "SeatResignedError",
     "SolverBudgetExceeded",
+    "TurnTimedOutError",
 ]
 
 
@@ -72,3 +78,24 @@ class NotYourTurnError(EngineError):
 
 class IllegalActionError(EngineError):
     code = "illegal_action"
+
+
+class SeatResignedError(IllegalActionError):
+    """The seat's player resigned: the service plays the seat to the end, and its token
+    can no longer act for it."""
+
+    code = "seat_resigned"
+
+
+class SeatAwayError(IllegalActionError):
+    """The seat is away (its turns timed out twice in a row): the service plays its turns
+    until its player sends ``{"type": "back"}``."""
+
+    code = "seat_away"
+
+
+class TurnTimedOutError(IllegalActionError):
+    """The seat's turn timed out: the stand-in plays the rest of that turn, so a late move
+    of the player cannot interleave with the stand-in's (the record stays one story)."""
+
+    code = "turn_timed_out"

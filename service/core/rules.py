@@ -32,6 +32,10 @@ STOCK_RULES = ("reshuffle", "end_round")
 TIE_BREAKS = ("zero_rounds", "shared")
 MAX_DECKS = 8
 MAX_PENALTY = 1000
+#: The default of ``turn_limit``: well above the turns a round takes (a 4-player round of
+#: the reference bots takes under 10 turns each), so only a stalled round ever meets it.
+DEFAULT_TURN_LIMIT = 30
+MAX_TURN_LIMIT = 1000
 
 _FACE_VALUES = {r: min(i + 1, 10) for i, r in enumerate(RANKS)}
 _BGA_VALUES = {r: (15 if r == "A" else i + 1) for i, r in enumerate(RANKS)}
@@ -61,6 +65,9 @@ class Rules:
     contracts: tuple[tuple[int, int] | None, ...] | None  # per round (sets, runs)
     stock_exhausted: str
     tie_break: str
+    #: turns per player in one round, after which the round ends as the hands stand
+    #: (``None``: no limit, refused where the service plays a seat or a clock runs)
+    turn_limit: int | None = DEFAULT_TURN_LIMIT
 
     # -- derived -----------------------------------------------------------------
 
@@ -130,6 +137,7 @@ class Rules:
             ),
             "stock_exhausted": self.stock_exhausted,
             "tie_break": self.tie_break,
+            "turn_limit": self.turn_limit,
         }
 
 
@@ -351,6 +359,8 @@ def resolve_rules(spec: Mapping[str, Any] | None) -> Rules:
             "stock_exhausted", s.get("stock_exhausted", base.stock_exhausted), STOCK_RULES
         ),
         tie_break=_choice("tie_break", s.get("tie_break", base.tie_break), TIE_BREAKS),
+        turn_limit=_opt_int("turn_limit", s.get("turn_limit", base.turn_limit), 1,
+                            MAX_TURN_LIMIT),
     )
     if rules.min_players > rules.max_players:
         raise InvalidRulesError(

@@ -3,10 +3,12 @@
 The three error kinds are checked in a fixed order, so the same action always
 fails the same way: first the *shape* (:class:`InvalidActionError`, or
 :class:`InvalidCardError` for bad notation), then whether the game is over or
-it is the seat's turn (:class:`IllegalActionError` / :class:`NotYourTurnError`),
-then whether the move is allowed in this phase with this hand
-(:class:`IllegalActionError`). Nothing is changed unless everything passes:
-``apply`` builds a new state and returns it with the events it produced.
+it is the seat's turn (:class:`IllegalActionError` / :class:`NotYourTurnError`), then whether the actor
+may move the seat now (its player, or the service for a bot, away, resigned or
+timed-out seat: :func:`.seats.check_turn`), then whether the move is allowed in
+this phase with this hand (:class:`IllegalActionError`). Nothing is changed unless
+everything passes: ``apply`` builds a new state and returns it with the events it
+produced, so ``apply`` is the whole move, who made it included.
 """
 
 from __future__ import annotations
@@ -21,14 +23,16 @@ from service.core.errors import IllegalActionError, InvalidActionError, NotYourT
 from service.core.melds import meld_kinds
 from service.solver import GAME_STEP_BUDGET, analyze
 
-from . import seats
 from .events import Event, EventLog
 from .rounds import arrange_final, begin_turn, end_round
+from .seats import ACTORS, PLAYER, acted, check_turn, come_back, resign, seat_kind
 from .state import (
     DISCARD,
     DRAW,
     FINAL_DISCARD,
     FINAL_DRAW,
+    HUMAN,
+    TURN_LIMIT,
     WENT_OUT,
     GameState,
     TableMeld,
@@ -115,29 +119,39 @@ def parse_action(body: object) -> Action:
     return GoOut(discard, tuple(tuple(parse_card(c) for c in m) for m in melds))
 
 
-def apply(state: GameState, seat: int, body: object) -> tuple[GameState, list[Event]]:
-    """Apply ``seat``'s action; return the new state (``version`` + 1) and its events."""
+def apply(state: GameState, seat: int, body: object,
+          by: str = PLAYER) -> tuple[GameState, list[Event]]:
+    """Apply ``seat``'s action, made ``by`` its player or the service (:mod:`.seats`);
+    return the new state (``version`` + 1) and its events. A turn move's event says
+    who made it (``by``)."""
     action = parse_action(body)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
         raise InvalidActionError(f"there is no seat {seat!r} in this game", field="seat")
+    if by not in ACTORS:
+        raise ValueError(f"an action is made by one of {ACTORS}, not {by!r}")
     if isinstance(action, Resign):  # any time, on turn or not
-        return seats.resign(state, seat)
+        return resign(state, seat, by)
     if isinstance(action, Back):
-        return seats.come_back(state, seat)
+        return come_back(state, seat, by)
     if state.finished:
         raise IllegalActionError("the game is finished")
+    if by == PLAYER and seat_kind(state, seat) != HUMAN:
+        check_turn(state, seat, by)  # a resigned or away seat's player first hears that
     if seat != state.current_seat:
         raise NotYourTurnError(
             f"it is seat {state.current_seat}'s turn, not seat {seat}'s",
             current_seat=state.current_seat,
         )
+    check_turn(state, seat, by)
     log = EventLog(state.event_seq)
     if isinstance(action, Draw):
-        new = _draw(state, seat, action, log)
+        new = _draw(state, seat, action, by, log)
     elif isinstance(action, Discard):
-        new = _discard(state, seat, action.card, log)
+        new = _discard(state, seat, action.card, by, log)
     else:
-        new = _go_out(state, seat, action, log)
+        new = _go_out(state, seat, action, by, log)
+    if by == PLAYER:
+        new = acted(new, seat)
     return replace(new, version=state.version + 1, event_seq=log.seq), log.events
 
 
@@ -152,27 +166,28 @@ def _with_hand(state: GameState, seat: int, hand: tuple[int, ...]) -> tuple[tupl
     return tuple(hands)
 
 
-def _draw(state: GameState, seat: int, action: Draw, log: EventLog) -> GameState:
+def _draw(state: GameState, seat: int, action: Draw, by: str, log: EventLog) -> GameState:
     if state.phase not in (DRAW, FINAL_DRAW):
         raise IllegalActionError("you have drawn already: discard or go out")
     hand = list(state.hands[seat])
     if action.source == "stock":
         card = state.stock[0]
         insort(hand, card)
-        log.add("draw", {"seat": seat, "source": "stock"}, {seat: {"card": card_name(card)}})
+        log.add("draw", {"seat": seat, "by": by, "source": "stock"},
+                {seat: {"card": card_name(card)}})
         new = replace(state, stock=state.stock[1:])
     else:
         if not state.discard:
             raise IllegalActionError("the discard pile is empty: draw from the stock")
         card = state.discard[-1]
         insort(hand, card)
-        log.add("draw", {"seat": seat, "source": "discard", "card": card_name(card)})
+        log.add("draw", {"seat": seat, "by": by, "source": "discard", "card": card_name(card)})
         new = replace(state, discard=state.discard[:-1])
     phase = DISCARD if state.phase == DRAW else FINAL_DISCARD
     return replace(new, hands=_with_hand(state, seat, tuple(hand)), phase=phase)
 
 
-def _discard(state: GameState, seat: int, card: int, log: EventLog) -> GameState:
+def _discard(state: GameState, seat: int, card: int, by: str, log: EventLog) -> GameState:
     if state.phase not in (DISCARD, FINAL_DISCARD):
         raise IllegalActionError("draw a card first")
     hand = state.hands[seat]
@@ -183,9 +198,14 @@ def _discard(state: GameState, seat: int, card: int, log: EventLog) -> GameState
         hands=_with_hand(state, seat, _remove(hand, card)),
         discard=(*state.discard, card),
     )
-    log.add("discard", {"seat": seat, "card": card_name(card)})
+    log.add("discard", {"seat": seat, "by": by, "card": card_name(card)})
     nxt = state.next_seat(seat)
     if state.phase == DISCARD:
+        state = replace(state, turns=state.turns + 1)
+        limit = state.rules.turn_limit
+        if limit is not None and state.turns >= limit * state.players:
+            # every player had its turn_limit of turns and nobody went out
+            return end_round(replace(state, current_seat=nxt), TURN_LIMIT, log)
         return begin_turn(state, nxt, DRAW, log)
     state = arrange_final(state, seat, log)
     if nxt == state.went_out:
@@ -193,7 +213,7 @@ def _discard(state: GameState, seat: int, card: int, log: EventLog) -> GameState
     return begin_turn(state, nxt, FINAL_DRAW, log)
 
 
-def _go_out(state: GameState, seat: int, action: GoOut, log: EventLog) -> GameState:
+def _go_out(state: GameState, seat: int, action: GoOut, by: str, log: EventLog) -> GameState:
     if state.phase == FINAL_DISCARD:
         raise IllegalActionError("a final turn cannot go out: discard a card")
     if state.phase != DISCARD:
@@ -225,7 +245,8 @@ def _go_out(state: GameState, seat: int, action: GoOut, log: EventLog) -> GameSt
     )
     log.add(
         "went_out",
-        {"seat": seat, "discard": card_name(card), "melds": [card_names(m) for m in melds]},
+        {"seat": seat, "by": by, "discard": card_name(card),
+         "melds": [card_names(m) for m in melds]},
     )
     return begin_turn(state, state.next_seat(seat), FINAL_DRAW, log)
 

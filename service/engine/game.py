@@ -11,9 +11,9 @@ from service.core.rules import Rules
 
 from .events import Event, EventLog, round_started
 from .rounds import deal_round
-from .seats import BOT, HUMAN
+from .seats import bot_names
 from .shoe import RandomStream, commitment
-from .state import IN_PROGRESS, GameState
+from .state import BOT, HUMAN, IN_PROGRESS, GameState
 
 __all__ = ["MAX_SEED_LENGTH", "check_players", "claim", "new_game", "opening_events", "seed_commitment"]
 
@@ -29,10 +29,10 @@ def check_players(rules: Rules, n: int) -> None:
         )
     shoe_size = 52 * rules.decks_for(n) + rules.jokers
     need = n * max(rules.hand_sizes) + 1  # the hands and the turned-up card
-    if need > shoe_size:
+    if need >= shoe_size:  # and a stock of one card at least: a round must be playable
         raise InvalidRulesError(
             f"a shoe of {shoe_size} cards cannot deal {max(rules.hand_sizes)} cards to {n} "
-            "players and turn one up: use more decks",
+            "players, turn one up and leave a stock: use more decks",
             option="decks",
         )
 
@@ -40,7 +40,7 @@ def check_players(rules: Rules, n: int) -> None:
 def new_game(
     rules: Rules, names: list[str | None], seed: str | None = None, *,
     seed_salt: str | None = None, bots: Sequence[str | None] | None = None,
-    turn_seconds: int | None = None,
+    turn_seconds: int | None = None, table_nonce: str | None = None,
 ) -> GameState:
     """A new game of ``len(names)`` players, dealt and waiting for the first draw.
 
@@ -50,8 +50,12 @@ def new_game(
     is for replaying a finished game from its revealed seed and salt (the
     replay is then equal to the original, bit for bit); normally it is fresh.
 
-    ``bots[seat]`` names the reference bot of a bot seat (its name is its entry of
-    ``names``); ``turn_seconds`` is the turn clock (:mod:`.seats`, docs/lifecycle.md).
+    ``bots[seat]`` names the reference bot of a bot seat (its name is the bot's own,
+    numbered from the second of a kind: :func:`.seats.bot_names`, whatever ``names``
+    says); ``turn_seconds`` is the turn clock (:mod:`.seats`, docs/lifecycle.md). A game
+    the service plays itself (a bot seat, or a clock) must end, so it needs the rules'
+    ``turn_limit``. ``table_nonce`` is carried hidden until the end, like the seed (the
+    service makes the salt from it and the table: ``service/verify/table.py``).
     """
     n = len(names)
     check_players(rules, n)
@@ -67,6 +71,12 @@ def new_game(
     if turn_seconds is not None and (isinstance(turn_seconds, bool) or turn_seconds < 1):
         raise InvalidRulesError("turn_seconds is a whole number of seconds, at least 1",
                                 option="turn_seconds")
+    if rules.turn_limit is None and (turn_seconds is not None or any(bot_of)):
+        raise InvalidRulesError(
+            "turn_limit null is only for games of humans without a turn clock: a game the "
+            "service plays a seat or a clock of must end", option="turn_limit")
+    names = [name if bot is None else auto
+             for name, bot, auto in zip(names, bot_of, bot_names(bot_of), strict=True)]
     seeded = seed is not None
     the_seed = seed if seed is not None else secrets.token_hex(16)
     state = GameState(
@@ -95,6 +105,7 @@ def new_game(
         bots=bot_of,
         turn_seconds=turn_seconds,
         timeouts=(0,) * n,
+        table_nonce=table_nonce,
     )
     log = EventLog(0)
     state = deal_round(state, 0, log)

@@ -13,14 +13,21 @@ from typing import Any
 from service.core.cards import card_name
 from service.solver import GAME_STEP_BUDGET, go_out_cards
 
-from .state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, GameState
+from .seats import PLAYER, SERVICE, played_by_service, seat_kind
+from .state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, HUMAN, GameState
 
 __all__ = ["legal_actions"]
 
 
-def legal_actions(state: GameState, seat: int | None) -> list[dict[str, Any]]:
-    """The actions ``seat`` may take now; empty when it is not that seat's turn."""
+def legal_actions(state: GameState, seat: int | None, by: str = PLAYER) -> list[dict[str, Any]]:
+    """The turn moves ``by`` (the seat's player, or the service) may make for ``seat``
+    now; empty when it is not that seat's turn or not that actor's to move (a resigned,
+    away or timed-out seat is the service's; ``resign`` and ``back`` are not listed)."""
     if state.finished or seat is None or seat != state.current_seat:
+        return []
+    if by == SERVICE and not played_by_service(state, seat):
+        return []
+    if by == PLAYER and (seat_kind(state, seat) != HUMAN or state.turn_timed_out):
         return []
     if state.phase in (DRAW, FINAL_DRAW):
         actions: list[dict[str, Any]] = [{"type": "draw", "source": "stock"}]

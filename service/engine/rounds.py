@@ -31,8 +31,10 @@ from service.solver import GAME_STEP_BUDGET, solve
 from .events import EventLog, round_result_dict, round_started
 from .shoe import RandomStream, build_shoe
 from .state import (
+    COMPLETED,
     DRAW,
     FINISHED,
+    RESIGNED,
     STOCK_EXHAUSTED,
     GameState,
     RoundResult,
@@ -40,7 +42,7 @@ from .state import (
     TableMeld,
 )
 
-__all__ = ["arrange_final", "begin_turn", "deal_round", "end_round", "winners"]
+__all__ = ["arrange_final", "begin_turn", "deal_round", "end_round", "finish", "winners"]
 
 
 def deal_round(state: GameState, round_index: int, log: EventLog | None) -> GameState:
@@ -67,6 +69,7 @@ def deal_round(state: GameState, round_index: int, log: EventLog | None) -> Game
         went_out=None,
         table=(),
         arranged=(),
+        turns=0,
     )
     if log is not None:
         round_started(log, state)
@@ -75,7 +78,7 @@ def deal_round(state: GameState, round_index: int, log: EventLog | None) -> Game
 
 def begin_turn(state: GameState, seat: int, phase: str, log: EventLog | None) -> GameState:
     """Give ``seat`` the turn in ``phase`` (a draw phase); handle an empty stock first."""
-    state = replace(state, current_seat=seat, phase=phase)
+    state = replace(state, current_seat=seat, phase=phase, turn_timed_out=False)
     if state.stock:
         return state
     if state.rules.stock_exhausted == "reshuffle" and len(state.discard) > 1:
@@ -184,7 +187,14 @@ def end_round(state: GameState, reason: str, log: EventLog | None) -> GameState:
         log.add("round_ended", round_result_dict(result))
     if state.round_index + 1 < state.rules.rounds:
         return deal_round(state, state.round_index + 1, log)
-    state = replace(state, status=FINISHED, current_seat=None, phase=None)
+    return finish(state, COMPLETED, log)
+
+
+def finish(state: GameState, reason: str, log: EventLog | None) -> GameState:
+    """End the game: every round played (``COMPLETED``), or every player but one resigned
+    (``OTHERS_RESIGNED``: the round in play is not scored, the totals stand as they are)."""
+    state = replace(state, status=FINISHED, current_seat=None, phase=None,
+                    turn_timed_out=False, finish_reason=reason)
     if log is not None:
         log.add(
             "game_finished",
@@ -193,16 +203,24 @@ def end_round(state: GameState, reason: str, log: EventLog | None) -> GameState:
                 "totals": list(state.totals()),
                 "seed": state.seed,
                 "seed_salt": state.seed_salt,
+                "reason": reason,
             },
         )
     return state
 
 
 def winners(state: GameState) -> tuple[int, ...]:
-    """Lowest total wins; ``zero_rounds`` breaks ties by more zero-score rounds, else shared."""
+    """Lowest total wins; ``zero_rounds`` breaks ties by more zero-score rounds, else shared.
+
+    A player who resigned ranks below every player who did not, so only those who did
+    not resign can win (all of them, should everyone have resigned: never in a game the
+    service ends, which finishes when one player is left)."""
     totals = state.totals()
-    best = min(totals)
-    tied = [s for s, t in enumerate(totals) if t == best]
+    kinds = state.seat_kinds or ()
+    standing = [s for s in range(state.players) if not kinds or kinds[s] != RESIGNED]
+    candidates = standing or list(range(state.players))
+    best = min(totals[s] for s in candidates)
+    tied = [s for s in candidates if totals[s] == best]
     if state.rules.tie_break == "zero_rounds" and len(tied) > 1:
         zeros = {s: sum(1 for x in state.scores[s] if x == 0) for s in tied}
         most = max(zeros.values())

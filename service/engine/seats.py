@@ -1,53 +1,68 @@
-"""Who plays each seat: a human, a server-side bot, or a bot standing in for a human.
+"""Who plays each seat, and so who may act for it: its player, or the service.
 
 A seat is one of four kinds (docs/lifecycle.md):
 
-* ``human``: its token's bearer plays it;
+* ``human``: its player (the bearer of its token or its account's key) plays it;
 * ``bot``: a reference bot (``state.bots[seat]``) plays it, from the start;
 * ``away``: a human seat whose turns timed out :data:`AWAY_AFTER` times in a row; the
-  ``greedy`` bot plays it until its owner sends ``{"type": "back"}``;
-* ``resigned``: its owner resigned; ``greedy`` plays it to the end, so the scores of
-  everyone else stay meaningful (a game whose humans all resigned plays to its end).
+  ``greedy`` bot plays it until its player sends ``{"type": "back"}``;
+* ``resigned``: its player resigned; ``greedy`` plays it to the end, so the scores of
+  everyone else stay meaningful. When all players but one have resigned, the game ends.
 
-Each change here is a version with a public event, like every move, so a seed and the
-list of actions (the bots' and the service's included) replay a game exactly. The
-engine never reads the clock: the service layer decides that a turn timed out and
-applies :func:`time_out`.
+Every move is made by an *actor*: :data:`PLAYER` (the seat's own player) or
+:data:`SERVICE` (a bot, the stand-in, or the turn clock). Which one may move a seat
+now is decided here, once (:func:`check_turn`, called by ``apply``): a player acts only
+for a ``human`` seat whose turn has not timed out; the service only for the others. So
+who made each move follows from the state and the moves before it, a record that says
+it can be replayed exactly, and a late move of a player cannot slip in between the
+moves the stand-in makes for it.
+
+Each change here is a version with a public event, like every move. The engine never
+reads the clock: the service layer decides that a turn timed out and applies
+:func:`time_out`.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from service.core.errors import IllegalActionError
+from service.core.errors import (
+    IllegalActionError,
+    SeatAwayError,
+    SeatResignedError,
+    TurnTimedOutError,
+)
 
 from .events import Event, EventLog
-from .state import GameState
+from .rounds import finish
+from .state import AWAY, BOT, HUMAN, OTHERS_RESIGNED, RESIGNED, GameState
 
 __all__ = [
-    "AWAY",
+    "ACTORS",
     "AWAY_AFTER",
-    "BOT",
-    "HUMAN",
-    "KINDS",
-    "RESIGNED",
+    "PLAYER",
+    "SERVICE",
     "STAND_IN",
     "acted",
     "ask_rematch",
+    "bot_names",
+    "check_turn",
     "come_back",
     "humans",
+    "played_by_service",
     "player_of",
+    "rematch_seats",
     "rematch_started",
     "resign",
     "seat_kind",
     "time_out",
 ]
 
-HUMAN = "human"
-BOT = "bot"
-AWAY = "away"
-RESIGNED = "resigned"
-KINDS = (HUMAN, BOT, AWAY, RESIGNED)
+#: The actors of a move: the seat's own player, or the service (a bot, the stand-in,
+#: the turn clock).
+PLAYER = "player"
+SERVICE = "service"
+ACTORS = (PLAYER, SERVICE)
 
 #: The bot that plays an away or resigned seat, and a timed-out turn.
 STAND_IN = "greedy"
@@ -61,17 +76,62 @@ def seat_kind(state: GameState, seat: int) -> str:
 
 
 def player_of(state: GameState, seat: int) -> str | None:
-    """The reference bot that plays ``seat`` now, or ``None`` when its human does."""
+    """The reference bot that plays ``seat`` now, or ``None`` when its player does."""
     kind = seat_kind(state, seat)
     if kind == BOT:
         return state.bots[seat]
     return None if kind == HUMAN else STAND_IN
 
 
+def played_by_service(state: GameState, seat: int) -> bool:
+    """Whether the service makes ``seat``'s moves now: a bot, away or resigned seat, or a
+    human seat whose current turn timed out."""
+    return player_of(state, seat) is not None or (
+        state.turn_timed_out and seat == state.current_seat)
+
+
+def check_turn(state: GameState, seat: int, by: str) -> None:
+    """Refuse a turn move (draw, discard, go out) of ``seat`` by ``by`` that is not that
+    actor's to make now; the seat is on turn."""
+    if by == SERVICE:
+        if not played_by_service(state, seat):
+            raise IllegalActionError(f"seat {seat} is played by its player now", seat=seat)
+        return
+    kind = seat_kind(state, seat)
+    if kind == RESIGNED:
+        raise SeatResignedError(f"seat {seat} has resigned: the service plays it", seat=seat)
+    if kind == AWAY:
+        raise SeatAwayError(f'seat {seat} is away: send {{"type": "back"}} first', seat=seat)
+    if kind == BOT:
+        raise IllegalActionError(f"seat {seat} is a bot's", seat=seat)
+    if state.turn_timed_out:
+        raise TurnTimedOutError(
+            f"seat {seat}'s turn timed out: the stand-in plays the rest of it", seat=seat)
+
+
 def humans(state: GameState) -> list[int]:
-    """The seats that have a human owner (human, away or resigned): the ones who are
-    asked about a rematch (bots accept at once)."""
+    """The seats that have a human player (human, away or resigned)."""
     return [s for s in range(state.players) if seat_kind(state, s) != BOT]
+
+
+def rematch_seats(state: GameState) -> list[int]:
+    """The seats whose players are asked about a rematch: the humans who did not resign
+    (bots accept at once; a resigned seat comes back open)."""
+    return [s for s in humans(state) if seat_kind(state, s) != RESIGNED]
+
+
+def bot_names(bots: tuple[str | None, ...]) -> list[str | None]:
+    """The name of each bot seat: the bot's own, numbered from the second of one kind
+    (``strong``, ``strong 2``), so every seat of a table has a name of its own."""
+    seen: dict[str, int] = {}
+    names: list[str | None] = []
+    for bot in bots:
+        if bot is None:
+            names.append(None)
+            continue
+        seen[bot] = seen.get(bot, 0) + 1
+        names.append(bot if seen[bot] == 1 else f"{bot} {seen[bot]}")
+    return names
 
 
 def _kinds(state: GameState, seat: int, kind: str) -> tuple[str, ...]:
@@ -86,80 +146,97 @@ def _timeouts(state: GameState, seat: int, value: int) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _step(state: GameState, log: EventLog, **changes: object) -> tuple[GameState, list[Event]]:
-    new = replace(state, version=state.version + 1, event_seq=log.seq, **changes)  # type: ignore[arg-type]
-    return new, log.events
+def _step(state: GameState, log: EventLog) -> tuple[GameState, list[Event]]:
+    return replace(state, version=state.version + 1, event_seq=log.seq), log.events
 
 
-def _owned(state: GameState, seat: int, what: str) -> str:
+def _players_own(state: GameState, seat: int, by: str, what: str) -> str:
+    """The kind of ``seat``, which only its player may ``what`` (resign, come back, ask
+    for a rematch)."""
+    if by != PLAYER:
+        raise IllegalActionError(f"only a seat's player can {what}", seat=seat)
     kind = seat_kind(state, seat)
     if kind == BOT:
         raise IllegalActionError(f"seat {seat} is a bot's: it cannot {what}", seat=seat)
+    if kind == RESIGNED:
+        raise SeatResignedError(f"seat {seat} has resigned", seat=seat)
     return kind
 
 
-def resign(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
-    """``seat`` gives up: the stand-in bot plays it to the end (any time, on turn or not)."""
+def resign(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameState, list[Event]]:
+    """``seat`` gives up (any time, on turn or not): the stand-in plays it to the end.
+    When every other player has resigned already, the one left wins and the game ends
+    at once (the round in play is not scored)."""
     if state.finished:
         raise IllegalActionError("the game is finished")
-    if _owned(state, seat, "resign") == RESIGNED:
-        raise IllegalActionError(f"seat {seat} has resigned already", seat=seat)
+    _players_own(state, seat, by, "resign")
     log = EventLog(state.event_seq)
     log.add("seat_resigned", {"seat": seat, "played_by": STAND_IN})
-    return _step(state, log, seat_kinds=_kinds(state, seat, RESIGNED))
+    state = replace(state, seat_kinds=_kinds(state, seat, RESIGNED))
+    standing = [s for s in range(state.players) if seat_kind(state, s) != RESIGNED]
+    if len(standing) == 1:
+        state = finish(state, OTHERS_RESIGNED, log)
+    return _step(state, log)
 
 
-def come_back(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
-    """The owner of an away seat is back: it plays its own turns again."""
+def come_back(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameState, list[Event]]:
+    """The player of an away seat is back: it plays its own turns again (a turn that
+    timed out is still finished by the stand-in)."""
     if state.finished:
         raise IllegalActionError("the game is finished")
-    if _owned(state, seat, "come back") != AWAY:
+    if _players_own(state, seat, by, "come back") != AWAY:
         raise IllegalActionError(f"seat {seat} is not away", seat=seat)
     log = EventLog(state.event_seq)
     log.add("seat_back", {"seat": seat})
-    return _step(state, log, seat_kinds=_kinds(state, seat, HUMAN),
-                 timeouts=_timeouts(state, seat, 0))
+    return _step(replace(state, seat_kinds=_kinds(state, seat, HUMAN),
+                         timeouts=_timeouts(state, seat, 0)), log)
 
 
 def acted(state: GameState, seat: int) -> GameState:
-    """A human's own move: its run of timed-out turns is over (no version: part of the move)."""
+    """A player's own move: its run of timed-out turns is over (no version: part of the move)."""
     if state.timeouts and state.timeouts[seat]:
         return replace(state, timeouts=_timeouts(state, seat, 0))
     return state
 
 
 def time_out(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
-    """``seat``'s turn timed out: counted (the stand-in then plays the turn); the
-    :data:`AWAY_AFTER`-th in a row makes the seat ``away``."""
+    """``seat``'s turn timed out (the service's move): counted, and the stand-in plays
+    the rest of the turn; the :data:`AWAY_AFTER`-th in a row makes the seat ``away``."""
     if state.finished or seat != state.current_seat:
         raise IllegalActionError(f"it is not seat {seat}'s turn", seat=seat)
+    if seat_kind(state, seat) != HUMAN or state.turn_timed_out:
+        raise IllegalActionError(f"seat {seat}'s turn is played by the service already",
+                                 seat=seat)
     count = (state.timeouts[seat] if state.timeouts else 0) + 1
-    away = count >= AWAY_AFTER and seat_kind(state, seat) == HUMAN
+    away = count >= AWAY_AFTER
     log = EventLog(state.event_seq)
     log.add("turn_timed_out", {"seat": seat, "timeouts": count, "away": away,
                                "played_by": STAND_IN})
     kinds = _kinds(state, seat, AWAY) if away else state.seat_kinds
-    return _step(state, log, seat_kinds=kinds, timeouts=_timeouts(state, seat, count))
+    return _step(replace(state, seat_kinds=kinds, timeouts=_timeouts(state, seat, count),
+                         turn_timed_out=True), log)
 
 
-def ask_rematch(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
-    """After the end, ``seat`` asks for (or accepts) a rematch with the same players and rules."""
+def ask_rematch(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameState, list[Event]]:
+    """After the end, ``seat`` asks for (or accepts) a rematch with the same players and
+    rules (a player who resigned is not asked: the seat comes back open)."""
     if not state.finished:
         raise IllegalActionError("a rematch is for a finished game")
-    _owned(state, seat, "ask for a rematch")
+    _players_own(state, seat, by, "ask for a rematch")
     if seat in state.rematch_asked or state.rematch_game is not None:
         raise IllegalActionError(f"seat {seat} has already asked for this rematch", seat=seat)
     asked = tuple(sorted((*state.rematch_asked, seat)))
     log = EventLog(state.event_seq)
-    waiting = [s for s in humans(state) if s not in asked]
+    waiting = [s for s in rematch_seats(state) if s not in asked]
     log.add("rematch_asked", {"seat": seat, "waiting_for": waiting})
-    return _step(state, log, rematch_asked=asked)
+    return _step(replace(state, rematch_asked=asked), log)
 
 
 def rematch_started(state: GameState, game_id: str) -> tuple[GameState, list[Event]]:
-    """Every human accepted: the new game ``game_id`` is announced on this game's log."""
+    """Every player who did not resign accepted: the new game ``game_id`` is announced on
+    this game's log."""
     if state.rematch_game is not None:
         raise IllegalActionError("this game's rematch has started already")
     log = EventLog(state.event_seq)
     log.add("rematch_started", {"game_id": game_id})
-    return _step(state, log, rematch_game=game_id)
+    return _step(replace(state, rematch_game=game_id), log)

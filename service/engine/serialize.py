@@ -58,6 +58,10 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "deadline": state.turn_deadline,
         "timeouts": list(state.timeouts),
         "rematch": [list(state.rematch_asked), state.rematch_game],
+        "turns": state.turns,
+        "timed_out": state.turn_timed_out,
+        "nonce": state.table_nonce,
+        "end": state.finish_reason,
         "last": None
         if last is None
         else [
@@ -120,6 +124,10 @@ def from_dict(data: dict[str, Any]) -> GameState:
         timeouts=tuple(data.get("timeouts", ())),
         rematch_asked=tuple(data.get("rematch", [[], None])[0]),
         rematch_game=data.get("rematch", [[], None])[1],
+        turns=data.get("turns", 0),
+        turn_timed_out=data.get("timed_out", False),
+        table_nonce=data.get("nonce"),
+        finish_reason=data.get("end"),
         last_round=None
         if last is None
         else RoundResult(

@@ -18,13 +18,23 @@ from dataclasses import dataclass
 from service.core.rules import Rules
 
 __all__ = [
+    "AWAY",
+    "BOT",
+    "COMPLETED",
     "DISCARD",
     "DRAW",
     "FINAL_DISCARD",
     "FINAL_DRAW",
     "FINISHED",
+    "HUMAN",
     "IN_PROGRESS",
+    "KINDS",
+    "OTHERS_RESIGNED",
     "PHASES",
+    "RESIGNED",
+    "STOCK_EXHAUSTED",
+    "TURN_LIMIT",
+    "WENT_OUT",
     "GameState",
     "RoundResult",
     "SeatResult",
@@ -40,9 +50,22 @@ PHASES = (DRAW, DISCARD, FINAL_DRAW, FINAL_DISCARD)
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 
-#: Why a round ended.
+#: Why a round ended: someone went out, the stock ran out, or every player had the rules'
+#: ``turn_limit`` of turns without anyone going out.
 WENT_OUT = "went_out"
 STOCK_EXHAUSTED = "stock_exhausted"
+TURN_LIMIT = "turn_limit"
+
+#: Why a game ended: every round was played, or every player but one resigned.
+COMPLETED = "completed"
+OTHERS_RESIGNED = "resigned"
+
+#: Who plays a seat (``seat_kinds``; :mod:`.seats` says what each means).
+HUMAN = "human"
+BOT = "bot"
+AWAY = "away"
+RESIGNED = "resigned"
+KINDS = (HUMAN, BOT, AWAY, RESIGNED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +103,7 @@ class RoundResult:
     number: int
     wild_rank: int
     went_out: int | None
-    reason: str  # WENT_OUT or STOCK_EXHAUSTED
+    reason: str  # WENT_OUT, STOCK_EXHAUSTED or TURN_LIMIT
     results: tuple[SeatResult, ...]
 
 
@@ -119,6 +142,15 @@ class GameState:
     timeouts: tuple[int, ...] = ()  # per seat: turns timed out in a row
     rematch_asked: tuple[int, ...] = ()  # seats that asked for (accepted) a rematch
     rematch_game: str | None = None  # the rematch's game id, once every human accepted
+    #: turns played in this round before anyone went out (the rules' ``turn_limit`` ends
+    #: the round at ``turn_limit`` × players)
+    turns: int = 0
+    #: the current turn timed out: the stand-in plays the rest of it (:mod:`.seats`)
+    turn_timed_out: bool = False
+    #: the secret the seed's salt was made from with the table (service/verify/table.py);
+    #: kept hidden like the seed, revealed with it at the end
+    table_nonce: str | None = None
+    finish_reason: str | None = None  # COMPLETED or RESIGNED once finished
 
     # -- derived -----------------------------------------------------------------
 

@@ -17,15 +17,16 @@ from service.core.cards import card_name, card_names, rank_name
 from .events import round_result_dict, table_dicts
 from .legal import legal_actions
 from .rounds import winners
-from .seats import player_of, seat_kind
+from .seats import PLAYER, player_of, seat_kind
 from .shoe import commitment
 from .state import GameState
 
 __all__ = ["view"]
 
 
-def view(state: GameState, seat: int | None) -> dict[str, Any]:
-    """The state as ``seat`` sees it (``None``: a spectator)."""
+def view(state: GameState, seat: int | None, by: str = PLAYER) -> dict[str, Any]:
+    """The state as ``seat`` sees it (``None``: a spectator), with the moves ``by`` (its
+    player, or the service playing it) may make now."""
     if seat is not None and not 0 <= seat < state.players:
         raise ValueError(f"there is no seat {seat} in this game")
     out: dict[str, Any] = {
@@ -43,6 +44,8 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
             "dealer": state.dealer,
             "current_seat": state.current_seat,
             "phase": state.phase,
+            "turn_timed_out": state.turn_timed_out,
+            "turns": state.turns,
             "stock_count": len(state.stock),
             "discard_top": card_name(state.discard[-1]) if state.discard else None,
             "discard_count": len(state.discard),
@@ -67,7 +70,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
             for s, name in enumerate(state.names)
         ],
         "you": None if seat is None else {"seat": seat, "hand": card_names(state.hands[seat])},
-        "legal_actions": legal_actions(state, seat),
+        "legal_actions": legal_actions(state, seat, by),
         "last_round": None if state.last_round is None else round_result_dict(state.last_round),
         "clock": None if state.turn_seconds is None else {
             "turn_seconds": state.turn_seconds,
@@ -77,8 +80,10 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     }
     if state.finished:
         out["winners"] = list(winners(state))
+        out["finish_reason"] = state.finish_reason
         out["seed"] = state.seed
         out["seed_salt"] = state.seed_salt
+        out["table_nonce"] = state.table_nonce
     return out
 
 

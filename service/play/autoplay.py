@@ -31,7 +31,7 @@ from typing import Any
 from service import metrics
 from service.bots import make_bot
 from service.engine import Event, GameState, apply, view
-from service.engine.seats import STAND_IN, player_of, time_out
+from service.engine.seats import SERVICE, STAND_IN, played_by_service, player_of, time_out
 from service.storage import GameRecord, GameStore, VersionConflictError
 
 from .lobby import off_the_lobby
@@ -86,11 +86,9 @@ def due(state: GameState, open_seats: list[int] | tuple[int, ...], now: float,
     request that saved the move before it."""
     if state.finished or open_seats or state.current_seat is None:
         return False
-    seat = state.current_seat
-    if player_of(state, seat) is not None:
+    if played_by_service(state, state.current_seat):
         return bots
-    return state.turn_seconds is not None and (
-        state.turn_deadline is None or now >= state.turn_deadline)
+    return state.turn_deadline is not None and now >= state.turn_deadline
 
 
 def seconds_to_deadline(state: GameState, now: float) -> float:
@@ -125,15 +123,14 @@ def _service_move(store: GameStore, game_id: str, state: GameState, now: float,
     """The next move the service makes on ``state`` (the time-out first, then the bot's)."""
     seat = state.current_seat
     assert seat is not None
-    bot = player_of(state, seat)
-    if bot is None and state.turn_deadline is not None:  # the clock ran out just now
+    if not played_by_service(state, seat):  # the clock ran out just now
         new, events = time_out(state, seat)
         return replace(new, turn_deadline=None), events
-    seat_view = view(state, seat)
-    wants = (bot or STAND_IN) == "strong"
-    action = decide(bot or STAND_IN, f"{state.seed}:{seat}:{state.version}", seat_view,
-                    _events_for(store, game_id, seat, log) if wants else [])
-    new, events = apply(state, seat, action)
+    bot = player_of(state, seat) or STAND_IN
+    seat_view = view(state, seat, SERVICE)
+    action = decide(bot, f"{state.seed}:{seat}:{state.version}", seat_view,
+                    _events_for(store, game_id, seat, log) if bot == "strong" else [])
+    new, events = apply(state, seat, action, SERVICE)
     metrics.ACTIONS_BY_TYPE[action["type"]].inc()
     return with_clock(state, new, now), events
 

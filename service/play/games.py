@@ -19,7 +19,6 @@ from typing import Any
 import orjson
 
 from service.engine import GameState, apply, claim, new_game, opening_events
-from service.engine.seats import acted
 from service.engine.serialize import rules_from_json
 from service.storage import (
     GameRecord,
@@ -28,6 +27,7 @@ from service.storage import (
     StoredReply,
     VersionConflictError,
 )
+from service.verify.table import seal
 
 from .autoplay import with_clock
 from .errors import (
@@ -142,6 +142,7 @@ def store_new_game(store: GameStore, state: GameState, hashes: Sequence[str | No
     """Store a freshly dealt game under a new id (its clock started if no seat is open),
     on the lobby unless ``unlisted``."""
     now = time.time() if now is None else now
+    state = seal(state)  # the salt seals the table (service/verify/table.py)
     if None not in hashes:  # every seat taken: the first turn (and its clock) starts now
         state = with_clock(None, state, now, started=True)
     game_id = game_id or secrets.token_urlsafe(12)
@@ -262,7 +263,7 @@ def _act(
             raise SeatsOpenError("the game starts when every seat is claimed",
                                  open_seats=open_seats)
         new, events = apply(state, seat, body)
-        new = with_clock(state, acted(new, seat), time.time())
+        new = with_clock(state, new, time.time())
         reply = None
         if reply_key is not None:
             reply = StoredReply(fingerprint, 200, etag(new.version),

@@ -13,7 +13,8 @@ import time
 from functools import partial
 
 from service.engine import new_game
-from service.engine.seats import ask_rematch, humans, rematch_started
+from service.engine.seats import ask_rematch, rematch_seats, rematch_started, seat_kind
+from service.engine.state import RESIGNED
 from service.storage import GameRecord, GameStore, VersionConflictError
 
 from .errors import AuthError, GameBusyError
@@ -34,7 +35,7 @@ def ask_for_rematch(store: GameStore, game_id: str, token: str | None) -> GameRe
         seat = seat_of_digest(record, digest)
         state, events = ask_rematch(record.state, seat)
         new = None
-        if set(humans(state)) <= set(state.rematch_asked):
+        if set(rematch_seats(state)) <= set(state.rematch_asked):
             old = state
             new = _new_game_like(store, record)
             state, more = rematch_started(old, new.game_id)
@@ -51,7 +52,11 @@ def ask_for_rematch(store: GameStore, game_id: str, token: str | None) -> GameRe
 
 
 def _new_game_like(store: GameStore, record: GameRecord) -> GameRecord:
+    """The same table at a fresh deal; a seat whose player resigned comes back open."""
     old = record.state
-    state = new_game(old.rules, list(old.names), None, bots=old.bots or None,
+    gone = [seat_kind(old, s) == RESIGNED for s in range(old.players)]
+    names = [None if left else name for name, left in zip(old.names, gone, strict=True)]
+    hashes = [None if left else h for h, left in zip(record.token_hashes, gone, strict=True)]
+    state = new_game(old.rules, names, None, bots=old.bots or None,
                      turn_seconds=old.turn_seconds)
-    return store_new_game(store, state, record.token_hashes, None, unlisted=True)
+    return store_new_game(store, state, hashes, None, unlisted=True)

@@ -2,13 +2,14 @@
 
 Why: the event log is most of what a finished game keeps in Redis (a stream entry per
 event, hundreds per game). The engine's events are in contract notation, ready to
-serve: ``{"seat": 0, "source": "stock"}`` plus ``{"0": {"card": "7H"}}`` privately, about
-70 bytes of JSON for a draw. Stored here instead as positional lists under a small
-type number, with cards as their integers (0..52, :mod:`service.core.cards`)::
+serve: ``{"seat": 0, "by": "player", "source": "stock"}`` plus ``{"0": {"card": "7H"}}``
+privately, about 85 bytes of JSON for a draw. Stored here instead as positional lists
+under a small type number, with cards as their integers (0..52, :mod:`service.core.cards`)
+and the actor as its index::
 
-    [41, 0, [0, "stock"], [[0, [19]]]]    event 41, a draw from the stock ("7H" is 19)
+    [41, 0, [0, 0, "stock"], [[0, [19]]]]    event 41, seat 0's draw from the stock ("7H" is 19)
 
-the same draw takes 33 bytes. The ``seq`` stays in the stored bytes (also the stream
+the same draw takes 35 bytes. The ``seq`` stays in the stored bytes (also the stream
 entry's id) so that an entry read on its own is a whole event.
 
 Exactness comes first: :func:`encode` checks that :func:`decode` of its output gives
@@ -29,13 +30,15 @@ import orjson
 
 from service.core.cards import card_name
 from service.engine import Event
+from service.engine.seats import ACTORS
 
 __all__ = ["COMPACT_TYPES", "decode", "encode"]
 
 _CARDS = {card_name(c): c for c in range(53)}
 
 # A field's kind says how its value is stored: "v" as it is, "c" a card (or null),
-# "cs" a list of cards, "ms" a list of melds (lists of cards), or a nested template.
+# "cs" a list of cards, "ms" a list of melds (lists of cards), "a" who made a move (its
+# index in ACTORS: 0 the player, 1 the service), or a nested template.
 _LAYOFF = (("meld", "v"), ("cards", "cs"))
 _RESULT = (("seat", "v"), ("melds", "ms"), ("layoffs", [_LAYOFF]), ("deadwood", "cs"),
            ("score", "v"))
@@ -43,17 +46,18 @@ _RESULT = (("seat", "v"), ("melds", "ms"), ("layoffs", [_LAYOFF]), ("deadwood", 
 #: type -> (type number, public template, private template); a template lists the fields
 #: in the engine's order, and a stored body holds the values of a prefix of them.
 _TYPES: dict[str, tuple[int, tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]] = {
-    "draw": (0, (("seat", "v"), ("source", "v"), ("card", "c")), (("card", "c"),)),
-    "discard": (1, (("seat", "v"), ("card", "c")), ()),
+    "draw": (0, (("seat", "v"), ("by", "a"), ("source", "v"), ("card", "c")),
+             (("card", "c"),)),
+    "discard": (1, (("seat", "v"), ("by", "a"), ("card", "c")), ()),
     "round_started": (2, (("round", "v"), ("hand_size", "v"), ("wild_rank", "v"),
                           ("dealer", "v"), ("current_seat", "v"), ("discard_top", "c"),
                           ("stock_count", "v")), (("hand", "cs"),)),
-    "went_out": (3, (("seat", "v"), ("discard", "c"), ("melds", "ms")), ()),
+    "went_out": (3, (("seat", "v"), ("by", "a"), ("discard", "c"), ("melds", "ms")), ()),
     "laid_down": (4, (("seat", "v"), ("melds", "ms"), ("layoffs", [_LAYOFF])), ()),
     "round_ended": (5, (("number", "v"), ("wild_rank", "v"), ("went_out", "v"),
                         ("reason", "v"), ("results", [_RESULT])), ()),
     "game_finished": (6, (("winners", "v"), ("totals", "v"), ("seed", "v"),
-                          ("seed_salt", "v")), ()),
+                          ("seed_salt", "v"), ("reason", "v")), ()),
     "reshuffled": (7, (("stock_count", "v"), ("discard_top", "c")), ()),
     "seat_claimed": (8, (("seat", "v"), ("name", "v")), ()),
 }
@@ -75,6 +79,8 @@ def _pack(kind: Any, value: Any) -> Any:
         return [_CARDS[c] for c in value]
     if kind == "ms":
         return [[_CARDS[c] for c in meld] for meld in value]
+    if kind == "a":
+        return ACTORS.index(value)
     if isinstance(kind, list):  # a list of objects of one template
         return [_pack_obj(kind[0], item) for item in value]
     raise _NotCompact(kind)
@@ -89,6 +95,8 @@ def _unpack(kind: Any, value: Any) -> Any:
         return [card_name(c) for c in value]
     if kind == "ms":
         return [[card_name(c) for c in meld] for meld in value]
+    if kind == "a":
+        return ACTORS[value]
     return [_unpack_obj(kind[0], item) for item in value]
 
 
@@ -126,7 +134,7 @@ def encode(event: Event) -> bytes:
         packed: list[Any] = [event.seq, number, _pack_obj(pub, event.public)]
         if event.private:
             packed.append([[seat, _pack_obj(priv, body)] for seat, body in event.private.items()])
-    except (_NotCompact, KeyError, TypeError):
+    except (_NotCompact, KeyError, TypeError, ValueError):
         return _whole(event)
     blob = orjson.dumps(packed)
     if not _same(decode(blob), event):

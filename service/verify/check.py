@@ -1,11 +1,13 @@
 """Checking a record: is it the game its seed and actions make, to the last card and point?
 
-:func:`verify` re-deals from the seed, checks the seed commitment, replays every action
-with the engine (:mod:`.replay`) and compares what the replay gives with what the record
-says: each round's deal facts, each player's melds, lay-offs, deadwood and score, the
-running totals, the totals and the winners. Each difference is one line naming where it is
-(the round, the seat, the action, the card or the score); an empty list means the record
-is the game its seed and actions make.
+:func:`verify` checks the seed commitment and the table it seals (:mod:`.table`: the
+rules, decks, names, bots, clock and ``seeded_by_creator``), re-deals from the seed,
+replays every action with the engine as the actor the record names (:mod:`.replay`)
+and compares what the replay gives with what the record says: each round's deal facts,
+each player's melds, lay-offs, deadwood and score, the running totals, the totals and the
+winners. Each difference is one line naming where it is (the round, the seat, the
+action, the card or the score); an empty list means the record is the game its seed and
+actions make.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from service.engine import GameState
 from service.engine.events import round_result_dict
 from service.engine.rounds import winners
 from service.engine.seats import seat_kind
+from service.engine.serialize import rules_from_json
 from service.engine.shoe import RandomStream, commitment
 
 from .record import RECORD_FORMAT
 from .replay import ReplayError, replay
+from .table import table_of_record, table_salt
 
 __all__ = ["verify"]
 
@@ -66,13 +70,23 @@ def _check_start(record: Mapping[str, Any]) -> list[str]:
     if record.get("seed_commitment") != made:
         out.append(f"seed commitment {record.get('seed_commitment')!r} is not "
                    f"sha256(salt:seed) = {made!r}")
+    nonce = record.get("table_nonce")
+    if not isinstance(nonce, str):
+        out.append("the record has no table_nonce: its table is not sealed by the salt")
+    elif table_salt(nonce, table_of_record(record)) != record.get("seed_salt"):
+        out.append("the seed's salt does not seal this table: the rules, a name, a bot, the "
+                   "turn clock or seeded_by_creator differ from the game that was dealt")
+    decks = rules_from_json(record["rules"]).decks_for(len(record["players"]))
+    if record.get("decks") != decks:
+        out.append(f"decks is {record.get('decks')!r} in the record, {decks} by its rules")
     return out
 
 
 def verify(record: Mapping[str, Any]) -> list[str]:
     """Every difference between the record and the replay of its seed and actions."""
+    out: list[str] = []
     try:
-        out = _check_start(record)
+        out += _check_start(record)
         players = len(record["players"])
         dealer = RandomStream(str(record["seed"]), "first-dealer").below(players)
         if record.get("first_dealer") != dealer:
@@ -84,7 +98,8 @@ def verify(record: Mapping[str, Any]) -> list[str]:
         for new in replay(record):
             if state is None or new.round_index != state.round_index or (
                     new.finished and not state.finished):
-                if state is not None and new.last_round is not None:
+                if state is not None and _round_ended(state, new):
+                    assert new.last_round is not None
                     number = new.last_round.number
                     totals = [t + r.score for t, r in zip(totals, new.last_round.results,
                                                           strict=True)]
@@ -103,16 +118,25 @@ def verify(record: Mapping[str, Any]) -> list[str]:
     return out + _check_end(record, state, rounds)
 
 
+def _round_ended(before: GameState, after: GameState) -> bool:
+    """Whether the move from ``before`` to ``after`` ended a round (not a game ended by
+    resignations, which leaves the round in play unscored)."""
+    def number(state: GameState) -> int:
+        return 0 if state.last_round is None else state.last_round.number
+    return number(after) != number(before)
+
+
 def _check_end(record: Mapping[str, Any], state: GameState, rounds: list[Any]) -> list[str]:
     out = []
     if not state.finished:
         out.append(f"the actions end at version {state.version} in round "
                    f"{state.round_index + 1}, before the game is finished")
         return out
-    if len(rounds) != state.rules.rounds:
-        out.append(f"the record has {len(rounds)} rounds, the game {state.rules.rounds}")
+    played = state.round_index + 1  # every round, or those begun when the others resigned
+    if len(rounds) != played:
+        out.append(f"the record has {len(rounds)} rounds, the game {played}")
     for key, made in (("totals", list(state.totals())), ("winners", list(winners(state))),
-                      ("versions", state.version)):
+                      ("versions", state.version), ("finish_reason", state.finish_reason)):
         if record.get(key) != made:
             out.append(f"{key} {record.get(key)!r} in the record, {made!r} on replay")
     names = [p.get("name") for p in record["players"]]

@@ -21,12 +21,12 @@ from typing import Any
 
 from service.engine import Event, GameState
 from service.engine.rounds import winners
-from service.engine.seats import player_of, seat_kind
+from service.engine.seats import PLAYER, SERVICE, player_of, seat_kind
 from service.engine.shoe import commitment
 
 __all__ = ["ACTION_EVENTS", "RECORD_FORMAT", "actions_of", "build_record", "instant"]
 
-RECORD_FORMAT = "three-thirteen-record/1"
+RECORD_FORMAT = "three-thirteen-record/2"
 
 #: The events that are actions, and how each becomes the action the replay applies.
 ACTION_EVENTS = ("draw", "discard", "went_out", "seat_claimed", "seat_resigned",
@@ -44,21 +44,23 @@ def instant(unix: float | None) -> str | None:
 
 
 def _action(event: dict[str, Any]) -> dict[str, Any]:
+    """The action an event names, with who made it (``by``: the seat's player, or the
+    service for a bot, the stand-in or the clock)."""
     kind, seat = event["type"], event["seat"]
     if kind == "draw":
-        return {"seat": seat, "type": "draw", "source": event["source"]}
+        return {"seat": seat, "by": event["by"], "type": "draw", "source": event["source"]}
     if kind == "discard":
-        return {"seat": seat, "type": "discard", "card": event["card"]}
+        return {"seat": seat, "by": event["by"], "type": "discard", "card": event["card"]}
     if kind == "went_out":
-        return {"seat": seat, "type": "go_out", "discard": event["discard"],
-                "melds": event["melds"]}
+        return {"seat": seat, "by": event["by"], "type": "go_out",
+                "discard": event["discard"], "melds": event["melds"]}
     if kind == "seat_claimed":
-        return {"seat": seat, "type": "claim", "name": event["name"]}
+        return {"seat": seat, "by": PLAYER, "type": "claim", "name": event["name"]}
     if kind == "seat_resigned":
-        return {"seat": seat, "type": "resign"}
+        return {"seat": seat, "by": PLAYER, "type": "resign"}
     if kind == "seat_back":
-        return {"seat": seat, "type": "back"}
-    return {"seat": seat, "type": "time_out", "away": event["away"]}
+        return {"seat": seat, "by": PLAYER, "type": "back"}
+    return {"seat": seat, "by": SERVICE, "type": "time_out", "away": event["away"]}
 
 
 def actions_of(events: Iterable[Event]) -> list[dict[str, Any]]:
@@ -113,6 +115,7 @@ def build_record(game_id: str, final: GameState, events: Sequence[Event], *,
         "seed": final.seed,
         "seed_salt": final.seed_salt,
         "seed_commitment": commitment(final.seed, final.seed_salt),
+        "table_nonce": final.table_nonce,
         "seeded_by_creator": final.seeded_by_creator,
         "first_dealer": final.first_dealer,
         "versions": len(actions),
@@ -120,6 +123,7 @@ def build_record(game_id: str, final: GameState, events: Sequence[Event], *,
         "rounds": _rounds(events),
         "totals": list(final.totals()),
         "winners": list(winners(final)),
+        "finish_reason": final.finish_reason,
         "created_at": instant(created_at),
         "finished_at": instant(finished_at),
     }

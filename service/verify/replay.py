@@ -1,15 +1,12 @@
 """Replaying a record: the game's state at every version, from the seed and the actions.
 
 Only the engine is used, exactly as the service used it: a fresh :func:`new_game` with the
-record's rules, seats, seed and salt deals round 1, then each action is applied in order
-(:func:`apply` for moves, :func:`claim` for a seat claimed, :func:`time_out` for a turn the
-clock ended), one version each.
-
-One thing the service does around the engine is redone here, as it changes what later
-actions do: a human's own move ends its run of timed-out turns (:func:`acted`), which the
-count of the next ``time_out`` (and so whether the seat goes ``away``) depends on. A move
-is the human's own unless a bot or the stand-in plays the seat then: the seat's kind is
-bot, away or resigned, or its turn timed out and the stand-in is finishing that turn.
+record's rules, seats, seed, salt and table nonce deals round 1, then each action is
+applied in order by whoever the record says made it (``by``: the seat's player, or the
+service for a bot, the stand-in or the clock): :func:`apply` for moves, resignations and
+returns, :func:`claim` for a seat claimed, :func:`time_out` for a turn the clock ended,
+one version each. The engine decides who may move a seat, so an action attributed to
+the wrong actor is refused here as it would have been by the service.
 
 What a replay cannot give back is the turn clock's deadline (the service's clock, not the
 game's): every replayed state has none.
@@ -18,15 +15,16 @@ game's): every replayed state has none.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from service.core.errors import EngineError
-from service.engine import GameState, apply, claim, new_game
-from service.engine.seats import AWAY, acted, player_of, seat_kind, time_out
+from service.engine import Event, GameState, apply, claim, new_game
+from service.engine.seats import ACTORS, AWAY, SERVICE, seat_kind, time_out
 from service.engine.serialize import rules_from_json
 
-__all__ = ["ReplayError", "describe", "initial_state", "replay", "state_at"]
+__all__ = ["ReplayError", "Step", "describe", "initial_state", "replay", "replay_steps",
+           "state_at"]
 
 
 class ReplayError(Exception):
@@ -37,6 +35,18 @@ class ReplayError(Exception):
         self.index = index
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action replayed: the state before it, the action, the state after it and the
+    events it made (``index`` counts actions from 0)."""
+
+    index: int
+    before: GameState
+    action: Mapping[str, Any]
+    after: GameState
+    events: list[Event]
+
+
 def initial_state(record: Mapping[str, Any]) -> GameState:
     """Version 0: the deal of round 1, with every seat as it was at the start."""
     players = record["players"]
@@ -45,7 +55,8 @@ def initial_state(record: Mapping[str, Any]) -> GameState:
     try:
         state = new_game(rules_from_json(record["rules"]), names, record["seed"],
                          seed_salt=record["seed_salt"], bots=bots,
-                         turn_seconds=record.get("turn_seconds"))
+                         turn_seconds=record.get("turn_seconds"),
+                         table_nonce=record.get("table_nonce"))
     except EngineError as exc:
         raise ReplayError(f"cannot start the game of this record: {exc}") from None
     # new_game marks a given seed as the creator's; the record says whose it was
@@ -54,29 +65,46 @@ def initial_state(record: Mapping[str, Any]) -> GameState:
 
 def describe(index: int, action: Mapping[str, Any], state: GameState) -> str:
     """How an action is named in a message: its number, version, round, seat and body."""
-    body = ", ".join(f"{k} {v}" for k, v in action.items() if k not in ("seat", "type"))
+    body = ", ".join(f"{k} {v}" for k, v in action.items() if k not in ("seat", "type", "by"))
     return (f"action {index + 1} (version {state.version + 1}, round {state.round_index + 1}): "
-            f"seat {action.get('seat')} {action.get('type')}" + (f" {body}" if body else ""))
+            f"seat {action.get('seat')} {action.get('type')} by {action.get('by')}"
+            + (f" {body}" if body else ""))
 
 
-def _step(state: GameState, action: Mapping[str, Any], stand_in: tuple[int, int] | None
-          ) -> GameState:
-    seat, kind = action.get("seat"), action.get("type")
+def _step(state: GameState, action: Mapping[str, Any]) -> tuple[GameState, list[Event]]:
+    seat, kind, by = action.get("seat"), action.get("type"), action.get("by")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise ValueError("the action has no seat number")
+    if by not in ACTORS:
+        raise ValueError(f"the action's 'by' is {by!r}, not one of {', '.join(ACTORS)}")
     if kind == "claim":
-        return claim(state, seat, action["name"])[0]
+        return claim(state, seat, action["name"])
     if kind == "time_out":
-        new = time_out(state, seat)[0]
+        if by != SERVICE:
+            raise ValueError("a time-out is the service's")
+        new, events = time_out(state, seat)
         away = seat_kind(new, seat) == AWAY
         if "away" in action and action["away"] != away:
             raise ValueError(f"the seat {'goes' if away else 'does not go'} away on replay")
-        return new
-    body = {k: v for k, v in action.items() if k != "seat"}
-    by_service = kind in ("draw", "discard", "go_out") and (
-        player_of(state, seat) is not None or stand_in == (seat, state.round_index))
-    new = apply(state, seat, body)[0]
-    return new if by_service else acted(new, seat)
+        return new, events
+    body = {k: v for k, v in action.items() if k not in ("seat", "by")}
+    return apply(state, seat, body, by)
+
+
+def replay_steps(record: Mapping[str, Any], start: GameState | None = None) -> Iterator[Step]:
+    """Each action of the record replayed, in order, from ``start`` (its
+    :func:`initial_state` unless given); :class:`ReplayError` naming the first action the
+    engine refuses."""
+    state = initial_state(record) if start is None else start
+    for index, action in enumerate(record["actions"]):
+        try:
+            new, events = _step(state, action)
+        except (EngineError, ValueError, KeyError, TypeError) as exc:
+            text = getattr(exc, "message", None) or str(exc)
+            raise ReplayError(f"{describe(index, action, state)} is refused: {text}",
+                              index) from None
+        yield Step(index, state, action, new, events)
+        state = new
 
 
 def replay(record: Mapping[str, Any]) -> Iterator[GameState]:
@@ -84,21 +112,8 @@ def replay(record: Mapping[str, Any]) -> Iterator[GameState]:
     first action the engine refuses."""
     state = initial_state(record)
     yield state
-    stand_in: tuple[int, int] | None = None  # (seat, round) the stand-in is finishing
-    for index, action in enumerate(record["actions"]):
-        try:
-            new = _step(state, action, stand_in)
-        except (EngineError, ValueError, KeyError, TypeError) as exc:
-            text = getattr(exc, "message", None) or str(exc)
-            raise ReplayError(f"{describe(index, action, state)} is refused: {text}",
-                              index) from None
-        if action.get("type") == "time_out":
-            stand_in = (action["seat"], new.round_index)
-        elif stand_in is not None and (new.current_seat != stand_in[0]
-                                       or new.round_index != stand_in[1]):
-            stand_in = None
-        state = new
-        yield state
+    for step in replay_steps(record, state):
+        yield step.after
 
 
 def state_at(record: Mapping[str, Any], version: int) -> GameState:

@@ -40,6 +40,7 @@ def assert_no_secrets(text: str, state: GameState, seat: int | None) -> None:
     if state.finished:
         return
     assert state.seed not in text and state.seed_salt not in text
+    assert state.table_nonce is None or state.table_nonce not in text
     if len(state.stock) >= 4:
         stock = json.dumps(card_names(state.stock[:4]), separators=(",", ":"))
         assert stock[1:-1] not in text.replace(" ", "")
@@ -95,7 +96,7 @@ def test_a_complete_game_over_http_leaks_nothing_and_replays_exactly_in_the_engi
     assert commitment(final["seed"], final["seed_salt"]) == final["seed_commitment"]
 
     engine = new_game(resolve_rules(rules), ["p0", "p1", "p2"], final["seed"],
-                      seed_salt=final["seed_salt"])
+                      seed_salt=final["seed_salt"], table_nonce=final["table_nonce"])
     for seat, action in moves:
         engine, _ = apply(engine, seat, action)
     assert to_dict(engine) == to_dict(true_state(redis_db, table.game_id))

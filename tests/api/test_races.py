@@ -96,7 +96,8 @@ def race(live_server: str, stored_state: Callable[[str], bytes]) -> None:
 
     stored = stored_state(game_id)
     state = from_dict(orjson.loads(stored))
-    replay = new_game(resolve_rules(RULES), ["ann", "bob"], "race", seed_salt=state.seed_salt)
+    replay = new_game(resolve_rules(RULES), ["ann", "bob"], "race", seed_salt=state.seed_salt,
+                      table_nonce=state.table_nonce)
     for _, seat, action in sorted(accepted, key=lambda a: a[0]):
         replay, _ = apply(replay, seat, action)
     assert to_dict(replay) == to_dict(state)

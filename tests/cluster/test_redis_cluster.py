@@ -53,7 +53,8 @@ def test_a_full_game_and_games_on_every_shard(cluster: str) -> None:
                          "cluster", scan=False)
     stored = from_dict(orjson.loads(store.hget(f"ttt:{{{table.game_id}}}:game", "s")))
     assert stored.finished
-    replay = new_game(stored.rules, list(stored.names), stored.seed, seed_salt=stored.seed_salt)
+    replay = new_game(stored.rules, list(stored.names), stored.seed, seed_salt=stored.seed_salt,
+                      table_nonce=stored.table_nonce)
     for seat, action in moves:
         replay, _ = apply(replay, seat, action)
     assert replay == stored

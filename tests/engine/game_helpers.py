@@ -104,6 +104,8 @@ def check_invariants(state: GameState) -> None:
         return
     assert state.status == IN_PROGRESS
     assert all(len(s) == state.round_index for s in state.scores), "one score per past round"
+    if rules.turn_limit is not None:
+        assert state.turns < rules.turn_limit * n, "the turn limit ends a round in time"
     seat = state.current_seat
     assert seat is not None and 0 <= seat < n
     size = state.hand_size

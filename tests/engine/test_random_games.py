@@ -72,11 +72,14 @@ CONFIGS: list[tuple[str, dict[str, Any], tuple[int, ...], str]] = [
         "smart",
     ),
     (
-        "no-stock-left",  # 4 × 13 + 1 = 53 cards: nothing to draw, the round ends at once
-        {"decks": 1, "jokers": 1, "hand_sizes": [3, 13]},
+        "one-card-stock",  # 4 × 13 + 1 + 1 = 54 cards: one card to draw, then reshuffles
+        {"decks": 1, "jokers": 2, "hand_sizes": [3, 13]},
         (4,),
         "smart",
     ),
+    # bots that never go out on their own meet the turn limit, and one of each other
+    ("turn-limit", {"turn_limit": 2, "hand_sizes": [5, 9]}, (2, 3), "stock"),
+    ("no-turn-limit", {"turn_limit": None, "hand_sizes": [4]}, (2,), "smart"),
 ]
 
 
@@ -128,10 +131,16 @@ def test_tight_shoes_exercise_every_way_a_stock_runs_out() -> None:
         resolve_rules({"decks": 1, "hand_sizes": [11, 12]}), 4, "exhaust-re", "smart"
     )
     assert shuffled.reshuffles > 0
-    empty = play_random_game(
-        resolve_rules({"decks": 1, "jokers": 1, "hand_sizes": [13]}), 4, "no-stock", "smart"
+    one = play_random_game(
+        resolve_rules({"decks": 1, "jokers": 2, "hand_sizes": [13]}), 4, "one-card", "stock"
     )
-    assert not empty.actions, "with no card to draw the round ends before anyone acts"
-    assert empty.state.last_round is not None
-    assert empty.state.last_round.reason == "stock_exhausted"
-    assert empty.state.status == "finished"
+    assert one.reshuffles > 0, "the one card of the stock is drawn, then the pile reshuffled"
+
+
+def test_a_round_where_nobody_goes_out_ends_at_the_turn_limit_with_every_hand_scored() -> None:
+    """Every player had ``turn_limit`` turns and nobody went out: the round ends at once
+    and each player scores the deadwood of its own hand (no lay-offs, nothing laid)."""
+    limited = play_random_game(resolve_rules({"turn_limit": 3, "hand_sizes": [7, 11]}), 3,
+                               "limit", "stock")
+    assert limited.reasons["turn_limit"] >= 1
+    assert limited.state.finished

@@ -141,7 +141,8 @@ def check_stored_game(client: redis.Redis, player: Player) -> None:
     check_invariants(stored)
     assert int(version) == stored.version == len(player.actions), player.game_id
     rules: Rules = stored.rules
-    state = new_game(rules, list(stored.names), seed=stored.seed, seed_salt=stored.seed_salt)
+    state = new_game(rules, list(stored.names), seed=stored.seed, seed_salt=stored.seed_salt,
+                     table_nonce=stored.table_nonce)
     events = list(opening_events(state))
     for seat, action in player.actions:
         state, new = apply(state, seat, action)

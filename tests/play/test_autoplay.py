@@ -11,12 +11,15 @@ import orjson
 import pytest
 
 from service.bots import BOTS
+from service.core.errors import SeatResignedError
 from service.core.rules import resolve_rules
 from service.engine import apply, new_game, view
 from service.engine.seats import AWAY_AFTER
 from service.play import act, ask_for_rematch, create_game, decide, play_due
 from service.play.autoplay import due, with_clock
 from service.storage.memory import MemoryGameStore
+
+from .conftest import play_out
 
 SHORT = {"preset": "classic", "hand_sizes": [3, 5]}
 
@@ -94,16 +97,18 @@ def test_a_bot_seat_moves_as_soon_as_a_human_hands_it_the_turn(store: MemoryGame
     assert "game_finished" in kinds
 
 
-def test_a_resigned_seat_is_played_by_the_stand_in_and_a_game_of_resigned_humans_ends(
+def test_a_resigned_seat_is_played_by_the_stand_in_and_the_last_player_standing_wins(
     store: MemoryGameStore,
 ) -> None:
-    record, tokens = create_game(store, SHORT, ["ann", "bob"], "resign")
+    record, tokens = create_game(store, SHORT, ["ann", "bob", "cat"], "resign")
     act(store, record.game_id, tokens[1], {"type": "resign"})  # not on turn: any time
-    act(store, record.game_id, tokens[0], {"type": "resign"})
-    play_due(store, record.game_id)
     state = store.load(record.game_id).state
-    assert state.finished and state.seat_kinds == ("resigned", "resigned")
-    assert all(len(s) == 2 for s in state.scores)
+    assert not state.finished and state.seat_kinds[1] == "resigned"
+    act(store, record.game_id, tokens[0], {"type": "resign"})
+    state = store.load(record.game_id).state
+    assert state.finished and state.finish_reason == "resigned"
+    assert state.seat_kinds == ("resigned", "resigned", "human")
+    assert view(state, None)["winners"] == [2]
 
 
 def test_a_turn_past_its_deadline_is_timed_out_then_played_and_repeats_make_the_seat_away(
@@ -144,22 +149,22 @@ def test_the_clock_starts_a_fresh_deadline_only_when_a_turn_begins() -> None:
     assert with_clock(started, drawn, 55.0).turn_deadline == 60.0  # same turn, same deadline
 
 
-def test_a_rematch_starts_when_every_human_has_asked_and_keeps_each_seats_token(
+def test_a_rematch_starts_when_every_player_who_did_not_resign_has_asked(
     store: MemoryGameStore,
 ) -> None:
     record, tokens = create_game(store, SHORT, ["ann", "bob", None], "rematch",
                                  bots=[None, None, "greedy"])
-    act(store, record.game_id, tokens[0], {"type": "resign"})
     act(store, record.game_id, tokens[1], {"type": "resign"})
-    play_due(store, record.game_id)
-    first = ask_for_rematch(store, record.game_id, tokens[0])
-    assert first.state.rematch_game is None and first.state.rematch_asked == (0,)
-    done = ask_for_rematch(store, record.game_id, tokens[1]).state
-    assert done.rematch_game is not None
+    play_out(store, record.game_id, {0: tokens[0]})
+    with pytest.raises(SeatResignedError):
+        ask_for_rematch(store, record.game_id, tokens[1])  # bob resigned: not asked
+    done = ask_for_rematch(store, record.game_id, tokens[0]).state
+    assert done.rematch_game is not None  # ann was the only one to ask
     events = store.events(record.game_id, 0, 10_000)
     assert events[-1].type == "rematch_started"
     assert events[-1].public == {"game_id": done.rematch_game}
     again = store.load(done.rematch_game)
-    assert again.state.names == ("ann", "bob", "greedy") and again.state.version == 0
+    assert again.state.names == ("ann", None, "greedy") and again.state.version == 0
     assert again.state.seat_kinds == ("human", "human", "bot")
-    assert again.token_hashes == record.token_hashes  # each seat's token plays it there
+    # ann's token plays her seat there; bob's seat is open for anyone to claim
+    assert again.token_hashes == (record.token_hashes[0], None, record.token_hashes[2])

@@ -11,6 +11,8 @@ from service.play import act, create_game, game_record, play_due
 from service.storage.memory import MemoryGameStore
 from service.verify import verify
 
+from .conftest import play_out
+
 SHORT = {"preset": "classic", "hand_sizes": [3, 4, 5]}
 
 
@@ -50,13 +52,23 @@ def test_time_outs_between_a_humans_own_moves_replay_to_the_same_counts(
 
 
 def test_a_resigned_game_has_a_record_naming_the_resigned_seats(store: MemoryGameStore) -> None:
-    created, tokens = create_game(store, SHORT, ["ann", "bob"], "resign")
+    created, tokens = create_game(store, SHORT, ["ann", "bob", "cat"], "resign")
     act(store, created.game_id, tokens[1], {"type": "resign"})
-    act(store, created.game_id, tokens[0], {"type": "resign"})
-    play_due(store, created.game_id)
+    play_out(store, created.game_id, {0: tokens[0], 2: tokens[2]})
     kept = _record(store, created.game_id)
-    assert [p["kind"] for p in kept["players"]] == ["resigned", "resigned"]
-    assert [p["played_by"] for p in kept["players"]] == ["greedy", "greedy"]
+    assert [p["kind"] for p in kept["players"]] == ["human", "resigned", "human"]
+    assert [p["played_by"] for p in kept["players"]] == [None, "greedy", None]
+    assert 1 not in kept["winners"] and kept["finish_reason"] == "completed"
+    assert verify(kept) == []
+
+
+def test_a_game_its_other_players_resigned_from_has_a_record_of_its_early_end(
+        store: MemoryGameStore) -> None:
+    created, tokens = create_game(store, SHORT, ["ann", "bob", "cat"], "last")
+    act(store, created.game_id, tokens[2], {"type": "resign"})
+    act(store, created.game_id, tokens[0], {"type": "resign"})
+    kept = _record(store, created.game_id)
+    assert kept["finish_reason"] == "resigned" and kept["winners"] == [1]
     assert verify(kept) == []
 
 

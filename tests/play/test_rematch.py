@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.play import act, ask_for_rematch, create_game, lobby_page, play_due
+from service.play import ask_for_rematch, create_game, lobby_page
 from service.storage import VersionConflictError
 from service.storage.memory import MemoryGameStore
+
+from .conftest import play_out
 
 SHORT = {"preset": "classic", "hand_sizes": [3]}
 
@@ -30,9 +32,7 @@ class LosesOneRace(MemoryGameStore):
 def finished_game(store: MemoryGameStore) -> tuple[str, list[str]]:
     record, tokens = create_game(store, SHORT, ["ann", "bob", None], "rematch",
                                  bots=[None, None, "greedy"])
-    act(store, record.game_id, tokens[0], {"type": "resign"})
-    act(store, record.game_id, tokens[1], {"type": "resign"})
-    play_due(store, record.game_id)
+    play_out(store, record.game_id, {0: tokens[0], 1: tokens[1]})
     assert store.load(record.game_id).state.status == "finished"
     return record.game_id, [t for t in tokens if t is not None]
 

@@ -72,15 +72,18 @@ def test_the_kinds_of_event_exercised_are_all_those_the_table_knows() -> None:
 
 
 def test_a_draw_from_the_stock_is_a_few_integers() -> None:
-    event = Event(41, "draw", {"seat": 0, "source": "stock"}, {0: {"card": "7H"}})
-    assert event_codec.encode(event) == b'[41,0,[0,"stock"],[[0,[19]]]]'
+    event = Event(41, "draw", {"seat": 0, "by": "player", "source": "stock"},
+                  {0: {"card": "7H"}})
+    assert event_codec.encode(event) == b'[41,0,[0,0,"stock"],[[0,[19]]]]'
 
 
 @pytest.mark.parametrize("event", [
     Event(7, "clock_expired", {"seat": 1, "after_ms": 30000}),  # a type the table lacks
     Event(8, "discard", {"seat": 1, "card": "7H", "auto": True}),  # an extra field
     Event(9, "discard", {"card": "7H", "seat": 1}),  # another order
-    Event(10, "draw", {"seat": 0, "source": "stock"}, {0: {"card": "??"}}),  # not a card
+    Event(10, "draw", {"seat": 0, "by": "player", "source": "stock"},
+          {0: {"card": "??"}}),  # not a card
+    Event(11, "draw", {"seat": 0, "by": "nobody", "source": "stock"}),  # not an actor
 ])
 def test_an_event_the_table_does_not_describe_is_stored_whole_and_read_back_exactly(
         event: Event) -> None:

@@ -11,26 +11,37 @@ from __future__ import annotations
 from typing import Any
 
 from service.engine import Event, apply, claim, new_game, opening_events, view
-from service.engine.seats import time_out
+from service.engine.seats import (
+    PLAYER,
+    SERVICE,
+    STAND_IN,
+    played_by_service,
+    player_of,
+    time_out,
+)
 from service.engine.serialize import rules_from_json
 from service.play.autoplay import decide
 from service.verify import build_record
+from service.verify.table import seal
 
 CREATED = 1_767_268_800.0  # 2026-01-01T12:00:00Z
 FINISHED = CREATED + 1800.0
-SALT = "5a17" * 8  # fixed, so the record (and its score sheet) is the same every run
+NONCE = "5a17" * 8  # fixed, so the record (and its score sheet) is the same every run
 
 
 def recorded_game(seed: str = "golden", rules: dict[str, Any] | None = None,
                   names: tuple[str, ...] = ("ann", "bob"), *, open_seat: int | None = None,
-                  resign_at: int | None = None, time_out_at: int | None = None
+                  resign_at: int | None = None, time_out_at: int | None = None,
+                  bots: tuple[str | None, ...] | None = None, resigners: tuple[int, ...] = (0,),
                   ) -> dict[str, Any]:
     """The record of a seeded game of greedy players; ``open_seat`` starts open and is
-    claimed first, seat 0 resigns at version ``resign_at``, and the seat on turn at
-    version ``time_out_at`` times out."""
+    claimed first, the ``resigners`` resign at version ``resign_at``, the seat on turn at
+    version ``time_out_at`` times out, and ``bots`` makes seats bot seats (played by the
+    service with their bot)."""
     start = [None if s == open_seat else n for s, n in enumerate(names)]
-    state = new_game(rules_from_json(rules or {"preset": "classic"}), start, seed, seed_salt=SALT,
-                     turn_seconds=60 if time_out_at is not None else None)
+    state = seal(new_game(rules_from_json(rules or {"preset": "classic"}), start, seed,
+                          bots=bots, turn_seconds=60 if time_out_at is not None else None),
+                 NONCE)
     events: list[Event] = list(opening_events(state))
     if open_seat is not None:
         state, more = claim(state, open_seat, names[open_seat])
@@ -39,12 +50,18 @@ def recorded_game(seed: str = "golden", rules: dict[str, Any] | None = None,
         seat = state.current_seat
         assert seat is not None
         if state.version == resign_at:
-            state, more = apply(state, 0, {"type": "resign"})
+            more = []
+            for resigner in resigners:
+                if not state.finished:
+                    state, some = apply(state, resigner, {"type": "resign"})
+                    more += some
         elif state.version == time_out_at:
             state, more = time_out(state, seat)
         else:
-            action = decide("greedy", f"{seed}:{seat}:{state.version}", view(state, seat), [])
-            state, more = apply(state, seat, action)
+            by = SERVICE if played_by_service(state, seat) else PLAYER
+            bot = player_of(state, seat) or STAND_IN
+            action = decide(bot, f"{seed}:{seat}:{state.version}", view(state, seat, by), [])
+            state, more = apply(state, seat, action, by)
         events += more
     return build_record("g0ld3nGame01", state, events, created_at=CREATED,
                         finished_at=FINISHED)

@@ -58,6 +58,10 @@ class DrawEventSchema(_EventBase):
 
     type = _type("draw")
     seat = fields.Integer(required=True)
+    by = fields.String(required=True, validate=validate.OneOf(["player", "service"]),
+                       metadata={"description": "Who made the move: the seat's player, or "
+                                 "the service (a bot seat, or the stand-in for an away, "
+                                 "resigned or timed-out seat)."})
     source = fields.String(required=True, validate=validate.OneOf(["stock", "discard"]))
     card = fields.String(metadata={**CARD, "description": "The card drawn: public from the "
                                    "discard pile; from the stock private (only the drawing "
@@ -69,6 +73,10 @@ class DiscardEventSchema(_EventBase):
 
     type = _type("discard")
     seat = fields.Integer(required=True)
+    by = fields.String(required=True, validate=validate.OneOf(["player", "service"]),
+                       metadata={"description": "Who made the move: the seat's player, or "
+                                 "the service (a bot seat, or the stand-in for an away, "
+                                 "resigned or timed-out seat)."})
     card = Card(required=True)
 
 
@@ -77,6 +85,10 @@ class WentOutEventSchema(_EventBase):
 
     type = _type("went_out")
     seat = fields.Integer(required=True)
+    by = fields.String(required=True, validate=validate.OneOf(["player", "service"]),
+                       metadata={"description": "Who made the move: the seat's player, or "
+                                 "the service (a bot seat, or the stand-in for an away, "
+                                 "resigned or timed-out seat)."})
     discard = Card(required=True)
     melds = Melds("The melds laid.", required=True)
 
@@ -106,13 +118,17 @@ class RoundEndedEventSchema(LastRoundSchema):
 
 
 class GameFinishedEventSchema(_EventBase):
-    """The last round was scored; the seed is revealed to check the deals."""
+    """The game is over; the seed is revealed to check the deals."""
 
     type = _type("game_finished")
     winners = fields.List(fields.Integer(), required=True)
     totals = fields.List(fields.Integer(), required=True)
     seed = fields.String(required=True)
     seed_salt = fields.String(required=True)
+    reason = fields.String(
+        required=True, validate=validate.OneOf(["completed", "resigned"]),
+        metadata={"description": "`completed`: every round was played; `resigned`: every "
+                  "player but the winner resigned (the round in play was not scored)."})
 
 
 class SeatClaimedEventSchema(_EventBase):

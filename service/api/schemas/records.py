@@ -37,6 +37,12 @@ class RecordActionSchema(Schema):
     """One version of the game: the action that made it, by whom."""
 
     seat = fields.Integer(required=True, metadata={"example": 0})
+    by = fields.String(required=True, validate=validate.OneOf(["player", "service"]), metadata={
+        "description": "Who made it: the seat's player, or the service (a bot seat, the "
+                       "stand-in of an away, resigned or timed-out seat, the clock's "
+                       "`time_out`). A replay applies it as that actor, and the engine "
+                       "refuses a move that was not that actor's to make.",
+        "example": "player"})
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES), metadata={
         "description": "A move (`draw`, `discard`, `go_out`, `resign`, `back`: the body of "
                        "`POST …/actions`), an open seat named (`claim`), or a turn that the "
@@ -59,11 +65,14 @@ class RecordRoundSchema(Schema):
                               metadata={"example": "3"})
     dealer = fields.Integer(required=True, metadata={"example": 1})
     discard_top = Card(required=True)  # the card turned up
-    went_out = fields.Integer(required=True, allow_none=True)
-    reason = fields.String(required=True, validate=validate.OneOf(["went_out", "stock_exhausted"]))
-    results = fields.List(fields.Nested(SeatResultSchema), required=True, metadata={
-        "description": "Each seat's final arrangement and score."})
-    totals = fields.List(fields.Integer(), required=True,
+    # how the round ended: absent only from the round in play when the game ended by
+    # resignations (finish_reason `resigned`), which was not scored
+    went_out = fields.Integer(allow_none=True)
+    reason = fields.String(validate=validate.OneOf(["went_out", "stock_exhausted", "turn_limit"]))
+    results = fields.List(fields.Nested(SeatResultSchema), metadata={
+        "description": "Each seat's final arrangement and score (absent: the round in play "
+                       "when the others resigned, not scored)."})
+    totals = fields.List(fields.Integer(),
                          metadata={"description": "Running totals after this round."})
 
 
@@ -71,8 +80,8 @@ class RecordSchema(Schema):
     """Everything needed to replay and check the game: rules, seats, seed and salt, every
     action in order (one per version), and what each round came to."""
 
-    format = fields.String(required=True, validate=validate.Equal("three-thirteen-record/1"),
-                           metadata={"example": "three-thirteen-record/1"})
+    format = fields.String(required=True, validate=validate.Equal("three-thirteen-record/2"),
+                           metadata={"example": "three-thirteen-record/2"})
     game_id = fields.String(required=True, metadata={"example": "k3J9xQ2mVb7T"})
     rules = fields.Nested(RulesSchema, required=True,
                           metadata={"description": "The resolved rules, as the game stored them."})
@@ -85,6 +94,11 @@ class RecordSchema(Schema):
     seed_commitment = fields.String(required=True, metadata={
         "description": 'sha256_hex(seed_salt + ":" + seed): what every view showed before '
                        "the end."})
+    table_nonce = fields.String(required=True, metadata={
+        "description": "The secret the salt was made from with the table: seed_salt = "
+                       'sha256_hex("three-thirteen table:" + nonce + ":" + the table as '
+                       "canonical JSON)[:32], so the commitment every view showed seals the "
+                       "rules, names, bots, clock and seeded_by_creator too (docs/records.md)."})
     seeded_by_creator = fields.Boolean(required=True)
     first_dealer = fields.Integer(required=True)
     versions = fields.Integer(required=True, metadata={
@@ -94,5 +108,9 @@ class RecordSchema(Schema):
     rounds = fields.List(fields.Nested(RecordRoundSchema), required=True)
     totals = fields.List(fields.Integer(), required=True)
     winners = fields.List(fields.Integer(), required=True)
+    finish_reason = fields.String(
+        required=True, validate=validate.OneOf(["completed", "resigned"]),
+        metadata={"description": "`completed`: every round played; `resigned`: every player "
+                  "but the winner resigned."})
     created_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
     finished_at = fields.String(required=True, metadata={"format": "date-time"})

@@ -47,6 +47,12 @@ class RoundSchema(Schema):
     went_out = fields.Integer(
         required=True, allow_none=True, metadata={"description": "Who went out this round."}
     )
+    turn_timed_out = fields.Boolean(
+        required=True, metadata={"description": "The current turn timed out: the stand-in "
+                                 "plays the rest of it (the seat's player cannot act)."})
+    turns = fields.Integer(
+        required=True, metadata={"description": "Turns played this round before anyone went "
+                                 "out; at the rules' `turn_limit` × players the round ends."})
     contract = fields.Nested(RoundContractSchema, required=True, allow_none=True)
     table = fields.List(
         fields.Nested(TableMeldSchema), required=True,
@@ -110,7 +116,8 @@ class LastRoundSchema(Schema):
     number = fields.Integer(required=True)
     wild_rank = fields.String(required=True)
     went_out = fields.Integer(required=True, allow_none=True)
-    reason = fields.String(required=True, validate=validate.OneOf(["went_out", "stock_exhausted"]))
+    reason = fields.String(required=True,
+                           validate=validate.OneOf(["went_out", "stock_exhausted", "turn_limit"]))
     results = fields.List(fields.Nested(SeatResultSchema), required=True)
 
 
@@ -144,8 +151,14 @@ class GameViewSchema(Schema):
                           metadata={"description": "The turn clock; null: none."})
     rematch = fields.Nested(RematchSchema, required=True)
     winners = fields.List(fields.Integer(), metadata={"description": "Once finished."})
+    finish_reason = fields.String(
+        validate=validate.OneOf(["completed", "resigned"]),
+        metadata={"description": "Once finished: `completed` (every round played) or "
+                  "`resigned` (every player but the winner resigned)."})
     seed = fields.String(metadata={"description": "Revealed once finished."})
     seed_salt = fields.String(metadata={"description": "Revealed once finished."})
+    table_nonce = fields.String(metadata={"description": "Revealed once finished: with the "
+                                          "table it makes the salt (docs/records.md)."})
 
 
 # -- creating and claiming ------------------------------------------------------------
