@@ -42,13 +42,12 @@ from .api.schemas.events import (
 )
 from .api.schemas.lobby import SeekRequestSchema
 from .api.schemas.records import RecordSchema
-from .api.swagger_ui import SWAGGER_UI_URL
-from .api.swagger_ui import blp as swagger_ui_blp
 from .api.waiting import WaitSlots, parse_limit
 from .config import Config
 from .storage import GameStore, RedisGameStore
 from .storage.seeks import SeekBoard
 from .web import blp as play_blp
+from .web.docs import blp as docs_blp
 
 __all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app", "redis_store"]
 
@@ -142,8 +141,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_URL,  # served below by swagger_ui_blp: no CDN
+        # no OPENAPI_SWAGGER_UI_PATH: /docs is docs_blp's page (Swagger UI 5, no inline script)
         API_SPEC_OPTIONS={
             "info": {"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
         },
@@ -178,7 +176,7 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)
-    app.register_blueprint(swagger_ui_blp)
+    app.register_blueprint(docs_blp)
     app.register_blueprint(play_blp)
     install_request_hooks(app)
 
