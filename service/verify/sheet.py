@@ -34,15 +34,21 @@ def _players(record: Mapping[str, Any]) -> list[str]:
     return out
 
 
+#: How a round nobody went out of ended (absent: the round in play when the game ended
+#: because every other player resigned, never scored).
+_ENDINGS = {"stock_exhausted": "nobody went out: the stock ran out",
+            "turn_limit": "nobody went out: every player had the turn limit of turns"}
+
+
 def _round(record: Mapping[str, Any], rnd: Mapping[str, Any]) -> list[str]:
     names = [p["name"] for p in record["players"]]
     width = max(len(n) for n in names)
     out_by = rnd.get("went_out")
     ending = (f"{names[out_by]} went out" if out_by is not None
-              else "nobody went out: the stock ran out")
+              else _ENDINGS.get(rnd.get("reason"), "not scored: the others resigned"))
     lines = [f"Round {rnd['number']}: {rnd['hand_size']} cards, {rnd['wild_rank']}s wild, "
              f"dealer {names[rnd['dealer']]}; {ending}"]
-    for result, total in zip(rnd["results"], rnd["totals"], strict=True):
+    for result, total in zip(rnd.get("results", []), rnd.get("totals", []), strict=True):
         name = names[result["seat"]]
         lines.append(f"  {name:<{width}}  score {result['score']:>3}  total {total:>4}  "
                      f"melds {_melds(result)}  deadwood {_cards(result['deadwood'])}")
@@ -66,9 +72,11 @@ def score_sheet(record: Mapping[str, Any]) -> str:
         lines += [*_round(record, rnd), ""]
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, record["totals"], strict=True))
     won = " and ".join(names[s] for s in record["winners"])
+    reason = (" (every other player resigned)"
+              if record.get("finish_reason") == "resigned" else "")
     lines += [
         f"Final totals: {totals}",
-        f"Winner{'s' if len(record['winners']) > 1 else ''}: {won}",
+        f"Winner{'s' if len(record['winners']) > 1 else ''}: {won}{reason}",
         "",
         f"Seed {record['seed']!r}, salt {record['seed_salt']!r}: sha256(salt:seed) = "
         f"{record['seed_commitment']}",

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import requests
 
+from service.bots import GreedyBot
 from tests.conftest import ROOT
 from tests.web.conftest import Page
 
@@ -87,6 +88,12 @@ def view_as(base: str, game_id: str, token: str | None = None) -> dict[str, Any]
     r = requests.get(f"{base}/v1/games/{game_id}", headers=headers, timeout=5)
     assert r.status_code == 200
     return r.json()  # type: ignore[no-any-return]
+
+
+def act_as(base: str, game_id: str, token: str, action: dict[str, Any]) -> None:
+    r = requests.post(f"{base}/v1/games/{game_id}/actions", json=action,
+                      headers={"Authorization": f"Bearer {token}"}, timeout=5)
+    assert r.status_code == 200, r.text
 
 
 def paced_pairs(page: Page, mover: str, earlier: list[dict[str, Any]] = ()) -> list[float]:  # type: ignore[assignment]
@@ -317,27 +324,44 @@ def test_the_final_table_shows_the_records_score_sheet_and_the_record_verifies(
     page.assert_clean()
 
 
-def test_a_resigned_seat_is_played_to_the_end_and_the_rematch_opens_as_the_same_seat(
+def test_resigning_against_bots_ends_the_game_at_once_and_offers_no_rematch(
     browser: Callable[..., Page], live_server: str,
 ) -> None:
     page = browser()
-    game_id = create_from_form(page, f"{live_server}/play?pace=0", "2", ["greedy"])
+    create_from_form(page, f"{live_server}/play?pace=0", "2", ["greedy"])
     shown = "return !document.getElementById(arguments[0]).hidden;"
     page.until(lambda: page.js(shown, "resign"), what="the resign button")
     page.click("#resign")
     assert "Click again" in page.text("#resign") and page.data("status") == "in_progress"
     page.click("#resign")
-    page.until(lambda: page.data("status") == "finished", 30, "the game played to its end")
-    assert "resigned, greedy plays" in page.text("#players")
+    # the bot is the last player standing: it wins at once, the round in play unscored
+    page.until(lambda: page.data("status") == "finished", 30, "the game's end")
+    assert "resigned" in page.text("#players")
     assert not page.js(shown, "resign")
+    assert not page.js(shown, "rematch-box")  # a resigned player is not asked
+    page.assert_clean()
+
+
+def test_the_rematch_on_the_final_table_opens_as_the_same_seat(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    page = browser()
+    game_id = create_from_form(page, f"{live_server}/play?pace=0", "1", ["greedy"])
+    shown = "return !document.getElementById(arguments[0]).hidden;"
+    token = seat_token(page, game_id)["token"]
+    while view_as(live_server, game_id)["status"] != "finished":  # ann plays greedy's moves
+        mine = view_as(live_server, game_id, token)
+        if mine["legal_actions"]:
+            act_as(live_server, game_id, token, GreedyBot().choose(mine))
+        else:
+            time.sleep(0.02)
     page.until(lambda: page.js(shown, "rematch"), what="the rematch button")
     page.click("#rematch")  # the bot accepts at once, so the rematch starts now
     page.until(lambda: page.data("game") != game_id and page.data("status") == "in_progress",
                what="the rematch's view")
     new_id = page.data("game")
     assert view_as(live_server, game_id)["rematch"]["game_id"] == new_id
-    assert page.data("viewSeat") == "0" and len(page.hand()) == 3
-    token = seat_token(page, game_id)["token"]
+    assert page.data("viewSeat") == "0"
     assert seat_token(page, new_id)["token"] == token  # a reload of the rematch resumes it
     assert view_as(live_server, new_id, token)["you"]["hand"] == page.hand()
     page.until(lambda: page.data("live") == "true", what="the rematch's stream")

@@ -30,7 +30,9 @@ export class SeatControls {
     if ($("resign").hidden) this.disarm();
     const box = $("rematch-box");
     // a deployment without rematches sends no `rematch` field: no button then
-    box.hidden = view.status !== "finished" || me === null || me.kind === "bot" || !view.rematch;
+    // a player who resigned is not asked: its seat comes back open in the rematch
+    box.hidden = view.status !== "finished" || me === null || me.kind === "bot"
+      || me.kind === "resigned" || !view.rematch;
     if (box.hidden) return;
     const { asked, game_id: next } = view.rematch;
     $("rematch").hidden = Boolean(next) || asked.includes(me.seat);
