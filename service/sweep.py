@@ -46,11 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     # not exist), and they are this process's alone, so it is unset before
     # prometheus_client and the service's modules are imported: hence the imports below.
     os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    from service.app import redis_store
     from service.config import Config
     from service.jsonlog import JsonFormatter
     from service.play.sweep import sweep
-    from service.storage import StorageUnavailableError
+    from service.storage import StorageUnavailableError, redis_stores
     from service.sweep_metrics import SweepMetrics
 
     handler = logging.StreamHandler(sys.stderr)
@@ -68,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             log.error("cannot serve metrics on port %d: %s", port, exc)
             return 2
         log.info("sweeper metrics on port %d", port)
-    store = redis_store(config)
+    stores = redis_stores(config)
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stopping.set())
@@ -77,8 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         games = 0
         try:
             if port:
-                metrics.read_schedule(store)  # before the pass: after it none is due
-            games, moves = sweep(store, BATCH, stopping=stopping.is_set)
+                metrics.read_schedule(stores.schedule)  # before the pass: after it none is due
+            games, moves = sweep(stores, BATCH, stopping=stopping.is_set)
         except StorageUnavailableError as exc:
             log.warning("storage unavailable, retrying: %s", exc)
             metrics.failed.inc()

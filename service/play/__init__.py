@@ -1,7 +1,8 @@
 """The service layer between HTTP and the engine: games, seats, tokens, idempotent actions.
 
-Functions of plain values over a :class:`~service.storage.GameStore`; nothing here
-knows Flask, so they are tested on the in-memory store (``tests/play``).
+Functions of plain values over the stores (a :class:`~service.storage.Stores`, or the one
+store of it a function needs); nothing here knows Flask, so they are tested on the
+in-memory stores (``tests/play``).
 """
 
 from .autoplay import catch_up, decide, due, play_due

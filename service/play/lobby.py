@@ -1,6 +1,6 @@
 """The lobby: games with open seats to join, and games being played to watch.
 
-The store's listings (:meth:`GameStore.list_game`) are hints ordered by creation time;
+The lobby's listings (:mod:`service.storage.lobby`) are hints ordered by creation time;
 this module turns them into pages a client can trust. Every candidate is loaded and
 checked (it exists, it is in the state its listing says, it fits the filters), so a
 listing entry that a failed second write or an expiry left behind never reaches a
@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from service.storage import LISTINGS, GameRecord, GameStore, StorageUnavailableError
+from service.storage import LISTINGS, GameRecord, LobbyStore, StorageUnavailableError, Stores
 from service.verify.record import instant
 
 from .errors import InvalidCursorError
@@ -54,10 +54,10 @@ def best_effort(what: str, write: Callable[[], None]) -> None:
         log.warning("index not updated (%s): %s", what, exc)
 
 
-def off_the_lobby(store: GameStore, game_id: str) -> None:
+def off_the_lobby(lobby: LobbyStore, game_id: str) -> None:
     """After the save that finished ``game_id`` (a human's move, a bot's or a time-out's):
     off the lobby's games being played, best effort."""
-    best_effort("finish", lambda: store.relist_game(game_id, "in_progress", None))
+    best_effort("finish", lambda: lobby.relist_game(game_id, "in_progress", None))
 
 
 def _encode(created: float, game_id: str) -> str:
@@ -103,7 +103,7 @@ def _where(record: GameRecord | None) -> str | None:
     return "open" if record.open_seats else "in_progress"
 
 
-def lobby_page(store: GameStore, status: str, *, preset: str | None = None,
+def lobby_page(stores: Stores, status: str, *, preset: str | None = None,
                players: int | None = None, cursor: str | None = None,
                limit: int = 20) -> LobbyPage:
     """Up to ``limit`` games of listing ``status``, newest first, after ``cursor``."""
@@ -112,16 +112,16 @@ def lobby_page(store: GameStore, status: str, *, preset: str | None = None,
     games: list[dict[str, Any]] = []
     scanned = 0
     while len(games) < limit and scanned < SCAN_LIMIT:
-        batch = store.listed(status, before, min(limit * 2, SCAN_LIMIT - scanned))
+        batch = stores.lobby.listed(status, before, min(limit * 2, SCAN_LIMIT - scanned))
         if not batch:
             return LobbyPage(games, None)
-        records = store.load_many([game_id for game_id, _ in batch])
+        records = stores.games.load_many([game_id for game_id, _ in batch])
         scanned += len(batch)
         for (game_id, created), record in zip(batch, records, strict=True):
             before = (created, game_id)
             where = _where(record)
             if where != status:  # stale: correct the listing for the next reader
-                best_effort("stale entry", lambda g=game_id, w=where: store.relist_game(
+                best_effort("stale entry", lambda g=game_id, w=where: stores.lobby.relist_game(
                     g, status, w))
                 continue
             assert record is not None

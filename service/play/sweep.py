@@ -3,10 +3,10 @@
 Every request or woken waiter that reads a game plays what is due on it
 (:mod:`.autoplay`), so a game with a clock finishes while anyone plays or watches. This
 covers the rest: a game whose humans all left with the clock running, and a game whose
-bots were being played by a worker that died. A game goes on the store's schedule when
+bots were being played by a worker that died. A game goes on the sweeper's schedule when
 it starts with a clock or a bot on turn (:func:`plan`), and again whenever a request
 starts playing bot moves (:func:`play_due_apart`). The sweeper (``python -m
-service.sweep``) takes one due game at a time (:meth:`GameStore.take_visits`, which
+service.sweep``) takes one due game at a time (:meth:`Schedule.take_visits`, which
 leases it for :data:`LEASE_SECONDS`: no other sweeper takes it meanwhile), plays what
 is due with the usual compare-and-set (:func:`.autoplay.play_due`), and plans the next
 visit from what it then finds (:func:`next_visit`). So any number of sweepers may run,
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from functools import partial
 
 from service.engine import GameState
-from service.storage import GameStore, StorageUnavailableError, UnknownGameError
+from service.storage import Schedule, StorageUnavailableError, Stores, UnknownGameError
 
 from .autoplay import due, play_due_from
 from .lobby import best_effort
@@ -69,31 +69,31 @@ def next_visit(state: GameState, open_seats: list[int] | tuple[int, ...],
     return None
 
 
-def plan(store: GameStore, game_id: str, state: GameState,
+def plan(schedule: Schedule, game_id: str, state: GameState,
          open_seats: list[int] | tuple[int, ...], now: float) -> None:
     """Schedule a game that has just started, if it ever needs the sweeper. Best effort:
     the game is saved already, and a game read by anyone plays what is due anyway."""
     at = next_visit(state, open_seats, now)
     if at is not None:
-        best_effort("sweeper schedule", partial(store.plan_visit, game_id, at))
+        best_effort("sweeper schedule", partial(schedule.plan_visit, game_id, at))
 
 
-def visit(store: GameStore, game_id: str, clock: Callable[[], float] = time.time) -> int:
+def visit(stores: Stores, game_id: str, clock: Callable[[], float] = time.time) -> int:
     """Play what is due on ``game_id`` and plan its next visit; the moves made."""
     try:
-        made, record = play_due_from(store, store.load(game_id), clock)
+        made, record = play_due_from(stores, stores.games.load(game_id), clock)
     except UnknownGameError:  # expired: nothing left to play
-        store.drop_visit(game_id)
+        stores.schedule.drop_visit(game_id)
         return 0
     at = next_visit(record.state, record.open_seats, clock())
     if at is None:
-        store.drop_visit(game_id)
+        stores.schedule.drop_visit(game_id)
     else:
-        store.plan_visit(game_id, at)
+        stores.schedule.plan_visit(game_id, at)
     return made
 
 
-def play_due_apart(store: GameStore, game_id: str) -> None:
+def play_due_apart(stores: Stores, game_id: str) -> None:
     """:func:`.autoplay.play_due` on a thread of its own (a greenlet under gevent's
     patched ``threading``), started once a response is sent, as a :func:`visit`.
 
@@ -107,29 +107,30 @@ def play_due_apart(store: GameStore, game_id: str) -> None:
 
     def run() -> None:
         try:
-            store.plan_visit(game_id, time.time() + REVISIT_SECONDS)
-            visit(store, game_id)
+            stores.schedule.plan_visit(game_id, time.time() + REVISIT_SECONDS)
+            visit(stores, game_id)
         except Exception:
             log.exception("bot moves of game %s stopped", game_id)
 
     threading.Thread(target=run, name=f"bots-{game_id}", daemon=True).start()
 
 
-def sweep(store: GameStore, count: int = 100, clock: Callable[[], float] = time.time,
+def sweep(stores: Stores, count: int = 100, clock: Callable[[], float] = time.time,
           stopping: Callable[[], bool] = lambda: False) -> tuple[int, int]:
     """One pass: visit due games one at a time (each leased as it is taken) until none is
     due, ``count`` were visited or ``stopping()``; ``(games visited, moves made)``. A
     game whose visit fails is logged and comes due again when its lease ends."""
     visited = moves = 0
     while visited < count and not stopping():
-        taken = store.take_visits(clock(), 1, LEASE_SECONDS)
+        taken = stores.schedule.take_visits(clock(), 1, LEASE_SECONDS)
         if not taken:
             break
         visited += 1
         try:
-            moves += visit(store, taken[0], clock)
+            moves += visit(stores, taken[0], clock)
         except StorageUnavailableError:
             raise  # the whole pass stops: every other game would fail the same way
         except Exception:
             log.exception("sweeper visit of %s failed", taken[0])
     return visited, moves
+
