@@ -5,7 +5,9 @@ It plays the turn clocks and bot seats of games nobody is reading
 (``REDIS_URL`` and the rest of :class:`~service.config.Config`, ``SWEEP_INTERVAL_SECONDS``
 among them), needs no gunicorn, and any number may run at once (each due game is leased
 to one of them). Every interval it visits the due games one at a time, at once again
-while a pass finds more than a full batch. SIGTERM or SIGINT ends it after the game at
+while a pass finds more than a full batch; every ten seconds or so a pass also prunes
+a page of each of the lobby's listings (reads of the lobby skip stale entries but never
+write: :class:`~service.play.sweep.LobbyPruning`). SIGTERM or SIGINT ends it after the game at
 hand. Logs are JSON lines on stderr, like the workers'. With ``--metrics-port`` (or
 ``SWEEP_METRICS_PORT``) it serves its own Prometheus ``/metrics``: what it visited and
 played, failed passes, and how many games are overdue and by how long, which says
@@ -48,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
     from service.config import Config
     from service.jsonlog import JsonFormatter
-    from service.play.sweep import sweep
+    from service.play.sweep import LobbyPruning, sweep
     from service.storage import StorageUnavailableError, redis_stores
     from service.sweep_metrics import SweepMetrics
 
@@ -68,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         log.info("sweeper metrics on port %d", port)
     stores = redis_stores(config)
+    pruning = LobbyPruning()  # kept between passes: where its walk through the lobby is
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stopping.set())
@@ -77,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if port:
                 metrics.read_schedule(stores.schedule)  # before the pass: after it none is due
-            games, moves = sweep(stores, BATCH, stopping=stopping.is_set)
+            games, moves = sweep(stores, BATCH, stopping=stopping.is_set, pruning=pruning)
         except StorageUnavailableError as exc:
             log.warning("storage unavailable, retrying: %s", exc)
             metrics.failed.inc()

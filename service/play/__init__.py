@@ -32,7 +32,7 @@ from .games import (
     may_act,
     seat_of,
 )
-from .lobby import MAX_PAGE, LobbyPage, lobby_page
+from .lobby import MAX_PAGE, PRUNE_GRACE_SECONDS, LobbyPage, lobby_page, prune_listing
 from .records import game_record, view_at
 from .rematch import ask_for_rematch
 from .seeks import Seek, cancel_seek, open_seek, seek_status, wait_for_match
@@ -52,6 +52,7 @@ from .waits import changed_from, events_when, on_turn, view_when
 __all__ = [
     "END_RETRY_MS",
     "MAX_PAGE",
+    "PRUNE_GRACE_SECONDS",
     "TICKET_TTL_SECONDS",
     "ActionResult",
     "AuthError",
@@ -94,6 +95,7 @@ __all__ = [
     "open_seek",
     "play_due",
     "play_due_apart",
+    "prune_listing",
     "redeem_ticket",
     "seat_of",
     "seek_status",

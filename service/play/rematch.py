@@ -44,8 +44,9 @@ def ask_for_rematch(stores: Stores, game_id: str, token: str | None) -> GameReco
             stores.games.save(game_id, record.state.version, state, events)
         except VersionConflictError:
             continue  # a game made for a lost race is never announced nor listed: it expires
-        if new is not None:  # on the lobby only once announced
-            best_effort("rematch", partial(stores.lobby.list_game, new.game_id, "in_progress",
+        if new is not None:  # on the lobby only once announced (open while a seat is)
+            listing = "open" if new.open_seats else "in_progress"
+            best_effort("rematch", partial(stores.lobby.list_game, new.game_id, listing,
                                            time.time()))
         return GameRecord(game_id, state, record.token_hashes)
     raise GameBusyError("the game kept changing; try again")

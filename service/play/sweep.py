@@ -12,6 +12,14 @@ is due with the usual compare-and-set (:func:`.autoplay.play_due`), and plans th
 visit from what it then finds (:func:`next_visit`). So any number of sweepers may run,
 and none is needed for correctness: it only bounds how long a game nobody reads stands
 still.
+
+The sweeper also keeps the lobby's listings tidy, since reads never write
+(:mod:`.lobby`): at most every :data:`PRUNE_EVERY_SECONDS` a pass prunes a page of
+:data:`PRUNE_PAGE` entries of each listing (:class:`LobbyPruning`), going on where the
+last page ended and starting over at a listing's end. Stale entries are few (those a
+failed second write or an expiry left), and readers skip them meanwhile, so a slow walk
+will do: it only bounds the memory they hold. Several sweepers each walk on their own;
+their moves of one entry make one (the relist is atomic).
 """
 
 from __future__ import annotations
@@ -23,14 +31,17 @@ from collections.abc import Callable
 from functools import partial
 
 from service.engine import GameState
-from service.storage import Schedule, StorageUnavailableError, Stores, UnknownGameError
+from service.storage import LISTINGS, Schedule, StorageUnavailableError, Stores, UnknownGameError
 
 from .autoplay import due, play_due_from
-from .lobby import best_effort
+from .lobby import best_effort, prune_listing
 
 __all__ = [
     "LEASE_SECONDS",
+    "PRUNE_EVERY_SECONDS",
+    "PRUNE_PAGE",
     "REVISIT_SECONDS",
+    "LobbyPruning",
     "next_visit",
     "plan",
     "play_due_apart",
@@ -47,6 +58,10 @@ log = logging.getLogger(__name__)
 REVISIT_SECONDS = 60.0
 #: How long a taken game is held by its sweeper before another may take it.
 LEASE_SECONDS = 30.0
+#: How often a sweeper prunes the lobby's listings, and how many entries of each it reads
+#: then (one read of the listing and one pipelined read of the games per listing).
+PRUNE_EVERY_SECONDS = 10.0
+PRUNE_PAGE = 200
 
 
 def soon(state: GameState, now: float) -> float:
@@ -116,10 +131,15 @@ def play_due_apart(stores: Stores, game_id: str) -> None:
 
 
 def sweep(stores: Stores, count: int = 100, clock: Callable[[], float] = time.time,
-          stopping: Callable[[], bool] = lambda: False) -> tuple[int, int]:
+          stopping: Callable[[], bool] = lambda: False,
+          pruning: LobbyPruning | None = None) -> tuple[int, int]:
     """One pass: visit due games one at a time (each leased as it is taken) until none is
     due, ``count`` were visited or ``stopping()``; ``(games visited, moves made)``. A
-    game whose visit fails is logged and comes due again when its lease ends."""
+    game whose visit fails is logged and comes due again when its lease ends. With
+    ``pruning`` (the sweeper's, kept between passes), the pass first prunes the lobby if
+    that is due."""
+    if pruning is not None:
+        pruning.run(stores, clock())
     visited = moves = 0
     while visited < count and not stopping():
         taken = stores.schedule.take_visits(clock(), 1, LEASE_SECONDS)
@@ -134,3 +154,28 @@ def sweep(stores: Stores, count: int = 100, clock: Callable[[], float] = time.ti
             log.exception("sweeper visit of %s failed", taken[0])
     return visited, moves
 
+
+class LobbyPruning:
+    """A sweeper's walk through the lobby's listings (:func:`.lobby.prune_listing`): a page
+    of each at most every ``every`` seconds, each from where its last page ended."""
+
+    def __init__(self, every: float = PRUNE_EVERY_SECONDS, page: int = PRUNE_PAGE) -> None:
+        self.every = every
+        self.page = page
+        self.next_at = float("-inf")
+        self.cursors: dict[str, tuple[float, str] | None] = dict.fromkeys(LISTINGS)
+
+    def run(self, stores: Stores, now: float) -> int:
+        """Prune a page of each listing if the last prune is ``every`` seconds old; the
+        entries moved or removed."""
+        if now < self.next_at:
+            return 0
+        self.next_at = now + self.every
+        moved = 0
+        for listing in LISTINGS:
+            pruned, self.cursors[listing] = prune_listing(
+                stores, listing, self.cursors[listing], self.page, now)
+            moved += pruned
+        if moved:
+            log.info("pruned %d stale lobby entries", moved)
+        return moved

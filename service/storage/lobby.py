@@ -3,10 +3,11 @@
 Why an index of its own, written apart from the game's save: on a Redis Cluster an
 index of many games cannot share one game's key slot, so no script can write both. A
 listing is therefore a hint that readers check against the games themselves: a game is
-listed *before* it is created (a failed creation leaves an entry that reads drop) and
-moved after it changes (a failed move leaves an entry that reads correct): an entry
-whose game expired, filled up or finished is dropped when read
-(``service/play/lobby.py``).
+listed *before* it is created (a failed creation leaves an entry that reads skip) and
+moved after it changes (a failed move leaves an entry that reads skip). Reads never
+correct it: an entry whose game expired, filled up or finished is skipped by every read
+and moved or removed by the sweeper's prune (``service/play/lobby.py``), so a GET of the
+lobby writes nothing.
 """
 
 from __future__ import annotations

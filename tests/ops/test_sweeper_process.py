@@ -1,6 +1,7 @@
 """``python -m service.sweep`` as a process on a real Redis: two sweepers at once finish
 clocked games that nobody plays or watches (no gunicorn at all), every game's record
-verifies (no move made twice), and SIGTERM ends a sweeper cleanly."""
+verifies (no move made twice), a pass prunes the lobby's stale entries, and SIGTERM ends
+a sweeper cleanly."""
 
 from __future__ import annotations
 
@@ -109,6 +110,20 @@ def test_a_sweepers_metrics_show_a_backlog_as_games_due_and_seconds_overdue(
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
+
+
+def test_a_sweepers_first_pass_prunes_the_lobbys_stale_entries(url: str, tmp_path: Path) -> None:
+    lobby = redis_stores(Config(redis_url=url)).lobby
+    lobby.list_game("expired-long-ago", "in_progress", time.time() - 7200)
+    lobby.list_game("being-created", "open", time.time())  # spared: it may be on its way
+    proc = sweeper(url, tmp_path / "sweeper.log", interval=60)
+    try:
+        wait_until(lambda: not lobby.listed("in_progress", None, 10), 30, "the prune")
+        assert [g for g, _ in lobby.listed("open", None, 10)] == ["being-created"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+    assert "pruned 1 stale lobby entries" in (tmp_path / "sweeper.log").read_text()
 
 
 def test_a_sweeper_whose_metrics_port_is_taken_says_so_and_exits_2(

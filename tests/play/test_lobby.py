@@ -1,13 +1,18 @@
 """``service/play/lobby.py`` on the in-memory stores: a page shows only games in the state
-its listing says, corrects the stale entries it meets, filters, and pages with a cursor."""
+its listing says, skipping the stale entries it meets (the sweeper's prune moves them),
+filters, and pages with a cursor."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
 from service import play
 from service.play import InvalidCursorError
 from service.storage import Stores, memory_stores
+
+SHORT = {"preset": "classic", "hand_sizes": [3]}
 
 
 def _open(stores: Stores, players: int = 2, preset: str = "classic",
@@ -28,16 +33,53 @@ def test_a_full_game_moves_from_open_to_in_progress_and_a_finished_one_leaves() 
                                                                "open": False}
 
 
-def test_an_entry_left_on_the_wrong_listing_is_skipped_and_moved_by_the_read() -> None:
+def test_an_entry_left_on_the_wrong_listing_is_skipped_by_reads_and_moved_by_the_prune(
+) -> None:
     stores = memory_stores()
     game_id = _open(stores)
     play.claim_seat(stores, game_id, 1, "bob")
-    stores.lobby.list_game(game_id, "open", 1.0)  # as if the move after the claim had failed
+    stores.lobby.relist_game(game_id, "in_progress", "open")  # as if the claim's move failed
     assert play.lobby_page(stores, "open").games == []
+    assert play.lobby_page(stores, "in_progress").games == []
+    assert [g for g, _ in stores.lobby.listed("open", None, 10)] == [game_id]  # read, not fixed
+    assert play.prune_listing(stores, "open", None, 10) == (1, None)
     assert stores.lobby.listed("open", None, 10) == []
-    stores.lobby.list_game("gone", "in_progress", 2.0)  # a game that expired
     assert [g["game_id"] for g in play.lobby_page(stores, "in_progress").games] == [game_id]
-    assert [g for g, _ in stores.lobby.listed("in_progress", None, 10)] == [game_id]
+
+
+def test_the_prune_removes_gone_and_finished_games_but_spares_one_being_created() -> None:
+    stores = memory_stores()
+    now = time.time()
+    finished, _ = play.create_game(stores, SHORT, [None, None], "f", bots=["greedy", "greedy"])
+    play.play_due(stores, finished.game_id)
+    assert play.lobby_page(stores, "in_progress").games == []  # off the lobby as it finished
+    stores.lobby.list_game(finished.game_id, "in_progress", now - 5)  # as if that move failed
+    stores.lobby.list_game("expired", "in_progress", now - 3600)
+    stores.lobby.list_game("being-created", "in_progress", now - 1)  # listed, not yet stored
+    playing = _open(stores, 2)
+    play.claim_seat(stores, playing, 1, "bob")
+    assert play.prune_listing(stores, "in_progress", None, 10, now) == (2, None)
+    assert [g for g, _ in stores.lobby.listed("in_progress", None, 10)] == [
+        playing, "being-created"]
+    later = now + play.PRUNE_GRACE_SECONDS
+    assert play.prune_listing(stores, "in_progress", None, 10, later) == (1, None)
+    assert [g for g, _ in stores.lobby.listed("in_progress", None, 10)] == [playing]
+
+
+def test_the_prune_goes_through_a_listing_a_page_at_a_time() -> None:
+    stores = memory_stores()
+    now = time.time()
+    for n in range(7):
+        stores.lobby.list_game(f"gone-{n}", "open", now - 3600 - n)
+    live = _open(stores)
+    moved, cursor, pages = 0, None, 0
+    while True:
+        pruned, cursor = play.prune_listing(stores, "open", cursor, 3, now)
+        moved, pages = moved + pruned, pages + 1
+        if cursor is None:
+            break
+    assert (moved, pages) == (7, 3)
+    assert [g for g, _ in stores.lobby.listed("open", None, 10)] == [live]
 
 
 def test_unlisted_games_are_never_listed() -> None:

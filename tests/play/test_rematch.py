@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.play import ask_for_rematch, create_game, lobby_page
+from service.play import act, ask_for_rematch, create_game, lobby_page
 from service.storage import Stores, VersionConflictError
 from service.storage.memory import MemoryGameStore, Shared
 
@@ -49,6 +49,17 @@ def test_the_rematch_game_is_listed_once_it_is_announced() -> None:
     assert in_progress(stores) == set()
     new_id = ask_for_rematch(stores, game_id, tokens[1]).state.rematch_game
     assert new_id is not None and in_progress(stores) == {new_id}
+
+
+def test_a_rematch_with_a_resigned_players_seat_open_is_listed_among_the_open_games(
+        stores: Stores) -> None:
+    record, tokens = create_game(stores, SHORT, ["ann", "bob", None], "reopen",
+                                 bots=[None, None, "greedy"])
+    act(stores, record.game_id, tokens[1], {"type": "resign"})
+    play_out(stores, record.game_id, {0: tokens[0]})
+    new_id = ask_for_rematch(stores, record.game_id, tokens[0]).state.rematch_game
+    assert [g["game_id"] for g in lobby_page(stores, "open").games] == [new_id]
+    assert in_progress(stores) == set()
 
 
 def test_a_rematch_game_made_for_a_lost_race_is_neither_announced_nor_listed() -> None:

@@ -1,6 +1,7 @@
 """The sweeper (``service/play/sweep.py``) on the in-memory stores, on a clock the test
 moves: games nobody reads are played at each deadline to their end, bot games nobody
-drives finish, and games that never need it are never scheduled."""
+drives finish, games that never need it are never scheduled, and the lobby's stale
+entries are pruned a page at a time."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from service.play import act, create_game
 from service.play.sweep import (
     LEASE_SECONDS,
     REVISIT_SECONDS,
+    LobbyPruning,
     next_visit,
     play_due_apart,
     sweep,
@@ -182,3 +184,25 @@ def test_bots_whose_driver_died_midway_are_taken_over_by_the_sweeper() -> None:
     assert sweep(stores, clock=clock)[0] == 1
     assert stores.games.load(record.game_id).state.finished
 
+
+def test_a_pass_prunes_a_page_of_each_listing_at_most_once_an_interval_going_on_each_time(
+) -> None:
+    stores, clock = memory_stores(), Clock(1_000_000.0)
+    for n in range(5):
+        stores.lobby.list_game(f"gone-{n}", "open", clock.now - 3600 - n)
+        stores.lobby.list_game(f"over-{n}", "in_progress", clock.now - 3600 - n)
+
+    def left() -> list[int]:
+        return [len(stores.lobby.listed(listing, None, 10)) for listing in ("open", "in_progress")]
+
+    pruning = LobbyPruning(every=10, page=2)
+    sweep(stores, clock=clock, pruning=pruning)
+    assert left() == [3, 3]
+    clock.now += 9
+    sweep(stores, clock=clock, pruning=pruning)
+    assert left() == [3, 3]  # not yet: at most once every 10 s
+    for expected in ([1, 1], [0, 0]):
+        clock.now += 10
+        sweep(stores, clock=clock, pruning=pruning)
+        assert left() == expected
+    assert pruning.cursors == {"open": None, "in_progress": None}  # round again next time
