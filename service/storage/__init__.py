@@ -7,7 +7,7 @@ interface                 what                                                 m
 :class:`GameStore`        games and their events: create, load, the one        ``games``
                           atomic save, event reads, watching, ping
 :class:`ReplyStore`       reading a seat's stored idempotent reply             ``replies``
-:class:`RecordStore`      a finished game's record                             ``records``
+:class:`RecordStore`      reading a finished game's record                     ``records``
 :class:`LobbyStore`       the lobby's listings: list, relist, a listed page    ``lobby``
 :class:`Schedule`         the sweeper's schedule of visits                     ``schedule``
 :class:`TicketStore`      single-use stream tickets                            ``tickets``

@@ -130,7 +130,8 @@ class GameStore(ABC):
 
         ``record`` (the save of the move that finished the game) is the game's record
         (opaque bytes), kept for the record TTL and written in the same step unless one
-        is stored already: a record is never replaced (:mod:`.records` reads it back).
+        is stored already: a record is never replaced, and this is the only write of it
+        (:mod:`.records` reads it back).
         """
 
     @abstractmethod

@@ -1,10 +1,10 @@
-"""Finished games' records: what the finishing save wrote, read back.
+"""Finished games' records: read back what the finishing save wrote.
 
-A record is written by the save of the move that finished the game
+A record is written once, by the save of the move that finished the game
 (:meth:`.games.GameStore.save` with ``record``), in the same atomic step, and never
 replaced; it outlives the game's other keys (``RECORD_TTL_SECONDS``, 90 days, against a
-day for the finished game itself). A game finished before records were kept gets one
-on demand (:meth:`RecordStore.put_record`).
+day for the finished game itself). Why nothing else writes one: a finished game then has
+its record from the moment it is finished, and reading a record never writes anything.
 """
 
 from __future__ import annotations
@@ -18,11 +18,6 @@ class RecordStore(ABC):
     """The records of finished games, as the opaque bytes the service layer made."""
 
     @abstractmethod
-    def put_record(self, game_id: str, record: bytes) -> bool:
-        """Keep a finished game's record for the record TTL, unless one is stored already
-        (``False``: nothing written; a record is never replaced)."""
-
-    @abstractmethod
     def load_record(self, game_id: str) -> bytes | None:
-        """The record stored by the finishing save or :meth:`put_record`; ``None`` if none
-        (the game is not finished, or its record expired)."""
+        """The record the finishing save stored; ``None`` if none (the game is not finished,
+        finished before records were kept, or its record expired)."""

@@ -83,7 +83,7 @@ def redis_stores(config: Config) -> Stores:
             record_ttl_seconds=config.record_ttl_seconds,
         ),
         replies=RedisReplies(connection),
-        records=RedisRecords(connection, record_ttl_seconds=config.record_ttl_seconds),
+        records=RedisRecords(connection),
         lobby=RedisLobby(connection, open_ttl_seconds=config.open_game_ttl_seconds),
         schedule=RedisSchedule(connection),
         tickets=RedisTickets(connection),

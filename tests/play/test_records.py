@@ -1,17 +1,21 @@
 """Records on the service layer: every way a game is played (humans, bots, resignations,
 time-outs mixed with a human's own moves) finishes with a record the verifier accepts,
-written once by the finishing save."""
+written once by the finishing save and never by a read."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
+
+import pytest
 
 from service.engine import view
-from service.play import act, create_game, game_record, play_due
-from service.storage import Stores
+from service.play import GameNotFinishedError, act, create_game, game_record, play_due, view_at
+from service.storage import Stores, UnknownGameError
+from service.storage.memory import MemoryGameStore
 from service.verify import verify
 
-from .conftest import play_out
+from .conftest import play_out, with_games
 
 SHORT = {"preset": "classic", "hand_sizes": [3, 4, 5]}
 
@@ -77,5 +81,50 @@ def test_a_record_is_never_replaced(stores: Stores) -> None:
     play_due(stores, created.game_id)
     first = stores.records.load_record(created.game_id)
     assert first is not None
-    assert stores.records.put_record(created.game_id, b"another") is False
+    state = stores.games.load(created.game_id).state
+    stores.games.save(created.game_id, state.version, state, [], record=b"another")
     assert stores.records.load_record(created.game_id) == first
+
+
+def test_a_record_is_asked_in_vain_before_the_end_and_after_its_game_is_gone(
+        stores: Stores) -> None:
+    created, _ = create_game(stores, SHORT, ["ann", "bob"], "early")
+    with pytest.raises(GameNotFinishedError):
+        game_record(stores, created.game_id)
+    with pytest.raises(UnknownGameError):
+        game_record(stores, "never-made")
+
+
+def test_a_game_that_finishes_between_the_records_two_reads_is_answered_with_its_record(
+        stores: Stores) -> None:
+    created, _ = create_game(stores, SHORT, [None, None], "race", bots=["greedy", "greedy"])
+    play_due(stores, created.game_id)
+    load, reads = stores.records.load_record, []
+
+    def finished_just_after_the_first_read(game_id: str) -> bytes | None:
+        reads.append(game_id)
+        return None if len(reads) == 1 else load(game_id)
+
+    stores.records.load_record = finished_just_after_the_first_read  # type: ignore[method-assign]
+    record, _ = game_record(stores, created.game_id)
+    assert verify(record) == [] and len(reads) == 2
+
+
+class ForgetsRecords(MemoryGameStore):
+    """A game store whose finishing saves keep no record (as a game finished before
+    records were kept, or one whose record was lost)."""
+
+    def save(self, *args: Any, **kwargs: Any) -> Any:
+        return super().save(*args, **{**kwargs, "record": None})
+
+
+def test_a_finished_game_without_a_record_is_answered_as_unknown_and_none_is_made() -> None:
+    stores = with_games(ForgetsRecords)
+    created, _ = create_game(stores, SHORT, [None, None], "lost", bots=["greedy", "greedy"])
+    play_due(stores, created.game_id)
+    assert stores.games.load(created.game_id).state.finished
+    with pytest.raises(UnknownGameError):  # the API's 404 unknown_game, as an expired record
+        game_record(stores, created.game_id)
+    with pytest.raises(UnknownGameError):
+        view_at(stores, created.game_id, None, 0)
+    assert stores.records.load_record(created.game_id) is None

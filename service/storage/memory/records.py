@@ -1,5 +1,5 @@
-"""The in-memory :class:`~service.storage.records.RecordStore`: the records the memory
-game store's finishing saves keep (:mod:`.shared`)."""
+"""The in-memory :class:`~service.storage.records.RecordStore`: reads the records the
+memory game store's finishing saves keep (:mod:`.shared`)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,6 @@ class MemoryRecords(RecordStore):
 
     def __init__(self, shared: Shared) -> None:
         self._shared = shared
-
-    def put_record(self, game_id: str, record: bytes) -> bool:
-        with self._shared.lock:
-            return self._shared.records.setdefault(game_id, record) is record
 
     def load_record(self, game_id: str) -> bytes | None:
         with self._shared.lock:

@@ -1,5 +1,5 @@
 """Records in Redis: ``ttt:{<id>}:record``, written by the save script that finished the
-game (:mod:`.games`, ``SET … NX`` with ``RECORD_TTL_SECONDS``), or here on demand.
+game (:mod:`.games`, ``SET … NX`` with ``RECORD_TTL_SECONDS``) and read here.
 
 The value is opaque to the store: the record (the JSON of :mod:`service.verify.record`)
 and the seats' token hashes, zlib-compressed by the service layer
@@ -22,14 +22,8 @@ def record_key(game_id: str) -> str:
 class RedisRecords(RecordStore):
     """Reads the records the save script writes."""
 
-    def __init__(self, connection: RedisConnection, *, record_ttl_seconds: int) -> None:
+    def __init__(self, connection: RedisConnection) -> None:
         self.connection = connection
-        self.record_ttl = int(record_ttl_seconds)
-
-    def put_record(self, game_id: str, record: bytes) -> bool:
-        client = self.connection.client
-        return bool(self.connection.run(lambda: client.set(
-            record_key(game_id), record, ex=self.record_ttl, nx=True)))
 
     def load_record(self, game_id: str) -> bytes | None:
         client = self.connection.client
