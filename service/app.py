@@ -44,12 +44,11 @@ from .api.schemas.lobby import SeekRequestSchema
 from .api.schemas.records import RecordSchema
 from .api.waiting import WaitSlots, parse_limit
 from .config import Config
-from .storage import GameStore, RedisGameStore
-from .storage.seeks import SeekBoard
+from .storage import Stores, redis_stores
 from .web import blp as play_blp
 from .web.docs import blp as docs_blp
 
-__all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app", "redis_store"]
+__all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
 
 API_VERSION = "1.0.0"
 
@@ -71,10 +70,8 @@ class Services:
     """What views reach through ``current_app.extensions["three_thirteen"]``."""
 
     config: Config
-    store: GameStore
+    stores: Stores
     waits: WaitSlots
-    #: Matchmaking's seekers (in the games' Redis; ``None`` on another store).
-    seeks: SeekBoard | None = None
     #: Set when the worker begins a graceful shutdown: open streams end (reason
     #: ``shutdown``, with a retry hint) instead of holding the exit up.
     stopping: threading.Event = field(default_factory=threading.Event)
@@ -87,7 +84,7 @@ def begin_shutdown(app: Flask) -> None:
     (``deploy/gunicorn.conf.py``); requests already running still finish normally."""
     services: Services = app.extensions["three_thirteen"]
     services.stopping.set()
-    services.store.wake_all()
+    services.stores.games.wake_all()
 
 
 class ProblemApi(Api):
@@ -116,22 +113,9 @@ class ProblemApi(Api):
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 
 
-def redis_store(config: Config) -> RedisGameStore:
-    """The Redis store ``config`` describes (the app's, and the sweeper's)."""
-    return RedisGameStore(
-        config.redis_url,
-        ttl_seconds=config.game_ttl_seconds,
-        finished_ttl_seconds=config.finished_game_ttl_seconds,
-        record_ttl_seconds=config.record_ttl_seconds,
-        reply_ttl_seconds=config.idempotency_ttl_seconds,
-        timeout_seconds=config.redis_timeout_seconds,
-        max_connections=config.redis_max_connections,
-        open_ttl_seconds=config.open_game_ttl_seconds,
-    )
-
-
-def create_app(config: Config | None = None, store: GameStore | None = None) -> Flask:
-    """Build the app from ``config`` (default: the environment) and a store (default: Redis)."""
+def create_app(config: Config | None = None, stores: Stores | None = None) -> Flask:
+    """Build the app from ``config`` (default: the environment) and its stores (default:
+    the Redis stores ``config`` describes)."""
     config = config or Config.from_env()
     app = Flask("three_thirteen")
     app.config.update(
@@ -146,13 +130,11 @@ def create_app(config: Config | None = None, store: GameStore | None = None) -> 
             "info": {"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
         },
     )
-    if store is None:
-        store = redis_store(config)
+    if stores is None:
+        stores = redis_stores(config)
     waits = WaitSlots(parse_limit(config.max_waits_per_address, "MAX_WAITS_PER_ADDRESS"),
                       parse_limit(config.max_waits_per_token, "MAX_WAITS_PER_TOKEN"))
-    seeks = (SeekBoard(store, results_kept_seconds=config.open_game_ttl_seconds)
-             if isinstance(store, RedisGameStore) else None)
-    app.extensions["three_thirteen"] = Services(config, store, waits, seeks=seeks)
+    app.extensions["three_thirteen"] = Services(config, stores, waits)
 
     api = ProblemApi(app)
     api.ma_plugin.converter.add_attribute_function(described2properties)

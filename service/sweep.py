@@ -5,7 +5,9 @@ It plays the turn clocks and bot seats of games nobody is reading
 (``REDIS_URL`` and the rest of :class:`~service.config.Config`, ``SWEEP_INTERVAL_SECONDS``
 among them), needs no gunicorn, and any number may run at once (each due game is leased
 to one of them). Every interval it visits the due games one at a time, at once again
-while a pass finds more than a full batch. SIGTERM or SIGINT ends it after the game at
+while a pass finds more than a full batch; every ten seconds or so a pass also prunes
+a page of each of the lobby's listings (reads of the lobby skip stale entries but never
+write: :class:`~service.play.sweep.LobbyPruning`). SIGTERM or SIGINT ends it after the game at
 hand. Logs are JSON lines on stderr, like the workers'. With ``--metrics-port`` (or
 ``SWEEP_METRICS_PORT``) it serves its own Prometheus ``/metrics``: what it visited and
 played, failed passes, and how many games are overdue and by how long, which says
@@ -46,11 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     # not exist), and they are this process's alone, so it is unset before
     # prometheus_client and the service's modules are imported: hence the imports below.
     os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    from service.app import redis_store
     from service.config import Config
     from service.jsonlog import JsonFormatter
-    from service.play.sweep import sweep
-    from service.storage import StorageUnavailableError
+    from service.play.sweep import LobbyPruning, sweep
+    from service.storage import StorageUnavailableError, redis_stores
     from service.sweep_metrics import SweepMetrics
 
     handler = logging.StreamHandler(sys.stderr)
@@ -68,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
             log.error("cannot serve metrics on port %d: %s", port, exc)
             return 2
         log.info("sweeper metrics on port %d", port)
-    store = redis_store(config)
+    stores = redis_stores(config)
+    pruning = LobbyPruning()  # kept between passes: where its walk through the lobby is
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stopping.set())
@@ -77,8 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         games = 0
         try:
             if port:
-                metrics.read_schedule(store)  # before the pass: after it none is due
-            games, moves = sweep(store, BATCH, stopping=stopping.is_set)
+                metrics.read_schedule(stores.schedule)  # before the pass: after it none is due
+            games, moves = sweep(stores, BATCH, stopping=stopping.is_set, pruning=pruning)
         except StorageUnavailableError as exc:
             log.warning("storage unavailable, retrying: %s", exc)
             metrics.failed.inc()

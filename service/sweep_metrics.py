@@ -27,7 +27,7 @@ from prometheus_client import (
     start_http_server,
 )
 
-from service.storage import GameStore
+from service.storage import Schedule
 
 __all__ = ["SweepMetrics"]
 
@@ -62,10 +62,10 @@ class SweepMetrics:
         """Serve ``/metrics`` on ``port`` on a thread (OSError: the port is taken)."""
         start_http_server(port, registry=self.registry)
 
-    def read_schedule(self, store: GameStore) -> None:
+    def read_schedule(self, schedule: Schedule) -> None:
         """Set the gauges from the schedule (one round trip to its one key)."""
         now = time.time()
-        due, earliest = store.visits_due(now)
+        due, earliest = schedule.visits_due(now)
         self.due.set(due)
         self.overdue.set(max(0.0, now - earliest) if due and earliest is not None else 0.0)
 

@@ -26,7 +26,7 @@ from .web import (
     parked,
     query_int,
     query_seconds,
-    store,
+    stores,
     valid_game_id,
 )
 
@@ -67,7 +67,7 @@ class Events(MethodView):
         limit = query_int("limit", MAX_EVENTS, 1, MAX_EVENTS)
         timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
         assert after is not None and limit is not None
-        games = store()
+        games = stores().games
         record = games.load(game_id)
         seat = play.seat_of(record, token)
         newest = record.state.event_seq

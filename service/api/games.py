@@ -64,7 +64,7 @@ from .web import (
     query_int,
     query_seconds,
     read_json,
-    store,
+    stores,
     valid_game_id,
 )
 
@@ -91,8 +91,8 @@ def _then_play_due(response: Response, game_id: str, saved: GameState | None,
     not at hand) owes one: an action between humans starts no thread, no second read."""
     if saved is not None and not play.due(saved, open_seats or [], time.time()):
         return response
-    games = store()
-    response.call_on_close(lambda: play.play_due_apart(games, game_id))
+    all_stores = stores()
+    response.call_on_close(lambda: play.play_due_apart(all_stores, game_id))
     return response
 
 
@@ -161,7 +161,7 @@ class Games(MethodView):
         body = load_body(_CREATE)
         names = [p.get("name") for p in body["players"]]
         bots = [p.get("bot") for p in body["players"]]
-        record, tokens = play.create_game(store(), body["rules"], names, body["seed"],
+        record, tokens = play.create_game(stores(), body["rules"], names, body["seed"],
                                           bots=bots, turn_seconds=body["turn_seconds"],
                                           unlisted=body["unlisted"])
         metrics.GAMES_CREATED.inc()
@@ -219,18 +219,19 @@ class Game(MethodView):
         wait_version = query_int("wait_version", None, 0)
         wait_turn = _wait_turn()
         timeout = query_seconds("timeout")
-        games = store()
+        all_stores = stores()
         if (version := query_int("version", None, 0)) is not None:
-            body, seat = play.view_at(games, game_id, token, version)
+            body, seat = play.view_at(all_stores, game_id, token, version)
             return for_bearer(json_response(body, 200, {"ETag": etag(version)}), seat is not None)
         if timeout > 0 and (wait_turn or wait_version is not None):
             ready = play.on_turn if wait_turn else play.changed_from(wait_version)
             seen = wait_version if token is None and not wait_turn else None
             with parked():
-                record, seat, body = play.view_when(games, game_id, token, ready, timeout, seen)
+                record, seat, body = play.view_when(all_stores, game_id, token, ready, timeout,
+                                                    seen)
             return for_bearer(json_response(body, 200, {"ETag": etag(record.state.version)}),
                               seat is not None)
-        record = play.catch_up(games, games.load(game_id))  # a due move is made first
+        record = play.catch_up(all_stores, all_stores.games.load(game_id))  # due moves first
         seat = play.seat_of(record, token)
         if seat is not None and (request.if_none_match.contains(str(record.state.version))
                                  or not play.may_act(record, seat)):
@@ -288,7 +289,7 @@ class Actions(MethodView):
         key = idempotency_key()
         body = read_json()
         check_action_cards(body)
-        result = play.act(store(), game_id, token, body, if_match=if_match(),
+        result = play.act(stores(), game_id, token, body, if_match=if_match(),
                           idempotency_key=key)
         if result.replayed:
             assert result.reply is not None
@@ -340,7 +341,7 @@ class Claim(MethodView):
         valid_game_id(game_id)
         number = _seat_number(seat)
         body = load_body(_CLAIM)
-        record, token = play.claim_seat(store(), game_id, number, body["name"])
+        record, token = play.claim_seat(stores(), game_id, number, body["name"])
         state = record.state
         out = {
             "game_id": game_id,
@@ -373,7 +374,7 @@ class Rematch(MethodView):
         """
         valid_game_id(game_id)
         token = bearer_token(required=True)
-        record = play.ask_for_rematch(store(), game_id, token)
+        record = play.ask_for_rematch(stores(), game_id, token)
         seat = play.seat_of(record, token)
         response = _view_response(game_id, record.state, seat, record.open_seats)
         rematch = record.state.rematch_game

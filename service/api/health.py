@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 
 from .docs import problems
 from .schemas import HealthSchema
-from .web import json_response, store
+from .web import json_response, stores
 
 blp = Blueprint("health", __name__, description="Liveness and readiness probes.")
 
@@ -29,5 +29,5 @@ class Ready(MethodView):
     @problems(blp)
     def get(self) -> Response:
         """Readiness: Redis answers a PING within the timeout (else 503)"""
-        store().ping()
+        stores().games.ping()
         return json_response({"status": "ready"})

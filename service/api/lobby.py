@@ -11,7 +11,7 @@ from service.storage import LISTINGS
 
 from .docs import query
 from .problems import ApiProblem
-from .web import json_response, query_int, store
+from .web import json_response, query_int, stores
 
 __all__ = ["LOBBY_EXAMPLE", "LOBBY_PARAMETERS", "lobby_response"]
 
@@ -47,7 +47,7 @@ def lobby_response() -> Response:
         raise ApiProblem(422, "invalid_query", f"query parameter 'preset' must be one of "
                          f"{', '.join(PRESETS)}",
                          errors={"query": {"preset": [f"one of: {', '.join(PRESETS)}"]}})
-    page = play.lobby_page(store(), status, preset=preset,
+    page = play.lobby_page(stores(), status, preset=preset,
                            players=query_int("players", None, 2, 8),
                            cursor=request.args.get("cursor"),
                            limit=query_int("limit", 20, 1, play.MAX_PAGE))

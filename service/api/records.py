@@ -17,7 +17,7 @@ from service.verify import score_sheet
 
 from .docs import problems, query
 from .problems import ApiProblem
-from .web import QUERY_INT_MAX, json_response, store, valid_game_id
+from .web import QUERY_INT_MAX, json_response, stores, valid_game_id
 
 blp = Blueprint(
     "records", __name__, url_prefix="/v1/games",
@@ -88,7 +88,7 @@ class Record(MethodView):
         """
         valid_game_id(game_id)
         media = _media_type()
-        record, _ = play.game_record(store(), game_id)
+        record, _ = play.game_record(stores(), game_id)
         headers = {"Cache-Control": CACHE, "Vary": "Accept"}
         if media == TEXT:
             return Response(score_sheet(record), 200, headers=headers,

@@ -13,12 +13,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import play
-from service.storage.seeks import SeekBoard
 
 from .docs import LOCATION, json_body, problems, query
-from .problems import ApiProblem
 from .schemas.lobby import SeekRequestSchema, SeekSchema
-from .web import json_response, load_body, parked, query_seconds, store
+from .web import json_response, load_body, parked, query_seconds, stores
 
 blp = Blueprint("seeks", __name__, url_prefix="/v1/seeks",
                 description="Matchmaking: wait for players with the same rules, get a seat.")
@@ -32,13 +30,6 @@ MATCHED_EXAMPLE = {"seek_id": "0f3a9c2b7d1e4a65.4.q0Zk3v6Xb0mQ1sP2aRt5uW8yB9cD1e
                    "token": "p3PEr9Q2rX0tqkNw0yJ2bH7fA4sM8cV1zL6uD5gK3eT"}
 
 
-def _board() -> SeekBoard:
-    board: SeekBoard | None = current_app.extensions["three_thirteen"].seeks
-    if board is None:
-        raise ApiProblem(503, "storage_unavailable", "matchmaking needs the Redis store")
-    return board
-
-
 def _answer(seek: play.Seek, status: int = 200) -> Response:
     headers = {"Cache-Control": "no-store"}  # a seat token may be in it
     if status == 201:
@@ -46,14 +37,14 @@ def _answer(seek: play.Seek, status: int = 200) -> Response:
     return json_response(seek.to_json(), status, headers)
 
 
-def _waited(board: SeekBoard, seek_id: str, seek: play.Seek | None = None) -> play.Seek:
+def _waited(seek_id: str, seek: play.Seek | None = None) -> play.Seek:
     """``seek`` (read now when ``None``), or with ``timeout`` the seek once matched:
     the wait reads the seek itself, after subscribing, so it is not read before."""
     timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
     if timeout > 0 and (seek is None or seek.status == "waiting"):
         with parked():
-            return play.wait_for_match(board, store(), seek_id, timeout)
-    return seek if seek is not None else play.seek_status(board, store(), seek_id)
+            return play.wait_for_match(stores(), seek_id, timeout)
+    return seek if seek is not None else play.seek_status(stores(), seek_id)
 
 
 @blp.route("")
@@ -75,11 +66,10 @@ class Seeks(MethodView):
         Games from matchmaking are never seeded by anyone.
         """
         body = load_body(_SEEK)
-        board = _board()
         config = current_app.extensions["three_thirteen"].config
-        seek = play.open_seek(board, store(), body["rules"], body["players"], body["name"],
+        seek = play.open_seek(stores(), body["rules"], body["players"], body["name"],
                               config.seek_ttl_seconds)
-        return _answer(_waited(board, seek.seek_id, seek), 201)
+        return _answer(_waited(seek.seek_id, seek), 201)
 
 
 SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
@@ -97,7 +87,7 @@ class OneSeek(MethodView):
         With `timeout`, waits for the match. 404 `unknown_seek` once it expired
         unmatched or was removed.
         """
-        return _answer(_waited(_board(), seek_id))
+        return _answer(_waited(seek_id))
 
     @blp.doc(operationId="deleteSeek")
     @blp.response(204)
@@ -108,5 +98,5 @@ class OneSeek(MethodView):
         A waiting seek is removed (nobody will be matched with it). A seek already
         matched cannot be: 409 `seek_matched` (its seat waits in its game).
         """
-        play.cancel_seek(_board(), seek_id)
+        play.cancel_seek(stores().seeks, seek_id)
         return Response(status=204)

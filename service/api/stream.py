@@ -35,7 +35,7 @@ from .web import (
     json_response,
     parked,
     query_int,
-    store,
+    stores,
     valid_game_id,
 )
 
@@ -167,17 +167,17 @@ class Stream(MethodView):
         valid_game_id(game_id)
         media_type = _media_type()
         after = _cursor()
-        games = store()
+        all_stores = stores()
         ticket = request.args.get("ticket")
         if ticket is not None:
             if not URL_SAFE_ID.fullmatch(ticket):  # tickets are token_urlsafe(24): 32 chars
                 raise ApiProblem(422, "invalid_query", "query parameter 'ticket' must be 1 to "
                                  "64 characters of A-Z, a-z, 0-9, '_' and '-'",
                                  errors={"query": {"ticket": ["1–64 URL-safe characters"]}})
-            record, seat = play.redeem_ticket(games, game_id, ticket)
+            record, seat = play.redeem_ticket(all_stores, game_id, ticket)
         else:
             token = bearer_token()
-            record = games.load(game_id)
+            record = all_stores.games.load(game_id)
             seat = play.seat_of(record, token)
         play.check_cursor(record, after)
         services = current_app.extensions["three_thirteen"]
@@ -186,7 +186,7 @@ class Stream(MethodView):
         frame, frame_view = (_sse, _sse_view) if media_type == SSE else (_ndjson, _ndjson_view)
         try:
             messages = play.stream_messages(
-                games, game_id, seat, after,
+                all_stores, game_id, seat, after,
                 max_seconds=services.config.stream_max_seconds,
                 heartbeat_seconds=services.config.stream_heartbeat_seconds,
                 stopping=services.stopping.is_set, known_version=record.state.version,
@@ -228,6 +228,6 @@ class StreamTickets(MethodView):
         as your seat within `expires_in` seconds: `GET …/stream?ticket=<ticket>`.
         """
         valid_game_id(game_id)
-        ticket = play.issue_ticket(store(), game_id, bearer_token(required=True))
+        ticket = play.issue_ticket(stores(), game_id, bearer_token(required=True))
         body = {"ticket": ticket, "expires_in": play.TICKET_TTL_SECONDS}
         return json_response(body, 201, {"Cache-Control": "no-store"})

@@ -21,7 +21,7 @@ from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from service.core.errors import InvalidCardError
 from service.play import AuthError
-from service.storage import GameStore
+from service.storage import Stores
 
 from .problems import ApiProblem
 from .schemas import CARD_RE
@@ -40,7 +40,7 @@ __all__ = [
     "query_int",
     "query_seconds",
     "read_json",
-    "store",
+    "stores",
     "valid_game_id",
 ]
 
@@ -49,8 +49,9 @@ URL_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ETAG = re.compile(r'\s*(?:W/)?"(\d{1,18})"\s*')
 
 
-def store() -> GameStore:
-    return current_app.extensions["three_thirteen"].store
+def stores() -> Stores:
+    """The app's stores (one per concept: :class:`~service.storage.Stores`)."""
+    return current_app.extensions["three_thirteen"].stores
 
 
 def parked() -> AbstractContextManager[None]:

@@ -1,7 +1,8 @@
 """The service layer between HTTP and the engine: games, seats, tokens, idempotent actions.
 
-Functions of plain values over a :class:`~service.storage.GameStore`; nothing here
-knows Flask, so they are tested on the in-memory store (``tests/play``).
+Functions of plain values over the stores (a :class:`~service.storage.Stores`, or the one
+store of it a function needs); nothing here knows Flask, so they are tested on the
+in-memory stores (``tests/play``).
 """
 
 from .autoplay import catch_up, decide, due, play_due
@@ -31,7 +32,7 @@ from .games import (
     may_act,
     seat_of,
 )
-from .lobby import MAX_PAGE, LobbyPage, lobby_page
+from .lobby import MAX_PAGE, PRUNE_GRACE_SECONDS, LobbyPage, lobby_page, prune_listing
 from .records import game_record, view_at
 from .rematch import ask_for_rematch
 from .seeks import Seek, cancel_seek, open_seek, seek_status, wait_for_match
@@ -51,6 +52,7 @@ from .waits import changed_from, events_when, on_turn, view_when
 __all__ = [
     "END_RETRY_MS",
     "MAX_PAGE",
+    "PRUNE_GRACE_SECONDS",
     "TICKET_TTL_SECONDS",
     "ActionResult",
     "AuthError",
@@ -93,6 +95,7 @@ __all__ = [
     "open_seek",
     "play_due",
     "play_due_apart",
+    "prune_listing",
     "redeem_ticket",
     "seat_of",
     "seek_status",

@@ -32,7 +32,7 @@ from service import metrics
 from service.bots import make_bot
 from service.engine import Event, GameState, apply, view
 from service.engine.seats import SERVICE, STAND_IN, played_by_service, player_of, time_out
-from service.storage import GameRecord, GameStore, VersionConflictError
+from service.storage import GameRecord, GameStore, Stores, VersionConflictError
 
 from .lobby import off_the_lobby
 from .records import finishing_record
@@ -99,7 +99,7 @@ def seconds_to_deadline(state: GameState, now: float) -> float:
     return max(0.0, state.turn_deadline - now) + 0.01
 
 
-def catch_up(store: GameStore, record: GameRecord, bots: bool = False) -> GameRecord:
+def catch_up(stores: Stores, record: GameRecord, bots: bool = False) -> GameRecord:
     """``record``, or, if the service owes moves on it, the game once this caller has
     made them: the first request or waiter that sees a turn clock run out applies it.
 
@@ -109,16 +109,16 @@ def catch_up(store: GameStore, record: GameRecord, bots: bool = False) -> GameRe
     its full time without a move (that request died) takes the bots over."""
     if not due(record.state, record.open_seats, time.time(), bots=bots):
         return record
-    return play_due_from(store, record)[1]
+    return play_due_from(stores, record)[1]
 
 
-def _events_for(store: GameStore, game_id: str, seat: int, log: list[Event]) -> list[Any]:
+def _events_for(games: GameStore, game_id: str, seat: int, log: list[Event]) -> list[Any]:
     """The seat's share of every event so far (read once per call, then extended)."""
-    log.extend(store.all_events(game_id, log[-1].seq if log else 0))
+    log.extend(games.all_events(game_id, log[-1].seq if log else 0))
     return [e.for_seat(seat) for e in log]
 
 
-def _service_move(store: GameStore, game_id: str, state: GameState, now: float,
+def _service_move(games: GameStore, game_id: str, state: GameState, now: float,
                   log: list[Event]) -> tuple[GameState, list[Event]]:
     """The next move the service makes on ``state`` (the time-out first, then the bot's)."""
     seat = state.current_seat
@@ -129,23 +129,23 @@ def _service_move(store: GameStore, game_id: str, state: GameState, now: float,
     bot = player_of(state, seat) or STAND_IN
     seat_view = view(state, seat, SERVICE)
     action = decide(bot, f"{state.seed}:{seat}:{state.version}", seat_view,
-                    _events_for(store, game_id, seat, log) if bot == "strong" else [])
+                    _events_for(games, game_id, seat, log) if bot == "strong" else [])
     new, events = apply(state, seat, action, SERVICE)
     metrics.ACTIONS_BY_TYPE[action["type"]].inc()
     return with_clock(state, new, now), events
 
 
-def play_due(store: GameStore, game_id: str,
+def play_due(stores: Stores, game_id: str,
              clock: Callable[[], float] = time.time) -> int:
     """Make every move the service owes on this game now; the number made.
 
     Stops when a human is on turn within its time, the game is over, or another request
     saved first (it is making these moves). Between moves it yields (``time.sleep(0)``:
     under gevent the worker's other requests run while a bot game plays)."""
-    return play_due_from(store, store.load(game_id), clock)[0]
+    return play_due_from(stores, stores.games.load(game_id), clock)[0]
 
 
-def play_due_from(store: GameStore, record: GameRecord,
+def play_due_from(stores: Stores, record: GameRecord,
                   clock: Callable[[], float] = time.time) -> tuple[int, GameRecord]:
     """:func:`play_due` from ``record`` (a load the caller already made): the moves made
     and the game as it then stands, read again only if another request saved first."""
@@ -156,16 +156,16 @@ def play_due_from(store: GameStore, record: GameRecord,
         now = clock()
         if not due(record.state, record.open_seats, now):
             return made, record
-        new, events = _service_move(store, game_id, record.state, now, log)
+        new, events = _service_move(stores.games, game_id, record.state, now, log)
         try:
-            store.save(game_id, record.state.version, new, events,
-                       record=finishing_record(store, record, new, events))
+            stores.games.save(game_id, record.state.version, new, events,
+                              record=finishing_record(stores.games, record, new, events))
         except VersionConflictError:
-            return made, store.load(game_id)
+            return made, stores.games.load(game_id)
         made += 1
         if new.finished:
             metrics.GAMES_FINISHED.inc()
-            off_the_lobby(store, game_id)
+            off_the_lobby(stores.lobby, game_id)
         time.sleep(0)
         record = replace(record, state=new)  # as saved: a service move claims no seat
     return made, record

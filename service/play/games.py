@@ -1,9 +1,10 @@
 """The service layer: parse → load → apply → save, with seats, tokens and idempotency.
 
-No Flask here: these functions take plain values and a :class:`GameStore`, and
-return what was saved (the HTTP layer renders it) or raise the engine's errors or
-those of :mod:`.errors`. Versions and events are the engine's (``apply``,
-``claim``); this layer only decides who may act, and saves with a compare-and-set.
+No Flask here: these functions take plain values and the stores (a
+:class:`~service.storage.Stores`), and return what was saved (the HTTP layer renders
+it) or raise the engine's errors or those of :mod:`.errors`. Versions and events are
+the engine's (``apply``, ``claim``); this layer only decides who may act, and saves
+with a compare-and-set.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from service.engine import GameState, apply, claim, new_game, opening_events
 from service.engine.serialize import rules_from_json
 from service.storage import (
     GameRecord,
-    GameStore,
     ReplyKeySupersededError,
     StoredReply,
+    Stores,
     VersionConflictError,
 )
 from service.verify.table import seal
@@ -100,7 +101,7 @@ BOT_SEAT = "bot"
 
 
 def create_game(
-    store: GameStore,
+    stores: Stores,
     rules_spec: dict[str, Any] | None,
     players: Sequence[str | None],
     seed: str | int | None,
@@ -117,7 +118,7 @@ def create_game(
     bot seats). The caller then runs :func:`.autoplay.play_due` (a bot may start).
 
     Unless ``unlisted``, the game is put on the lobby first (``open`` while seats are
-    open, else ``in_progress``): see :meth:`GameStore.list_game` for why before.
+    open, else ``in_progress``): see :mod:`service.storage.lobby` for why before.
     Matchmaking passes the seats' ``token_hashes`` (its seekers hold the tokens) and the
     ``game_id`` it announced; then no token is returned."""
     rules = rules_from_json(rules_spec)
@@ -132,11 +133,11 @@ def create_game(
                   for t, bot in zip(tokens, bot_of, strict=True)]
     else:
         tokens, hashes = [None] * len(players), list(token_hashes)
-    record = store_new_game(store, state, hashes, now, game_id=game_id, unlisted=unlisted)
+    record = store_new_game(stores, state, hashes, now, game_id=game_id, unlisted=unlisted)
     return record, tokens
 
 
-def store_new_game(store: GameStore, state: GameState, hashes: Sequence[str | None],
+def store_new_game(stores: Stores, state: GameState, hashes: Sequence[str | None],
                    now: float | None, *, game_id: str | None = None,
                    unlisted: bool = False) -> GameRecord:
     """Store a freshly dealt game under a new id (its clock started if no seat is open),
@@ -147,18 +148,18 @@ def store_new_game(store: GameStore, state: GameState, hashes: Sequence[str | No
         state = with_clock(None, state, now, started=True)
     game_id = game_id or secrets.token_urlsafe(12)
     if not unlisted:
-        store.list_game(game_id, "open" if None in hashes else "in_progress", time.time())
-    store.create(game_id, state, hashes, opening_events(state))
+        stores.lobby.list_game(game_id, "open" if None in hashes else "in_progress", time.time())
+    stores.games.create(game_id, state, hashes, opening_events(state))
     record = GameRecord(game_id, state, tuple(hashes))
-    plan(store, game_id, state, record.open_seats, now)
+    plan(stores.schedule, game_id, state, record.open_seats, now)
     return record
 
 
-def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
+def claim_seat(stores: Stores, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
     """Take an open seat; its token is returned once, here, and stored only as a hash."""
     token = secrets.token_urlsafe(32)
     for _ in range(MAX_ATTEMPTS):
-        record = store.load(game_id)
+        record = stores.games.load(game_id)
         if not 0 <= seat < len(record.token_hashes):
             raise UnknownSeatError(f"this game has no seat {seat}", seat=seat)
         if record.token_hashes[seat] is not None:
@@ -169,12 +170,14 @@ def claim_seat(store: GameStore, game_id: str, seat: int, name: str) -> tuple[Ga
         if None not in hashes:  # the last seat: the game, and its first turn, start now
             state = with_clock(record.state, state, time.time(), started=True)
         try:
-            store.save(game_id, record.state.version, state, events, token_hashes=hashes)
+            stores.games.save(game_id, record.state.version, state, events,
+                              token_hashes=hashes)
         except VersionConflictError:
             continue
         if None not in hashes:  # full: from the lobby's open games to those being played
-            best_effort("claim", lambda: store.relist_game(game_id, "open", "in_progress"))
-            plan(store, game_id, state, [], time.time())
+            best_effort("claim", lambda: stores.lobby.relist_game(game_id, "open",
+                                                                   "in_progress"))
+            plan(stores.schedule, game_id, state, [], time.time())
         return GameRecord(game_id, state, tuple(hashes)), token
     raise GameBusyError("the game kept changing while claiming; try again")
 
@@ -198,7 +201,7 @@ def _fingerprint(body: object) -> str:
 
 
 def act(
-    store: GameStore,
+    stores: Stores,
     game_id: str,
     token: str | None,
     body: object,
@@ -222,7 +225,7 @@ def act(
     :class:`IdempotencyKeySupersededError` rather than acted on again.
     """
     try:
-        return _act(store, game_id, token, body, if_match, idempotency_key)
+        return _act(stores, game_id, token, body, if_match, idempotency_key)
     except ReplyKeySupersededError:
         raise IdempotencyKeySupersededError(
             "this Idempotency-Key was answered and then followed by a newer request of "
@@ -231,7 +234,7 @@ def act(
 
 
 def _act(
-    store: GameStore,
+    stores: Stores,
     game_id: str,
     token: str | None,
     body: object,
@@ -247,11 +250,11 @@ def _act(
     if idempotency_key is not None:
         fingerprint = _fingerprint(body)
         reply_key = f"{digest[:32]}:{hashlib.sha256(idempotency_key.encode()).hexdigest()[:16]}"
-        earlier = store.stored_reply(game_id, reply_key)
+        earlier = stores.replies.stored_reply(game_id, reply_key)
         if earlier is not None:
             return _replayed(earlier, fingerprint)
     for _ in range(MAX_ATTEMPTS):
-        record = store.load(game_id)
+        record = stores.games.load(game_id)
         seat = seat_of_digest(record, digest)
         state = record.state
         if if_match is not None and not if_match(state.version):
@@ -269,9 +272,9 @@ def _act(
             reply = StoredReply(fingerprint, 200, etag(new.version),
                                 game_view_bytes(game_id, new, seat))
         try:
-            earlier = store.save(
+            earlier = stores.games.save(
                 game_id, state.version, new, events, reply_key=reply_key, reply=reply,
-                record=finishing_record(store, record, new, events),
+                record=finishing_record(stores.games, record, new, events),
             )
         except VersionConflictError as conflict:
             if if_match is not None:
@@ -283,7 +286,7 @@ def _act(
         if earlier is not None:
             return _replayed(earlier, fingerprint)
         if new.finished:
-            off_the_lobby(store, game_id)
+            off_the_lobby(stores.lobby, game_id)
         return ActionResult(seat, new, reply, replayed=False)
     raise GameBusyError("the game kept changing; reload it and try again")
 

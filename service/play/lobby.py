@@ -1,11 +1,16 @@
 """The lobby: games with open seats to join, and games being played to watch.
 
-The store's listings (:meth:`GameStore.list_game`) are hints ordered by creation time;
+The lobby's listings (:mod:`service.storage.lobby`) are hints ordered by creation time;
 this module turns them into pages a client can trust. Every candidate is loaded and
 checked (it exists, it is in the state its listing says, it fits the filters), so a
 listing entry that a failed second write or an expiry left behind never reaches a
-client, and the read that meets one corrects the listing. An entry shows only public
-facts (names, rules, seats open): never a hand, the stock or the seed.
+client. An entry shows only public facts (names, rules, seats open): never a hand, the
+stock or the seed.
+
+Why reads never correct the listings: a GET must not write (it may be retried, cached,
+served by a replica, and costs a read only), so a stale entry is skipped by every page
+that meets it until the sweeper's :func:`prune_listing` moves it where its game now
+belongs or removes it (``service/play/sweep.py`` says how often).
 """
 
 from __future__ import annotations
@@ -13,18 +18,28 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from service.storage import LISTINGS, GameRecord, GameStore, StorageUnavailableError
+from service.storage import LISTINGS, GameRecord, LobbyStore, StorageUnavailableError, Stores
 from service.verify.record import instant
 
 from .errors import InvalidCursorError
 
-__all__ = ["MAX_PAGE", "LobbyPage", "best_effort", "listing_entry", "lobby_page", "off_the_lobby"]
+__all__ = [
+    "MAX_PAGE",
+    "PRUNE_GRACE_SECONDS",
+    "LobbyPage",
+    "best_effort",
+    "listing_entry",
+    "lobby_page",
+    "off_the_lobby",
+    "prune_listing",
+]
 
 log = logging.getLogger("three_thirteen.lobby")
 
@@ -33,6 +48,9 @@ MAX_PAGE = 100
 #: A page reads at most this many listing entries (filters that match nothing cost a
 #: bounded read; the page then ends early with a cursor to go on from).
 SCAN_LIMIT = 500
+#: A listed game that does not exist may be one being created (a game is listed first):
+#: the prune removes such an entry only once it was listed this long ago.
+PRUNE_GRACE_SECONDS = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,18 +64,18 @@ class LobbyPage:
 def best_effort(what: str, write: Callable[[], None]) -> None:
     """A write to an index across games (a lobby listing, the sweeper's schedule) after
     the game's own write: if Redis refuses it, the game is already saved and the index
-    is a hint corrected later (by the next read, or the next reader of the game), so
-    the request goes on."""
+    is a hint corrected later (by the sweeper's prune, or the next reader of the game),
+    so the request goes on."""
     try:
         write()
     except StorageUnavailableError as exc:
         log.warning("index not updated (%s): %s", what, exc)
 
 
-def off_the_lobby(store: GameStore, game_id: str) -> None:
+def off_the_lobby(lobby: LobbyStore, game_id: str) -> None:
     """After the save that finished ``game_id`` (a human's move, a bot's or a time-out's):
     off the lobby's games being played, best effort."""
-    best_effort("finish", lambda: store.relist_game(game_id, "in_progress", None))
+    best_effort("finish", lambda: lobby.relist_game(game_id, "in_progress", None))
 
 
 def _encode(created: float, game_id: str) -> str:
@@ -103,26 +121,24 @@ def _where(record: GameRecord | None) -> str | None:
     return "open" if record.open_seats else "in_progress"
 
 
-def lobby_page(store: GameStore, status: str, *, preset: str | None = None,
+def lobby_page(stores: Stores, status: str, *, preset: str | None = None,
                players: int | None = None, cursor: str | None = None,
                limit: int = 20) -> LobbyPage:
-    """Up to ``limit`` games of listing ``status``, newest first, after ``cursor``."""
+    """Up to ``limit`` games of listing ``status``, newest first, after ``cursor``; stale
+    entries are skipped, never written (:func:`prune_listing` removes them)."""
     assert status in LISTINGS and 1 <= limit <= MAX_PAGE
     before = None if cursor is None else _decode(cursor)
     games: list[dict[str, Any]] = []
     scanned = 0
     while len(games) < limit and scanned < SCAN_LIMIT:
-        batch = store.listed(status, before, min(limit * 2, SCAN_LIMIT - scanned))
+        batch = stores.lobby.listed(status, before, min(limit * 2, SCAN_LIMIT - scanned))
         if not batch:
             return LobbyPage(games, None)
-        records = store.load_many([game_id for game_id, _ in batch])
+        records = stores.games.load_many([game_id for game_id, _ in batch])
         scanned += len(batch)
         for (game_id, created), record in zip(batch, records, strict=True):
             before = (created, game_id)
-            where = _where(record)
-            if where != status:  # stale: correct the listing for the next reader
-                best_effort("stale entry", lambda g=game_id, w=where: store.relist_game(
-                    g, status, w))
+            if _where(record) != status:  # stale: skipped, left to the sweeper's prune
                 continue
             assert record is not None
             if preset is not None and record.state.rules.preset != preset:
@@ -134,3 +150,28 @@ def lobby_page(store: GameStore, status: str, *, preset: str | None = None,
                 break
     assert before is not None
     return LobbyPage(games, _encode(*before))
+
+
+def prune_listing(stores: Stores, listing: str, before: tuple[float, str] | None,
+                  count: int, now: float | None = None) -> tuple[int, tuple[float, str] | None]:
+    """Read up to ``count`` entries of ``listing`` after the cursor ``before`` (newest
+    first) and move each stale one to the listing its game belongs on now, or off the
+    lobby (gone or finished); the entries moved and the cursor of the next page
+    (``None``: the listing's end). An entry of a game that does not exist is left alone
+    for :data:`PRUNE_GRACE_SECONDS` after it was listed (it may be being created).
+
+    Why racing writes do no harm: each move is the lobby's atomic relist, which does
+    nothing once another move took the entry off ``listing``; an entry moved on a state
+    that changed meanwhile is only stale again, skipped by reads until a later prune."""
+    now = time.time() if now is None else now
+    batch = stores.lobby.listed(listing, before, count)
+    records = stores.games.load_many([game_id for game_id, _ in batch])
+    moved = 0
+    for (game_id, created), record in zip(batch, records, strict=True):
+        where = _where(record)
+        if where == listing or (record is None and created > now - PRUNE_GRACE_SECONDS):
+            continue
+        stores.lobby.relist_game(game_id, listing, where)
+        moved += 1
+    end = len(batch) < count
+    return moved, None if end else (batch[-1][1], batch[-1][0])

@@ -7,10 +7,10 @@ What is stored: the record (:mod:`service.verify.record`) and the seats' token h
 hashes are never served), as one zlib-compressed JSON value of a few KB.
 
 Why written with the finishing save (:func:`finishing_record`, passed to
-:meth:`GameStore.save`): then a finished game has its record from the moment it is
-finished, in the same atomic step. A game finished before records existed, or whose
-record was lost, gets it on first demand (:func:`game_record`), built the same way from
-its event log while that is kept; the store never replaces a record once written.
+:meth:`GameStore.save`), and only there: then a finished game has its record from the
+moment it is finished, in the same atomic step, and reading one never writes. A
+finished game without one (finished before records were kept, or its record lost) is
+answered as a game whose record expired: :class:`UnknownGameError`, a 404.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from service.engine import Event, GameState
-from service.storage import GameRecord, GameStore
+from service.storage import GameRecord, GameStore, Stores, UnknownGameError
 from service.verify import build_record, state_at
 
 from .errors import GameNotFinishedError, VersionNotRecordedError
@@ -44,40 +44,39 @@ def _unblob(blob: bytes) -> tuple[dict[str, Any], tuple[str | None, ...]]:
     return data["record"], tuple(data["tokens"])
 
 
-def finishing_record(store: GameStore, before: GameRecord, new: GameState,
+def finishing_record(games: GameStore, before: GameRecord, new: GameState,
                      events: Sequence[Event]) -> bytes | None:
     """The stored record if saving ``new`` (with ``events``) finishes the game, else None."""
     if not any(e.type == "game_finished" for e in events):
         return None
-    log = [*store.all_events(before.game_id), *events]
+    log = [*games.all_events(before.game_id), *events]
     record = build_record(before.game_id, new, log, created_at=before.created_at,
                           finished_at=time.time())
     return _blob(record, before.token_hashes)
 
 
-def game_record(store: GameStore, game_id: str) -> tuple[dict[str, Any], tuple[str | None, ...]]:
-    """The record of a finished game and its seats' token hashes;
-    :class:`GameNotFinishedError` while it is played, ``UnknownGameError`` if neither the
-    record nor the game is kept."""
-    blob = store.load_record(game_id)
+def game_record(stores: Stores, game_id: str) -> tuple[dict[str, Any], tuple[str | None, ...]]:
+    """The record of a finished game and its seats' token hashes (reads only);
+    :class:`GameNotFinishedError` while it is played, :class:`UnknownGameError` if no
+    record is kept and the game is gone or finished without one."""
+    blob = stores.records.load_record(game_id)
     if blob is not None:
         return _unblob(blob)
-    live = store.load(game_id)
-    if not live.state.finished:
-        raise GameNotFinishedError(
-            "this game is still being played: its record is kept once it is finished")
-    record = build_record(game_id, live.state, store.all_events(game_id),
-                          created_at=live.created_at, finished_at=time.time())
-    store.put_record(game_id, _blob(record, live.token_hashes))
-    blob = store.load_record(game_id)  # the one kept, if another request wrote it first
-    return _unblob(blob) if blob is not None else (record, live.token_hashes)
+    if stores.games.load(game_id).state.finished:
+        # finished since the first read? Its save wrote the record with the state: read again
+        blob = stores.records.load_record(game_id)
+        if blob is None:
+            raise UnknownGameError(game_id)
+        return _unblob(blob)
+    raise GameNotFinishedError(
+        "this game is still being played: its record is kept once it is finished")
 
 
-def view_at(store: GameStore, game_id: str, token: str | None,
+def view_at(stores: Stores, game_id: str, token: str | None,
             version: int) -> tuple[bytes, int | None]:
     """The view of a finished game at ``version`` for the bearer (a spectator without a
     token), replayed from its record; the body and the seat."""
-    record, hashes = game_record(store, game_id)
+    record, hashes = game_record(stores, game_id)
     if not 0 <= version <= record["versions"]:
         raise VersionNotRecordedError(
             f"this game's record has versions 0 to {record['versions']}",

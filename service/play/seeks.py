@@ -3,8 +3,8 @@
 A seek's id is its secret (``<rules digest>.<players>.<random>``): only the seeker holds
 it, so only the seeker can read its game's seat token. That token is derived from the id
 (a sha256), and only its hash is stored, as for every seat. Matching is one atomic step
-in the pool's Redis script (:mod:`service.storage.seeks`); the game is then created by
-the request that matched, or by the first of its seekers to find it missing. A game
+of the seek board (:mod:`service.storage.seeks`); the game is then created by the
+request that matched, or by the first of its seekers to find it missing. A game
 from matchmaking is never seeded by anyone (its seed is a fresh secret) and is listed
 in the lobby's ``in_progress`` games, to watch.
 """
@@ -25,8 +25,7 @@ import orjson
 
 from service.engine.game import check_players
 from service.engine.serialize import rules_from_json
-from service.storage import GameExistsError, GameStore, UnknownGameError
-from service.storage.seeks import SeekBoard
+from service.storage import GameExistsError, SeekBoard, Stores, UnknownGameError
 
 from .errors import SeekMatchedError, UnknownSeekError
 from .games import create_game, hash_token
@@ -81,7 +80,7 @@ def _token(seek_id: str) -> str:
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-def open_seek(board: SeekBoard, store: GameStore, rules_spec: dict[str, Any] | str | None,
+def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
               players: int, name: str, ttl_seconds: float) -> Seek:
     """Add a seeker; if it completes a game, create that game now. The seek is answered
     from what the add returned (no read of what was just written)."""
@@ -92,28 +91,28 @@ def open_seek(board: SeekBoard, store: GameStore, rules_spec: dict[str, Any] | s
     game_id = secrets.token_urlsafe(12)
     seek = {"name": name, "th": hash_token(_token(seek_id))}
     expires = round((now + ttl_seconds) * 1000) / 1000  # as stored (Unix ms)
-    matched = board.add(pool, key, seek, expires, players, game_id, spec_json, now)
+    matched = stores.seeks.add(pool, key, seek, expires, players, game_id, spec_json, now)
     if not matched:
         return Seek(seek_id, "waiting", name, players, expires)
-    _create(board, store, pool, game_id)
+    _create(stores, pool, game_id)
     return Seek(seek_id, "matched", name, players, None, game_id, matched.index(key),
                 _token(seek_id))
 
 
-def _create(board: SeekBoard, store: GameStore, pool: str, game_id: str) -> None:
+def _create(stores: Stores, pool: str, game_id: str) -> None:
     """Create a matched game from its record, unless someone already did."""
-    record = board.match_record(pool, game_id)
+    record = stores.seeks.match_record(pool, game_id)
     if record is None:
         raise UnknownSeekError("the match of this seek is gone")
     with contextlib.suppress(GameExistsError):  # a racing seeker created it first
-        create_game(store, record["rules"], record["names"], None,
+        create_game(stores, record["rules"], record["names"], None,
                     token_hashes=record["ths"], game_id=game_id)
 
 
-def seek_status(board: SeekBoard, store: GameStore, seek_id: str) -> Seek:
+def seek_status(stores: Stores, seek_id: str) -> Seek:
     """The seek now; a matched seek's game exists once this returns."""
     pool, key = _parse(seek_id)
-    record, expires = board.get(pool, key)
+    record, expires = stores.seeks.get(pool, key)
     players = int(pool.rsplit(".", 1)[1])
     if record is None or (expires is not None and expires <= time.time()):
         raise UnknownSeekError("there is no seek with this id (or it expired)")
@@ -121,24 +120,25 @@ def seek_status(board: SeekBoard, store: GameStore, seek_id: str) -> Seek:
         return Seek(seek_id, "waiting", record["name"], players, expires)
     game_id = record["game"]
     try:
-        store.load(game_id)
+        stores.games.load(game_id)
     except UnknownGameError:  # the matching request did not get to create it: do it here
-        _create(board, store, pool, game_id)
+        _create(stores, pool, game_id)
     return Seek(seek_id, "matched", record["name"], players, None, game_id,
                 record["seat"], _token(seek_id))
 
 
-def wait_for_match(board: SeekBoard, store: GameStore, seek_id: str, timeout: float) -> Seek:
-    """The seek once matched, or as it is after ``timeout`` seconds (parked on the hub)."""
+def wait_for_match(stores: Stores, seek_id: str, timeout: float) -> Seek:
+    """The seek once matched, or as it is after ``timeout`` seconds (parked on the board's
+    watch: the worker's hub on Redis)."""
     pool, _ = _parse(seek_id)
     deadline = time.monotonic() + timeout
-    with board.watch(pool) as watch:  # subscribe first: a match after the read wakes us
-        seek = seek_status(board, store, seek_id)
+    with stores.seeks.watch(pool) as watch:  # subscribe first: a match after the read wakes us
+        seek = seek_status(stores, seek_id)
         while seek.status == "waiting":
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not watch.wait(remaining):
                 break
-            seek = seek_status(board, store, seek_id)
+            seek = seek_status(stores, seek_id)
     return seek
 
 

@@ -36,8 +36,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from service.storage import GameRecord, GameStore, StorageUnavailableError
-from service.storage.base import GameWatch
+from service.storage import GameRecord, GameWatch, StorageUnavailableError, Stores
 
 from .autoplay import catch_up, due, seconds_to_deadline
 from .errors import AuthError, InvalidCursorError
@@ -86,26 +85,26 @@ def check_cursor(record: GameRecord, after: int) -> None:
             newest=newest)
 
 
-def issue_ticket(store: GameStore, game_id: str, token: str | None) -> str:
+def issue_ticket(stores: Stores, game_id: str, token: str | None) -> str:
     """A single-use ticket for a stream as the token's seat (401 without a seat token)."""
     if token is None:
         raise AuthError("a stream ticket needs a seat token: send Authorization: Bearer <token>")
-    record = store.load(game_id)
+    record = stores.games.load(game_id)
     seat_of(record, token)  # refuses a token of no seat
     while True:
         ticket = secrets.token_urlsafe(24)
-        if store.put_ticket(game_id, _ticket_hash(ticket), hash_token(token),
+        if stores.tickets.put_ticket(game_id, _ticket_hash(ticket), hash_token(token),
                             TICKET_TTL_SECONDS):
             return ticket
 
 
-def redeem_ticket(store: GameStore, game_id: str, ticket: str) -> tuple[GameRecord, int]:
+def redeem_ticket(stores: Stores, game_id: str, ticket: str) -> tuple[GameRecord, int]:
     """The game and the seat a ticket was issued for, using the ticket up (401 for a
     ticket that is unknown, used or expired)."""
-    digest = store.take_ticket(game_id, _ticket_hash(ticket))
+    digest = stores.tickets.take_ticket(game_id, _ticket_hash(ticket))
     if digest is None:
         raise AuthError("this stream ticket is unknown, used or expired: get a new one")
-    record = store.load(game_id)
+    record = stores.games.load(game_id)
     return record, seat_of_digest(record, digest)
 
 
@@ -114,7 +113,7 @@ def _ticket_hash(ticket: str) -> str:
 
 
 def stream_messages(
-    store: GameStore, game_id: str, seat: int | None, after: int, *,
+    stores: Stores, game_id: str, seat: int | None, after: int, *,
     max_seconds: float, heartbeat_seconds: float, stopping: Callable[[], bool],
     known_version: int | None = None, frame_view: Callable[[bytes], bytes] | None = None,
 ) -> Iterator[Message]:
@@ -140,10 +139,10 @@ def stream_messages(
     # suspended in is one more interpreter frame on the greenlet's saved C stack)
     deadline = time.monotonic() + max_seconds
     try:
-        with store.watch(game_id) as watch:
+        with stores.games.watch(game_id) as watch:
             # after subscribing: nothing slips by (a shared read made before a move that is not
             # yet announced is followed by that move's wake-up, which reads again)
-            record = catch_up(store, watch.load(at_least=known_version))
+            record = catch_up(stores, watch.load(at_least=known_version))
             sent_view: tuple[Any, ...] | None = None
             while True:
                 newest = record.state.event_seq
@@ -187,7 +186,7 @@ def stream_messages(
                     continue  # the shutdown's wake-up: end without another read
                 record = watch.load(at_least=record.state.version)
                 if not woken:  # a deadline passed; a move woke us: whoever made it goes on
-                    record = catch_up(store, record, bots=True)
+                    record = catch_up(stores, record, bots=True)
     except StorageUnavailableError:
         yield _end("unavailable")
 

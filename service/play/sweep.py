@@ -3,15 +3,23 @@
 Every request or woken waiter that reads a game plays what is due on it
 (:mod:`.autoplay`), so a game with a clock finishes while anyone plays or watches. This
 covers the rest: a game whose humans all left with the clock running, and a game whose
-bots were being played by a worker that died. A game goes on the store's schedule when
+bots were being played by a worker that died. A game goes on the sweeper's schedule when
 it starts with a clock or a bot on turn (:func:`plan`), and again whenever a request
 starts playing bot moves (:func:`play_due_apart`). The sweeper (``python -m
-service.sweep``) takes one due game at a time (:meth:`GameStore.take_visits`, which
+service.sweep``) takes one due game at a time (:meth:`Schedule.take_visits`, which
 leases it for :data:`LEASE_SECONDS`: no other sweeper takes it meanwhile), plays what
 is due with the usual compare-and-set (:func:`.autoplay.play_due`), and plans the next
 visit from what it then finds (:func:`next_visit`). So any number of sweepers may run,
 and none is needed for correctness: it only bounds how long a game nobody reads stands
 still.
+
+The sweeper also keeps the lobby's listings tidy, since reads never write
+(:mod:`.lobby`): at most every :data:`PRUNE_EVERY_SECONDS` a pass prunes a page of
+:data:`PRUNE_PAGE` entries of each listing (:class:`LobbyPruning`), going on where the
+last page ended and starting over at a listing's end. Stale entries are few (those a
+failed second write or an expiry left), and readers skip them meanwhile, so a slow walk
+will do: it only bounds the memory they hold. Several sweepers each walk on their own;
+their moves of one entry make one (the relist is atomic).
 """
 
 from __future__ import annotations
@@ -23,14 +31,17 @@ from collections.abc import Callable
 from functools import partial
 
 from service.engine import GameState
-from service.storage import GameStore, StorageUnavailableError, UnknownGameError
+from service.storage import LISTINGS, Schedule, StorageUnavailableError, Stores, UnknownGameError
 
 from .autoplay import due, play_due_from
-from .lobby import best_effort
+from .lobby import best_effort, prune_listing
 
 __all__ = [
     "LEASE_SECONDS",
+    "PRUNE_EVERY_SECONDS",
+    "PRUNE_PAGE",
     "REVISIT_SECONDS",
+    "LobbyPruning",
     "next_visit",
     "plan",
     "play_due_apart",
@@ -47,6 +58,10 @@ log = logging.getLogger(__name__)
 REVISIT_SECONDS = 60.0
 #: How long a taken game is held by its sweeper before another may take it.
 LEASE_SECONDS = 30.0
+#: How often a sweeper prunes the lobby's listings, and how many entries of each it reads
+#: then (one read of the listing and one pipelined read of the games per listing).
+PRUNE_EVERY_SECONDS = 10.0
+PRUNE_PAGE = 200
 
 
 def soon(state: GameState, now: float) -> float:
@@ -69,31 +84,31 @@ def next_visit(state: GameState, open_seats: list[int] | tuple[int, ...],
     return None
 
 
-def plan(store: GameStore, game_id: str, state: GameState,
+def plan(schedule: Schedule, game_id: str, state: GameState,
          open_seats: list[int] | tuple[int, ...], now: float) -> None:
     """Schedule a game that has just started, if it ever needs the sweeper. Best effort:
     the game is saved already, and a game read by anyone plays what is due anyway."""
     at = next_visit(state, open_seats, now)
     if at is not None:
-        best_effort("sweeper schedule", partial(store.plan_visit, game_id, at))
+        best_effort("sweeper schedule", partial(schedule.plan_visit, game_id, at))
 
 
-def visit(store: GameStore, game_id: str, clock: Callable[[], float] = time.time) -> int:
+def visit(stores: Stores, game_id: str, clock: Callable[[], float] = time.time) -> int:
     """Play what is due on ``game_id`` and plan its next visit; the moves made."""
     try:
-        made, record = play_due_from(store, store.load(game_id), clock)
+        made, record = play_due_from(stores, stores.games.load(game_id), clock)
     except UnknownGameError:  # expired: nothing left to play
-        store.drop_visit(game_id)
+        stores.schedule.drop_visit(game_id)
         return 0
     at = next_visit(record.state, record.open_seats, clock())
     if at is None:
-        store.drop_visit(game_id)
+        stores.schedule.drop_visit(game_id)
     else:
-        store.plan_visit(game_id, at)
+        stores.schedule.plan_visit(game_id, at)
     return made
 
 
-def play_due_apart(store: GameStore, game_id: str) -> None:
+def play_due_apart(stores: Stores, game_id: str) -> None:
     """:func:`.autoplay.play_due` on a thread of its own (a greenlet under gevent's
     patched ``threading``), started once a response is sent, as a :func:`visit`.
 
@@ -107,29 +122,60 @@ def play_due_apart(store: GameStore, game_id: str) -> None:
 
     def run() -> None:
         try:
-            store.plan_visit(game_id, time.time() + REVISIT_SECONDS)
-            visit(store, game_id)
+            stores.schedule.plan_visit(game_id, time.time() + REVISIT_SECONDS)
+            visit(stores, game_id)
         except Exception:
             log.exception("bot moves of game %s stopped", game_id)
 
     threading.Thread(target=run, name=f"bots-{game_id}", daemon=True).start()
 
 
-def sweep(store: GameStore, count: int = 100, clock: Callable[[], float] = time.time,
-          stopping: Callable[[], bool] = lambda: False) -> tuple[int, int]:
+def sweep(stores: Stores, count: int = 100, clock: Callable[[], float] = time.time,
+          stopping: Callable[[], bool] = lambda: False,
+          pruning: LobbyPruning | None = None) -> tuple[int, int]:
     """One pass: visit due games one at a time (each leased as it is taken) until none is
     due, ``count`` were visited or ``stopping()``; ``(games visited, moves made)``. A
-    game whose visit fails is logged and comes due again when its lease ends."""
+    game whose visit fails is logged and comes due again when its lease ends. With
+    ``pruning`` (the sweeper's, kept between passes), the pass first prunes the lobby if
+    that is due."""
+    if pruning is not None:
+        pruning.run(stores, clock())
     visited = moves = 0
     while visited < count and not stopping():
-        taken = store.take_visits(clock(), 1, LEASE_SECONDS)
+        taken = stores.schedule.take_visits(clock(), 1, LEASE_SECONDS)
         if not taken:
             break
         visited += 1
         try:
-            moves += visit(store, taken[0], clock)
+            moves += visit(stores, taken[0], clock)
         except StorageUnavailableError:
             raise  # the whole pass stops: every other game would fail the same way
         except Exception:
             log.exception("sweeper visit of %s failed", taken[0])
     return visited, moves
+
+
+class LobbyPruning:
+    """A sweeper's walk through the lobby's listings (:func:`.lobby.prune_listing`): a page
+    of each at most every ``every`` seconds, each from where its last page ended."""
+
+    def __init__(self, every: float = PRUNE_EVERY_SECONDS, page: int = PRUNE_PAGE) -> None:
+        self.every = every
+        self.page = page
+        self.next_at = float("-inf")
+        self.cursors: dict[str, tuple[float, str] | None] = dict.fromkeys(LISTINGS)
+
+    def run(self, stores: Stores, now: float) -> int:
+        """Prune a page of each listing if the last prune is ``every`` seconds old; the
+        entries moved or removed."""
+        if now < self.next_at:
+            return 0
+        self.next_at = now + self.every
+        moved = 0
+        for listing in LISTINGS:
+            pruned, self.cursors[listing] = prune_listing(
+                stores, listing, self.cursors[listing], self.page, now)
+            moved += pruned
+        if moved:
+            log.info("pruned %d stale lobby entries", moved)
+        return moved

@@ -1,9 +1,10 @@
 """Waiting for a game to change: the long-polls (and streams) of the service layer.
 
-A waiter parks on the store's watch of its game (:meth:`GameStore.watch`), never on a
-thread of its own or a Redis connection, and re-reads the game when woken. Every read
-and rendering goes through the watch, so the waiters of one game that one move wakes
-in a worker share one read and one rendering per distinct view, whatever their number.
+A waiter parks on the game store's watch of its game (:meth:`GameStore.watch`), never
+on a thread of its own or a Redis connection, and re-reads the game when woken. Every
+read and rendering goes through the watch, so the waiters of one game that one move
+wakes in a worker share one read and one rendering per distinct view, whatever their
+number.
 
 A waiter parks no longer than the current turn's deadline (a game with a turn clock):
 the first waiter to wake after it applies the time-out, so such a game finishes while
@@ -16,7 +17,7 @@ import time
 from collections.abc import Callable
 
 from service.engine import Event
-from service.storage import GameRecord, GameStore
+from service.storage import GameRecord, GameStore, Stores
 
 from .autoplay import catch_up, seconds_to_deadline
 from .games import may_act, seat_of
@@ -26,7 +27,7 @@ __all__ = ["changed_from", "events_when", "on_turn", "view_when"]
 
 
 def view_when(
-    store: GameStore, game_id: str, token: str | None,
+    stores: Stores, game_id: str, token: str | None,
     ready: Callable[[GameRecord, int | None], bool], timeout: float,
     seen_version: int | None = None,
 ) -> tuple[GameRecord, int | None, bytes]:
@@ -38,10 +39,10 @@ def view_when(
     for the first look. Without it (a seat, which may just have moved itself) the first
     read is fresh, so no one is ever answered with a game older than what it knows."""
     deadline = time.monotonic() + timeout
-    with store.watch(game_id) as watch:
+    with stores.games.watch(game_id) as watch:
         record = watch.load(at_least=seen_version)  # after subscribing: nothing slips by
         seat = seat_of(record, token)
-        record = catch_up(watch.store, record)
+        record = catch_up(stores, record)
         while not ready(record, seat):
             # no longer than the turn's deadline: then this waiter applies the time-out
             remaining = min(deadline - time.monotonic(),
@@ -51,7 +52,7 @@ def view_when(
                 break
             record = watch.load(at_least=record.state.version)
             if not woken:  # a deadline passed; a move woke us: whoever made it goes on
-                record = catch_up(watch.store, record, bots=True)
+                record = catch_up(stores, record, bots=True)
         key = ("view", record.state.version, seat, tuple(record.open_seats))
         body = watch.shared(key, lambda: game_view_bytes(
             game_id, record.state, seat, record.open_seats))
@@ -70,15 +71,15 @@ def changed_from(version: int) -> Callable[[GameRecord, int | None], bool]:
 
 
 def events_when(
-    store: GameStore, game_id: str, after: int, limit: int, timeout: float,
+    games: GameStore, game_id: str, after: int, limit: int, timeout: float,
 ) -> list[Event]:
     """Up to ``limit`` events after ``after``, waiting up to ``timeout`` seconds for the
     first one if there is none yet."""
-    events = store.events(game_id, after, limit)
+    events = games.events(game_id, after, limit)
     if events or timeout <= 0:
         return events
     deadline = time.monotonic() + timeout
-    with store.watch(game_id) as watch:
+    with games.watch(game_id) as watch:
         events = watch.events(after, limit)
         while not events:
             remaining = deadline - time.monotonic()

@@ -1,30 +1,59 @@
-"""Persistence of games behind a small interface (:class:`GameStore`), implemented on Redis
-(and in memory, ``service.storage.memory``, for the service layer's fast tests only)."""
+"""Persistence behind small interfaces, one per concept, each implemented on Redis (the
+stores the service runs on, :mod:`.redis`) and in memory (for fast tests, :mod:`.memory`).
 
-from .base import (
-    LISTINGS,
+========================  ===================================================  ==============
+interface                 what                                                 module
+========================  ===================================================  ==============
+:class:`GameStore`        games and their events: create, load, the one        ``games``
+                          atomic save, event reads, watching, ping
+:class:`ReplyStore`       reading a seat's stored idempotent reply             ``replies``
+:class:`RecordStore`      reading a finished game's record                     ``records``
+:class:`LobbyStore`       the lobby's listings: list, relist, a listed page    ``lobby``
+:class:`Schedule`         the sweeper's schedule of visits                     ``schedule``
+:class:`TicketStore`      single-use stream tickets                            ``tickets``
+:class:`SeekBoard`        matchmaking's seekers, matched in one step           ``seeks``
+========================  ===================================================  ==============
+
+:class:`Stores` bundles one of each, built by :func:`redis_stores` (from the
+configuration) or :func:`memory_stores`.
+"""
+
+from .errors import (
     GameExistsError,
-    GameRecord,
-    GameStore,
     ReplyKeySupersededError,
     StorageError,
     StorageUnavailableError,
-    StoredReply,
     UnknownGameError,
     VersionConflictError,
 )
-from .redis_store import RedisGameStore
+from .games import GameRecord, GameStore, GameWatch
+from .lobby import LISTINGS, LobbyStore
+from .records import RecordStore
+from .replies import ReplyStore, StoredReply
+from .schedule import Schedule
+from .seeks import SeekBoard
+from .stores import Stores, memory_stores, redis_stores
+from .tickets import TicketStore
 
 __all__ = [
     "LISTINGS",
     "GameExistsError",
     "GameRecord",
     "GameStore",
-    "RedisGameStore",
+    "GameWatch",
+    "LobbyStore",
+    "RecordStore",
     "ReplyKeySupersededError",
+    "ReplyStore",
+    "Schedule",
+    "SeekBoard",
     "StorageError",
     "StorageUnavailableError",
     "StoredReply",
+    "Stores",
+    "TicketStore",
     "UnknownGameError",
     "VersionConflictError",
+    "memory_stores",
+    "redis_stores",
 ]

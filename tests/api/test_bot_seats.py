@@ -243,7 +243,7 @@ def test_a_spectators_stream_of_a_bot_game_carries_every_bot_move_as_it_is_made(
     assert messages[-1]["view"]["version"] == 0
     r.close()  # now the bots start, while the stream is open
     messages += [orjson.loads(line) for line in b"".join(chunks).splitlines() if line]
-    stored = client.application.extensions["three_thirteen"].store.events(game_id, 0, 10_000)
+    stored = client.application.extensions["three_thirteen"].stores.games.events(game_id, 0, 10_000)
     assert [m["event"] for m in messages if m["type"] == "event"] == [
         e.for_seat(None) for e in stored]
     versions = [m["view"]["version"] for m in messages if m["type"] == "view"]

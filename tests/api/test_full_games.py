@@ -171,7 +171,7 @@ def test_each_seats_stream_of_a_whole_game_carries_its_own_secrets_only(
     for t in followers:
         t.join(30)
         assert not t.is_alive(), "a stream did not end with the game"
-    stored = client.application.extensions["three_thirteen"].store.events(
+    stored = client.application.extensions["three_thirteen"].stores.games.events(
         table.game_id, 0, 100_000)
     assert any(e.private for e in stored)  # there were secrets to keep
     for bearer in bearers:

@@ -423,7 +423,7 @@ def test_every_save_publishes_the_new_version_on_the_games_channel(
     """On one Redis by PUBLISH; on a Redis 7 Cluster by SPUBLISH on the game's shard
     (which only SSUBSCRIBE hears), as the app's hub listens: like the hub, the test
     subscribes on a connection to the node that owns the channel."""
-    sharded = app.extensions["three_thirteen"].store.hub.sharded
+    sharded = app.extensions["three_thirteen"].stores.games.connection.hub.sharded
     channel = f"ttt:{{{table.game_id}}}:moved"
     node_client = redis_db
     if isinstance(redis_db, redis.RedisCluster):
@@ -444,7 +444,7 @@ def test_a_view_rendered_for_an_attempt_that_lost_the_race_is_never_served(
     """The reply to an action is rendered before its compare-and-set. When the save loses
     (another request of the seat won in between), that reply's state never existed: its
     view must not be remembered for the version, or the winner would be served it."""
-    from dataclasses import replace as with_store
+    from dataclasses import replace
 
     from service.core.cards import card_names
 
@@ -454,7 +454,7 @@ def test_a_view_rendered_for_an_attempt_that_lost_the_race_is_never_served(
     url = f"/v1/games/{table.game_id}/actions"
     winner: dict[str, object] = {}
 
-    class RacingStore:
+    class RacingGames:
         def __init__(self, inner) -> None:
             self.inner, self.raced = inner, False
 
@@ -468,13 +468,14 @@ def test_a_view_rendered_for_an_attempt_that_lost_the_race_is_never_served(
                 winner.update(status=r.status_code, hand=r.json["you"]["hand"])
             return self.inner.save(*args, **kwargs)
 
-    app.extensions["three_thirteen"] = with_store(services, store=RacingStore(services.store))
+    racing = replace(services.stores, games=RacingGames(services.stores.games))
+    app.extensions["three_thirteen"] = replace(services, stores=racing)
     try:
         loser = client.post(url, json={"type": "draw", "source": "stock"}, headers=auth)
     finally:
         app.extensions["three_thirteen"] = services
     assert loser.status_code == 409  # re-validated on the winner's state: drawn already
-    stored = services.store.load(table.game_id).state
+    stored = services.stores.games.load(table.game_id).state
     assert stored.version == 1
     hand = card_names(stored.hands[seat])
     assert winner["status"] == 200 and sorted(winner["hand"]) == sorted(hand)

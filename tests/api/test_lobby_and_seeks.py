@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service import play
 from service.config import Config
 
 
@@ -77,14 +78,18 @@ def test_the_lobby_filters_by_preset_and_players_and_pages_with_a_cursor(
     assert client.get("/v1/games?cursor=nonsense").json["code"] == "invalid_cursor"
 
 
-def test_a_finished_or_expired_game_is_dropped_from_the_lobby_when_read(
-    client: FlaskClient, redis_db: Any,
+def test_an_expired_game_is_skipped_by_the_lobby_and_pruned_by_the_sweeper(
+    client: FlaskClient, app: Flask, redis_db: Any,
 ) -> None:
     game_id = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": None}]}
                           ).json["game_id"]
     redis_db.delete(f"ttt:{{{game_id}}}:game")  # as an expiry does
     assert _listed(client) == []
-    assert redis_db.zcard("ttt:{lobby}:open") == 0  # the read corrected the listing
+    assert redis_db.zcard("ttt:{lobby}:open") == 1  # the read wrote nothing
+    stores = app.extensions["three_thirteen"].stores
+    later = time.time() + play.PRUNE_GRACE_SECONDS  # (a game just listed may be on its way)
+    assert play.prune_listing(stores, "open", None, 10, later) == (1, None)
+    assert redis_db.zcard("ttt:{lobby}:open") == 0
 
 
 def _seek(client: FlaskClient, name: str, rules: Any = "classic", players: int = 4,

@@ -120,12 +120,14 @@ def test_the_record_and_past_versions_outlive_the_live_games_keys(
     assert r.json["you"]["hand"] == game_view(table.game_id, states[5], 1)["you"]["hand"]
 
 
-def test_a_finished_game_without_a_record_gets_one_from_its_event_log(
+def test_a_finished_game_without_a_record_is_404_and_reading_makes_none(
         client: FlaskClient, redis_db: redis.Redis) -> None:
     table = new_table(client, rules=SHORT, seed="rec-5")
     play_out(table, redis_db)
     redis_db.delete(f"ttt:{{{table.game_id}}}:record")  # a game finished before records
-    r = client.get(f"/v1/games/{table.game_id}/record")
-    assert r.status_code == 200 and verify(r.json) == []
-    assert redis_db.exists(f"ttt:{{{table.game_id}}}:record")
+    for path in (f"/v1/games/{table.game_id}/record", f"/v1/games/{table.game_id}?version=0"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.json["code"] == "unknown_game", r.json
+    assert not redis_db.exists(f"ttt:{{{table.game_id}}}:record")  # a read wrote none
+    redis_db.delete(f"ttt:{{{table.game_id}}}:game")  # (every finished game left has one)
 

@@ -1,4 +1,4 @@
-"""On a Redis Cluster the store's connections to each node are a bounded *blocking* pool, as
+"""On a Redis Cluster the stores' connections to each node are a bounded *blocking* pool, as
 on one Redis: a burst of requests on one shard beyond ``REDIS_MAX_CONNECTIONS`` waits for a
 free connection (up to ``REDIS_TIMEOUT_SECONDS``) instead of failing at once with 503, which
 is what redis-py's default cluster pool does (many seekers of one rules pool, whose keys
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from service.storage.redis_store import RedisGameStore
+from service.storage.redis import RedisConnection
 from tests.cluster.local import local_cluster, redis_cli
 
 
@@ -27,16 +27,15 @@ def cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_more_requests_on_one_shard_than_connections_wait_for_a_free_one(
         cluster_url: str) -> None:
-    store = RedisGameStore(cluster_url, ttl_seconds=60, reply_ttl_seconds=60,
-                           timeout_seconds=5, max_connections=2)
+    connection = RedisConnection(cluster_url, timeout_seconds=5, max_connections=2)
     key = "ttt:{pools}:probe"
-    pool = store.client.get_node_from_key(key).redis_connection.connection_pool
+    pool = connection.client.get_node_from_key(key).redis_connection.connection_pool
     assert isinstance(pool, redis.BlockingConnectionPool) and pool.max_connections == 2
     errors: list[BaseException] = []
 
     def hold() -> None:  # each holds a connection to the key's node for 0.3 s
         try:
-            store.client.blpop([key], 0.3)
+            connection.client.blpop([key], 0.3)
         except BaseException as exc:
             errors.append(exc)
 
@@ -48,20 +47,19 @@ def test_more_requests_on_one_shard_than_connections_wait_for_a_free_one(
         t.join(30)
     assert errors == []
     assert time.monotonic() - started >= 0.85  # 6 on 2 connections: three turns of 0.3 s
-    store.close()
+    connection.close()
 
 
 def test_a_request_that_finds_no_free_connection_in_time_is_unavailable(
         cluster_url: str) -> None:
-    store = RedisGameStore(cluster_url, ttl_seconds=60, reply_ttl_seconds=60,
-                           timeout_seconds=0.2, max_connections=1)
+    connection = RedisConnection(cluster_url, timeout_seconds=0.2, max_connections=1)
     key = "ttt:{pools}:probe"
-    pool = store.client.get_node_from_key(key).redis_connection.connection_pool
+    pool = connection.client.get_node_from_key(key).redis_connection.connection_pool
     taken = pool.get_connection()  # the node's one connection, busy elsewhere
     started = time.monotonic()
     with pytest.raises(redis.ConnectionError):
-        store.client.get(key)  # the store's callers turn this into 503 (UNREACHABLE)
+        connection.client.get(key)  # the stores turn this into 503 (UNREACHABLE)
     assert time.monotonic() - started >= 0.2  # it waited its timeout first
     pool.release(taken)
-    assert store.client.get(key) is None  # and works again once one is free
-    store.close()
+    assert connection.client.get(key) is None  # and works again once one is free
+    connection.close()

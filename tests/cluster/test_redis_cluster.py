@@ -101,9 +101,9 @@ def test_waiters_on_games_on_every_shard_are_all_woken_by_their_moves(cluster: s
     store = _client(cluster)
     sharded = int(store.info("server", target_nodes=redis.RedisCluster.RANDOM)[
         "redis_version"].split(".")[0]) >= 7
-    app_store = create_app(Config(redis_url=cluster)).extensions["three_thirteen"].store
-    assert app_store.hub.sharded is sharded
-    app_store.close()
+    app_stores = create_app(Config(redis_url=cluster)).extensions["three_thirteen"].stores
+    assert app_stores.games.connection.hub.sharded is sharded
+    app_stores.close()
     server = Gunicorn(cluster, LONG_POLL_MAX_SECONDS="30", MAX_WAITS_PER_ADDRESS="off",
                       MAX_WAITS_PER_TOKEN="off", RATE_LIMIT="off", RATE_LIMIT_PER_ADDRESS="off")
     try:

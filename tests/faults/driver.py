@@ -23,7 +23,7 @@ import requests
 
 from service.core.rules import Rules
 from service.engine import apply, from_dict, new_game, opening_events
-from service.storage.redis_store import _event_of, game_keys
+from service.storage.redis.games import event_of, game_keys
 from tests.engine.game_helpers import check_invariants
 
 PROBLEM = "application/problem+json"
@@ -148,5 +148,5 @@ def check_stored_game(client: redis.Redis, player: Player) -> None:
         state, new = apply(state, seat, action)
         events += new
     assert state == stored, f"game {player.game_id}: replay differs from the stored state"
-    logged = [_event_of(fields[b"e"]) for _, fields in client.xrange(stream, "-", "+")]
+    logged = [event_of(fields[b"e"]) for _, fields in client.xrange(stream, "-", "+")]
     assert logged == events, f"game {player.game_id}: the event log differs from the replay"

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import orjson
 import redis
 
-from service.storage.redis_store import _event_of, game_keys
+from service.storage.redis.games import event_of, game_keys
 
 
 @dataclass
@@ -144,7 +144,7 @@ def logged_events(client: redis.Redis, game_id: str, seat: int | None) -> list[d
     """The game's whole event log as ``seat`` (``None``: a spectator) may see it."""
     _key, stream = game_keys(game_id)
     # (through JSON, as the stream sends them: tuples become lists)
-    return [json.loads(orjson.dumps(_event_of(fields[b"e"]).for_seat(seat)))
+    return [json.loads(orjson.dumps(event_of(fields[b"e"]).for_seat(seat)))
             for _, fields in client.xrange(stream, "-", "+")]
 
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from service.config import Config
-from service.storage.redis_store import CLUSTER_SCHEMES
+from service.storage.redis.connection import CLUSTER_SCHEMES
 from tests.ops.test_deploy_files import (
     K8S,
     K8S_CLUSTER,

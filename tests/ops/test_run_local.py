@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from service.storage import RedisGameStore
+from service.config import Config
+from service.storage import redis_stores
 from tests.conftest import (
     ROOT,
     free_port,
@@ -120,9 +121,9 @@ def test_run_local_runs_a_sweeper_that_finishes_a_clocked_game_nobody_reads(
             "turn_seconds": 1})
         assert created.status_code == 201, created.text
         # read from Redis, not over HTTP: a request that reads a game plays what is due
-        store = RedisGameStore(url, ttl_seconds=60, reply_ttl_seconds=60, timeout_seconds=2)
+        games = redis_stores(Config(redis_url=url)).games
         game_id = created.json()["game_id"]
-        wait_until(lambda: store.load(game_id).state.finished, 60, "the sweeper's moves")
+        wait_until(lambda: games.load(game_id).state.finished, 60, "the sweeper's moves")
     finally:
         stop(proc)
         redis_client(url).flushdb()

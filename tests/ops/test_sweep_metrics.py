@@ -1,4 +1,4 @@
-"""The sweeper's metrics (``service/sweep_metrics.py``) on the memory store: the schedule's
+"""The sweeper's metrics (``service/sweep_metrics.py``) on the memory schedule: the schedule's
 gauges say how far behind the sweepers are, the counters count passes, and the registry
 holds the sweeper's series only (not the API's, which the workers' /metrics serve)."""
 
@@ -11,7 +11,7 @@ import time
 import pytest
 
 import service.metrics  # noqa: F401  (registers the API's series on the default registry)
-from service.storage.memory import MemoryGameStore
+from service.storage import memory_stores
 from service.sweep_metrics import SweepMetrics
 
 
@@ -23,16 +23,16 @@ def test_the_schedule_gauges_are_unknown_until_read_then_count_the_overdue_visit
     metrics = SweepMetrics()
     assert math.isnan(value(metrics, "ttt_sweep_due_games"))  # type: ignore[arg-type]
     assert math.isnan(value(metrics, "ttt_sweep_overdue_seconds"))  # type: ignore[arg-type]
-    store = MemoryGameStore()
+    schedule = memory_stores().schedule
     now = time.time()
     for game_id, at in (("a", now - 100), ("b", now - 50), ("c", now + 100)):
-        store.plan_visit(game_id, at)
-    metrics.read_schedule(store)
+        schedule.plan_visit(game_id, at)
+    metrics.read_schedule(schedule)
     assert value(metrics, "ttt_sweep_due_games") == 2
     assert 100 <= value(metrics, "ttt_sweep_overdue_seconds") < 105  # type: ignore[operator]
     for game_id in ("a", "b"):
-        store.drop_visit(game_id)
-    metrics.read_schedule(store)  # only c, not yet due: nothing overdue
+        schedule.drop_visit(game_id)
+    metrics.read_schedule(schedule)  # only c, not yet due: nothing overdue
     assert value(metrics, "ttt_sweep_due_games") == 0
     assert value(metrics, "ttt_sweep_overdue_seconds") == 0
 

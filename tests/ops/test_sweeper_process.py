@@ -1,6 +1,7 @@
 """``python -m service.sweep`` as a process on a real Redis: two sweepers at once finish
 clocked games that nobody plays or watches (no gunicorn at all), every game's record
-verifies (no move made twice), and SIGTERM ends a sweeper cleanly."""
+verifies (no move made twice), a pass prunes the lobby's stale entries, and SIGTERM ends
+a sweeper cleanly."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from service.config import Config
 from service.play import create_game, game_record
-from service.storage import RedisGameStore
+from service.storage import redis_stores
 from service.verify.check import verify
 from tests.conftest import (
     ROOT,
@@ -61,17 +63,17 @@ def started(log: Path) -> bool:
 def test_two_sweepers_finish_clocked_games_nobody_plays_each_move_made_once(
     url: str, tmp_path: Path,
 ) -> None:
-    store = RedisGameStore(url, ttl_seconds=3600, reply_ttl_seconds=60, timeout_seconds=2)
-    games = [create_game(store, {"preset": "classic", "hand_sizes": [3]}, ["ann", "bob"],
+    stores = redis_stores(Config(redis_url=url))
+    games = [create_game(stores, {"preset": "classic", "hand_sizes": [3]}, ["ann", "bob"],
                          f"swept-{n}", turn_seconds=1)[0].game_id for n in range(GAMES)]
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
     ports = [free_port(), free_port()]
     sweepers = [sweeper(url, log, metrics_port=port) for log, port in zip(logs, ports, strict=True)]
     try:
-        wait_until(lambda: all(store.load(g).state.finished for g in games), 60,
+        wait_until(lambda: all(stores.games.load(g).state.finished for g in games), 60,
                    "every clocked game finished by the sweepers")
         # every move of every game was a sweeper's, and their /metrics count each once
-        actions = sum(len(game_record(store, g)[0]["actions"]) for g in games)
+        actions = sum(len(game_record(stores, g)[0]["actions"]) for g in games)
         wait_until(lambda: sum(metric(p, "ttt_sweep_moves_total") for p in ports) == actions,
                    10, f"the sweepers' metrics counting {actions} moves")
         assert sum(metric(p, "ttt_sweep_visits_total") for p in ports) >= GAMES
@@ -86,28 +88,42 @@ def test_two_sweepers_finish_clocked_games_nobody_plays_each_move_made_once(
     assert [proc.returncode for proc in sweepers] == [0, 0], errors
     assert not any("ERROR" in e or "Traceback" in e for e in errors), errors
     for game_id in games:
-        record, _ = game_record(store, game_id)
+        record, _ = game_record(stores, game_id)
         assert verify(record) == [], game_id
         assert {p["kind"] for p in record["players"]} == {"away"}  # nobody ever played
-    assert store.client.zcard("ttt:{sweep}:visits") == 0  # finished games leave the schedule
+    assert redis_client(url).zcard("ttt:{sweep}:visits") == 0  # finished games leave the schedule
 
 
 def test_a_sweepers_metrics_show_a_backlog_as_games_due_and_seconds_overdue(
     url: str, tmp_path: Path,
 ) -> None:
-    store = RedisGameStore(url, ttl_seconds=3600, reply_ttl_seconds=60, timeout_seconds=2)
+    schedule = redis_stores(Config(redis_url=url)).schedule
     for n in range(5):  # games that expired long ago: each visit only drops its entry
-        store.plan_visit(f"gone-{n}", time.time() - 100)
+        schedule.plan_visit(f"gone-{n}", time.time() - 100)
     port = free_port()
     proc = sweeper(url, tmp_path / "sweeper.log", interval=60, metrics_port=port)
     try:
         wait_until(lambda: metric(port, "ttt_sweep_visits_total") == 5, 30, "the first pass")
         assert metric(port, "ttt_sweep_due_games") == 5  # as the pass began
         assert 100 <= metric(port, "ttt_sweep_overdue_seconds") < 160
-        assert store.visits_due(time.time()) == (0, None)
+        assert schedule.visits_due(time.time()) == (0, None)
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
+
+
+def test_a_sweepers_first_pass_prunes_the_lobbys_stale_entries(url: str, tmp_path: Path) -> None:
+    lobby = redis_stores(Config(redis_url=url)).lobby
+    lobby.list_game("expired-long-ago", "in_progress", time.time() - 7200)
+    lobby.list_game("being-created", "open", time.time())  # spared: it may be on its way
+    proc = sweeper(url, tmp_path / "sweeper.log", interval=60)
+    try:
+        wait_until(lambda: not lobby.listed("in_progress", None, 10), 30, "the prune")
+        assert [g for g, _ in lobby.listed("open", None, 10)] == ["being-created"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+    assert "pruned 1 stale lobby entries" in (tmp_path / "sweeper.log").read_text()
 
 
 def test_a_sweeper_whose_metrics_port_is_taken_says_so_and_exits_2(

@@ -1,4 +1,4 @@
-"""The moves the service makes itself (``service/play/autoplay.py``), on the in-memory store:
+"""The moves the service makes itself (``service/play/autoplay.py``), on the in-memory stores:
 bot seats, stand-ins for resigned and timed-out seats, turn clocks, rematches."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from service.engine import apply, new_game, view
 from service.engine.seats import AWAY_AFTER
 from service.play import act, ask_for_rematch, create_game, decide, play_due
 from service.play.autoplay import due, with_clock
-from service.storage.memory import MemoryGameStore
+from service.storage import Stores
 
 from .conftest import play_out
 
@@ -67,60 +67,60 @@ def test_a_bot_decides_the_same_whatever_the_other_hands_and_the_stock_hold(bot:
 
 
 def test_a_game_of_bot_seats_plays_to_its_end_by_itself_and_again_the_same_way(
-    store: MemoryGameStore,
+    stores: Stores,
 ) -> None:
     logs = []
     for _ in range(2):
-        record, tokens = create_game(store, SHORT, [None] * 3, "bots-only",
+        record, tokens = create_game(stores, SHORT, [None] * 3, "bots-only",
                                      bots=["greedy", "strong", "random"])
         assert tokens == [None, None, None] and record.open_seats == []
-        assert play_due(store, record.game_id) == store.load(record.game_id).state.version
-        assert store.load(record.game_id).state.finished
-        events = store.events(record.game_id, 0, 10_000)
+        assert play_due(stores, record.game_id) == stores.games.load(record.game_id).state.version
+        assert stores.games.load(record.game_id).state.finished
+        events = stores.games.events(record.game_id, 0, 10_000)
         logs.append([(e.type, {k: v for k, v in e.public.items() if k != "seed_salt"})
                      for e in events])  # the salt is fresh per game
     assert logs[0] == logs[1]  # the bots' RNGs come from the seed: the same game twice
 
 
-def test_a_bot_seat_moves_as_soon_as_a_human_hands_it_the_turn(store: MemoryGameStore) -> None:
-    record, tokens = create_game(store, SHORT, ["ann", None], "hand-over", bots=[None, "greedy"])
+def test_a_bot_seat_moves_as_soon_as_a_human_hands_it_the_turn(stores: Stores) -> None:
+    record, tokens = create_game(stores, SHORT, ["ann", None], "hand-over", bots=[None, "greedy"])
     game_id = record.game_id
     rng = random.Random(1)
-    while not (state := store.load(game_id).state).finished:
+    while not (state := stores.games.load(game_id).state).finished:
         assert state.current_seat == 0 or due(state, [], 0)
         if state.current_seat == 1:
-            play_due(store, game_id)
+            play_due(stores, game_id)
             continue
         legal = view(state, 0)["legal_actions"]
-        act(store, game_id, tokens[0], rng.choice(legal))
-    kinds = {e.type for e in store.events(game_id, 0, 10_000)}
+        act(stores, game_id, tokens[0], rng.choice(legal))
+    kinds = {e.type for e in stores.games.events(game_id, 0, 10_000)}
     assert "game_finished" in kinds
 
 
 def test_a_resigned_seat_is_played_by_the_stand_in_and_the_last_player_standing_wins(
-    store: MemoryGameStore,
+    stores: Stores,
 ) -> None:
-    record, tokens = create_game(store, SHORT, ["ann", "bob", "cat"], "resign")
-    act(store, record.game_id, tokens[1], {"type": "resign"})  # not on turn: any time
-    state = store.load(record.game_id).state
+    record, tokens = create_game(stores, SHORT, ["ann", "bob", "cat"], "resign")
+    act(stores, record.game_id, tokens[1], {"type": "resign"})  # not on turn: any time
+    state = stores.games.load(record.game_id).state
     assert not state.finished and state.seat_kinds[1] == "resigned"
-    act(store, record.game_id, tokens[0], {"type": "resign"})
-    state = store.load(record.game_id).state
+    act(stores, record.game_id, tokens[0], {"type": "resign"})
+    state = stores.games.load(record.game_id).state
     assert state.finished and state.finish_reason == "resigned"
     assert state.seat_kinds == ("resigned", "resigned", "human")
     assert view(state, None)["winners"] == [2]
 
 
 def test_a_turn_past_its_deadline_is_timed_out_then_played_and_repeats_make_the_seat_away(
-    store: MemoryGameStore,
+    stores: Stores,
 ) -> None:
     now = [1000.0]
-    record, tokens = create_game(store, SHORT, ["ann", "bob"], "clock", turn_seconds=5,
+    record, tokens = create_game(stores, SHORT, ["ann", "bob"], "clock", turn_seconds=5,
                                  now=now[0])
     game_id = record.game_id
-    state = store.load(game_id).state
+    state = stores.games.load(game_id).state
     assert state.turn_deadline == 1005.0
-    assert play_due(store, game_id, clock=lambda: now[0]) == 0  # in time: nothing owed
+    assert play_due(stores, game_id, clock=lambda: now[0]) == 0  # in time: nothing owed
     # nobody ever acts: each turn times out at its deadline; the seat whose turns time
     # out AWAY_AFTER times in a row is away, and from then on played without waiting
     timed_out = 0
@@ -128,17 +128,17 @@ def test_a_turn_past_its_deadline_is_timed_out_then_played_and_repeats_make_the_
         seat = state.current_seat
         before = state.version
         now[0] = (state.turn_deadline or now[0]) + 0.5
-        play_due(store, game_id, clock=lambda: now[0])
-        events = store.events(game_id, 0, 10_000)
+        play_due(stores, game_id, clock=lambda: now[0])
+        events = stores.games.events(game_id, 0, 10_000)
         out = [e for e in events if e.type == "turn_timed_out"]
         assert len(out) == timed_out + 1 and out[-1].public["seat"] == seat
         timed_out += 1
-        state = store.load(game_id).state
+        state = stores.games.load(game_id).state
         assert state.version > before + 1  # the time-out, then the stand-in's moves
     away = state.seat_kinds.index("away")
     assert state.timeouts[away] == AWAY_AFTER
-    act(store, game_id, tokens[away], {"type": "back"})
-    assert store.load(game_id).state.seat_kinds[away] == "human"
+    act(stores, game_id, tokens[away], {"type": "back"})
+    assert stores.games.load(game_id).state.seat_kinds[away] == "human"
 
 
 def test_the_clock_starts_a_fresh_deadline_only_when_a_turn_begins() -> None:
@@ -150,20 +150,20 @@ def test_the_clock_starts_a_fresh_deadline_only_when_a_turn_begins() -> None:
 
 
 def test_a_rematch_starts_when_every_player_who_did_not_resign_has_asked(
-    store: MemoryGameStore,
+    stores: Stores,
 ) -> None:
-    record, tokens = create_game(store, SHORT, ["ann", "bob", None], "rematch",
+    record, tokens = create_game(stores, SHORT, ["ann", "bob", None], "rematch",
                                  bots=[None, None, "greedy"])
-    act(store, record.game_id, tokens[1], {"type": "resign"})
-    play_out(store, record.game_id, {0: tokens[0]})
+    act(stores, record.game_id, tokens[1], {"type": "resign"})
+    play_out(stores, record.game_id, {0: tokens[0]})
     with pytest.raises(SeatResignedError):
-        ask_for_rematch(store, record.game_id, tokens[1])  # bob resigned: not asked
-    done = ask_for_rematch(store, record.game_id, tokens[0]).state
+        ask_for_rematch(stores, record.game_id, tokens[1])  # bob resigned: not asked
+    done = ask_for_rematch(stores, record.game_id, tokens[0]).state
     assert done.rematch_game is not None  # ann was the only one to ask
-    events = store.events(record.game_id, 0, 10_000)
+    events = stores.games.events(record.game_id, 0, 10_000)
     assert events[-1].type == "rematch_started"
     assert events[-1].public == {"game_id": done.rematch_game}
-    again = store.load(done.rematch_game)
+    again = stores.games.load(done.rematch_game)
     assert again.state.names == ("ann", None, "greedy") and again.state.version == 0
     assert again.state.seat_kinds == ("human", "human", "bot")
     # ann's token plays her seat there; bob's seat is open for anyone to claim

@@ -1,64 +1,106 @@
-"""``service/play/lobby.py`` on the in-memory store: a page shows only games in the state
-its listing says, corrects the stale entries it meets, filters, and pages with a cursor."""
+"""``service/play/lobby.py`` on the in-memory stores: a page shows only games in the state
+its listing says, skipping the stale entries it meets (the sweeper's prune moves them),
+filters, and pages with a cursor."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
 from service import play
 from service.play import InvalidCursorError
-from service.storage.memory import MemoryGameStore
+from service.storage import Stores, memory_stores
+
+SHORT = {"preset": "classic", "hand_sizes": [3]}
 
 
-def _open(store: MemoryGameStore, players: int = 2, preset: str = "classic",
+def _open(stores: Stores, players: int = 2, preset: str = "classic",
           **kw: object) -> str:
-    record, _ = play.create_game(store, {"preset": preset}, ["ann"] + [None] * (players - 1),
+    record, _ = play.create_game(stores, {"preset": preset}, ["ann"] + [None] * (players - 1),
                                  None, **kw)  # type: ignore[arg-type]
     return record.game_id
 
 
 def test_a_full_game_moves_from_open_to_in_progress_and_a_finished_one_leaves() -> None:
-    store = MemoryGameStore()
-    game_id = _open(store)
-    assert [g["game_id"] for g in play.lobby_page(store, "open").games] == [game_id]
-    play.claim_seat(store, game_id, 1, "bob")
-    assert play.lobby_page(store, "open").games == []
-    (entry,) = play.lobby_page(store, "in_progress").games
+    stores = memory_stores()
+    game_id = _open(stores)
+    assert [g["game_id"] for g in play.lobby_page(stores, "open").games] == [game_id]
+    play.claim_seat(stores, game_id, 1, "bob")
+    assert play.lobby_page(stores, "open").games == []
+    (entry,) = play.lobby_page(stores, "in_progress").games
     assert entry["seats_open"] == 0 and entry["seats"][1] == {"seat": 1, "name": "bob",
                                                                "open": False}
 
 
-def test_an_entry_left_on_the_wrong_listing_is_skipped_and_moved_by_the_read() -> None:
-    store = MemoryGameStore()
-    game_id = _open(store)
-    play.claim_seat(store, game_id, 1, "bob")
-    store.list_game(game_id, "open", 1.0)  # as if the move after the claim had failed
-    assert play.lobby_page(store, "open").games == []
-    assert store.listed("open", None, 10) == []
-    store.list_game("gone", "in_progress", 2.0)  # a game that expired
-    assert [g["game_id"] for g in play.lobby_page(store, "in_progress").games] == [game_id]
-    assert [g for g, _ in store.listed("in_progress", None, 10)] == [game_id]
+def test_an_entry_left_on_the_wrong_listing_is_skipped_by_reads_and_moved_by_the_prune(
+) -> None:
+    stores = memory_stores()
+    game_id = _open(stores)
+    play.claim_seat(stores, game_id, 1, "bob")
+    stores.lobby.relist_game(game_id, "in_progress", "open")  # as if the claim's move failed
+    assert play.lobby_page(stores, "open").games == []
+    assert play.lobby_page(stores, "in_progress").games == []
+    assert [g for g, _ in stores.lobby.listed("open", None, 10)] == [game_id]  # read, not fixed
+    assert play.prune_listing(stores, "open", None, 10) == (1, None)
+    assert stores.lobby.listed("open", None, 10) == []
+    assert [g["game_id"] for g in play.lobby_page(stores, "in_progress").games] == [game_id]
+
+
+def test_the_prune_removes_gone_and_finished_games_but_spares_one_being_created() -> None:
+    stores = memory_stores()
+    now = time.time()
+    finished, _ = play.create_game(stores, SHORT, [None, None], "f", bots=["greedy", "greedy"])
+    play.play_due(stores, finished.game_id)
+    assert play.lobby_page(stores, "in_progress").games == []  # off the lobby as it finished
+    stores.lobby.list_game(finished.game_id, "in_progress", now - 5)  # as if that move failed
+    stores.lobby.list_game("expired", "in_progress", now - 3600)
+    stores.lobby.list_game("being-created", "in_progress", now - 1)  # listed, not yet stored
+    playing = _open(stores, 2)
+    play.claim_seat(stores, playing, 1, "bob")
+    assert play.prune_listing(stores, "in_progress", None, 10, now) == (2, None)
+    assert [g for g, _ in stores.lobby.listed("in_progress", None, 10)] == [
+        playing, "being-created"]
+    later = now + play.PRUNE_GRACE_SECONDS
+    assert play.prune_listing(stores, "in_progress", None, 10, later) == (1, None)
+    assert [g for g, _ in stores.lobby.listed("in_progress", None, 10)] == [playing]
+
+
+def test_the_prune_goes_through_a_listing_a_page_at_a_time() -> None:
+    stores = memory_stores()
+    now = time.time()
+    for n in range(7):
+        stores.lobby.list_game(f"gone-{n}", "open", now - 3600 - n)
+    live = _open(stores)
+    moved, cursor, pages = 0, None, 0
+    while True:
+        pruned, cursor = play.prune_listing(stores, "open", cursor, 3, now)
+        moved, pages = moved + pruned, pages + 1
+        if cursor is None:
+            break
+    assert (moved, pages) == (7, 3)
+    assert [g for g, _ in stores.lobby.listed("open", None, 10)] == [live]
 
 
 def test_unlisted_games_are_never_listed() -> None:
-    store = MemoryGameStore()
-    game_id = _open(store, unlisted=True)
-    assert play.lobby_page(store, "open").games == []
-    play.claim_seat(store, game_id, 1, "bob")
-    assert play.lobby_page(store, "in_progress").games == []
+    stores = memory_stores()
+    game_id = _open(stores, unlisted=True)
+    assert play.lobby_page(stores, "open").games == []
+    play.claim_seat(stores, game_id, 1, "bob")
+    assert play.lobby_page(stores, "in_progress").games == []
 
 
 def test_filters_and_cursor_pages_cover_every_matching_game_once() -> None:
-    store = MemoryGameStore()
-    made = [_open(store, 2 + n % 3, "bga" if n % 2 else "classic") for n in range(12)]
+    stores = memory_stores()
+    made = [_open(stores, 2 + n % 3, "bga" if n % 2 else "classic") for n in range(12)]
     three = [g for n, g in enumerate(made) if n % 3 == 1]
-    assert {g["game_id"] for g in play.lobby_page(store, "open", players=3).games} == set(three)
-    bga = {g["game_id"] for g in play.lobby_page(store, "open", preset="bga", limit=100).games}
+    assert {g["game_id"] for g in play.lobby_page(stores, "open", players=3).games} == set(three)
+    bga = {g["game_id"] for g in play.lobby_page(stores, "open", preset="bga", limit=100).games}
     assert bga == {g for n, g in enumerate(made) if n % 2}
     seen: list[str] = []
     cursor = None
     while True:
-        page = play.lobby_page(store, "open", cursor=cursor, limit=5)
+        page = play.lobby_page(stores, "open", cursor=cursor, limit=5)
         seen += [g["game_id"] for g in page.games]
         if page.next_cursor is None:
             break
@@ -68,4 +110,4 @@ def test_filters_and_cursor_pages_cover_every_matching_game_once() -> None:
 
 def test_a_cursor_the_lobby_never_gave_is_refused() -> None:
     with pytest.raises(InvalidCursorError):
-        play.lobby_page(MemoryGameStore(), "open", cursor="not-a-cursor")
+        play.lobby_page(memory_stores(), "open", cursor="not-a-cursor")

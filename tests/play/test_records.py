@@ -1,61 +1,65 @@
 """Records on the service layer: every way a game is played (humans, bots, resignations,
 time-outs mixed with a human's own moves) finishes with a record the verifier accepts,
-written once by the finishing save."""
+written once by the finishing save and never by a read."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
+
+import pytest
 
 from service.engine import view
-from service.play import act, create_game, game_record, play_due
+from service.play import GameNotFinishedError, act, create_game, game_record, play_due, view_at
+from service.storage import Stores, UnknownGameError
 from service.storage.memory import MemoryGameStore
 from service.verify import verify
 
-from .conftest import play_out
+from .conftest import play_out, with_games
 
 SHORT = {"preset": "classic", "hand_sizes": [3, 4, 5]}
 
 
-def _record(store: MemoryGameStore, game_id: str) -> dict:
-    assert store.load_record(game_id) is not None, "the finishing save wrote no record"
-    record, _ = game_record(store, game_id)
+def _record(stores: Stores, game_id: str) -> dict:
+    assert stores.records.load_record(game_id) is not None, "the finishing save wrote no record"
+    record, _ = game_record(stores, game_id)
     return record
 
 
-def test_a_game_of_bot_seats_has_a_record_that_verifies(store: MemoryGameStore) -> None:
-    record, _ = create_game(store, SHORT, [None] * 3, "bots", bots=["greedy", "strong", "random"])
-    play_due(store, record.game_id)
-    kept = _record(store, record.game_id)
+def test_a_game_of_bot_seats_has_a_record_that_verifies(stores: Stores) -> None:
+    record, _ = create_game(stores, SHORT, [None] * 3, "bots", bots=["greedy", "strong", "random"])
+    play_due(stores, record.game_id)
+    kept = _record(stores, record.game_id)
     assert [p["kind"] for p in kept["players"]] == ["bot"] * 3
     assert verify(kept) == []
 
 
 def test_time_outs_between_a_humans_own_moves_replay_to_the_same_counts(
-        store: MemoryGameStore) -> None:
+        stores: Stores) -> None:
     """A human's own move ends its run of time-outs; the replay must know which moves were
     its own, or the next time-out's count (and the seat going away) would differ."""
     now = [1000.0]
-    created, tokens = create_game(store, SHORT, ["ann", "bob"], "clock", turn_seconds=5,
+    created, tokens = create_game(stores, SHORT, ["ann", "bob"], "clock", turn_seconds=5,
                                   now=now[0])
     game_id, rng = created.game_id, random.Random(3)
-    while not (state := store.load(game_id).state).finished:
+    while not (state := stores.games.load(game_id).state).finished:
         seat = state.current_seat
         assert seat is not None
         if rng.random() < 0.3 or state.seat_kinds[seat] != "human":
             now[0] = (state.turn_deadline or now[0]) + 0.5
-            play_due(store, game_id, clock=lambda: now[0])
+            play_due(stores, game_id, clock=lambda: now[0])
         else:
-            act(store, game_id, tokens[seat], rng.choice(view(state, seat)["legal_actions"]))
-    kept = _record(store, game_id)
+            act(stores, game_id, tokens[seat], rng.choice(view(state, seat)["legal_actions"]))
+    kept = _record(stores, game_id)
     assert sum(a["type"] == "time_out" for a in kept["actions"]) >= 3
     assert verify(kept) == []
 
 
-def test_a_resigned_game_has_a_record_naming_the_resigned_seats(store: MemoryGameStore) -> None:
-    created, tokens = create_game(store, SHORT, ["ann", "bob", "cat"], "resign")
-    act(store, created.game_id, tokens[1], {"type": "resign"})
-    play_out(store, created.game_id, {0: tokens[0], 2: tokens[2]})
-    kept = _record(store, created.game_id)
+def test_a_resigned_game_has_a_record_naming_the_resigned_seats(stores: Stores) -> None:
+    created, tokens = create_game(stores, SHORT, ["ann", "bob", "cat"], "resign")
+    act(stores, created.game_id, tokens[1], {"type": "resign"})
+    play_out(stores, created.game_id, {0: tokens[0], 2: tokens[2]})
+    kept = _record(stores, created.game_id)
     assert [p["kind"] for p in kept["players"]] == ["human", "resigned", "human"]
     assert [p["played_by"] for p in kept["players"]] == [None, "greedy", None]
     assert 1 not in kept["winners"] and kept["finish_reason"] == "completed"
@@ -63,19 +67,64 @@ def test_a_resigned_game_has_a_record_naming_the_resigned_seats(store: MemoryGam
 
 
 def test_a_game_its_other_players_resigned_from_has_a_record_of_its_early_end(
-        store: MemoryGameStore) -> None:
-    created, tokens = create_game(store, SHORT, ["ann", "bob", "cat"], "last")
-    act(store, created.game_id, tokens[2], {"type": "resign"})
-    act(store, created.game_id, tokens[0], {"type": "resign"})
-    kept = _record(store, created.game_id)
+        stores: Stores) -> None:
+    created, tokens = create_game(stores, SHORT, ["ann", "bob", "cat"], "last")
+    act(stores, created.game_id, tokens[2], {"type": "resign"})
+    act(stores, created.game_id, tokens[0], {"type": "resign"})
+    kept = _record(stores, created.game_id)
     assert kept["finish_reason"] == "resigned" and kept["winners"] == [1]
     assert verify(kept) == []
 
 
-def test_a_record_is_never_replaced(store: MemoryGameStore) -> None:
-    created, _ = create_game(store, SHORT, [None, None], "once", bots=["greedy", "greedy"])
-    play_due(store, created.game_id)
-    first = store.load_record(created.game_id)
+def test_a_record_is_never_replaced(stores: Stores) -> None:
+    created, _ = create_game(stores, SHORT, [None, None], "once", bots=["greedy", "greedy"])
+    play_due(stores, created.game_id)
+    first = stores.records.load_record(created.game_id)
     assert first is not None
-    assert store.put_record(created.game_id, b"another") is False
-    assert store.load_record(created.game_id) == first
+    state = stores.games.load(created.game_id).state
+    stores.games.save(created.game_id, state.version, state, [], record=b"another")
+    assert stores.records.load_record(created.game_id) == first
+
+
+def test_a_record_is_asked_in_vain_before_the_end_and_after_its_game_is_gone(
+        stores: Stores) -> None:
+    created, _ = create_game(stores, SHORT, ["ann", "bob"], "early")
+    with pytest.raises(GameNotFinishedError):
+        game_record(stores, created.game_id)
+    with pytest.raises(UnknownGameError):
+        game_record(stores, "never-made")
+
+
+def test_a_game_that_finishes_between_the_records_two_reads_is_answered_with_its_record(
+        stores: Stores) -> None:
+    created, _ = create_game(stores, SHORT, [None, None], "race", bots=["greedy", "greedy"])
+    play_due(stores, created.game_id)
+    load, reads = stores.records.load_record, []
+
+    def finished_just_after_the_first_read(game_id: str) -> bytes | None:
+        reads.append(game_id)
+        return None if len(reads) == 1 else load(game_id)
+
+    stores.records.load_record = finished_just_after_the_first_read  # type: ignore[method-assign]
+    record, _ = game_record(stores, created.game_id)
+    assert verify(record) == [] and len(reads) == 2
+
+
+class ForgetsRecords(MemoryGameStore):
+    """A game store whose finishing saves keep no record (as a game finished before
+    records were kept, or one whose record was lost)."""
+
+    def save(self, *args: Any, **kwargs: Any) -> Any:
+        return super().save(*args, **{**kwargs, "record": None})
+
+
+def test_a_finished_game_without_a_record_is_answered_as_unknown_and_none_is_made() -> None:
+    stores = with_games(ForgetsRecords)
+    created, _ = create_game(stores, SHORT, [None, None], "lost", bots=["greedy", "greedy"])
+    play_due(stores, created.game_id)
+    assert stores.games.load(created.game_id).state.finished
+    with pytest.raises(UnknownGameError):  # the API's 404 unknown_game, as an expired record
+        game_record(stores, created.game_id)
+    with pytest.raises(UnknownGameError):
+        view_at(stores, created.game_id, None, 0)
+    assert stores.records.load_record(created.game_id) is None

@@ -1,4 +1,4 @@
-"""``service/play/streams.py`` on the in-memory store: what a stream sends, in which order,
+"""``service/play/streams.py`` on the in-memory stores: what a stream sends, in which order,
 and how it ends; stream tickets."""
 
 from __future__ import annotations
@@ -13,35 +13,38 @@ import orjson
 import pytest
 
 from service import play
+from service.config import Config
 from service.play import AuthError, InvalidCursorError, Message
-from service.storage import GameRecord, StorageUnavailableError
+from service.storage import GameRecord, StorageUnavailableError, Stores, redis_stores
 from service.storage.memory import MemoryGameStore
 
+from .conftest import with_games
 
-def _game(store: MemoryGameStore, hand_sizes: list[int] | None = None
+
+def _game(stores: Stores, hand_sizes: list[int] | None = None
           ) -> tuple[GameRecord, list[str]]:
     rules: dict[str, Any] = {"preset": "classic"}
     if hand_sizes:
         rules["hand_sizes"] = hand_sizes
-    record, tokens = play.create_game(store, rules, ["ann", "bob"], "7")
+    record, tokens = play.create_game(stores, rules, ["ann", "bob"], "7")
     return record, [t for t in tokens if t is not None]
 
 
-def _move(store: MemoryGameStore, game_id: str, tokens: list[str], rng: random.Random) -> None:
+def _move(stores: Stores, game_id: str, tokens: list[str], rng: random.Random) -> None:
     """One legal action of the seat on turn (going out when it can)."""
-    record = store.load(game_id)
+    record = stores.games.load(game_id)
     seat = record.state.current_seat
     assert seat is not None
     legal = play.game_view(game_id, record.state, seat)["legal_actions"]
     go_out = [a for a in legal if a["type"] == "go_out"]
-    play.act(store, game_id, tokens[seat], go_out[0] if go_out else rng.choice(legal))
+    play.act(stores, game_id, tokens[seat], go_out[0] if go_out else rng.choice(legal))
 
 
-def _stream(store: MemoryGameStore, game_id: str, seat: int | None, after: int = 0,
+def _stream(stores: Stores, game_id: str, seat: int | None, after: int = 0,
             **kw: Any) -> Iterator[Message]:
     options: dict[str, Any] = {"max_seconds": 30.0, "heartbeat_seconds": 30.0,
                                "stopping": lambda: False, **kw}
-    return play.stream_messages(store, game_id, seat, after, **options)
+    return play.stream_messages(stores, game_id, seat, after, **options)
 
 
 def _take(messages: Iterator[Message], n: int) -> list[Message]:
@@ -49,14 +52,14 @@ def _take(messages: Iterator[Message], n: int) -> list[Message]:
 
 
 def test_a_stream_first_sends_the_events_after_the_cursor_then_the_current_view(
-    store: MemoryGameStore,
+    stores: Stores,
 ) -> None:
-    record, tokens = _game(store)
+    record, tokens = _game(stores)
     rng = random.Random(1)
     for _ in range(3):
-        _move(store, record.game_id, tokens, rng)
-    newest = store.load(record.game_id).state.event_seq
-    messages = _stream(store, record.game_id, 0, after=1)
+        _move(stores, record.game_id, tokens, rng)
+    newest = stores.games.load(record.game_id).state.event_seq
+    messages = _stream(stores, record.game_id, 0, after=1)
     got = _take(messages, newest - 1 + 1)
     assert [m.kind for m in got] == ["event"] * (newest - 1) + ["view"]
     assert [m.seq for m in got[:-1]] == list(range(2, newest + 1))
@@ -65,11 +68,11 @@ def test_a_stream_first_sends_the_events_after_the_cursor_then_the_current_view(
     messages.close()
 
 
-def test_every_move_sends_its_new_events_then_the_new_view(store: MemoryGameStore) -> None:
-    record, tokens = _game(store)
-    messages = _stream(store, record.game_id, None, after=record.state.event_seq)
+def test_every_move_sends_its_new_events_then_the_new_view(stores: Stores) -> None:
+    record, tokens = _game(stores)
+    messages = _stream(stores, record.game_id, None, after=record.state.event_seq)
     assert [m.kind for m in _take(messages, 1)] == ["view"]
-    threading.Timer(0.05, _move, (store, record.game_id, tokens, random.Random(2))).start()
+    threading.Timer(0.05, _move, (stores, record.game_id, tokens, random.Random(2))).start()
     first = next(messages)
     assert first.kind == "event" and first.seq == record.state.event_seq + 1
     rest = []
@@ -81,11 +84,11 @@ def test_every_move_sends_its_new_events_then_the_new_view(store: MemoryGameStor
 
 
 def test_a_seat_sees_its_own_private_fields_and_a_spectator_only_public_ones(
-    store: MemoryGameStore,
+    stores: Stores,
 ) -> None:
-    record, _ = _game(store)
-    dealt = next(_stream(store, record.game_id, 0))
-    public = next(_stream(store, record.game_id, None))
+    record, _ = _game(stores)
+    dealt = next(_stream(stores, record.game_id, 0))
+    public = next(_stream(stores, record.game_id, None))
     assert dealt.kind == public.kind == "event"
     assert dealt.data is not None and public.data is not None
     assert dealt.data["type"] == "round_started" and "hand" in dealt.data
@@ -93,11 +96,11 @@ def test_a_seat_sees_its_own_private_fields_and_a_spectator_only_public_ones(
 
 
 def test_an_idle_stream_sends_heartbeats_and_ends_at_its_maximum_duration_with_a_retry_hint(
-    store: MemoryGameStore,
+    stores: Stores,
 ) -> None:
-    record, _ = _game(store)
+    record, _ = _game(stores)
     start = time.monotonic()
-    got = list(_stream(store, record.game_id, None, after=record.state.event_seq,
+    got = list(_stream(stores, record.game_id, None, after=record.state.event_seq,
                        max_seconds=1.0, heartbeat_seconds=0.1))
     assert 0.95 < time.monotonic() - start < 4
     assert got[0].kind == "view"
@@ -106,16 +109,16 @@ def test_an_idle_stream_sends_heartbeats_and_ends_at_its_maximum_duration_with_a
     assert got[-1] == Message("end", {"reason": "max_duration", "retry_ms": play.END_RETRY_MS})
 
 
-def test_a_shutdown_wakes_an_idle_stream_which_ends_at_once(store: MemoryGameStore) -> None:
-    record, _ = _game(store)
+def test_a_shutdown_wakes_an_idle_stream_which_ends_at_once(stores: Stores) -> None:
+    record, _ = _game(stores)
     stopping = threading.Event()
-    messages = _stream(store, record.game_id, None, after=record.state.event_seq,
+    messages = _stream(stores, record.game_id, None, after=record.state.event_seq,
                        stopping=stopping.is_set)
     assert next(messages).kind == "view"
 
     def stop() -> None:
         stopping.set()
-        store.wake_all()
+        stores.games.wake_all()
 
     threading.Timer(0.1, stop).start()
     start = time.monotonic()
@@ -125,61 +128,61 @@ def test_a_shutdown_wakes_an_idle_stream_which_ends_at_once(store: MemoryGameSto
         next(messages)
 
 
-def test_a_finished_game_ends_the_stream_after_its_final_view(store: MemoryGameStore) -> None:
-    record, tokens = _game(store, hand_sizes=[3])
+def test_a_finished_game_ends_the_stream_after_its_final_view(stores: Stores) -> None:
+    record, tokens = _game(stores, hand_sizes=[3])
     rng = random.Random(3)
-    while not store.load(record.game_id).state.finished:
-        _move(store, record.game_id, tokens, rng)
-    got = list(_stream(store, record.game_id, 1))
+    while not stores.games.load(record.game_id).state.finished:
+        _move(stores, record.game_id, tokens, rng)
+    got = list(_stream(stores, record.game_id, 1))
     assert [m.kind for m in got[-2:]] == ["view", "end"]
     assert orjson.loads(got[-2].body or b"")["status"] == "finished"
     assert got[-1].data == {"reason": "finished", "retry_ms": play.END_RETRY_MS}
     events = [m.data for m in got if m.kind == "event"]
-    assert events == [e.for_seat(1) for e in store.events(record.game_id, 0, 10_000)]
+    assert events == [e.for_seat(1) for e in stores.games.events(record.game_id, 0, 10_000)]
     assert events[-1] is not None and events[-1]["type"] == "game_finished"
 
 
-def test_a_cursor_beyond_the_newest_event_is_refused(store: MemoryGameStore) -> None:
-    record, _ = _game(store)
+def test_a_cursor_beyond_the_newest_event_is_refused(stores: Stores) -> None:
+    record, _ = _game(stores)
     play.check_cursor(record, record.state.event_seq)
     with pytest.raises(InvalidCursorError):
         play.check_cursor(record, record.state.event_seq + 1)
 
 
 def test_a_stream_ticket_opens_one_stream_as_its_seat_then_never_again(
-    store: MemoryGameStore,
+    stores: Stores,
 ) -> None:
-    record, tokens = _game(store)
-    ticket = play.issue_ticket(store, record.game_id, tokens[1])
+    record, tokens = _game(stores)
+    ticket = play.issue_ticket(stores, record.game_id, tokens[1])
     assert tokens[1] not in ticket
-    _, seat = play.redeem_ticket(store, record.game_id, ticket)
+    _, seat = play.redeem_ticket(stores, record.game_id, ticket)
     assert seat == 1
     with pytest.raises(AuthError):
-        play.redeem_ticket(store, record.game_id, ticket)
+        play.redeem_ticket(stores, record.game_id, ticket)
 
 
 def test_a_ticket_needs_a_seat_token_and_is_good_for_its_game_only(
-    store: MemoryGameStore,
+    stores: Stores,
 ) -> None:
-    record, tokens = _game(store)
-    other, _ = _game(store)
+    record, tokens = _game(stores)
+    other, _ = _game(stores)
     with pytest.raises(AuthError):
-        play.issue_ticket(store, record.game_id, None)
+        play.issue_ticket(stores, record.game_id, None)
     with pytest.raises(AuthError):
-        play.issue_ticket(store, record.game_id, "not-a-token")
-    ticket = play.issue_ticket(store, record.game_id, tokens[0])
+        play.issue_ticket(stores, record.game_id, "not-a-token")
+    ticket = play.issue_ticket(stores, record.game_id, tokens[0])
     with pytest.raises(AuthError):
-        play.redeem_ticket(store, other.game_id, ticket)
+        play.redeem_ticket(stores, other.game_id, ticket)
 
 
-def test_an_expired_ticket_is_refused(store: MemoryGameStore) -> None:
-    record, tokens = _game(store)
-    assert store.put_ticket(record.game_id, "h", play.hash_token(tokens[0]), 0)
-    assert store.take_ticket(record.game_id, "h") is None
+def test_an_expired_ticket_is_refused(stores: Stores) -> None:
+    record, tokens = _game(stores)
+    assert stores.tickets.put_ticket(record.game_id, "h", play.hash_token(tokens[0]), 0)
+    assert stores.tickets.take_ticket(record.game_id, "h") is None
 
 
 class _FailingStore(MemoryGameStore):
-    """A store whose reads fail once told to (as Redis does while it restarts)."""
+    """A game store whose reads fail once told to (as Redis does while it restarts)."""
 
     failing = False
 
@@ -190,12 +193,12 @@ class _FailingStore(MemoryGameStore):
 
 
 def test_a_store_failing_mid_stream_ends_it_as_unavailable_with_a_retry_hint() -> None:
-    store = _FailingStore()
-    record, _ = _game(store)
-    messages = _stream(store, record.game_id, None, after=record.state.event_seq)
+    stores = with_games(_FailingStore)
+    record, _ = _game(stores)
+    messages = _stream(stores, record.game_id, None, after=record.state.event_seq)
     assert next(messages).kind == "view"
-    store.failing = True
-    store.wake_all()
+    stores.games.failing = True
+    stores.games.wake_all()
     assert next(messages).data == {"reason": "unavailable", "retry_ms": play.END_RETRY_MS}
     with pytest.raises(StopIteration):
         next(messages)
@@ -206,18 +209,15 @@ def test_streams_opening_together_on_one_game_share_its_first_redis_read(
 ) -> None:
     """On Redis (the hub shares reads): streams that open on a game at a version the
     bearer check has just read cost one read for all, and each sends that view."""
-    from service.storage.redis_store import RedisGameStore
-
-    redis_store = RedisGameStore(f"{redis_server}/9", ttl_seconds=60, reply_ttl_seconds=60,
-                                 timeout_seconds=2)
+    on_redis = redis_stores(Config(redis_url=f"{redis_server}/9", game_ttl_seconds=60))
     try:
-        record, _tokens = _game(redis_store)  # type: ignore[arg-type]
+        record, _tokens = _game(on_redis)
         reads = []
-        load = redis_store.load
-        redis_store.load = lambda game_id: reads.append(game_id) or load(game_id)  # type: ignore[method-assign]
+        load = on_redis.games.load
+        on_redis.games.load = lambda game_id: reads.append(game_id) or load(game_id)  # type: ignore[method-assign]
         version = record.state.version
         newest = record.state.event_seq
-        streams = [_stream(redis_store, record.game_id, None, after=newest,  # type: ignore[arg-type]
+        streams = [_stream(on_redis, record.game_id, None, after=newest,
                            known_version=version) for _ in range(20)]
         firsts = [next(s) for s in streams]  # each parked on the hub after its first view
         assert [(m.kind, orjson.loads(m.body or b"{}")["version"]) for m in firsts] == [
@@ -226,4 +226,4 @@ def test_streams_opening_together_on_one_game_share_its_first_redis_read(
         for s in streams:
             s.close()  # type: ignore[attr-defined]
     finally:
-        redis_store.close()
+        on_redis.close()

@@ -1,7 +1,7 @@
-"""The Redis store on a real Redis: a game with unclaimed seats lives OPEN_GAME_TTL_SECONDS
-from its creation (claims that leave seats open do not renew it), the last claim gives it
-the normal TTL; the lobby's listings page newest first with ties kept apart, and
-trim the open games that can no longer exist."""
+"""The Redis game and lobby stores on a real Redis: a game with unclaimed seats lives
+OPEN_GAME_TTL_SECONDS from its creation (claims that leave seats open do not renew it),
+the last claim gives it the normal TTL; the lobby's listings page newest first with ties
+kept apart, and trim the open games that can no longer exist."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from service.config import Config
 from service.core.rules import preset_rules
 from service.engine import new_game, opening_events
 from service.engine.state import GameState
-from service.storage import RedisGameStore
-from service.storage.redis_store import game_keys, listing_key
+from service.storage import Stores, redis_stores
+from service.storage.redis.lobby import listing_key
+from service.storage.redis.scripts import game_keys
 from tests.conftest import redis_client, redis_url_for_tests
 
 
@@ -27,9 +29,9 @@ def db(redis_server: str) -> Iterator[redis.Redis]:
     client.flushdb()
 
 
-def _store(redis_server: str, open_ttl: int) -> RedisGameStore:
-    return RedisGameStore(redis_url_for_tests(redis_server, 7), ttl_seconds=3600,
-                          reply_ttl_seconds=60, timeout_seconds=2, open_ttl_seconds=open_ttl)
+def _stores(redis_server: str, open_ttl: int) -> Stores:
+    return redis_stores(Config(redis_url=redis_url_for_tests(redis_server, 7),
+                               game_ttl_seconds=3600, open_game_ttl_seconds=open_ttl))
 
 
 def _game() -> GameState:
@@ -39,13 +41,13 @@ def _game() -> GameState:
 def test_a_game_with_unclaimed_seats_is_gone_after_the_open_game_ttl(
     redis_server: str, db: redis.Redis,
 ) -> None:
-    store = _store(redis_server, open_ttl=3)
+    stores = _stores(redis_server, open_ttl=3)
     state = _game()
-    store.create("g1", state, ["h0", None, None], opening_events(state))
+    stores.games.create("g1", state, ["h0", None, None], opening_events(state))
     assert 0 < db.ttl(game_keys("g1")[0]) <= 3
     time.sleep(1)
     # a claim that leaves a seat open keeps the creation's deadline (not 3 s from now)
-    store.save("g1", state.version, state, [], token_hashes=["h0", "h1", None])
+    stores.games.save("g1", state.version, state, [], token_hashes=["h0", "h1", None])
     assert db.pttl(game_keys("g1")[0]) <= 2100
     time.sleep(2.3)
     assert db.exists(*game_keys("g1")) == 0
@@ -54,39 +56,39 @@ def test_a_game_with_unclaimed_seats_is_gone_after_the_open_game_ttl(
 def test_the_claim_of_the_last_seat_gives_the_game_the_normal_ttl(
     redis_server: str, db: redis.Redis,
 ) -> None:
-    store = _store(redis_server, open_ttl=5)
+    stores = _stores(redis_server, open_ttl=5)
     state = _game()
-    store.create("g2", state, ["h0", None, None], opening_events(state))
-    store.save("g2", state.version, state, [], token_hashes=["h0", "h1", "h2"])
+    stores.games.create("g2", state, ["h0", None, None], opening_events(state))
+    stores.games.save("g2", state.version, state, [], token_hashes=["h0", "h1", "h2"])
     assert db.ttl(game_keys("g2")[0]) > 3000
     full = _game()
-    store.create("g3", full, ["h0", "h1", "h2"], opening_events(full))
+    stores.games.create("g3", full, ["h0", "h1", "h2"], opening_events(full))
     assert db.ttl(game_keys("g3")[0]) > 3000
 
 
 def test_listings_page_newest_first_and_ties_of_one_millisecond_are_not_lost(
     redis_server: str, db: redis.Redis,
 ) -> None:
-    store = _store(redis_server, open_ttl=3600)
+    stores = _stores(redis_server, open_ttl=3600)
     now = time.time()
     for n in range(7):
-        store.list_game(f"g{n}", "open", now + (n // 3))  # three games per millisecond
+        stores.lobby.list_game(f"g{n}", "open", now + (n // 3))  # three games per millisecond
     pages, before = [], None
-    while page := store.listed("open", before, 2):
+    while page := stores.lobby.listed("open", before, 2):
         pages += page
         before = (page[-1][1], page[-1][0])  # (created, game_id)
     assert [g for g, _ in pages] == ["g6", "g5", "g4", "g3", "g2", "g1", "g0"]
-    store.relist_game("g6", "open", "in_progress")
-    assert [g for g, _ in store.listed("in_progress", None, 5)] == ["g6"]
-    store.relist_game("g6", "in_progress", None)
-    store.relist_game("never-listed", "open", "in_progress")  # unlisted stays unlisted
+    stores.lobby.relist_game("g6", "open", "in_progress")
+    assert [g for g, _ in stores.lobby.listed("in_progress", None, 5)] == ["g6"]
+    stores.lobby.relist_game("g6", "in_progress", None)
+    stores.lobby.relist_game("never-listed", "open", "in_progress")  # unlisted stays unlisted
     assert db.zcard(listing_key("in_progress")) == 0
 
 
 def test_listing_a_game_trims_open_games_older_than_the_open_game_ttl(
     redis_server: str, db: redis.Redis,
 ) -> None:
-    store = _store(redis_server, open_ttl=60)
-    store.list_game("old", "open", time.time() - 120)
-    store.list_game("new", "open", time.time())
-    assert [g for g, _ in store.listed("open", None, 10)] == ["new"]
+    stores = _stores(redis_server, open_ttl=60)
+    stores.lobby.list_game("old", "open", time.time() - 120)
+    stores.lobby.list_game("new", "open", time.time())
+    assert [g for g, _ in stores.lobby.listed("open", None, 10)] == ["new"]

@@ -10,11 +10,11 @@ import time
 import pytest
 import redis
 
+from service.config import Config
 from service.core.cards import card_name
 from service.core.rules import preset_rules
 from service.engine import apply, new_game
-from service.storage import StorageUnavailableError
-from service.storage.redis_store import RedisGameStore
+from service.storage import StorageUnavailableError, redis_stores
 from tests.conftest import redis_url_for_tests
 
 TIMEOUT = 0.5
@@ -31,7 +31,8 @@ def test_a_save_that_times_out_is_a_503_and_the_move_is_applied_once(redis_serve
     url = redis_url_for_tests(redis_server, 11)
     client = redis.Redis.from_url(url)
     client.flushdb()
-    store = RedisGameStore(url, ttl_seconds=60, reply_ttl_seconds=60, timeout_seconds=TIMEOUT)
+    stores = redis_stores(Config(redis_url=url, redis_timeout_seconds=TIMEOUT))
+    store = stores.games
     state = new_game(preset_rules("classic"), ["ann", "bob"], seed="timeouts")
     store.create("g1", state, [None, None], [])
     drawn, events = apply(state, state.current_seat, {"type": "draw", "source": "stock"})
@@ -51,4 +52,4 @@ def test_a_save_that_times_out_is_a_503_and_the_move_is_applied_once(redis_serve
     busy.join()
     assert store.load("g1").state.version == 2
     client.flushdb()
-    store.close()
+    stores.close()

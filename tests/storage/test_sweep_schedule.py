@@ -1,5 +1,6 @@
-"""The sweeper's schedule in Redis (``service/storage/visits.py``) on a real Redis: due
-games come out oldest first, and racing sweepers never take one game twice in a lease."""
+"""The sweeper's schedule in Redis (``service/storage/redis/schedule.py``) on a real Redis:
+due games come out oldest first, and racing sweepers never take one game twice in a
+lease; the in-memory schedule counts what is due the same way."""
 
 from __future__ import annotations
 
@@ -9,23 +10,29 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from service.storage import GameStore, RedisGameStore
-from service.storage.memory import MemoryGameStore
-from service.storage.visits import VISITS_KEY
+from service.config import Config
+from service.storage import Schedule, memory_stores, redis_stores
+from service.storage.redis.schedule import VISITS_KEY
 from tests.conftest import redis_client, redis_url_for_tests
 
 
 @pytest.fixture
-def store(redis_server: str) -> Iterator[RedisGameStore]:
-    url = redis_url_for_tests(redis_server, 12)
-    client: redis.Redis = redis_client(url)
+def db(redis_server: str) -> Iterator[redis.Redis]:
+    client: redis.Redis = redis_client(redis_url_for_tests(redis_server, 12))
     client.flushdb()
-    yield RedisGameStore(url, ttl_seconds=3600, reply_ttl_seconds=60, timeout_seconds=2)
+    yield client
     client.flushdb()
+
+
+@pytest.fixture
+def store(redis_server: str, db: redis.Redis) -> Iterator[Schedule]:
+    stores = redis_stores(Config(redis_url=redis_url_for_tests(redis_server, 12)))
+    yield stores.schedule
+    stores.close()
 
 
 def test_due_games_come_out_oldest_first_and_a_plan_replaces_the_last(
-    store: RedisGameStore,
+    store: Schedule, db: redis.Redis,
 ) -> None:
     store.plan_visit("late", 300.0)
     store.plan_visit("early", 100.0)
@@ -35,18 +42,18 @@ def test_due_games_come_out_oldest_first_and_a_plan_replaces_the_last(
     assert store.take_visits(260.0, 10, 1000) == ["moved"]
     store.drop_visit("late")
     assert store.take_visits(10**9, 10, 30) == ["early", "moved"]  # their leases ran out
-    assert store.client.zcard(VISITS_KEY) == 2
+    assert db.zcard(VISITS_KEY) == 2
 
 
 @pytest.fixture(params=["redis", "memory"])
-def either(request: pytest.FixtureRequest) -> GameStore:
-    """The Redis store, and the memory store that the service-layer tests stand it in for."""
+def either(request: pytest.FixtureRequest) -> Schedule:
+    """The Redis schedule, and the memory one that the service-layer tests stand it in for."""
     if request.param == "memory":
-        return MemoryGameStore()
-    return request.getfixturevalue("store")
+        return memory_stores().schedule
+    return request.getfixturevalue("store")  # type: ignore[no-any-return]
 
 
-def test_the_schedule_says_how_many_visits_are_due_and_since_when(either: GameStore) -> None:
+def test_the_schedule_says_how_many_visits_are_due_and_since_when(either: Schedule) -> None:
     store = either
     assert store.visits_due(1000.0) == (0, None)
     for game_id, at in (("a", 100.0), ("b", 150.5), ("c", 2000.0)):
@@ -58,7 +65,7 @@ def test_the_schedule_says_how_many_visits_are_due_and_since_when(either: GameSt
 
 
 def test_racing_sweepers_take_every_due_game_exactly_once_within_a_lease(
-    store: RedisGameStore,
+    store: Schedule,
 ) -> None:
     for n in range(300):
         store.plan_visit(f"g{n}", 1000.0 + n)

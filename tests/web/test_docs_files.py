@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Config
-from service.storage.memory import MemoryGameStore
+from service.storage import memory_stores
 from service.web.docs import DOCS_STATIC_DIR, SWAGGER_UI_DIR
 
 #: by suffix (``.js`` is one or the other, depending on the machine's mime.types)
@@ -22,7 +22,7 @@ CONTENT_TYPES = {".js": {"text/javascript", "application/javascript"}, ".css": {
 @pytest.fixture
 def client() -> FlaskClient:
     return create_app(Config(rate_limit="off", rate_limit_per_address="off"),
-                      store=MemoryGameStore()).test_client()
+                      stores=memory_stores()).test_client()
 
 
 def test_the_docs_page_refers_only_to_local_urls_and_each_is_served(

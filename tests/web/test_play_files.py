@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Config
-from service.storage.memory import MemoryGameStore
+from service.storage import memory_stores
 from service.web import PLAY_FILES, STATIC_DIR
 from tests.conftest import ROOT
 
@@ -18,7 +18,7 @@ from tests.conftest import ROOT
 @pytest.fixture
 def client() -> FlaskClient:
     return create_app(Config(rate_limit="off", rate_limit_per_address="off"),
-                      store=MemoryGameStore()).test_client()
+                      stores=memory_stores()).test_client()
 
 
 def test_play_redirects_into_its_folder_keeping_the_query(client: FlaskClient) -> None:

@@ -1,6 +1,5 @@
-"""The Lua scripts of :mod:`.redis_store`: what one atomic step on Redis does; and the
-game's keys they write, and the reading of the state hash back (shared with
-:mod:`.listings`, whose lobby reads many games in one pipeline).
+"""The Lua scripts of the game store (:mod:`.games`): what one atomic step on Redis does;
+and the game's keys they write, and the reading of the state hash back.
 
 Why Lua: Redis runs a script atomically, so "check the version, write state, tokens and
 events, renew the TTLs, remember the idempotent reply, keep the record of a game that
@@ -16,7 +15,7 @@ import orjson
 
 from service.engine import from_dict
 
-from .base import GameRecord
+from ..games import GameRecord
 
 __all__ = ["CREATE", "GAME_FIELDS", "SAVE", "game_keys", "record_of"]
 

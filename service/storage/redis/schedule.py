@@ -1,4 +1,4 @@
-"""The sweeper's schedule in Redis (part of :class:`~.redis_store.RedisGameStore`).
+"""The sweeper's schedule in Redis.
 
 One sorted set, ``ttt:{sweep}:visits`` (member: a game id; score: when to look at it,
 Unix ms). Why one key: the sweeper asks "which games are due now" across every game,
@@ -11,10 +11,12 @@ the next visit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-__all__ = ["TAKE_VISITS", "VISITS_KEY", "RedisVisits"]
+from ..schedule import Schedule
+from .connection import RedisConnection
+
+__all__ = ["TAKE_VISITS", "VISITS_KEY", "RedisSchedule"]
 
 VISITS_KEY = "ttt:{sweep}:visits"
 
@@ -26,31 +28,35 @@ return due
 """
 
 
-class RedisVisits:
-    """The schedule methods of the Redis store (its client and error mapping)."""
+class RedisSchedule(Schedule):
+    """The schedule, on the process's shared connection."""
 
-    client: Any
-    _take_visits: Any
-    _run: Callable[[Callable[[], Any]], Any]  # the store's call with its error mapping
+    def __init__(self, connection: RedisConnection) -> None:
+        self.connection = connection
+        self._take_visits = connection.client.register_script(TAKE_VISITS)
 
     def plan_visit(self, game_id: str, at: float) -> None:
-        self._run(lambda: self.client.zadd(VISITS_KEY, {game_id: round(at * 1000)}))
+        client = self.connection.client
+        self.connection.run(lambda: client.zadd(VISITS_KEY, {game_id: round(at * 1000)}))
 
     def take_visits(self, now: float, count: int, lease_seconds: float) -> list[str]:
-        taken = self._run(lambda: self._take_visits(
+        taken = self.connection.run(lambda: self._take_visits(
             keys=[VISITS_KEY],
             args=[round(now * 1000), count, round((now + lease_seconds) * 1000)]))
         return [g.decode() for g in taken]
 
     def drop_visit(self, game_id: str) -> None:
-        self._run(lambda: self.client.zrem(VISITS_KEY, game_id))
+        client = self.connection.client
+        self.connection.run(lambda: client.zrem(VISITS_KEY, game_id))
 
     def visits_due(self, now: float) -> tuple[int, float | None]:
+        client = self.connection.client
+
         def read() -> list[Any]:
-            pipe = self.client.pipeline(transaction=False)  # one key: one shard, one trip
+            pipe = client.pipeline(transaction=False)  # one key: one shard, one trip
             pipe.zcount(VISITS_KEY, "-inf", round(now * 1000))
             pipe.zrange(VISITS_KEY, 0, 0, withscores=True)
             return pipe.execute()  # type: ignore[no-any-return]
 
-        due, first = self._run(read)
+        due, first = self.connection.run(read)
         return int(due), first[0][1] / 1000 if first else None

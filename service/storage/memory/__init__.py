@@ -1,0 +1,28 @@
+"""In-memory implementations of the storage interfaces, for fast tests only.
+
+Each keeps the promises its interface states, in one process and without TTLs, so the
+service layer (``tests/play``) and matchmaking run in milliseconds without Redis. The
+games, replies, records and seek board of one bundle share one lock and one set of
+channels (:mod:`.shared`), as the Redis stores share a server; build them together with
+:func:`service.storage.memory_stores`.
+"""
+
+from .games import MemoryGameStore
+from .lobby import MemoryLobby
+from .records import MemoryRecords
+from .replies import MemoryReplies
+from .schedule import MemorySchedule
+from .seeks import MemorySeekBoard
+from .shared import Shared
+from .tickets import MemoryTickets
+
+__all__ = [
+    "MemoryGameStore",
+    "MemoryLobby",
+    "MemoryRecords",
+    "MemoryReplies",
+    "MemorySchedule",
+    "MemorySeekBoard",
+    "MemoryTickets",
+    "Shared",
+]

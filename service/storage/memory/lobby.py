@@ -1,0 +1,34 @@
+"""The in-memory :class:`~service.storage.lobby.LobbyStore`: each listing a dict of game id
+to created time, under a lock of its own (no other store writes it)."""
+
+from __future__ import annotations
+
+import threading
+
+from ..lobby import LISTINGS, LobbyStore
+
+__all__ = ["MemoryLobby"]
+
+
+class MemoryLobby(LobbyStore):
+    """The listings in dicts. No trimming of old open games: there are no TTLs in memory."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._listings: dict[str, dict[str, float]] = {name: {} for name in LISTINGS}
+
+    def list_game(self, game_id: str, listing: str, created: float) -> None:
+        with self._lock:
+            self._listings[listing][game_id] = created
+
+    def relist_game(self, game_id: str, listing: str, to: str | None) -> None:
+        with self._lock:
+            created = self._listings[listing].pop(game_id, None)
+            if created is not None and to is not None:
+                self._listings[to][game_id] = created
+
+    def listed(self, listing: str, before: tuple[float, str] | None,
+               count: int) -> list[tuple[str, float]]:
+        with self._lock:
+            rows = sorted(((c, g) for g, c in self._listings[listing].items()), reverse=True)
+        return [(g, c) for c, g in rows if before is None or (c, g) < before][:count]

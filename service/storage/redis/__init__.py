@@ -1,0 +1,44 @@
+"""The Redis implementations of the storage interfaces: the stores the service runs on.
+
+Every store of a process shares one :class:`RedisConnection` (one redis-py client, its
+bounded pool, the worker's notification hub). Keys (all of one game share the hash tag
+``{<game_id>}``, so a Redis Cluster keeps them on one shard and a Lua script may touch
+them together)::
+
+    ttt:{<id>}:game         hash  v = version, s = state (orjson of engine to_dict),
+                                  t = JSON list of seat token sha256 hashes (null: open
+                                  seat), c = created (Unix seconds)        games.py
+    ttt:{<id>}:events       stream, one entry per event, entry id "<seq>-0", field e = event
+                                  in the compact form of ``event_codec``   games.py
+    ttt:{<id>}:reply:<slot> string, a seat's latest idempotent reply       replies.py
+    ttt:{<id>}:record       string, a finished game's record               records.py
+    ttt:{<id>}:ticket:<h>   string, a stream ticket                        tickets.py
+    ttt:{<id>}:moved        pub/sub channel: every save publishes the new version on it
+    ttt:{lobby}:open        sorted sets, the lobby's listings              lobby.py
+    ttt:{lobby}:in_progress
+    ttt:{sweep}:visits      sorted set, the sweeper's schedule             schedule.py
+    ttt:{<pool>}:…          a matchmaking pool's keys and channel          seeks.py
+
+The game's own keys are written together by the save script (:mod:`.scripts`); the
+lobby, the schedule and the pools are indexes across games, each on a shard of its own.
+"""
+
+from .connection import RedisConnection
+from .games import RedisGameStore
+from .lobby import RedisLobby
+from .records import RedisRecords
+from .replies import RedisReplies
+from .schedule import RedisSchedule
+from .seeks import RedisSeekBoard
+from .tickets import RedisTickets
+
+__all__ = [
+    "RedisConnection",
+    "RedisGameStore",
+    "RedisLobby",
+    "RedisRecords",
+    "RedisReplies",
+    "RedisSchedule",
+    "RedisSeekBoard",
+    "RedisTickets",
+]

@@ -1,0 +1,109 @@
+"""One store of each concept, bundled: what the service layer and the HTTP layer are handed.
+
+Why a bundle: a move touches several concepts (the game and its events, the acting
+seat's reply, the lobby, the sweeper's schedule), and the play functions that make one
+take the bundle; a function that needs one concept takes just that store. The bundle is
+built in one place, from the configuration: :func:`redis_stores` for the service and the
+sweeper (every store on one shared connection), :func:`memory_stores` for fast tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from service.config import Config
+
+from .games import GameStore
+from .lobby import LobbyStore
+from .memory import (
+    MemoryGameStore,
+    MemoryLobby,
+    MemoryRecords,
+    MemoryReplies,
+    MemorySchedule,
+    MemorySeekBoard,
+    MemoryTickets,
+    Shared,
+)
+from .records import RecordStore
+from .redis import (
+    RedisConnection,
+    RedisGameStore,
+    RedisLobby,
+    RedisRecords,
+    RedisReplies,
+    RedisSchedule,
+    RedisSeekBoard,
+    RedisTickets,
+)
+from .replies import ReplyStore
+from .schedule import Schedule
+from .seeks import SeekBoard
+from .tickets import TicketStore
+
+__all__ = ["Stores", "memory_stores", "redis_stores"]
+
+
+def _nothing() -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Stores:
+    """One store per concept, all on the same backend."""
+
+    games: GameStore
+    replies: ReplyStore
+    records: RecordStore
+    lobby: LobbyStore
+    schedule: Schedule
+    tickets: TicketStore
+    seeks: SeekBoard
+    #: releases what the stores share (Redis: the connections and the hub)
+    release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
+
+    def close(self) -> None:
+        """Stop the hub (waking its waiters) and close the connections: a worker's exit."""
+        self.release()
+
+
+def redis_stores(config: Config) -> Stores:
+    """The Redis stores ``config`` describes (the app's, and the sweeper's), sharing one
+    connection pool and one hub."""
+    connection = RedisConnection(config.redis_url, timeout_seconds=config.redis_timeout_seconds,
+                                 max_connections=config.redis_max_connections)
+    return Stores(
+        games=RedisGameStore(
+            connection,
+            ttl_seconds=config.game_ttl_seconds,
+            finished_ttl_seconds=config.finished_game_ttl_seconds,
+            open_ttl_seconds=config.open_game_ttl_seconds,
+            reply_ttl_seconds=config.idempotency_ttl_seconds,
+            record_ttl_seconds=config.record_ttl_seconds,
+        ),
+        replies=RedisReplies(connection),
+        records=RedisRecords(connection),
+        lobby=RedisLobby(connection, open_ttl_seconds=config.open_game_ttl_seconds),
+        schedule=RedisSchedule(connection),
+        tickets=RedisTickets(connection),
+        # a match's record is kept as long as an open game: its seekers create the game
+        seeks=RedisSeekBoard(connection, results_kept_seconds=config.open_game_ttl_seconds),
+        release=connection.close,
+    )
+
+
+def memory_stores(config: Config | None = None) -> Stores:
+    """Fresh in-memory stores (``config``: only its ``open_game_ttl_seconds``, how long a
+    match's record is kept), for tests: nothing is shared with any other bundle."""
+    shared = Shared()
+    kept = (config or Config()).open_game_ttl_seconds
+    return Stores(
+        games=MemoryGameStore(shared),
+        replies=MemoryReplies(shared),
+        records=MemoryRecords(shared),
+        lobby=MemoryLobby(),
+        schedule=MemorySchedule(),
+        tickets=MemoryTickets(),
+        seeks=MemorySeekBoard(shared, results_kept_seconds=kept),
+    )

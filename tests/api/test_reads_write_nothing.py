@@ -1,0 +1,85 @@
+"""Reads only read, as Redis itself sees it: while the lobby (stale entries and all), a
+record, a past view, the events and a view of a game that owes no move are served, Redis's
+``MONITOR`` shows no command that writes (none flagged ``write`` by ``COMMAND``, no
+script, no publish)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from .conftest import new_table
+from .test_records import play_out
+
+SHORT = {"preset": "classic", "hand_sizes": [3]}
+#: Commands that may write without the ``write`` flag: scripts, and what wakes waiters.
+MAY_WRITE = {"eval", "evalsha", "fcall", "publish", "spublish"}
+
+
+def commands_during(db: redis.Redis, action: Callable[[], None]) -> list[str]:
+    """The commands Redis ran on ``db``'s database (scripts' own included) during
+    ``action()``, as MONITOR reports them."""
+    number = db.connection_pool.connection_kwargs.get("db", 0)
+    marker = f"end-of-reads-{time.monotonic_ns()}"
+    seen: list[str] = []
+    with db.monitor() as monitor:
+        def follow() -> None:
+            while marker not in (command := monitor.next_command())["command"]:
+                if command["db"] == number:
+                    seen.append(command["command"])
+
+        follower = threading.Thread(target=follow)
+        follower.start()
+        action()
+        db.echo(marker)
+        follower.join(10)
+    assert not follower.is_alive()
+    return seen
+
+
+def writes(db: redis.Redis, commands: list[str]) -> list[str]:
+    """Those of ``commands`` that write."""
+    flags: dict[str, Any] = db.command()
+    return [c for c in commands
+            if (name := c.split(" ", 1)[0].lower()) in MAY_WRITE
+            or "write" in flags.get(name, {}).get("flags", [])]
+
+
+def test_the_lobby_a_record_a_past_view_and_the_events_are_served_without_a_write(
+        client: FlaskClient, redis_db: redis.Redis) -> None:
+    if isinstance(redis_db, redis.RedisCluster):
+        pytest.skip("MONITOR watches one node; a cluster's commands spread over several")
+    finished = new_table(client, rules=SHORT, seed="reads-1")
+    play_out(finished, redis_db)
+    unrecorded = new_table(client, rules=SHORT, seed="reads-2")
+    play_out(unrecorded, redis_db)
+    redis_db.delete(f"ttt:{{{unrecorded.game_id}}}:record")
+    playing = new_table(client, rules=SHORT, seed="reads-3")
+    full = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": None}]}).json
+    client.post(f"/v1/games/{full['game_id']}/seats/1/claim", json={"name": "b"})
+    now_ms = round(time.time() * 1000)
+    redis_db.zadd("ttt:{lobby}:open", {full["game_id"]: now_ms})  # a failed move's leftover
+    redis_db.zadd("ttt:{lobby}:in_progress", {finished.game_id: now_ms, "expired": 1})
+
+    def reads() -> None:
+        for status in ("open", "in_progress"):
+            assert client.get(f"/v1/games?status={status}").status_code == 200
+        record = f"/v1/games/{finished.game_id}/record"
+        assert client.get(record).status_code == 200
+        assert client.get(record, headers={"Accept": "text/plain"}).status_code == 200
+        assert client.get(f"/v1/games/{finished.game_id}?version=2").status_code == 200
+        assert client.get(f"/v1/games/{unrecorded.game_id}/record").status_code == 404
+        assert client.get(f"/v1/games/{playing.game_id}/record").status_code == 409
+        assert client.get(f"/v1/games/{playing.game_id}/events").status_code == 200
+        assert client.get(f"/v1/games/{playing.game_id}").status_code == 200
+
+    commands = commands_during(redis_db, reads)
+    assert any(c.startswith("ZREVRANGEBYSCORE") for c in commands)  # MONITOR saw the reads
+    assert writes(redis_db, commands) == []
+    redis_db.delete(f"ttt:{{{unrecorded.game_id}}}:game")  # (every finished game left has one)

@@ -1,0 +1,115 @@
+"""Reads only read: a page of the lobby (stale entries and all) and a finished game's
+record (kept, or not kept) make no write to any store. Every method of every storage
+interface is named here as a read or a write, so a new write cannot slip past the count."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from service import play
+from service.storage import (
+    GameStore,
+    LobbyStore,
+    RecordStore,
+    ReplyStore,
+    Schedule,
+    SeekBoard,
+    Stores,
+    TicketStore,
+    UnknownGameError,
+    memory_stores,
+)
+
+SHORT = {"preset": "classic", "hand_sizes": [3]}
+
+#: Per store of the bundle: its interface, and the methods that write.
+WRITES: dict[str, tuple[type, set[str]]] = {
+    "games": (GameStore, {"create", "save"}),
+    "replies": (ReplyStore, set()),
+    "records": (RecordStore, set()),
+    "lobby": (LobbyStore, {"list_game", "relist_game"}),
+    "schedule": (Schedule, {"plan_visit", "take_visits", "drop_visit"}),
+    "tickets": (TicketStore, {"put_ticket", "take_ticket"}),
+    "seeks": (SeekBoard, {"add", "cancel"}),
+}
+READS = {"load", "load_many", "events", "watch", "wake_all", "ping", "stored_reply",
+         "load_record", "listed", "visits_due", "get", "match_record"}
+
+
+def _counted(write: Callable[..., Any], name: str, writes: list[str]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        writes.append(name)
+        return write(*args, **kwargs)
+    return counted
+
+
+def counting_writes(stores: Stores) -> list[str]:
+    """Make every write method of ``stores`` append its name to the list returned."""
+    writes: list[str] = []
+    for concept, (_, names) in WRITES.items():
+        store = getattr(stores, concept)
+        for name in names:
+            setattr(store, name, _counted(getattr(store, name), f"{concept}.{name}", writes))
+    return writes
+
+
+def test_every_method_of_every_storage_interface_is_counted_as_a_read_or_a_write() -> None:
+    for interface, names in WRITES.values():
+        assert interface.__abstractmethods__ <= READS | names, interface
+        assert names <= interface.__abstractmethods__, interface
+
+
+def _finished(stores: Stores, seed: str) -> str:
+    record, _ = play.create_game(stores, SHORT, [None, None], seed, bots=["greedy", "random"])
+    play.play_due(stores, record.game_id)
+    assert stores.games.load(record.game_id).state.finished
+    return record.game_id
+
+
+@pytest.fixture
+def lobby_with_stale_entries() -> Stores:
+    """Memory stores whose listings hold a live entry of each and a stale one of each kind:
+    a full game on ``open``, a finished one and a gone one on ``in_progress``."""
+    stores = memory_stores()
+    play.create_game(stores, SHORT, ["ann", None], None)
+    full, _ = play.create_game(stores, SHORT, ["ann", None], None)
+    play.claim_seat(stores, full.game_id, 1, "bob")
+    stores.lobby.relist_game(full.game_id, "in_progress", "open")  # the claim's move failed
+    stores.lobby.list_game(_finished(stores, "over"), "in_progress", time.time())
+    stores.lobby.list_game("gone", "in_progress", time.time() - 7200)
+    play.create_game(stores, SHORT, ["ann", "bob"], None)
+    return stores
+
+
+def test_a_page_of_the_lobby_skips_stale_entries_and_writes_nothing(
+        lobby_with_stale_entries: Stores) -> None:
+    stores = lobby_with_stale_entries
+    writes = counting_writes(stores)
+    for status in ("open", "in_progress"):
+        page = play.lobby_page(stores, status, limit=1)
+        while page.next_cursor is not None:
+            page = play.lobby_page(stores, status, cursor=page.next_cursor, limit=1)
+        assert len(play.lobby_page(stores, status).games) == 1
+    assert writes == []
+    assert play.prune_listing(stores, "open", None, 10)[0] == 1  # the sweeper's job
+    assert play.prune_listing(stores, "in_progress", None, 10)[0] == 2
+    assert writes == ["lobby.relist_game"] * 3
+
+
+def test_reading_a_record_or_a_past_view_writes_nothing_kept_or_not(stores: Stores) -> None:
+    kept = _finished(stores, "kept")
+    lost = _finished(stores, "lost")
+    stores.games.shared.records.pop(lost)  # type: ignore[attr-defined]  # as if it expired
+    playing, _ = play.create_game(stores, SHORT, ["ann", "bob"], None)
+    writes = counting_writes(stores)
+    record, _ = play.game_record(stores, kept)
+    assert play.view_at(stores, kept, None, record["versions"])[1] is None
+    with pytest.raises(UnknownGameError):
+        play.game_record(stores, lost)
+    with pytest.raises(play.GameNotFinishedError):
+        play.game_record(stores, playing.game_id)
+    assert writes == []

@@ -1,0 +1,143 @@
+"""Matchmaking (``service/play/seeks.py``) on the in-memory stores: seekers of the same
+rules meet in one game, one seat each, however they race; other rules never meet them;
+a waiting seeker is woken by the one that completes its game; seeks expire or are
+removed; a match whose game was not created is created by the next seeker to look."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from service.engine import Event, GameState
+from service.play import (
+    SeekMatchedError,
+    UnknownSeekError,
+    cancel_seek,
+    lobby_page,
+    open_seek,
+    seat_of,
+    seek_status,
+    wait_for_match,
+)
+from service.storage import StorageUnavailableError, Stores
+from service.storage.memory import MemoryGameStore, Shared
+
+from .conftest import with_games
+
+TTL = 60.0
+
+
+def test_seekers_of_the_same_rules_meet_in_one_new_game_one_seat_each(stores: Stores) -> None:
+    first = open_seek(stores, "classic", 3, "ann", TTL)
+    second = open_seek(stores, {"preset": "classic"}, 3, "bob", TTL)
+    assert (first.status, second.status) == ("waiting", "waiting") and first.token is None
+    third = open_seek(stores, "classic", 3, "cy", TTL)
+    assert third.status == "matched" and third.game_id is not None
+    seeks = [seek_status(stores, s.seek_id) for s in (first, second)] + [third]
+    assert {s.game_id for s in seeks} == {third.game_id}
+    game = stores.games.load(third.game_id)
+    assert [game.state.names[s.seat] for s in seeks] == ["ann", "bob", "cy"]
+    assert sorted(s.seat for s in seeks) == [0, 1, 2] and not game.state.seeded_by_creator
+    assert [seat_of(game, s.token) for s in seeks] == [s.seat for s in seeks]  # its own seat
+    listed = lobby_page(stores, "in_progress").games
+    assert [g["game_id"] for g in listed] == [third.game_id]  # to watch, never to join
+
+
+def test_seekers_of_other_rules_or_player_counts_are_never_matched_together(
+        stores: Stores) -> None:
+    a = open_seek(stores, "classic", 2, "a", TTL)
+    b = open_seek(stores, "bga", 2, "b", TTL)
+    c = open_seek(stores, {"preset": "classic", "jokers": 2}, 2, "c", TTL)
+    d = open_seek(stores, "classic", 3, "d", TTL)
+    assert {s.status for s in (a, b, c, d)} == {"waiting"}
+    e = open_seek(stores, {"preset": "classic", "jokers": 0}, 2, "e", TTL)  # a's rules, spelled out
+    assert e.status == "matched" and seek_status(stores, a.seek_id).game_id == e.game_id
+    assert {seek_status(stores, s.seek_id).status for s in (b, c, d)} == {"waiting"}
+
+
+def test_racing_seekers_end_in_whole_games_each_seeker_in_exactly_one_seat(
+        stores: Stores) -> None:
+    results: dict[int, Any] = {}
+    start = threading.Barrier(12)
+
+    def seeker(n: int) -> None:
+        start.wait()
+        seek = open_seek(stores, "family", 4, f"s{n}", TTL)
+        results[n] = wait_for_match(stores, seek.seek_id, 10)
+
+    threads = [threading.Thread(target=seeker, args=(n,)) for n in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(results) == 12 and {s.status for s in results.values()} == {"matched"}
+    games = Counter(s.game_id for s in results.values())
+    assert len(games) == 3 and set(games.values()) == {4}
+    for game_id in games:
+        assert sorted(s.seat for s in results.values() if s.game_id == game_id) == [0, 1, 2, 3]
+
+
+def test_a_waiting_seeker_is_woken_by_the_seeker_that_completes_its_game(
+        stores: Stores) -> None:
+    waiting = open_seek(stores, "classic", 2, "ann", TTL)
+    woken: list[Any] = []
+    waiter = threading.Thread(target=lambda: woken.append(
+        wait_for_match(stores, waiting.seek_id, 10)))
+    waiter.start()
+    assert wait_for_match(stores, waiting.seek_id, 0.05).status == "waiting"  # no news: waits
+    other = open_seek(stores, "classic", 2, "bob", TTL)
+    waiter.join(10)
+    assert woken[0].status == "matched" and woken[0].game_id == other.game_id
+    assert {woken[0].seat, other.seat} == {0, 1}
+
+
+def test_an_expired_seek_is_unknown_and_never_matched(stores: Stores) -> None:
+    old = open_seek(stores, "classic", 2, "old", 0.001)
+    time.sleep(0.01)
+    with pytest.raises(UnknownSeekError):
+        seek_status(stores, old.seek_id)
+    assert open_seek(stores, "classic", 2, "new", TTL).status == "waiting"  # not with old
+
+
+def test_a_removed_seek_is_gone_and_a_matched_one_cannot_be_removed(stores: Stores) -> None:
+    a = open_seek(stores, "classic", 2, "a", TTL)
+    cancel_seek(stores.seeks, a.seek_id)
+    with pytest.raises(UnknownSeekError):
+        seek_status(stores, a.seek_id)
+    with pytest.raises(UnknownSeekError):
+        cancel_seek(stores.seeks, a.seek_id)
+    assert open_seek(stores, "classic", 2, "b", TTL).status == "waiting"
+    matched = open_seek(stores, "classic", 2, "c", TTL)
+    with pytest.raises(SeekMatchedError):
+        cancel_seek(stores.seeks, matched.seek_id)
+    with pytest.raises(UnknownSeekError):
+        seek_status(stores, "not-a-seek-id")
+
+
+class DiesCreating(MemoryGameStore):
+    """A game store whose next creation fails, as if the matching worker died there."""
+
+    def __init__(self, shared: Shared) -> None:
+        super().__init__(shared)
+        self.fail = True
+
+    def create(self, game_id: str, state: GameState, token_hashes: Any,
+               events: list[Event]) -> None:
+        if self.fail:
+            self.fail = False
+            raise StorageUnavailableError("the worker died")
+        super().create(game_id, state, token_hashes, events)
+
+
+def test_a_match_whose_game_was_never_created_is_created_by_its_next_seeker_to_look() -> None:
+    stores = with_games(DiesCreating)
+    waiting = open_seek(stores, "classic", 2, "ann", TTL)
+    with pytest.raises(StorageUnavailableError):
+        open_seek(stores, "classic", 2, "bob", TTL)  # matched, then its game not created
+    seek = seek_status(stores, waiting.seek_id)
+    assert seek.status == "matched" and seek.game_id is not None
+    assert stores.games.load(seek.game_id).state.names[seek.seat] == "ann"
