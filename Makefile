@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test test-fast lint openapi bench-api bench-solve bench-engine clean
+.PHONY: run test test-fast lint openapi bench-api bench-solve bench-engine bench-decisions clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -66,6 +66,11 @@ bench-solve: $(STAMP)
 
 bench-engine: $(STAMP)
 	$(BIN)/python -m tests.bench.bench_engine
+
+# CPU time of single bot decisions (median, p99, max) with a cold cache, on ordinary
+# positions and the worst the rules allow (8 players, 14-card hands, 8 jokers, lay-offs).
+bench-decisions: $(STAMP)
+	$(BIN)/python -m tests.bench.bench_decisions $(ARGS)
 
 # Bot-vs-bot tournament over HTTP: starts Redis and a 2-worker gunicorn, prints games/min,
 # actions/s and p50/p99 action latency next to the compare-and-set action floor.

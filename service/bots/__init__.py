@@ -2,27 +2,32 @@
 
 * ``random``: uniform over the legal actions.
 * ``greedy``: the exact solver, one decision at a time.
-* ``strong``: greedy plus card counting and a one-draw look-ahead.
+* ``strong``: greedy plus card counting and a one-draw look-ahead, within a budget.
 
 ``make_bot("greedy", seed=…)`` builds one by name; :data:`BOTS` lists them.
 A bot is any object with ``choose(view) -> action`` (see :class:`Bot`).
+:func:`decide` is the one way the service makes a bot seat's move (a pure function of
+the bot's name, its RNG seed from :func:`decision_seed`, and what the seat saw).
 """
 
 from __future__ import annotations
 
 from .base import Bot
+from .budget import DecisionBudget
+from .decide import decide, decision_seed
+from .registry import BOTS, make_bot
 from .simple import GreedyBot, RandomBot
-from .strong import StrongBot
+from .strong import STRONG_BUDGET, StrongBot
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrongBot", "make_bot"]
-
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
-
-
-def make_bot(name: str, seed: int | str | None = None) -> Bot:
-    """A fresh bot of the named kind (one per seat per game)."""
-    try:
-        cls = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}") from None
-    return cls(seed)  # type: ignore[call-arg]
+__all__ = [
+    "BOTS",
+    "STRONG_BUDGET",
+    "Bot",
+    "DecisionBudget",
+    "GreedyBot",
+    "RandomBot",
+    "StrongBot",
+    "decide",
+    "decision_seed",
+    "make_bot",
+]

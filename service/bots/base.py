@@ -1,25 +1,28 @@
-"""What every reference bot shares: reading a view into cards, and a cached solver.
+"""What every reference bot shares: reading a view into cards, and the solver under a budget.
 
 A bot sees only what the server shows its seat (the view and its own events), so
 everything here starts from a view dict. The solver is the engine's own
 (``service.solver.analyze``) run locally on the bot's hand: the same
-optimal arrangement the server scores with, without a round trip per question.
+optimal arrangement the server scores with, without a round trip per question. Each
+decision asks it through its own :class:`~.budget.DecisionBudget` (``Bot.budget`` work
+units), so the work of a decision is bounded and the same on every machine.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from service.client.types import Action, GameView
 from service.core.cards import card_name, parse_card, parse_cards, parse_rank
 from service.core.rules import Rules
 from service.engine.serialize import rules_from_json
-from service.solver import GAME_STEP_BUDGET, Analysis, analyze
+from service.solver import Analysis
 
-__all__ = ["Bot", "Position", "analysis", "rules_of"]
+from .budget import DecisionBudget
+
+__all__ = ["Bot", "Position", "rules_of"]
 
 DRAW_PHASES = frozenset({"draw", "final_draw"})
 
@@ -30,10 +33,21 @@ class Bot(ABC):
     ``choose`` returns one action (any element of ``view["legal_actions"]``). A bot
     that sets ``wants_events`` gets ``observe(events)`` with the events it has not
     seen yet before each decision. One bot object plays one seat of one game.
+
+    ``budget`` is the work units (``service/bots/budget.py``) a decision may spend on
+    optional analyses, beyond the ones it needs to move at all; 0 for a bot that has none.
     """
 
     name: ClassVar[str] = "bot"
     wants_events: ClassVar[bool] = False
+    budget: int | None = 0
+    #: The budget of the latest decision, as it ended (what it spent, whether it ran out).
+    last_budget: DecisionBudget | None = None
+
+    def position(self, view: GameView) -> Position:
+        """The view read for one decision, with a fresh budget of ``self.budget`` units."""
+        self.last_budget = DecisionBudget(self.budget)
+        return Position.of(view, self.last_budget)
 
     def start(self, view: GameView) -> None:  # noqa: B027 - an optional hook
         """Called once with the first view (before any decision)."""
@@ -54,19 +68,6 @@ def rules_of(view: GameView) -> Rules:
     return rules_from_json(view["rules"])
 
 
-@lru_cache(maxsize=200_000)
-def _analysis(hand: tuple[int, ...], wild: int, rules: Rules,
-              table: tuple[tuple[int, ...], ...], contract: tuple[int, int] | None) -> Analysis:
-    return analyze(list(hand), wild, rules, table, contract, steps=GAME_STEP_BUDGET)
-
-
-def analysis(hand: list[int] | tuple[int, ...], wild: int, rules: Rules,
-             table: tuple[tuple[int, ...], ...] = (),
-             contract: tuple[int, int] | None = None) -> Analysis:
-    """``analyze`` of a hand as a multiset, memoised (bots ask about the same hands often)."""
-    return _analysis(tuple(sorted(hand)), wild, rules, table, contract)
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
     """The decision-relevant facts of a view, as engine integers."""
@@ -80,9 +81,11 @@ class Position:
     contract: tuple[int, int] | None
     table: tuple[tuple[int, ...], ...]
     legal: tuple[dict[str, Any], ...]
+    budget: DecisionBudget
 
     @classmethod
-    def of(cls, view: GameView) -> Position:
+    def of(cls, view: GameView, budget: DecisionBudget | None = None) -> Position:
+        """The view's facts; ``budget`` is charged for every analysis (none: a budget of 0)."""
         rnd = view["round"]
         you = view["you"]
         assert you is not None, "a bot needs a seat's view, not a spectator's"
@@ -101,6 +104,7 @@ class Position:
             contract=None if contract is None else (contract["sets"], contract["runs"]),
             table=table,
             legal=tuple(view["legal_actions"]),
+            budget=DecisionBudget(0) if budget is None else budget,
         )
 
     @property
@@ -112,9 +116,21 @@ class Position:
         return any(a.get("source") == "discard" for a in self.legal)
 
     def analyze(self, hand: list[int] | tuple[int, ...]) -> Analysis:
-        """The solver on ``hand``: the table (lay-offs) counts only in final turns."""
-        table = self.table if self.phase.startswith("final") else ()
-        return analysis(hand, self.wild, self.rules, table, self.contract)
+        """The solver on ``hand``, as a question the bot needs answered to move at all:
+        charged to the decision, never refused. The table (lay-offs) counts only in
+        final turns."""
+        a = self.budget.analyze(hand, self.wild, self.rules, self._table(), self.contract)
+        assert a is not None  # a required analysis is never refused
+        return a
+
+    def look_ahead(self, hand: list[int] | tuple[int, ...]) -> Analysis | None:
+        """The solver on ``hand`` if the decision's budget can still pay for it, else
+        ``None`` (and every later ``look_ahead`` of this decision is ``None`` too)."""
+        return self.budget.analyze(hand, self.wild, self.rules, self._table(), self.contract,
+                                   required=False)
+
+    def _table(self) -> tuple[tuple[int, ...], ...]:
+        return self.table if self.phase.startswith("final") else ()
 
     def go_out_for(self, a: Analysis) -> Action | None:
         """The first of the solver's go-outs that the server lists as legal, if any."""

@@ -11,7 +11,7 @@ import random as _random
 
 from service.client.types import Action, GameView
 
-from .base import Bot, Position, discard, draw
+from .base import Bot, discard, draw
 
 __all__ = ["GreedyBot", "RandomBot"]
 
@@ -20,6 +20,7 @@ class RandomBot(Bot):
     """Uniform over the legal actions (seedable, so a match can be replayed)."""
 
     name = "random"
+    budget = 0  # it never asks the solver
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = _random.Random(seed)
@@ -33,12 +34,15 @@ class GreedyBot(Bot):
     goes out whenever it can. Every judgement is the exact solver's."""
 
     name = "greedy"
+    #: None beyond its two questions (its hand, and its hand with the discard pile's top),
+    #: each bounded by the solver's ``GAME_STEP_BUDGET``.
+    budget = 0
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed  # unused: greedy is deterministic
 
     def choose(self, view: GameView) -> Action:
-        pos = Position.of(view)
+        pos = self.position(view)
         if pos.drawing:
             if pos.top is not None and pos.can_take_discard:
                 now = pos.analyze(pos.hand).penalty

@@ -19,7 +19,12 @@ Why it beats greedy:
   from the pile, or next to one in suit, or a wild, costs a small malus.
 
 It stays fast by asking the memoised solver only about the few best discards
-(by present penalty) and by sampling at most ``max_kinds`` kinds of unseen card.
+(by present penalty), by sampling at most ``max_kinds`` kinds of unseen card, and by a
+budget of ``STRONG_BUDGET`` work units of look-ahead per decision (solver steps,
+``service/bots/budget.py``): when it runs out, the bot compares its candidates on the
+unseen cards tried so far, or, before the first, decides as greedy does (with the
+defence above). The budget is counted, not timed, so the same inputs give the same
+action on any machine, with a warm cache or a cold one.
 """
 
 from __future__ import annotations
@@ -33,19 +38,27 @@ from service.core.cards import JOKER, parse_card, parse_cards, rank_of, suit_of
 
 from .base import Bot, Position, discard, draw, rules_of
 
-__all__ = ["StrongBot"]
+__all__ = ["STRONG_BUDGET", "StrongBot"]
+
+#: Work units of look-ahead per decision (about 4.5 µs of CPU each; chosen with ``make
+#: bench-decisions`` so that the costliest decisions stay near 100 ms, docs/bots.md).
+STRONG_BUDGET = 16_000
 
 
 class StrongBot(Bot):
-    """Card counting, one-draw look-ahead and a little defence. Tunable, but the defaults
-    are what the strength figures in ``docs/strength.md`` were measured with."""
+    """Card counting, one-draw look-ahead and a little defence, within a budget. Tunable,
+    but the defaults are what the strength figures in ``docs/strength.md`` were measured
+    with."""
 
     name = "strong"
     wants_events = True
+    budget = STRONG_BUDGET
 
     def __init__(self, seed: int | str | None = None, *, candidates: int = 4,
-                 max_kinds: int = 40, now_weight: float = 0.3, feed_malus: float = 2.0) -> None:
+                 max_kinds: int = 40, now_weight: float = 0.3, feed_malus: float = 2.0,
+                 budget: int | None = STRONG_BUDGET) -> None:
         self.rng = _random.Random(seed)
+        self.budget = budget  # None: unbounded (the bot before budgets, for comparisons)
         self.candidates = candidates
         self.max_kinds = max_kinds
         self.now_weight = now_weight
@@ -130,22 +143,34 @@ class StrongBot(Bot):
     # -- judgement ----------------------------------------------------------------------
 
     def _sample(self, unseen: Counter[int]) -> list[tuple[int, int]]:
-        """(card, weight) pairs: every unseen kind, or a deterministic-by-seed sample."""
+        """(card, copies) of the unseen kinds, in the order the look-ahead tries them: a
+        seeded shuffle (so that whatever prefix the budget allows is a fair sample), cut
+        to ``max_kinds``."""
         kinds = sorted(unseen.items())
-        if len(kinds) > self.max_kinds:
-            kinds = self.rng.sample(kinds, self.max_kinds)
-        return kinds
+        return self.rng.sample(kinds, min(len(kinds), self.max_kinds))
 
-    def _after_draw(self, pos: Position, hand: tuple[int, ...],
-                    sample: list[tuple[int, int]]) -> float:
-        """Expected best penalty after one stock draw and the best discard."""
-        total = weight = 0
+    def _ahead(self, pos: Position, hands: list[tuple[int, ...]],
+               sample: list[tuple[int, int]]) -> list[float] | None:
+        """For each of ``hands``: the expected best penalty after one stock draw and the
+        best discard, weighted by copies left. Each sample card is tried on every hand
+        before the next card, and only cards tried on all of them count, so when the
+        budget runs out the hands are still compared on the same draws. ``None`` when
+        not one card could be tried."""
+        totals = [0] * len(hands)
+        weight = 0
         for card, copies in sample:
-            a = pos.analyze((*hand, card))
-            best = 0 if a.go_out and pos.phase != "final_draw" else a.discards[0][1]
-            total += best * copies
+            row = []
+            for hand in hands:
+                a = pos.look_ahead((*hand, card))
+                if a is None:
+                    break
+                row.append(0 if a.go_out and pos.phase != "final_draw" else a.discards[0][1])
+            if len(row) < len(hands):
+                break  # the budget ran out: every later look-ahead is refused too
+            for k, best in enumerate(row):
+                totals[k] += best * copies
             weight += copies
-        return total / weight if weight else float(pos.analyze(hand).penalty)
+        return [t / weight for t in totals] if weight else None
 
     def _feeds(self, pos: Position, card: int) -> float:
         """How much ``card`` would help the next player, from what they took."""
@@ -163,7 +188,7 @@ class StrongBot(Bot):
         return malus
 
     def choose(self, view: GameView) -> Action:
-        pos = Position.of(view)
+        pos = self.position(view)
         if pos.drawing:
             return self._choose_draw(pos)
         a = pos.analyze(pos.hand)
@@ -171,19 +196,41 @@ class StrongBot(Bot):
             legal = pos.go_out_action()
             if a.go_out and legal is not None:
                 return pos.go_out_for(a) or legal
-        if pos.phase == "final_discard":  # only the penalty kept now counts
-            return discard(a.discards[0][0])
-        sample = self._sample(self.unseen(pos))
-        best_card, best_value = a.discards[0][0], float("inf")
-        for card, now in a.discards[: self.candidates]:
+        if pos.phase == "final_discard":
+            return discard(a.discards[0][0])  # only the penalty kept now counts
+        candidates = self._worth_a_look(pos, a.discards[: self.candidates])
+        if len(candidates) == 1:
+            return discard(candidates[0][0])
+        rests = []
+        for card, _, _ in candidates:
             rest = list(pos.hand)
             rest.remove(card)
-            ahead = self._after_draw(pos, tuple(rest), sample)
-            value = self.now_weight * now + (1 - self.now_weight) * ahead
-            value += self._feeds(pos, card)
+            rests.append(tuple(rest))
+        ahead = self._ahead(pos, rests, self._sample(self.unseen(pos)))
+        best_card, best_value = candidates[0][0], float("inf")
+        for k, (card, now, feeds) in enumerate(candidates):
+            expected = now if ahead is None else ahead[k]  # no look-ahead: the penalty now
+            value = self._value(now, expected, feeds)
             if value < best_value:
                 best_card, best_value = card, value
         return discard(best_card)
+
+    def _value(self, now: int, expected: float, feeds: float) -> float:
+        """A discard's value (lower is better) from the penalty it leaves now, the
+        expected one after the next draw, and what it would give the next player."""
+        return self.now_weight * now + (1 - self.now_weight) * expected + feeds
+
+    def _worth_a_look(self, pos: Position,
+                      discards: tuple[tuple[int, int], ...]) -> list[tuple[int, int, float]]:
+        """(card, penalty now, feed malus) of the candidate discards that could be chosen.
+
+        The expected penalty after the next draw lies between 0 and the penalty now (the
+        drawn card can be discarded again), so a candidate whose least possible value is
+        above another's greatest can never be chosen: the look-ahead skips it, which
+        changes no decision and leaves its budget to the others."""
+        rated = [(card, now, self._feeds(pos, card)) for card, now in discards]
+        most = min(self._value(now, now, feeds) for _, now, feeds in rated)
+        return [c for c in rated if self._value(c[1], 0, c[2]) <= most]
 
     def _choose_draw(self, pos: Position) -> Action:
         if pos.top is None or not pos.can_take_discard:
@@ -192,8 +239,12 @@ class StrongBot(Bot):
         if taken.go_out and pos.phase == "draw":
             return draw("discard")
         with_top = taken.discards[0][1]
-        if with_top >= pos.analyze(pos.hand).penalty and pos.phase == "draw":
-            # taking it cannot improve the hand now; a stock card at least might
+        now = pos.analyze(pos.hand).penalty
+        if with_top >= now:
+            # taking it cannot improve the hand now; a stock card at least might (and in a
+            # final draw the expected stock draw is never worse than ``now``: the drawn
+            # card can be discarded again)
             return draw("stock")
-        stock = self._after_draw(pos, pos.hand, self._sample(self.unseen(pos)))
+        ahead = self._ahead(pos, [pos.hand], self._sample(self.unseen(pos)))
+        stock = now if ahead is None else ahead[0]  # no look-ahead: greedy's rule
         return draw("discard") if with_top < stock else draw("stock")

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from service import metrics
-from service.bots import make_bot
+from service.bots import decide  # the service's bot decisions live with the bots
 from service.engine import Event, GameState, apply, view
 from service.engine.seats import SERVICE, STAND_IN, played_by_service, player_of, time_out
 from service.storage import GameRecord, GameStore, Stores, VersionConflictError
@@ -52,16 +52,6 @@ log = logging.getLogger(__name__)
 
 #: A safety net only: an 11-round game of 8 bots is about 1,500 moves.
 MAX_MOVES_PER_CALL = 20_000
-
-
-def decide(bot: str, rng_seed: str, seat_view: dict[str, Any],
-           seat_events: list[dict[str, Any]]) -> dict[str, Any]:
-    """The action the reference bot ``bot`` chooses from what its seat may see, only."""
-    player = make_bot(bot, seed=rng_seed)
-    player.start(seat_view)  # type: ignore[arg-type]
-    if player.wants_events:
-        player.observe(seat_events)
-    return dict(player.choose(seat_view))  # type: ignore[arg-type]
 
 
 def with_clock(old: GameState | None, new: GameState, now: float,

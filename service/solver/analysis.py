@@ -71,17 +71,20 @@ def analyze(
     contract: tuple[int, int] | None = None,
     *,
     steps: int | None = STEP_BUDGET,
+    budget: Budget | None = None,
 ) -> Analysis:
     """The best arrangement, the go-out discards and the penalty after each discard.
 
     One search gives the cost of the hand and of the hand without each card. With a
     contract, a second, contract-aware search of the hand does the same for the
     go-out candidates. Raises ``SolverBudgetExceeded`` past ``steps`` search steps (all searches of
-    the call together).
+    the call together). A caller that needs to know the work done passes its own
+    ``budget`` (whose limit then replaces ``steps``) and reads ``budget.steps`` after:
+    the bots charge each decision the steps of its analyses (``service/bots/budget.py``).
     """
     _check(hand)
     ctx = context(rules, wild_rank)
-    budget = Budget(steps)
+    budget = Budget(steps) if budget is None else budget
     search, state = _search(ctx, hand, table, None, budget)
     result = search.best(state)
     best = search.arrangement(state)
