@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make run`: serve the API with gunicorn on $PORT (default 8000), and run one sweeper
-# (python -m service.sweep) beside it. When REDIS_URL is not set,
+# `make run`: serve the API with gunicorn on $PORT (default 8000), and run $MOVERS move
+# workers (python -m service.workers, default 1) beside it. When REDIS_URL is not set,
 # start a throw-away local redis-server (no persistence) on a free port, stopped on exit;
 # if it does not answer PING within 10 s, stop (its own message is above) instead of serving 503s.
 set -euo pipefail
@@ -31,19 +31,19 @@ if [ -z "${REDIS_URL:-}" ]; then
   fi
   echo "local redis-server ($server) at $REDIS_URL"
 fi
-sweeper_pid=""
+mover_pids=""
 gunicorn_pid=""
 stop() {
-  kill -TERM $gunicorn_pid $sweeper_pid 2>/dev/null || true
-  wait $gunicorn_pid $sweeper_pid 2>/dev/null || true
+  kill -TERM $gunicorn_pid $mover_pids 2>/dev/null || true
+  wait $gunicorn_pid $mover_pids 2>/dev/null || true
   cleanup
 }
 trap stop EXIT INT TERM
-# the sweeper plays the clocks and bot seats of games nobody is reading (SWEEPER=off: none)
-if [ "${SWEEPER:-on}" != "off" ]; then
-  "$VENV/bin/python" -m service.sweep &
-  sweeper_pid=$!
-fi
+# the move workers make every move the service owes: bot seats, stand-ins, turn clocks
+for _ in $(seq "${MOVERS:-1}"); do
+  "$VENV/bin/python" -m service.workers &
+  mover_pids="$mover_pids $!"
+done
 echo "serving on http://127.0.0.1:$PORT  (docs: http://127.0.0.1:$PORT/docs)"
 "$VENV/bin/gunicorn" -c deploy/gunicorn.conf.py "service.app:create_app()" &
 gunicorn_pid=$!

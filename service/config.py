@@ -82,16 +82,19 @@ class Config:
     seek_ttl_seconds: int = 300
     rate_limit_storage_url: str = ""
     proxy_hops: int = 0
-    sweep_interval_seconds: float = 1.0  # python -m service.sweep: seconds between passes
-    sweep_metrics_port: int = 0  # the sweeper's own /metrics port (0: none)
+    worker_metrics_port: int = 0  # a move worker's own /metrics port (0: none)
+    #: how much lower a move worker's CPU priority is than the web workers' (nice(2)):
+    #: under load the kernel serves requests first, bot decisions with what is left
+    worker_nice: int = 10
 
     def __post_init__(self) -> None:
         if self.stream_max_seconds <= 0 or self.stream_heartbeat_seconds <= 0:
             raise ValueError("STREAM_MAX_SECONDS and STREAM_HEARTBEAT_SECONDS must be > 0")
-        if self.sweep_interval_seconds <= 0:
-            raise ValueError("SWEEP_INTERVAL_SECONDS must be > 0")
-        if not 0 <= self.sweep_metrics_port <= 65535:
-            raise ValueError(f"SWEEP_METRICS_PORT={self.sweep_metrics_port} is not a port (0: none)")
+        if not 0 <= self.worker_metrics_port <= 65535:
+            raise ValueError(
+                f"WORKER_METRICS_PORT={self.worker_metrics_port} is not a port (0: none)")
+        if not 0 <= self.worker_nice <= 19:
+            raise ValueError(f"WORKER_NICE={self.worker_nice} must be from 0 to 19")
         if self.proxy_hops < 0:
             raise ValueError(f"PROXY_HOPS={self.proxy_hops} must be 0 or more")
 

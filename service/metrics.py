@@ -31,6 +31,7 @@ from prometheus_client import (
 __all__ = [
     "ACTIONS",
     "ACTIONS_BY_TYPE",
+    "ACTION_EVENTS",
     "CONTENT_TYPE",
     "GAMES_CREATED",
     "GAMES_FINISHED",
@@ -76,6 +77,9 @@ SOLVE_SECONDS = SOLVER_SECONDS.labels("solve")
 LEGAL_ACTIONS_SECONDS = SOLVER_SECONDS.labels("legal_actions")
 ACTIONS_BY_TYPE = {kind: ACTIONS.labels(kind)
                    for kind in ("draw", "discard", "go_out", "resign", "back")}
+#: The event that names each action (the commit counts the actions of what it saved).
+ACTION_EVENTS = {"draw": "draw", "discard": "discard", "went_out": "go_out",
+                 "seat_resigned": "resign", "seat_back": "back"}
 
 
 def _multiprocess_dir() -> str | None:

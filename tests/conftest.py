@@ -70,14 +70,15 @@ def wait_until(check: callable, timeout: float, what: str) -> None:  # type: ign
     raise RuntimeError(f"waited {timeout} s for {what}: not there")
 
 
-def scraped(url: str, name: str) -> float:
-    """The one unlabelled sample ``name`` of the Prometheus text at ``url``."""
+def scraped(url: str, name: str, **labels: str) -> float:
+    """The one sample ``name`` (with these ``labels``, if any) of the Prometheus text at
+    ``url``."""
     import requests
     from prometheus_client.parser import text_string_to_metric_families
 
     text = requests.get(url, timeout=5).text
     samples = [s for family in text_string_to_metric_families(text) for s in family.samples
-               if s.name == name]
+               if s.name == name and all(s.labels.get(k) == v for k, v in labels.items())]
     assert len(samples) == 1, (name, samples)
     return samples[0].value
 
@@ -147,7 +148,8 @@ def redis_server() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def live_server(redis_server: str) -> Iterator[str]:
-    """A gunicorn serving the app (gevent workers, 1 s long-polls, 2 s streams) on a free port."""
+    """A gunicorn serving the app (gevent workers, 1 s long-polls, 2 s streams) on a free
+    port, and a move worker beside it (bot seats, turn clocks)."""
     import requests
 
     port = free_port()
@@ -170,10 +172,13 @@ def live_server(redis_server: str) -> Iterator[str]:
          "service.app:create_app()"],
         cwd=ROOT, env=env,
     )
+    mover = subprocess.Popen([sys.executable, "-m", "service.workers"], cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
         yield base
     finally:
+        mover.terminate()
         proc.terminate()
         proc.wait(30)
+        mover.wait(30)

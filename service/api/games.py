@@ -18,7 +18,6 @@ worker, not a thread (see ``deploy/gunicorn.conf.py``).
 from __future__ import annotations
 
 import re
-import time
 
 from flask import Response, request
 from flask.views import MethodView
@@ -79,21 +78,6 @@ TOKEN = [{"seatToken": []}]
 
 CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"bot": "strong"}],
                   "rules": {"preset": "classic"}, "seed": "7", "turn_seconds": 60}
-
-
-def _then_play_due(response: Response, game_id: str, saved: GameState | None,
-                   open_seats: list[int] | None = None) -> Response:
-    """Once the response is sent, start making the moves the service owes (a bot seat on
-    turn) apart from the request: the caller has its answer at once, and each bot move
-    reaches the stream as it is made (``service/play/autoplay.py``).
-
-    Only when ``saved`` (the state this request saved, with its ``open_seats``; ``None``:
-    not at hand) owes one: an action between humans starts no thread, no second read."""
-    if saved is not None and not play.due(saved, open_seats or [], time.time()):
-        return response
-    all_stores = stores()
-    response.call_on_close(lambda: play.play_due_apart(all_stores, game_id))
-    return response
 
 
 def _view_response(game_id: str, state: GameState, seat: int | None,
@@ -177,10 +161,9 @@ class Games(MethodView):
             "state": game_view(record.game_id, state, None, record.open_seats),
         }
         # the seat tokens are in this body, shown once: no cache may keep it
-        return _then_play_due(json_response(
+        return json_response(
             out, 201, {"Location": f"/v1/games/{record.game_id}", "ETag": etag(state.version),
-                       "Cache-Control": "no-store"},
-        ), record.game_id, record.state, record.open_seats)
+                       "Cache-Control": "no-store"})
 
 
 @blp.route("/<game_id>", parameters=[GAME_ID])
@@ -231,7 +214,7 @@ class Game(MethodView):
                                                     seen)
             return for_bearer(json_response(body, 200, {"ETag": etag(record.state.version)}),
                               seat is not None)
-        record = play.catch_up(all_stores, all_stores.games.load(game_id))  # due moves first
+        record = all_stores.games.load(game_id)
         seat = play.seat_of(record, token)
         if seat is not None and (request.if_none_match.contains(str(record.state.version))
                                  or not play.may_act(record, seat)):
@@ -298,15 +281,10 @@ class Actions(MethodView):
                                       "Idempotent-Replayed": "true"})
         else:
             assert result.state is not None and result.seat is not None
-            metrics.ACTIONS_BY_TYPE[body["type"]].inc()  # applied, so a known type
-            if result.state.finished:
-                metrics.GAMES_FINISHED.inc()
             # with an Idempotency-Key the reply stored with the move is the answer
             reply = (result.reply.body if result.reply is not None
                      else game_view_bytes(game_id, result.state, result.seat))
-            response = _then_play_due(
-                json_response(reply, 200, {"ETag": etag(result.state.version)}), game_id,
-                result.state)  # (an action needs every seat claimed: none is open)
+            response = json_response(reply, 200, {"ETag": etag(result.state.version)})
         return for_bearer(response, private=True)  # the acting seat's view, replayed or not
 
 
@@ -352,9 +330,7 @@ class Claim(MethodView):
             "state": game_view(game_id, state, number, record.open_seats),
         }
         # the seat's token is in this body, shown once: no cache may keep it
-        return _then_play_due(json_response(
-            out, 200, {"ETag": etag(state.version), "Cache-Control": "no-store"}), game_id,
-            state, record.open_seats)
+        return json_response(out, 200, {"ETag": etag(state.version), "Cache-Control": "no-store"})
 
 
 @blp.route("/<game_id>/rematch", parameters=[GAME_ID])
@@ -365,17 +341,16 @@ class Rematch(MethodView):
     def post(self, game_id: str) -> Response:
         """Ask for (or accept) a rematch
 
-        Only after the game is finished. Each human seat asks once (bot seats accept at
-        once); the last one creates the rematch: same players in the same seats, same
-        rules and clock, a fresh deal. Its id is in this game's `rematch.game_id` and in
-        a `rematch_started` event on this game's log and stream; every seat's token
-        plays the same seat there. A second ask, or one before the end, is a 409
-        `illegal_action`.
+        Only after the game is finished. Each player who did not resign asks once (bot
+        seats accept at once; a resigned player is not asked, 409 `seat_resigned`, and its
+        seat comes back open); the last one creates the rematch: same players in the same
+        seats, same rules and clock, a fresh deal. Its id is in this game's
+        `rematch.game_id` and in a `rematch_started` event on this game's log and stream;
+        every seat's token plays the same seat there. A second ask, or one before the end,
+        is a 409 `illegal_action`.
         """
         valid_game_id(game_id)
         token = bearer_token(required=True)
         record = play.ask_for_rematch(stores(), game_id, token)
         seat = play.seat_of(record, token)
-        response = _view_response(game_id, record.state, seat, record.open_seats)
-        rematch = record.state.rematch_game
-        return response if rematch is None else _then_play_due(response, rematch, None)
+        return _view_response(game_id, record.state, seat, record.open_seats)

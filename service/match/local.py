@@ -1,5 +1,5 @@
-"""Start a throw-away service (Redis + gunicorn) on free ports, for tests, benchmarks and
-``python -m service.match --local``.
+"""Start a throw-away service (Redis, gunicorn and move workers) on free ports, for tests,
+benchmarks and ``python -m service.match --local``.
 
 Why a real gunicorn with several workers rather than Flask's test client: bots are
 independent HTTP clients, and what the match tests and ``make bench-match`` must show
@@ -55,6 +55,7 @@ class LocalService:
     workers: int
     server_pid: int = 0  # the gunicorn master (its workers are its children)
     redis_pid: int = 0  # 0 when Redis was given, not started here
+    mover_pids: tuple[int, ...] = ()  # the move workers (python -m service.workers)
 
 
 def _wait_http(url: str, proc: subprocess.Popen[bytes], seconds: float) -> None:
@@ -97,13 +98,17 @@ def _stop(proc: subprocess.Popen[bytes] | None) -> None:
 
 @contextlib.contextmanager
 def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None = None,
-                  quiet: bool = True, limits: bool = False) -> Iterator[LocalService]:
-    """Run Redis (unless ``redis_url`` is given) and gunicorn with ``workers`` workers.
+                  quiet: bool = True, limits: bool = False, movers: int = 1,
+                  env_extra: dict[str, str] | None = None) -> Iterator[LocalService]:
+    """Run Redis (unless ``redis_url`` is given), gunicorn with ``workers`` workers and
+    ``movers`` move workers (which make the bot seats' and turn clocks' moves).
 
     Without ``limits`` the rate limits are off (a tournament plays every bot from one
-    address); with it they are ``make run``'s defaults."""
+    address); with it they are ``make run``'s defaults. ``env_extra`` sets more of the
+    service's environment (``docs/design.md``'s table)."""
     redis_proc: subprocess.Popen[bytes] | None = None
     gunicorn: subprocess.Popen[bytes] | None = None
+    mover_procs: list[subprocess.Popen[bytes]] = []
     sink = subprocess.DEVNULL if quiet else None
     try:
         if redis_url is None:
@@ -128,7 +133,8 @@ def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None 
         }
         if not limits:  # a local tournament: every bot plays from one address
             env.update(RATE_LIMIT="off", RATE_LIMIT_PER_ADDRESS="off",
-                       CREATION_LIMIT_PER_ADDRESS="off")
+                       CREATION_LIMIT_PER_ADDRESS="off", BOT_GAMES_PER_ADDRESS="off")
+        env.update(env_extra or {})
         conf = ROOT / "deploy" / "gunicorn.conf.py"
         cmd = [sys.executable, "-m", "gunicorn"]
         if conf.exists():
@@ -138,10 +144,16 @@ def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None 
                     "-b", env["BIND"]]
         gunicorn = subprocess.Popen([*cmd, "service.app:create_app()"], env=env, cwd=ROOT,
                                     stdout=sink, stderr=sink)
+        mover_procs = [subprocess.Popen([sys.executable, "-m", "service.workers"], env=env,
+                                        cwd=ROOT, stdout=sink, stderr=sink)
+                       for _ in range(movers)]
         url = f"http://127.0.0.1:{http_port}"
         _wait_http(url, gunicorn, 30)
         yield LocalService(url, redis_url, workers, gunicorn.pid,
-                           redis_proc.pid if redis_proc is not None else 0)
+                           redis_proc.pid if redis_proc is not None else 0,
+                           tuple(p.pid for p in mover_procs))
     finally:
+        for mover in mover_procs:
+            _stop(mover)
         _stop(gunicorn)
         _stop(redis_proc)

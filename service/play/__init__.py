@@ -1,11 +1,14 @@
-"""The service layer between HTTP and the engine: games, seats, tokens, idempotent actions.
+"""The service layer between HTTP and the engine: games, seats, tokens, idempotent actions,
+the service's own moves, waiting.
 
 Functions of plain values over the stores (a :class:`~service.storage.Stores`, or the one
 store of it a function needs); nothing here knows Flask, so they are tested on the
-in-memory stores (``tests/play``).
+in-memory stores (``tests/play``). Every change of a game goes through
+:func:`.commit.commit`; reads (:mod:`.waits`, :mod:`.streams`, views, records) never
+write.
 """
 
-from .autoplay import catch_up, decide, due, play_due
+from .commit import Change, Committed, Step, commit, next_visit, with_clock
 from .errors import (
     AuthError,
     GameBusyError,
@@ -33,6 +36,7 @@ from .games import (
     seat_of,
 )
 from .lobby import MAX_PAGE, PRUNE_GRACE_SECONDS, LobbyPage, lobby_page, prune_listing
+from .moves import LEASE_SECONDS, due, service_move, visit
 from .records import game_record, view_at
 from .rematch import ask_for_rematch
 from .seeks import Seek, cancel_seek, open_seek, seek_status, wait_for_match
@@ -45,17 +49,19 @@ from .streams import (
     redeem_ticket,
     stream_messages,
 )
-from .sweep import play_due_apart
 from .views import game_view, game_view_bytes
 from .waits import changed_from, events_when, on_turn, view_when
 
 __all__ = [
     "END_RETRY_MS",
+    "LEASE_SECONDS",
     "MAX_PAGE",
     "PRUNE_GRACE_SECONDS",
     "TICKET_TTL_SECONDS",
     "ActionResult",
     "AuthError",
+    "Change",
+    "Committed",
     "GameBusyError",
     "GameNotFinishedError",
     "IdempotencyKeyReusedError",
@@ -69,18 +75,18 @@ __all__ = [
     "SeatsOpenError",
     "Seek",
     "SeekMatchedError",
+    "Step",
     "UnknownSeatError",
     "UnknownSeekError",
     "VersionNotRecordedError",
     "act",
     "ask_for_rematch",
     "cancel_seek",
-    "catch_up",
     "changed_from",
     "check_cursor",
     "claim_seat",
+    "commit",
     "create_game",
-    "decide",
     "due",
     "etag",
     "events_when",
@@ -91,16 +97,18 @@ __all__ = [
     "issue_ticket",
     "lobby_page",
     "may_act",
+    "next_visit",
     "on_turn",
     "open_seek",
-    "play_due",
-    "play_due_apart",
     "prune_listing",
     "redeem_ticket",
     "seat_of",
     "seek_status",
+    "service_move",
     "stream_messages",
     "view_at",
     "view_when",
+    "visit",
     "wait_for_match",
+    "with_clock",
 ]

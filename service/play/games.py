@@ -1,10 +1,11 @@
-"""The service layer: parse → load → apply → save, with seats, tokens and idempotency.
+"""Games, seats and tokens: create a game, claim a seat, act for a seat.
 
 No Flask here: these functions take plain values and the stores (a
 :class:`~service.storage.Stores`), and return what was saved (the HTTP layer renders
-it) or raise the engine's errors or those of :mod:`.errors`. Versions and events are
-the engine's (``apply``, ``claim``); this layer only decides who may act, and saves
-with a compare-and-set.
+it) or raise the engine's errors or those of :mod:`.errors`. Each change is a small step
+handed to :func:`.commit.commit`, which loads, saves with the version check and runs
+every after-save effect; versions, events and who may move a seat are the engine's
+(``apply``, ``claim``); this layer finds the bearer's seat and keeps idempotent replies.
 """
 
 from __future__ import annotations
@@ -19,31 +20,20 @@ from typing import Any
 
 import orjson
 
-from service.engine import GameState, apply, claim, new_game, opening_events
+from service.engine import GameState, apply, claim, new_game
 from service.engine.serialize import rules_from_json
-from service.storage import (
-    GameRecord,
-    ReplyKeySupersededError,
-    StoredReply,
-    Stores,
-    VersionConflictError,
-)
+from service.storage import GameRecord, ReplyKeySupersededError, StoredReply, Stores
 from service.verify.table import seal
 
-from .autoplay import with_clock
+from .commit import MAX_ATTEMPTS, Change, Step, commit, create
 from .errors import (
     AuthError,
-    GameBusyError,
     IdempotencyKeyReusedError,
     IdempotencyKeySupersededError,
-    PreconditionFailedError,
     SeatsOpenError,
     SeatTakenError,
     UnknownSeatError,
 )
-from .lobby import best_effort, off_the_lobby
-from .records import finishing_record
-from .sweep import plan
 from .views import game_view_bytes
 
 __all__ = [
@@ -60,11 +50,6 @@ __all__ = [
     "seat_of_digest",
     "store_new_game",
 ]
-
-#: Without If-Match, an action that lost a race is re-validated on the newer state this
-#: many times before the service gives up with 409 version_conflict (never reached in
-#: practice: each retry sees every move made meanwhile).
-MAX_ATTEMPTS = 8
 
 
 def etag(version: int) -> str:
@@ -115,7 +100,7 @@ def create_game(
 ) -> tuple[GameRecord, list[str | None]]:
     """Deal a new game; ``None`` in ``players`` leaves that seat open, ``bots[seat]``
     makes it a bot seat (claimed, no token). Returns the tokens (``None`` for open and
-    bot seats). The caller then runs :func:`.autoplay.play_due` (a bot may start).
+    bot seats). A bot that starts is played by a move worker (planned by the creation).
 
     Unless ``unlisted``, the game is put on the lobby first (``open`` while seats are
     open, else ``in_progress``): see :mod:`service.storage.lobby` for why before.
@@ -138,48 +123,35 @@ def create_game(
 
 
 def store_new_game(stores: Stores, state: GameState, hashes: Sequence[str | None],
-                   now: float | None, *, game_id: str | None = None,
+                   now: float | None = None, *, game_id: str | None = None,
                    unlisted: bool = False) -> GameRecord:
-    """Store a freshly dealt game under a new id (its clock started if no seat is open),
-    on the lobby unless ``unlisted``."""
-    now = time.time() if now is None else now
-    state = seal(state)  # the salt seals the table (service/verify/table.py)
-    if None not in hashes:  # every seat taken: the first turn (and its clock) starts now
-        state = with_clock(None, state, now, started=True)
-    game_id = game_id or secrets.token_urlsafe(12)
-    if not unlisted:
-        stores.lobby.list_game(game_id, "open" if None in hashes else "in_progress", time.time())
-    stores.games.create(game_id, state, hashes, opening_events(state))
-    record = GameRecord(game_id, state, tuple(hashes))
-    plan(stores.schedule, game_id, state, record.open_seats, now)
-    return record
+    """Store a freshly dealt game under a new id, its salt sealing the table
+    (``service/verify/table.py``), on the lobby unless ``unlisted``."""
+    clock = time.time if now is None else (lambda: now)
+    return create(stores, game_id or secrets.token_urlsafe(12), seal(state), tuple(hashes),
+                  listed=not unlisted, clock=clock)
 
 
-def claim_seat(stores: Stores, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
-    """Take an open seat; its token is returned once, here, and stored only as a hash."""
-    token = secrets.token_urlsafe(32)
-    for _ in range(MAX_ATTEMPTS):
-        record = stores.games.load(game_id)
+def _claim_step(seat: int, name: str, token_hash: str) -> Step:
+    def step(record: GameRecord) -> Change:
         if not 0 <= seat < len(record.token_hashes):
             raise UnknownSeatError(f"this game has no seat {seat}", seat=seat)
         if record.token_hashes[seat] is not None:
             raise SeatTakenError(f"seat {seat} is already taken", seat=seat)
         state, events = claim(record.state, seat, name)
         hashes = list(record.token_hashes)
-        hashes[seat] = hash_token(token)
-        if None not in hashes:  # the last seat: the game, and its first turn, start now
-            state = with_clock(record.state, state, time.time(), started=True)
-        try:
-            stores.games.save(game_id, record.state.version, state, events,
-                              token_hashes=hashes)
-        except VersionConflictError:
-            continue
-        if None not in hashes:  # full: from the lobby's open games to those being played
-            best_effort("claim", lambda: stores.lobby.relist_game(game_id, "open",
-                                                                   "in_progress"))
-            plan(stores.schedule, game_id, state, [], time.time())
-        return GameRecord(game_id, state, tuple(hashes)), token
-    raise GameBusyError("the game kept changing while claiming; try again")
+        hashes[seat] = token_hash
+        return Change(state, events, tuple(hashes), seat)
+    return step
+
+
+def claim_seat(stores: Stores, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
+    """Take an open seat; its token is returned once, here, and stored only as a hash.
+    The last seat claimed starts the game and its first turn's clock."""
+    token = secrets.token_urlsafe(32)
+    saved = commit(stores, game_id, _claim_step(seat, name, hash_token(token)))
+    assert saved.record is not None
+    return saved.record, token
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +205,24 @@ def act(
         ) from None
 
 
+def _act_step(digest: str, body: object) -> Step:
+    def step(record: GameRecord) -> Change:
+        seat = seat_of_digest(record, digest)
+        if open_seats := record.open_seats:
+            raise SeatsOpenError("the game starts when every seat is claimed",
+                                 open_seats=open_seats)
+        state, events = apply(record.state, seat, body)
+        return Change(state, events, seat=seat)
+    return step
+
+
+def _reply(fingerprint: str) -> Callable[[GameRecord, int | None], StoredReply]:
+    def render(record: GameRecord, seat: int | None) -> StoredReply:
+        return StoredReply(fingerprint, 200, etag(record.state.version),
+                           game_view_bytes(record.game_id, record.state, seat))
+    return render
+
+
 def _act(
     stores: Stores,
     game_id: str,
@@ -253,42 +243,13 @@ def _act(
         earlier = stores.replies.stored_reply(game_id, reply_key)
         if earlier is not None:
             return _replayed(earlier, fingerprint)
-    for _ in range(MAX_ATTEMPTS):
-        record = stores.games.load(game_id)
-        seat = seat_of_digest(record, digest)
-        state = record.state
-        if if_match is not None and not if_match(state.version):
-            raise PreconditionFailedError(
-                f"the game is at version {state.version}; reload it and decide again",
-                current_version=state.version,
-            )
-        if open_seats := record.open_seats:
-            raise SeatsOpenError("the game starts when every seat is claimed",
-                                 open_seats=open_seats)
-        new, events = apply(state, seat, body)
-        new = with_clock(state, new, time.time())
-        reply = None
-        if reply_key is not None:
-            reply = StoredReply(fingerprint, 200, etag(new.version),
-                                game_view_bytes(game_id, new, seat))
-        try:
-            earlier = stores.games.save(
-                game_id, state.version, new, events, reply_key=reply_key, reply=reply,
-                record=finishing_record(stores.games, record, new, events),
-            )
-        except VersionConflictError as conflict:
-            if if_match is not None:
-                raise PreconditionFailedError(
-                    f"the game is at version {conflict.current}; reload it and decide again",
-                    current_version=conflict.current,
-                ) from None
-            continue
-        if earlier is not None:
-            return _replayed(earlier, fingerprint)
-        if new.finished:
-            off_the_lobby(stores.lobby, game_id)
-        return ActionResult(seat, new, reply, replayed=False)
-    raise GameBusyError("the game kept changing; reload it and try again")
+    saved = commit(stores, game_id, _act_step(digest, body), if_match=if_match,
+                   reply_key=reply_key, render_reply=_reply(fingerprint))
+    if saved.replayed:
+        assert saved.reply is not None
+        return _replayed(saved.reply, fingerprint)
+    assert saved.record is not None
+    return ActionResult(saved.seat, saved.record.state, saved.reply, replayed=False)
 
 
 def _replayed(reply: StoredReply, fingerprint: str) -> ActionResult:

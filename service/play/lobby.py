@@ -9,8 +9,8 @@ stock or the seed.
 
 Why reads never correct the listings: a GET must not write (it may be retried, cached,
 served by a replica, and costs a read only), so a stale entry is skipped by every page
-that meets it until the sweeper's :func:`prune_listing` moves it where its game now
-belongs or removes it (``service/play/sweep.py`` says how often).
+that meets it until a move worker's :func:`prune_listing` moves it where its game now
+belongs or removes it (``service/workers/moves.py`` says how often).
 """
 
 from __future__ import annotations
@@ -62,10 +62,10 @@ class LobbyPage:
 
 
 def best_effort(what: str, write: Callable[[], None]) -> None:
-    """A write to an index across games (a lobby listing, the sweeper's schedule) after
+    """A write to an index across games (a lobby listing, the move workers' schedule) after
     the game's own write: if Redis refuses it, the game is already saved and the index
-    is a hint corrected later (by the sweeper's prune, or the next reader of the game),
-    so the request goes on."""
+    is a hint its readers check (a listing is corrected by a move worker's prune; the
+    schedule was planned before the save too), so the request goes on."""
     try:
         write()
     except StorageUnavailableError as exc:
@@ -138,7 +138,7 @@ def lobby_page(stores: Stores, status: str, *, preset: str | None = None,
         scanned += len(batch)
         for (game_id, created), record in zip(batch, records, strict=True):
             before = (created, game_id)
-            if _where(record) != status:  # stale: skipped, left to the sweeper's prune
+            if _where(record) != status:  # stale: skipped, left to a move worker's prune
                 continue
             assert record is not None
             if preset is not None and record.state.rules.preset != preset:

@@ -16,9 +16,8 @@ so the streams of one game that one move wakes in a worker share one read and on
 rendering per distinct view (the key is the version, the seat and the open seats), as
 the long-polls of :mod:`.waits` do.
 
-Turn clocks and bot seats: a stream parks no longer than the current turn's deadline,
-and when it passes (or a bot on turn made no move for a heartbeat's time) the stream
-makes the moves owed itself (:func:`.autoplay.catch_up`) before it reads on.
+A stream only reads: the moves the service owes (a bot's, a time-out) are made by the
+move workers (:mod:`.moves`), whose saves wake the streams like any other move.
 
 Stream tickets: a browser's ``EventSource`` cannot send ``Authorization``, and a token
 in a URL ends up in logs and histories. A seat trades its token for a ticket that opens
@@ -38,7 +37,6 @@ from typing import Any
 
 from service.storage import GameRecord, GameWatch, StorageUnavailableError, Stores
 
-from .autoplay import catch_up, due, seconds_to_deadline
 from .errors import AuthError, InvalidCursorError
 from .games import hash_token, seat_of, seat_of_digest
 from .views import game_view_bytes
@@ -142,7 +140,7 @@ def stream_messages(
         with stores.games.watch(game_id) as watch:
             # after subscribing: nothing slips by (a shared read made before a move that is not
             # yet announced is followed by that move's wake-up, which reads again)
-            record = catch_up(stores, watch.load(at_least=known_version))
+            record = watch.load(at_least=known_version)
             sent_view: tuple[Any, ...] | None = None
             while True:
                 newest = record.state.event_seq
@@ -164,7 +162,6 @@ def stream_messages(
                 if record.state.finished:
                     yield _end("finished")
                     return
-                woken = False
                 while True:
                     if stopping():
                         yield _end("shutdown")
@@ -173,20 +170,14 @@ def stream_messages(
                     if remaining <= 0:
                         yield _end("max_duration")
                         return
-                    if watch.wait(min(remaining, heartbeat_seconds,
-                                      seconds_to_deadline(record.state, time.time()))):
-                        woken = True
+                    if watch.wait(min(remaining, heartbeat_seconds)):
                         break
-                    if due(record.state, record.open_seats, time.time()):
-                        break  # a turn timed out, or a bot's turn stalled: read, and play it
                     if stopping() or time.monotonic() >= deadline:
                         continue  # ends above, without a heartbeat first
                     yield Message("heartbeat")
                 if stopping():
                     continue  # the shutdown's wake-up: end without another read
                 record = watch.load(at_least=record.state.version)
-                if not woken:  # a deadline passed; a move woke us: whoever made it goes on
-                    record = catch_up(stores, record, bots=True)
     except StorageUnavailableError:
         yield _end("unavailable")
 

@@ -6,9 +6,8 @@ read and rendering goes through the watch, so the waiters of one game that one m
 wakes in a worker share one read and one rendering per distinct view, whatever their
 number.
 
-A waiter parks no longer than the current turn's deadline (a game with a turn clock):
-the first waiter to wake after it applies the time-out, so such a game finishes while
-anyone waits on it (``service/play/autoplay.py``).
+A wait only reads: the moves the service owes (a bot's, a time-out) are made by the
+move workers (:mod:`.moves`), whose saves wake the waiters like any other move.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from collections.abc import Callable
 from service.engine import Event
 from service.storage import GameRecord, GameStore, Stores
 
-from .autoplay import catch_up, seconds_to_deadline
 from .games import may_act, seat_of
 from .views import game_view_bytes
 
@@ -42,17 +40,11 @@ def view_when(
     with stores.games.watch(game_id) as watch:
         record = watch.load(at_least=seen_version)  # after subscribing: nothing slips by
         seat = seat_of(record, token)
-        record = catch_up(stores, record)
         while not ready(record, seat):
-            # no longer than the turn's deadline: then this waiter applies the time-out
-            remaining = min(deadline - time.monotonic(),
-                            seconds_to_deadline(record.state, time.time()))
-            woken = remaining > 0 and watch.wait(remaining)
-            if not woken and time.monotonic() >= deadline:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not watch.wait(remaining):
                 break
             record = watch.load(at_least=record.state.version)
-            if not woken:  # a deadline passed; a move woke us: whoever made it goes on
-                record = catch_up(stores, record, bots=True)
         key = ("view", record.state.version, seat, tuple(record.open_seats))
         body = watch.shared(key, lambda: game_view_bytes(
             game_id, record.state, seat, record.open_seats))

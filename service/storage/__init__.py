@@ -9,7 +9,7 @@ interface                 what                                                 m
 :class:`ReplyStore`       reading a seat's stored idempotent reply             ``replies``
 :class:`RecordStore`      reading a finished game's record                     ``records``
 :class:`LobbyStore`       the lobby's listings: list, relist, a listed page    ``lobby``
-:class:`Schedule`         the sweeper's schedule of visits                     ``schedule``
+:class:`Schedule`         the move workers' schedule of visits                 ``schedule``
 :class:`TicketStore`      single-use stream tickets                            ``tickets``
 :class:`SeekBoard`        matchmaking's seekers, matched in one step           ``seeks``
 ========================  ===================================================  ==============
@@ -30,7 +30,7 @@ from .games import GameRecord, GameStore, GameWatch
 from .lobby import LISTINGS, LobbyStore
 from .records import RecordStore
 from .replies import ReplyStore, StoredReply
-from .schedule import Schedule
+from .schedule import Lease, Schedule
 from .seeks import SeekBoard
 from .stores import Stores, memory_stores, redis_stores
 from .tickets import TicketStore
@@ -41,6 +41,7 @@ __all__ = [
     "GameRecord",
     "GameStore",
     "GameWatch",
+    "Lease",
     "LobbyStore",
     "RecordStore",
     "ReplyKeySupersededError",

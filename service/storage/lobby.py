@@ -6,7 +6,7 @@ listing is therefore a hint that readers check against the games themselves: a g
 listed *before* it is created (a failed creation leaves an entry that reads skip) and
 moved after it changes (a failed move leaves an entry that reads skip). Reads never
 correct it: an entry whose game expired, filled up or finished is skipped by every read
-and moved or removed by the sweeper's prune (``service/play/lobby.py``), so a GET of the
+and moved or removed by a move worker's prune (``service/play/lobby.py``), so a GET of the
 lobby writes nothing.
 """
 

@@ -1,38 +1,69 @@
-"""The sweeper's schedule: when to look at a game that nobody may be reading.
+"""The move workers' schedule: when the service owes a game a move, and who makes it.
 
-Why a schedule beside the games: a turn clock or a bot seat is played by whoever next
-reads the game, and a game nobody reads (every human gone, bots whose worker died) would
-wait for its TTL. The schedule is one index across games, so it is written apart from
-the game's own save and is only a hint: the sweeper (``python -m service.sweep``,
-``service/play/sweep.py``) checks the game itself when the time comes.
+Why a schedule beside the games: the moves the service makes itself (a bot seat's, the
+stand-in's, a turn clock's time-out) are made by move workers (``python -m
+service.workers``), never by a request, so something must tell a worker which game to
+play and when. The schedule is one index across games, so on a Redis Cluster it cannot
+share a game's key slot and is written apart from the game's own save: it is a hint the
+worker checks against the game itself.
+
+Why these operations, and why they cannot lose a move:
+
+* :meth:`Schedule.plan` only ever makes a visit sooner (or adds one), never later and
+  never removes it, so two requests planning one game in either order both get their
+  visit; when it makes a visit sooner it wakes one waiting worker at once.
+* :meth:`Schedule.take` leases the earliest due game to one worker (its visit moved to
+  the lease's end), so no two workers play one game at once, and a game whose worker died
+  comes due again when its lease ends.
+* :meth:`Schedule.release` is the only way a visit is put off or dropped, and only by the
+  worker holding the lease, and only if nobody planned it sooner meanwhile (a request
+  that made a move due while the worker was looking): that plan stands.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
-__all__ = ["Schedule"]
+__all__ = ["Lease", "Schedule"]
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A game taken by one worker until ``until`` (Unix seconds, as the schedule holds it:
+    :meth:`Schedule.release` compares it exactly); ``due`` is when its visit was planned
+    (how late the worker came is a worker's metric)."""
+
+    game_id: str
+    until: float
+    due: float
 
 
 class Schedule(ABC):
-    """One planned visit per game (Unix seconds), taken by the sweepers under a lease."""
+    """One planned visit per game (Unix seconds), taken by the move workers under a lease."""
 
     @abstractmethod
-    def plan_visit(self, game_id: str, at: float) -> None:
-        """Ask the sweeper to look at ``game_id`` at ``at`` (Unix seconds), replacing any
-        earlier plan for it."""
+    def plan(self, game_id: str, at: float) -> bool:
+        """Visit ``game_id`` no later than ``at``: a visit planned sooner stands, one
+        planned later is brought forward, and when this makes the visit sooner (or new) a
+        waiting worker is woken (``True``)."""
 
     @abstractmethod
-    def take_visits(self, now: float, count: int, lease_seconds: float) -> list[str]:
-        """Up to ``count`` games whose visit is due at ``now``, oldest first, each moved
-        ``lease_seconds`` later in the same atomic step: no two sweepers take the same game
-        within a lease, and a game whose sweeper died is taken again when its lease ends."""
+    def take(self, now: float, lease_seconds: float) -> Lease | None:
+        """The game whose visit is the earliest at or before ``now``, leased for
+        ``lease_seconds`` in the same atomic step; ``None`` if none is due."""
 
     @abstractmethod
-    def drop_visit(self, game_id: str) -> None:
-        """Take ``game_id`` off the schedule (finished, gone, or nothing left to play)."""
+    def release(self, lease: Lease, at: float | None) -> bool:
+        """End ``lease``: the next visit at ``at`` (``None``: no visit planned), unless the
+        game was planned again since it was taken (``False``: that plan stands)."""
+
+    @abstractmethod
+    def wait(self, timeout: float) -> bool:
+        """Block until a :meth:`plan` wakes this worker (``True``) or ``timeout`` seconds
+        pass (``False``). One plan wakes one waiting worker."""
 
     @abstractmethod
     def visits_due(self, now: float) -> tuple[int, float | None]:
         """How many visits are due at ``now``, and when the earliest planned one is (Unix
-        seconds; ``None``: the schedule is empty): whether the sweepers keep up."""
+        seconds; ``None``: the schedule is empty): whether the workers keep up."""

@@ -1,10 +1,10 @@
 """One store of each concept, bundled: what the service layer and the HTTP layer are handed.
 
 Why a bundle: a move touches several concepts (the game and its events, the acting
-seat's reply, the lobby, the sweeper's schedule), and the play functions that make one
+seat's reply, the lobby, the move workers' schedule), and the play functions that make one
 take the bundle; a function that needs one concept takes just that store. The bundle is
 built in one place, from the configuration: :func:`redis_stores` for the service and the
-sweeper (every store on one shared connection), :func:`memory_stores` for fast tests.
+move workers (every store on one shared connection), :func:`memory_stores` for fast tests.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class Stores:
 
 
 def redis_stores(config: Config) -> Stores:
-    """The Redis stores ``config`` describes (the app's, and the sweeper's), sharing one
+    """The Redis stores ``config`` describes (the app's, and a move worker's), sharing one
     connection pool and one hub."""
     connection = RedisConnection(config.redis_url, timeout_seconds=config.redis_timeout_seconds,
                                  max_connections=config.redis_max_connections)

@@ -2,8 +2,8 @@
 
 :func:`verify` checks the seed commitment and the table it seals (:mod:`.table`: the
 rules, decks, names, bots, clock and ``seeded_by_creator``), re-deals from the seed,
-replays every action with the engine as the actor the record names (:mod:`.replay`)
-and compares what the replay gives with what the record says: each round's deal facts,
+replays every action with the engine as the actor the record names (:mod:`.replay`),
+re-runs every bot move's decision (:mod:`.bots`) and compares what the replay gives with what the record says: each round's deal facts,
 each player's melds, lay-offs, deadwood and score, the running totals, the totals and the
 winners. Each difference is one line naming where it is (the round, the seat, the
 action, the card or the score); an empty list means the record is the game its seed and
@@ -16,15 +16,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.core.cards import card_name, rank_name
-from service.engine import GameState
+from service.engine import GameState, opening_events
 from service.engine.events import round_result_dict
 from service.engine.rounds import winners
 from service.engine.seats import seat_kind
 from service.engine.serialize import rules_from_json
 from service.engine.shoe import RandomStream, commitment
 
+from .bots import SeatLogs, bot_move_difference
 from .record import RECORD_FORMAT
-from .replay import ReplayError, replay
+from .replay import ReplayError, initial_state, replay_steps
 from .table import table_of_record, table_salt
 
 __all__ = ["verify"]
@@ -93,12 +94,17 @@ def verify(record: Mapping[str, Any]) -> list[str]:
             out.append(f"first dealer is {record.get('first_dealer')!r} in the record, "
                        f"{dealer} from the seed")
         rounds = list(record["rounds"])
-        state: GameState | None = None
+        state = initial_state(record)
+        out += _compare_deal(1, rounds[0] if rounds else {}, _deal_facts(state))
+        logs = SeatLogs(players, opening_events(state))
         totals = [0] * players
-        for new in replay(record):
-            if state is None or new.round_index != state.round_index or (
-                    new.finished and not state.finished):
-                if state is not None and _round_ended(state, new):
+        for step in replay_steps(record, state):
+            if (wrong := bot_move_difference(step.index, step.action, step.before, logs)):
+                out.append(wrong)
+            logs.add(step.events)
+            state, new = step.before, step.after
+            if new.round_index != state.round_index or (new.finished and not state.finished):
+                if _round_ended(state, new):
                     assert new.last_round is not None
                     number = new.last_round.number
                     totals = [t + r.score for t, r in zip(totals, new.last_round.results,
@@ -114,7 +120,6 @@ def verify(record: Mapping[str, Any]) -> list[str]:
         return [*out, str(exc)]
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         return [*out, f"the record is not well formed: {type(exc).__name__}: {exc}"]
-    assert state is not None
     return out + _check_end(record, state, rounds)
 
 

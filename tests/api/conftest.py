@@ -3,6 +3,7 @@ and a small client that speaks the API the way a bot would."""
 
 from __future__ import annotations
 
+import threading
 import zlib
 from collections.abc import Iterator
 from typing import Any
@@ -15,7 +16,9 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Config
+from service.storage import redis_stores
 from service.verify import verify
+from service.workers.moves import MoveWorker
 from tests.conftest import redis_client, redis_url_for_tests
 
 
@@ -55,10 +58,26 @@ def check_records(client: redis.Redis) -> None:
 
 
 @pytest.fixture
-def app(config: Config, redis_db: redis.Redis) -> Flask:
+def app(config: Config, redis_db: redis.Redis, mover: MoveWorker) -> Flask:
     app = create_app(config)
     app.config["TESTING"] = True
     return app
+
+
+@pytest.fixture
+def mover(config: Config, redis_db: redis.Redis) -> Iterator[MoveWorker]:
+    """A move worker on the test's Redis, on a thread (bot seats and turn clocks are
+    played by move workers only, as in production: never by a request)."""
+    stores = redis_stores(config)
+    worker = MoveWorker(stores, idle_seconds=0.2)  # stops within that of the test's end
+    stop = threading.Event()
+    thread = threading.Thread(target=worker.run, args=(stop.is_set,), daemon=True,
+                              name="move-worker")
+    thread.start()
+    yield worker
+    stop.set()
+    thread.join(10)
+    stores.close()
 
 
 @pytest.fixture

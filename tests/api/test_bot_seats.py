@@ -229,10 +229,11 @@ def test_the_bots_endpoint_lists_each_reference_bot_with_a_line(client: FlaskCli
 def test_a_spectators_stream_of_a_bot_game_carries_every_bot_move_as_it_is_made(
     client: FlaskClient, redis_db: redis.Redis
 ) -> None:
-    # rounds long enough for the stream to wake several times while the bots play
-    r = client.post("/v1/games", json={"players": [{"bot": "greedy"}, {"bot": "random"}],
-                                       "rules": {"preset": "classic", "hand_sizes": [3, 5, 7, 9]},
-                                       "seed": "streamed-bots"})
+    # rounds long enough for the stream to wake several times while the bots play; the
+    # game starts only once its open seat is claimed, so the stream is open before
+    r = client.post("/v1/games", json={
+        "players": [{"name": None}, {"bot": "greedy"}, {"bot": "random"}],
+        "rules": {"preset": "classic", "hand_sizes": [3, 5, 7, 9]}, "seed": "streamed-bots"})
     game_id = r.json["game_id"]
     stream = client.get(f"/v1/games/{game_id}/stream",
                         headers={"Accept": "application/x-ndjson"}, buffered=False)
@@ -241,7 +242,10 @@ def test_a_spectators_stream_of_a_bot_game_carries_every_bot_move_as_it_is_made(
     while not messages or messages[-1]["type"] != "view":  # up to its first view
         messages += [orjson.loads(line) for line in next(chunks).splitlines() if line]
     assert messages[-1]["view"]["version"] == 0
-    r.close()  # now the bots start, while the stream is open
+    token = client.post(f"/v1/games/{game_id}/seats/0/claim", json={"name": "ann"}).json["token"]
+    resigned = client.post(f"/v1/games/{game_id}/actions", json={"type": "resign"},
+                           headers={"Authorization": f"Bearer {token}"})
+    assert resigned.status_code == 200  # now the bots and the stand-in play it out
     messages += [orjson.loads(line) for line in b"".join(chunks).splitlines() if line]
     stored = client.application.extensions["three_thirteen"].stores.games.events(game_id, 0, 10_000)
     assert [m["event"] for m in messages if m["type"] == "event"] == [

@@ -1,7 +1,8 @@
 """Reads only read, as Redis itself sees it: while the lobby (stale entries and all), a
-record, a past view, the events and a view of a game that owes no move are served, Redis's
-``MONITOR`` shows no command that writes (none flagged ``write`` by ``COMMAND``, no
-script, no publish)."""
+record, a past view, the events and views, long-polls and streams of games that owe the
+service a move (a bot on turn, a turn clock run out) are served, Redis's ``MONITOR``
+shows no command that writes (none flagged ``write`` by ``COMMAND``, no script, no
+publish)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from typing import Any
 import pytest
 import redis
 from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.config import Config
 
 from .conftest import new_table
 from .test_records import play_out
@@ -83,3 +87,36 @@ def test_the_lobby_a_record_a_past_view_and_the_events_are_served_without_a_writ
     assert any(c.startswith("ZREVRANGEBYSCORE") for c in commands)  # MONITOR saw the reads
     assert writes(redis_db, commands) == []
     redis_db.delete(f"ttt:{{{unrecorded.game_id}}}:game")  # (every finished game left has one)
+
+
+def test_reads_of_games_owing_the_service_moves_write_nothing_and_leave_them_owed(
+        config: Config, redis_db: redis.Redis) -> None:
+    """No move worker runs here: a bot on turn and a clock run out stay owed, however
+    often the games are read, waited on and streamed."""
+    if isinstance(redis_db, redis.RedisCluster):
+        pytest.skip("MONITOR watches one node; a cluster's commands spread over several")
+    client = create_app(config).test_client()  # without the tests' move worker
+    bots = client.post("/v1/games", json={"players": [{"bot": "greedy"}, {"bot": "random"}],
+                                          "rules": SHORT}).json
+    clocked = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}],
+                                             "rules": SHORT, "turn_seconds": 1}).json
+    time.sleep(1.2)  # the clocked game's first turn ran out
+    seat = clocked["state"]["round"]["current_seat"]
+    auth = {"Authorization": f"Bearer {clocked['seats'][seat]['token']}"}
+
+    def reads() -> None:
+        for game_id in (bots["game_id"], clocked["game_id"]):
+            assert client.get(f"/v1/games/{game_id}").status_code == 200
+            assert client.get(f"/v1/games/{game_id}?wait_version=0&timeout=0.3").status_code == 200
+            assert client.get(f"/v1/games/{game_id}/events?after=1000&timeout=0.3"
+                              ).status_code in (200, 422)
+            stream = client.get(f"/v1/games/{game_id}/stream",
+                                headers={"Accept": "application/x-ndjson"}, buffered=False)
+            next(stream.iter_encoded())
+            stream.close()
+        assert client.get(f"/v1/games/{clocked['game_id']}?wait=turn&timeout=0.3",
+                          headers=auth).status_code == 200
+
+    assert writes(redis_db, commands_during(redis_db, reads)) == []
+    for game in (bots, clocked):
+        assert client.get(f"/v1/games/{game['game_id']}").json["version"] == 0  # still owed

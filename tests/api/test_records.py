@@ -12,9 +12,9 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.bots import decide
 from service.engine import GameState, from_dict
 from service.play import game_view
-from service.play.autoplay import decide
 from service.verify import verify
 
 from .conftest import Table, new_table

@@ -264,11 +264,11 @@ def records(played: Played, per_shard: int = 3) -> Row:
                f"{mean:.0f} B on average, text) and verified", dict(good))
 
 
-def sweeper(played: Played, games: int = 12, most: int = 40) -> Row:
-    """Clocked games (1 s a turn) that nobody plays or reads, finished by two sweepers
-    (``python -m service.sweep``) on the cluster: the schedule is one key on one shard,
-    the games on every shard (more than ``games``, up to ``most``, until each has one). Read from Redis (a game's record is written by the save that
-finishes it), not over HTTP: a request that reads a game plays what is due itself."""
+def movers(played: Played, games: int = 12, most: int = 40) -> Row:
+    """Clocked games (1 s a turn) that nobody plays or reads, finished by two more move
+    workers (``python -m service.workers``) on the cluster: the schedule is one key on
+    one shard, the games on every shard (more than ``games``, up to ``most``, until each
+    has one). Read from Redis (a game's record is written by the save that finishes it)."""
     node = played.store.get_default_node()
     url = f"redis+cluster://{node.host}:{node.port}"
     ids: list[str] = []
@@ -276,11 +276,11 @@ finishes it), not over HTTP: a request that reads a game plays what is due itsel
             played.shard_of(g) for g in ids} != set(played.primaries())):
         r = requests.post(f"{played.base}/v1/games", timeout=10, json={
             "players": [{"name": "a"}, {"name": "b"}], "rules": {"hand_sizes": [3]},
-            "seed": f"swept-{len(ids)}", "turn_seconds": 1})
+            "seed": f"clocked-{len(ids)}", "turn_seconds": 1})
         ids.append(r.json()["game_id"])
     games = len(ids)
     ports = [free_port(), free_port()]
-    procs = [subprocess.Popen([sys.executable, "-m", "service.sweep", "--interval", "0.2",
+    procs = [subprocess.Popen([sys.executable, "-m", "service.workers",
                                "--metrics-port", str(port)],
                               cwd=ROOT, env={**os.environ, "REDIS_URL": url,
                                              "LOG_LEVEL": "warning"})
@@ -296,10 +296,10 @@ finishes it), not over HTTP: a request that reads a game plays what is due itsel
                     finished[played.shard_of(game_id)] += 1
             time.sleep(0.2)
         seconds = time.monotonic() - started
-        # their metrics read the schedule's one key on its shard as each pass begins:
-        # nothing due once the games are over (a pass or two after the last finish)
+        # their metrics read the schedule's one key on its shard once a second:
+        # nothing due once the games are over
         settled = time.monotonic() + 5
-        while (due := max(scraped(f"http://127.0.0.1:{p}/metrics", "ttt_sweep_due_games")
+        while (due := max(scraped(f"http://127.0.0.1:{p}/metrics", "ttt_worker_due_games")
                           for p in ports)) != 0 and time.monotonic() < settled:
             time.sleep(0.2)
     finally:
@@ -308,10 +308,10 @@ finishes it), not over HTTP: a request that reads a game plays what is due itsel
             proc.wait(10)
     ok = (sum(finished.values()) == games and set(finished) == set(played.primaries())
           and due == 0)
-    return Row("sweeper", ok, f"{sum(finished.values())}/{games} clocked games nobody "
-               f"played finished by 2 sweepers in {seconds:.1f} s, {due:.0f} overdue",
+    return Row("movers", ok, f"{sum(finished.values())}/{games} clocked games nobody "
+               f"played finished by the move workers in {seconds:.1f} s, {due:.0f} overdue",
                dict(finished))
 
 
 #: Every feature checked across the shards, in the table's order.
-FEATURES: list[Callable[[Played], Row]] = [spread, actions, streams, seeks, records, sweeper]
+FEATURES: list[Callable[[Played], Row]] = [spread, actions, streams, seeks, records, movers]

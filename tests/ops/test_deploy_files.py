@@ -183,22 +183,22 @@ def test_the_rate_limits_are_set_in_compose_and_the_configmap_and_every_setting_
             assert Config.from_env(settings).rate_limit == settings["RATE_LIMIT"]
 
 
-def test_compose_and_kubernetes_run_the_sweeper_from_the_apis_image_and_settings() -> None:
+def test_compose_and_kubernetes_run_the_move_workers_from_the_apis_image_and_settings() -> None:
     (compose,) = documents(DEPLOY / "compose.yaml")
-    api, sweeper = compose["services"]["api"], compose["services"]["sweeper"]
-    assert sweeper["image"] == api["image"]
-    assert sweeper["command"] == ["python", "-m", "service.sweep"]
-    assert sweeper["environment"]["REDIS_URL"] == api["environment"]["REDIS_URL"]
+    api, workers = compose["services"]["api"], compose["services"]["workers"]
+    assert workers["image"] == api["image"]
+    assert workers["command"] == ["python", "-m", "service.workers"]
+    assert workers["environment"]["REDIS_URL"] == api["environment"]["REDIS_URL"]
     deployments = {d["metadata"]["name"]: d for d in by_kind("Deployment")}
     (api_pod,) = deployments["three-thirteen"]["spec"]["template"]["spec"]["containers"]
-    (sweep_pod,) = deployments["three-thirteen-sweeper"]["spec"]["template"]["spec"]["containers"]
-    assert sweep_pod["image"] == api_pod["image"]
-    assert sweep_pod["command"] == ["python", "-m", "service.sweep"]
-    assert sweep_pod["envFrom"] == api_pod["envFrom"]  # the same Redis, the same settings
+    (mover_pod,) = deployments["three-thirteen-workers"]["spec"]["template"]["spec"]["containers"]
+    assert mover_pod["image"] == api_pod["image"]
+    assert mover_pod["command"] == ["python", "-m", "service.workers"]
+    assert mover_pod["envFrom"] == api_pod["envFrom"]  # the same Redis, the same settings
     # its one port is its own /metrics, where the annotations send the scraper
-    metrics_port = {e["name"]: e["value"] for e in sweep_pod["env"]}["SWEEP_METRICS_PORT"]
-    assert [p["containerPort"] for p in sweep_pod["ports"]] == [int(metrics_port)]
-    pod_meta = deployments["three-thirteen-sweeper"]["spec"]["template"]["metadata"]
+    metrics_port = {e["name"]: e["value"] for e in mover_pod["env"]}["WORKER_METRICS_PORT"]
+    assert [p["containerPort"] for p in mover_pod["ports"]] == [int(metrics_port)]
+    pod_meta = deployments["three-thirteen-workers"]["spec"]["template"]["metadata"]
     assert pod_meta["annotations"]["prometheus.io/port"] == metrics_port
     assert not [s for s in by_kind("Service")
                 if s["spec"]["selector"] == pod_meta["labels"]]  # nothing routes to it

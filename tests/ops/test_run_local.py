@@ -104,7 +104,7 @@ def test_run_local_stops_with_an_error_when_redis_does_not_start(tmp_path: Path)
     assert b"serving on" not in out
 
 
-def test_run_local_runs_a_sweeper_that_finishes_a_clocked_game_nobody_reads(
+def test_run_local_runs_a_move_worker_that_finishes_a_clocked_game_nobody_reads(
     tmp_path: Path, redis_server: str,
 ) -> None:
     url = redis_url_for_tests(redis_server, 14)
@@ -120,10 +120,10 @@ def test_run_local_runs_a_sweeper_that_finishes_a_clocked_game_nobody_reads(
             "players": [{"name": "a"}, {"name": "b"}], "rules": {"hand_sizes": [3]},
             "turn_seconds": 1})
         assert created.status_code == 201, created.text
-        # read from Redis, not over HTTP: a request that reads a game plays what is due
+        # read from Redis, not over HTTP: nobody reads the game
         games = redis_stores(Config(redis_url=url)).games
         game_id = created.json()["game_id"]
-        wait_until(lambda: games.load(game_id).state.finished, 60, "the sweeper's moves")
+        wait_until(lambda: games.load(game_id).state.finished, 60, "the move worker's moves")
     finally:
         stop(proc)
         redis_client(url).flushdb()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -9,9 +10,10 @@ import pytest
 
 from service.bots import GreedyBot
 from service.engine import view
-from service.play import act, play_due
+from service.play import act
 from service.storage import Stores, memory_stores
 from service.storage.memory import MemoryGameStore, Shared
+from service.workers.moves import LobbyPruning, MoveWorker
 
 
 @pytest.fixture
@@ -26,14 +28,23 @@ def with_games(make: Callable[[Shared], MemoryGameStore]) -> Stores:
     return replace(stores, games=make(stores.games.shared))  # type: ignore[attr-defined]
 
 
+def drain(stores: Stores, clock: Callable[[], float] = time.time) -> int:
+    """Every move the service owes now, made as a move worker makes them (one game at a
+    time, in the schedule's order), until none is due at ``clock()``; the moves made.
+    The lobby is left as it is (a worker's prune is tested on its own)."""
+    never = LobbyPruning()
+    never.next_at = float("inf")
+    return MoveWorker(stores, clock=clock, pruning=never).drain()
+
+
 def play_out(stores: Stores, game_id: str, tokens: dict[int, str]) -> None:
     """Play the game to its end: each seat of ``tokens`` by its player (greedy's choices,
     sent with its token), every other move by the service."""
     while not (state := stores.games.load(game_id).state).finished:
         seat = state.current_seat
         if seat in tokens and not view(state, seat)["legal_actions"]:
-            assert play_due(stores, game_id) > 0, "the service owes the timed-out turn"
+            assert drain(stores) > 0, "the service owes the timed-out turn"
         elif seat in tokens:
             act(stores, game_id, tokens[seat], GreedyBot().choose(view(state, seat)))
         else:
-            assert play_due(stores, game_id) > 0, f"nobody plays seat {seat}"
+            assert drain(stores) > 0, f"nobody plays seat {seat}"

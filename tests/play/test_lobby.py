@@ -1,5 +1,5 @@
 """``service/play/lobby.py`` on the in-memory stores: a page shows only games in the state
-its listing says, skipping the stale entries it meets (the sweeper's prune moves them),
+its listing says, skipping the stale entries it meets (a move worker's prune moves them),
 filters, and pages with a cursor."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import pytest
 from service import play
 from service.play import InvalidCursorError
 from service.storage import Stores, memory_stores
+
+from .conftest import drain
 
 SHORT = {"preset": "classic", "hand_sizes": [3]}
 
@@ -51,7 +53,7 @@ def test_the_prune_removes_gone_and_finished_games_but_spares_one_being_created(
     stores = memory_stores()
     now = time.time()
     finished, _ = play.create_game(stores, SHORT, [None, None], "f", bots=["greedy", "greedy"])
-    play.play_due(stores, finished.game_id)
+    drain(stores)
     assert play.lobby_page(stores, "in_progress").games == []  # off the lobby as it finished
     stores.lobby.list_game(finished.game_id, "in_progress", now - 5)  # as if that move failed
     stores.lobby.list_game("expired", "in_progress", now - 3600)

@@ -24,6 +24,8 @@ from service.storage import (
     memory_stores,
 )
 
+from .conftest import drain
+
 SHORT = {"preset": "classic", "hand_sizes": [3]}
 
 #: Per store of the bundle: its interface, and the methods that write.
@@ -32,12 +34,12 @@ WRITES: dict[str, tuple[type, set[str]]] = {
     "replies": (ReplyStore, set()),
     "records": (RecordStore, set()),
     "lobby": (LobbyStore, {"list_game", "relist_game"}),
-    "schedule": (Schedule, {"plan_visit", "take_visits", "drop_visit"}),
+    "schedule": (Schedule, {"plan", "take", "release"}),
     "tickets": (TicketStore, {"put_ticket", "take_ticket"}),
     "seeks": (SeekBoard, {"add", "cancel"}),
 }
 READS = {"load", "load_many", "events", "watch", "wake_all", "ping", "stored_reply",
-         "load_record", "listed", "visits_due", "get", "match_record"}
+         "load_record", "listed", "visits_due", "wait", "get", "match_record"}
 
 
 def _counted(write: Callable[..., Any], name: str, writes: list[str]) -> Callable[..., Any]:
@@ -65,7 +67,7 @@ def test_every_method_of_every_storage_interface_is_counted_as_a_read_or_a_write
 
 def _finished(stores: Stores, seed: str) -> str:
     record, _ = play.create_game(stores, SHORT, [None, None], seed, bots=["greedy", "random"])
-    play.play_due(stores, record.game_id)
+    drain(stores)
     assert stores.games.load(record.game_id).state.finished
     return record.game_id
 
@@ -95,7 +97,7 @@ def test_a_page_of_the_lobby_skips_stale_entries_and_writes_nothing(
             page = play.lobby_page(stores, status, cursor=page.next_cursor, limit=1)
         assert len(play.lobby_page(stores, status).games) == 1
     assert writes == []
-    assert play.prune_listing(stores, "open", None, 10)[0] == 1  # the sweeper's job
+    assert play.prune_listing(stores, "open", None, 10)[0] == 1  # a move worker's job
     assert play.prune_listing(stores, "in_progress", None, 10)[0] == 2
     assert writes == ["lobby.relist_game"] * 3
 
@@ -113,3 +115,26 @@ def test_reading_a_record_or_a_past_view_writes_nothing_kept_or_not(stores: Stor
     with pytest.raises(play.GameNotFinishedError):
         play.game_record(stores, playing.game_id)
     assert writes == []
+
+
+def test_views_long_polls_events_and_streams_of_games_owing_moves_write_nothing(
+        stores: Stores) -> None:
+    """With a bot on turn and a turn clock run out, every read of those games (a view, a
+    long-poll to its end, the events, a stream) saves nothing: the moves are the move
+    workers' to make."""
+    bots, _ = play.create_game(stores, SHORT, [None, None], "bots", bots=["greedy", "random"])
+    clocked, tokens = play.create_game(stores, SHORT, ["ann", "bob"], "clock", turn_seconds=1,
+                                       now=time.time() - 10)
+    seat = clocked.state.current_seat
+    writes = counting_writes(stores)
+    for game_id, token in ((bots.game_id, None), (clocked.game_id, tokens[seat])):
+        stores.games.load(game_id)
+        play.view_when(stores, game_id, token, play.on_turn, 0.3)
+        play.view_when(stores, game_id, None, play.changed_from(0), 0.3, seen_version=0)
+        play.events_when(stores.games, game_id, 1_000, 10, 0.3)
+        for _ in play.stream_messages(stores, game_id, None, 0, max_seconds=0.3,
+                                      heartbeat_seconds=0.1, stopping=lambda: False):
+            pass
+    assert writes == []
+    assert play.due(stores.games.load(bots.game_id), time.time())
+    assert play.due(stores.games.load(clocked.game_id), time.time())

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from service.engine import view
-from service.play import GameNotFinishedError, act, create_game, game_record, play_due, view_at
+from service.play import GameNotFinishedError, act, create_game, game_record, view_at
 from service.storage import Stores, UnknownGameError
 from service.storage.memory import MemoryGameStore
 from service.verify import verify
 
-from .conftest import play_out, with_games
+from .conftest import drain, play_out, with_games
 
 SHORT = {"preset": "classic", "hand_sizes": [3, 4, 5]}
 
@@ -28,7 +28,7 @@ def _record(stores: Stores, game_id: str) -> dict:
 
 def test_a_game_of_bot_seats_has_a_record_that_verifies(stores: Stores) -> None:
     record, _ = create_game(stores, SHORT, [None] * 3, "bots", bots=["greedy", "strong", "random"])
-    play_due(stores, record.game_id)
+    drain(stores)
     kept = _record(stores, record.game_id)
     assert [p["kind"] for p in kept["players"]] == ["bot"] * 3
     assert verify(kept) == []
@@ -47,7 +47,7 @@ def test_time_outs_between_a_humans_own_moves_replay_to_the_same_counts(
         assert seat is not None
         if rng.random() < 0.3 or state.seat_kinds[seat] != "human":
             now[0] = (state.turn_deadline or now[0]) + 0.5
-            play_due(stores, game_id, clock=lambda: now[0])
+            drain(stores, clock=lambda: now[0])
         else:
             act(stores, game_id, tokens[seat], rng.choice(view(state, seat)["legal_actions"]))
     kept = _record(stores, game_id)
@@ -78,7 +78,7 @@ def test_a_game_its_other_players_resigned_from_has_a_record_of_its_early_end(
 
 def test_a_record_is_never_replaced(stores: Stores) -> None:
     created, _ = create_game(stores, SHORT, [None, None], "once", bots=["greedy", "greedy"])
-    play_due(stores, created.game_id)
+    drain(stores)
     first = stores.records.load_record(created.game_id)
     assert first is not None
     state = stores.games.load(created.game_id).state
@@ -98,7 +98,7 @@ def test_a_record_is_asked_in_vain_before_the_end_and_after_its_game_is_gone(
 def test_a_game_that_finishes_between_the_records_two_reads_is_answered_with_its_record(
         stores: Stores) -> None:
     created, _ = create_game(stores, SHORT, [None, None], "race", bots=["greedy", "greedy"])
-    play_due(stores, created.game_id)
+    drain(stores)
     load, reads = stores.records.load_record, []
 
     def finished_just_after_the_first_read(game_id: str) -> bytes | None:
@@ -121,7 +121,7 @@ class ForgetsRecords(MemoryGameStore):
 def test_a_finished_game_without_a_record_is_answered_as_unknown_and_none_is_made() -> None:
     stores = with_games(ForgetsRecords)
     created, _ = create_game(stores, SHORT, [None, None], "lost", bots=["greedy", "greedy"])
-    play_due(stores, created.game_id)
+    drain(stores)
     assert stores.games.load(created.game_id).state.finished
     with pytest.raises(UnknownGameError):  # the API's 404 unknown_game, as an expired record
         game_record(stores, created.game_id)

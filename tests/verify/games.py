@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.bots import decide, decision_seed
 from service.engine import Event, apply, claim, new_game, opening_events, view
 from service.engine.seats import (
     PLAYER,
@@ -20,7 +21,6 @@ from service.engine.seats import (
     time_out,
 )
 from service.engine.serialize import rules_from_json
-from service.play.autoplay import decide
 from service.verify import build_record
 from service.verify.table import seal
 
@@ -60,7 +60,10 @@ def recorded_game(seed: str = "golden", rules: dict[str, Any] | None = None,
         else:
             by = SERVICE if played_by_service(state, seat) else PLAYER
             bot = player_of(state, seat) or STAND_IN
-            action = decide(bot, f"{seed}:{seat}:{state.version}", view(state, seat, by), [])
+            rng = (decision_seed(state.seed_salt, state.seed, seat, state.version)
+                   if by == SERVICE else f"{seed}:{seat}:{state.version}")
+            action = decide(bot, rng, view(state, seat, by),
+                            [e.for_seat(seat) for e in events])
             state, more = apply(state, seat, action, by)
         events += more
     return build_record("g0ld3nGame01", state, events, created_at=CREATED,

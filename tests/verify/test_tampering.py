@@ -1,7 +1,7 @@
 """``service.verify`` rejects a record whose table or authorship was altered: the decks,
 ``seeded_by_creator``, a seat's bot, a player's name (given at creation, claimed, or a
-bot seat's), and who made a move; and accepts the games the settled rules end early
-(the last player standing, rounds at the turn limit)."""
+bot seat's), who made a move, and a bot move that is not that bot's; and accepts the
+games the settled rules end early (the last player standing, rounds at the turn limit)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from service.engine.shoe import commitment
 from service.verify import verify
+from service.verify.table import table_of_record, table_salt
 
 from .games import recorded_game
 
@@ -106,3 +108,54 @@ def test_a_game_whose_rounds_end_at_the_turn_limit_verifies() -> None:
                                      "turn_limit": 1}, ("ann", "bob", "cat"))
     assert {r["reason"] for r in record["rounds"]} >= {"turn_limit"}
     assert verify(record) == []
+
+
+def _resealed(record: dict[str, Any]) -> None:
+    """Make the salt and the commitment agree with the (altered) table again, as a forger
+    holding the nonce would: then only the moves can give the forgery away."""
+    record["seed_salt"] = table_salt(record["table_nonce"], table_of_record(record))
+    record["seed_commitment"] = commitment(record["seed"], record["seed_salt"])
+
+
+def test_a_bot_move_that_is_not_that_bots_is_rejected_naming_it(
+        with_bots: dict[str, Any]) -> None:
+    index, action = next((i, a) for i, a in enumerate(with_bots["actions"])
+                         if a["by"] == "service" and a["type"] == "draw")
+    def change(r: dict[str, Any]) -> None:
+        other = "discard" if action["source"] == "stock" else "stock"
+        r["actions"][index]["source"] = other
+    problems = _problems(with_bots, change)
+    assert any(p.startswith(f"action {index + 1} ") and "is not what its bot" in p
+               for p in problems), problems
+
+
+def test_a_bot_swapped_for_another_is_rejected_even_with_the_table_sealed_again(
+        with_bots: dict[str, Any]) -> None:
+    def change(r: dict[str, Any]) -> None:
+        r["players"][1]["bot"] = "random"  # greedy's moves, recorded as random's
+        _resealed(r)
+    problems = _problems(with_bots, change)
+    assert not any("seal" in p for p in problems)
+    assert any("is not what its bot random does" in p for p in problems), problems
+
+
+def test_a_renamed_player_with_the_table_sealed_again_is_rejected_by_the_bots_moves(
+        with_bots: dict[str, Any]) -> None:
+    """A forger holding the nonce can make a new table's salt; but the bots' randomness
+    comes from the salt, so their recorded moves stop being theirs."""
+    def change(r: dict[str, Any]) -> None:
+        r["players"][0]["name"] = "mallory"
+        _resealed(r)
+    assert any("is not what its bot" in p for p in _problems(with_bots, change))
+
+
+def test_without_bots_a_resealed_table_changes_the_commitment_every_view_showed() -> None:
+    """What the seal cannot do alone: in a game of players only, a forger holding the
+    nonce makes a self-consistent record, but its commitment differs from the one every
+    view showed from the first move (the anchor a player keeps)."""
+    record = recorded_game("humans")
+    forged = copy.deepcopy(record)
+    forged["players"][0]["name"] = "mallory"
+    _resealed(forged)
+    assert verify(forged) == []
+    assert forged["seed_commitment"] != record["seed_commitment"]

@@ -1,6 +1,6 @@
-"""``service.verify`` needs nothing of the service but the game itself (the engine and the
-core it stands on): no Flask, Redis, storage or service layer, so a record is checked the
-same with the service gone."""
+"""``service.verify`` needs nothing of the service but the game itself (the engine, the
+core it stands on, and the reference bots whose moves it re-runs): no Flask, Redis,
+storage or service layer, so a record is checked the same with the service gone."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import service.verify
 
 PACKAGE = Path(service.verify.__file__).parent
-GAME = ("service.engine", "service.core")
+GAME = ("service.engine", "service.core", "service.bots")
 
 
 def test_the_verifier_imports_only_the_standard_library_and_the_engine() -> None:

@@ -1,11 +1,12 @@
 """The in-memory :class:`~service.storage.schedule.Schedule`: a dict of game id to its
-planned visit, under a lock of its own (taking and leasing are one step under it)."""
+planned visit under one condition variable (planning, taking and releasing are each one
+step under it; a plan that brings a visit forward notifies one waiter)."""
 
 from __future__ import annotations
 
 import threading
 
-from ..schedule import Schedule
+from ..schedule import Lease, Schedule
 
 __all__ = ["MemorySchedule"]
 
@@ -14,25 +15,49 @@ class MemorySchedule(Schedule):
     """The planned visits in a dict."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._cond = threading.Condition()
         self._visits: dict[str, float] = {}
+        self._wakes = 0
 
-    def plan_visit(self, game_id: str, at: float) -> None:
-        with self._lock:
+    def plan(self, game_id: str, at: float) -> bool:
+        with self._cond:
+            if game_id in self._visits and self._visits[game_id] <= at:
+                return False
             self._visits[game_id] = at
+            self._wakes += 1
+            self._cond.notify()
+            return True
 
-    def take_visits(self, now: float, count: int, lease_seconds: float) -> list[str]:
-        with self._lock:
-            due = sorted((at, g) for g, at in self._visits.items() if at <= now)[:count]
-            for _, game_id in due:
-                self._visits[game_id] = now + lease_seconds
-            return [g for _, g in due]
+    def take(self, now: float, lease_seconds: float) -> Lease | None:
+        with self._cond:
+            due = [(at, g) for g, at in self._visits.items() if at <= now]
+            if not due:
+                return None
+            at, game_id = min(due)
+            until = now + lease_seconds
+            self._visits[game_id] = until
+            return Lease(game_id, until, at)
 
-    def drop_visit(self, game_id: str) -> None:
-        with self._lock:
-            self._visits.pop(game_id, None)
+    def release(self, lease: Lease, at: float | None) -> bool:
+        with self._cond:
+            if self._visits.get(lease.game_id) != lease.until:
+                return False
+            if at is None:
+                del self._visits[lease.game_id]
+            else:
+                self._visits[lease.game_id] = at
+            return True
+
+    def wait(self, timeout: float) -> bool:
+        with self._cond:
+            if not self._wakes:
+                self._cond.wait(timeout)
+            if self._wakes:
+                self._wakes -= 1
+                return True
+            return False
 
     def visits_due(self, now: float) -> tuple[int, float | None]:
-        with self._lock:
+        with self._cond:
             times = list(self._visits.values())
         return sum(1 for at in times if at <= now), min(times, default=None)

@@ -16,7 +16,8 @@ them together)::
     ttt:{<id>}:moved        pub/sub channel: every save publishes the new version on it
     ttt:{lobby}:open        sorted sets, the lobby's listings              lobby.py
     ttt:{lobby}:in_progress
-    ttt:{sweep}:visits      sorted set, the sweeper's schedule             schedule.py
+    ttt:{moves}:due         sorted set, the move workers' schedule         schedule.py
+    ttt:{moves}:wake        list, one entry a waiting worker to wake       schedule.py
     ttt:{<pool>}:…          a matchmaking pool's keys and channel          seeks.py
 
 The game's own keys are written together by the save script (:mod:`.scripts`); the

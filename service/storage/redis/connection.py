@@ -67,6 +67,9 @@ class RedisConnection:
     Thread-safe: redis-py clients hold a connection pool."""
 
     def __init__(self, url: str, *, timeout_seconds: float, max_connections: int = 32) -> None:
+        self._url = url
+        self._timeout = timeout_seconds
+        self._blocking: Any = None
         self.client = _connect(
             url, max_connections, timeout_seconds,
             socket_timeout=timeout_seconds,
@@ -80,6 +83,17 @@ class RedisConnection:
         )
         self._hub: Hub | None = None
         self._hub_lock = threading.Lock()
+
+    def blocking_client(self, longest: float) -> Any:
+        """A client of its own for blocking reads of up to ``longest`` seconds (a move
+        worker's ``BLPOP``): its socket timeout exceeds the block, as redis-py's docs ask
+        of blocking commands, so the shared pool's short timeout is never held by one."""
+        with self._hub_lock:
+            if self._blocking is None:
+                wait = longest + self._timeout
+                self._blocking = _connect(self._url, 2, wait, socket_timeout=wait,
+                                          socket_connect_timeout=self._timeout)
+            return self._blocking
 
     def run(self, fn: Callable[[], T]) -> T:
         """``fn()`` (a call on :attr:`client`), with "Redis is down, slow, full or read-only"
@@ -131,4 +145,6 @@ class RedisConnection:
             hub, self._hub = self._hub, None
         if hub is not None:
             hub.close()
+        if self._blocking is not None:
+            self._blocking.close()
         self.client.close()

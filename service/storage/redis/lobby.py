@@ -6,7 +6,7 @@ every game, which no per-game key slot can serve, and one shard holds millions o
 entries; the one hash tag lets one script move a game from one listing to the other.
 Entries of games that never filled are trimmed by their creation time when a game is
 listed (an open game lives ``OPEN_GAME_TTL_SECONDS`` from its creation); other stale
-entries are skipped by reads and moved or removed by the sweeper's prune.
+entries are skipped by reads and moved or removed by a move worker's prune.
 """
 
 from __future__ import annotations

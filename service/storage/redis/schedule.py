@@ -1,61 +1,106 @@
-"""The sweeper's schedule in Redis.
+"""The move workers' schedule in Redis.
 
-One sorted set, ``ttt:{sweep}:visits`` (member: a game id; score: when to look at it,
-Unix ms). Why one key: the sweeper asks "which games are due now" across every game,
-which no per-game key slot can answer; on a Redis Cluster it lives on one shard, one
-entry (about 130 bytes) per game with a clock or a bot seat. Taking is one script, so
-two sweepers never take the same game within a lease: each taken entry is pushed a
-lease later in the same step, and comes due again if its sweeper dies before it plans
-the next visit.
+``ttt:{moves}:due``, one sorted set (member: a game id; score: its next visit, Unix ms,
+integers, so a lease compares exactly), and ``ttt:{moves}:wake``, a list a plan pushes
+to and idle workers block on (``BLPOP``), so a move made due is taken at once rather
+than at a worker's next poll. Both share the hash tag ``{moves}``: on a Redis Cluster
+they live on one shard, and each operation below is one script there. One index across
+games is what "which game is due now" needs; at about 130 bytes per game with a clock
+or a bot seat, one shard holds millions.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..schedule import Schedule
+from ..schedule import Lease, Schedule
 from .connection import RedisConnection
 
-__all__ = ["TAKE_VISITS", "VISITS_KEY", "RedisSchedule"]
+__all__ = ["DUE_KEY", "WAKE_KEY", "RedisSchedule"]
 
-VISITS_KEY = "ttt:{sweep}:visits"
+DUE_KEY = "ttt:{moves}:due"
+WAKE_KEY = "ttt:{moves}:wake"
+#: Wake-ups kept waiting for a worker (more would wake workers with nothing to take).
+WAKES_KEPT = 64
+#: The longest a worker blocks in one read (it plans its own sleeps within this).
+LONGEST_WAIT_SECONDS = 30.0
 
-# KEYS: the schedule. ARGV: now ms, count, the lease's end ms. Returns the game ids taken.
-TAKE_VISITS = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
-for _, game_id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[3], game_id) end
+# KEYS: due, wake. ARGV: game id, at ms, wakes kept. Makes the visit sooner (ZADD LT
+# adds a new member too) and, if it did, pushes one wake-up. Returns 1 if changed.
+PLAN = """
+local changed = redis.call('ZADD', KEYS[1], 'LT', 'CH', ARGV[2], ARGV[1])
+if changed == 1 then
+  redis.call('LPUSH', KEYS[2], '1')
+  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+end
+return changed
+"""
+
+# KEYS: due. ARGV: now ms, the lease's end ms. The earliest due game, leased, and when
+# it was due ([id, ms]); or nil.
+TAKE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, 1)
+if #due == 0 then return false end
+redis.call('ZADD', KEYS[1], ARGV[2], due[1])
 return due
 """
 
+# KEYS: due. ARGV: game id, the lease's end ms, the next visit ms ('' for none). Only
+# while the entry still holds the lease: a plan made meanwhile stands. Returns 1 if done.
+RELEASE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1])
+else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
+
+
+def _ms(at: float) -> int:
+    return round(at * 1000)
+
 
 class RedisSchedule(Schedule):
-    """The schedule, on the process's shared connection."""
+    """The schedule, on the process's shared connection (and, for blocking, a client of
+    its own: :meth:`RedisConnection.blocking_client`)."""
 
     def __init__(self, connection: RedisConnection) -> None:
         self.connection = connection
-        self._take_visits = connection.client.register_script(TAKE_VISITS)
+        client = connection.client
+        self._plan = client.register_script(PLAN)
+        self._take = client.register_script(TAKE)
+        self._release = client.register_script(RELEASE)
 
-    def plan_visit(self, game_id: str, at: float) -> None:
-        client = self.connection.client
-        self.connection.run(lambda: client.zadd(VISITS_KEY, {game_id: round(at * 1000)}))
+    def plan(self, game_id: str, at: float) -> bool:
+        return bool(self.connection.run(lambda: self._plan(
+            keys=[DUE_KEY, WAKE_KEY], args=[game_id, _ms(at), WAKES_KEPT])))
 
-    def take_visits(self, now: float, count: int, lease_seconds: float) -> list[str]:
-        taken = self.connection.run(lambda: self._take_visits(
-            keys=[VISITS_KEY],
-            args=[round(now * 1000), count, round((now + lease_seconds) * 1000)]))
-        return [g.decode() for g in taken]
+    def take(self, now: float, lease_seconds: float) -> Lease | None:
+        until = _ms(now + lease_seconds)
+        taken = self.connection.run(lambda: self._take(keys=[DUE_KEY],
+                                                       args=[_ms(now), until]))
+        if taken is None:
+            return None
+        game_id, due = taken
+        return Lease(game_id.decode(), until / 1000, float(due) / 1000)
 
-    def drop_visit(self, game_id: str) -> None:
-        client = self.connection.client
-        self.connection.run(lambda: client.zrem(VISITS_KEY, game_id))
+    def release(self, lease: Lease, at: float | None) -> bool:
+        return bool(self.connection.run(lambda: self._release(
+            keys=[DUE_KEY], args=[lease.game_id, _ms(lease.until),
+                                  "" if at is None else _ms(at)])))
+
+    def wait(self, timeout: float) -> bool:
+        seconds = min(max(timeout, 0.001), LONGEST_WAIT_SECONDS)
+        client = self.connection.blocking_client(LONGEST_WAIT_SECONDS)
+        return self.connection.run(lambda: client.blpop([WAKE_KEY], timeout=seconds)) is not None
 
     def visits_due(self, now: float) -> tuple[int, float | None]:
         client = self.connection.client
 
         def read() -> list[Any]:
             pipe = client.pipeline(transaction=False)  # one key: one shard, one trip
-            pipe.zcount(VISITS_KEY, "-inf", round(now * 1000))
-            pipe.zrange(VISITS_KEY, 0, 0, withscores=True)
+            pipe.zcount(DUE_KEY, "-inf", _ms(now))
+            pipe.zrange(DUE_KEY, 0, 0, withscores=True)
             return pipe.execute()  # type: ignore[no-any-return]
 
         due, first = self.connection.run(read)

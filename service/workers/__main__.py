@@ -1,0 +1,85 @@
+"""``python -m service.workers``: a move worker process (:mod:`service.workers.moves`).
+
+It reads the service's own environment (``REDIS_URL`` and the rest of
+:class:`~service.config.Config`), needs no gunicorn, and any number may run at once
+(each due game is leased to one of them). It lowers its own CPU priority by
+``WORKER_NICE`` first. SIGTERM or SIGINT ends it after the move at hand. Logs are JSON
+lines on stderr, like the web workers'. With ``--metrics-port`` (or
+``WORKER_METRICS_PORT``) it serves its own Prometheus ``/metrics``: visits, moves,
+failures, how late visits were taken, and how many games are overdue and by how long.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import signal
+import sys
+import threading
+
+log = logging.getLogger("three_thirteen.workers")
+
+
+class Stopped(Exception):
+    """Raised by the stop signal's handler to end a wait on the schedule at once."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m service.workers",
+        description="Make the moves the service owes: bot seats, stand-ins, turn clocks.")
+    parser.add_argument("--metrics-port", type=int,
+                        help="serve /metrics on this port (default: WORKER_METRICS_PORT; 0: none)")
+    args = parser.parse_args(argv)
+    if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
+        parser.error("--metrics-port must be a port, or 0 for none")
+    # The image sets PROMETHEUS_MULTIPROC_DIR for gunicorn, which creates that folder;
+    # prometheus_client would write this process's counters there (or fail where it does
+    # not exist), and they are this process's alone, so it is unset before
+    # prometheus_client and the service's modules are imported: hence the imports below.
+    os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    from service.config import Config
+    from service.jsonlog import JsonFormatter
+    from service.storage import redis_stores
+
+    from .metrics import WorkerMetrics
+    from .moves import MoveWorker
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    # LOG_LEVEL as gunicorn's workers read it (deploy/gunicorn.conf.py)
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "info").upper(), handlers=[handler])
+    config = Config.from_env()
+    os.nice(config.worker_nice)
+    port = config.worker_metrics_port if args.metrics_port is None else args.metrics_port
+    metrics = WorkerMetrics()
+    if port:
+        try:
+            metrics.serve(port)
+        except OSError as exc:
+            log.error("cannot serve metrics on port %d: %s", port, exc)
+            return 2
+        log.info("worker metrics on port %d", port)
+    stores = redis_stores(config)
+    worker = MoveWorker(stores, metrics)
+    stopping = threading.Event()
+
+    def stop(*_: object) -> None:
+        stopping.set()
+        if worker.waiting:  # blocked between moves: end the wait now (a move runs on)
+            raise Stopped
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, stop)
+    log.info("move worker started (nice %d)", config.worker_nice)
+    with contextlib.suppress(Stopped):
+        worker.run(stopping.is_set)
+    stores.close()
+    log.info("move worker stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

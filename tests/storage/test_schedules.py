@@ -1,0 +1,123 @@
+"""The move workers' schedule (``service/storage/schedule.py``), on a real Redis and in
+memory, held to the same promises: a plan only brings a visit forward and wakes one
+waiting worker when it does; the earliest due game is taken under a lease, never by two
+workers at once; a release puts a visit off or drops it only while nobody planned the
+game meanwhile; the schedule says how far behind the workers are."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from service.config import Config
+from service.storage import Schedule, memory_stores, redis_stores
+from service.storage.redis.schedule import DUE_KEY, WAKE_KEY, WAKES_KEPT
+from tests.conftest import redis_client, redis_url_for_tests
+
+
+@pytest.fixture
+def db(redis_server: str) -> Iterator[redis.Redis]:
+    client: redis.Redis = redis_client(redis_url_for_tests(redis_server, 12))
+    client.flushdb()
+    yield client
+    client.flushdb()
+
+
+@pytest.fixture
+def on_redis(redis_server: str, db: redis.Redis) -> Iterator[Schedule]:
+    stores = redis_stores(Config(redis_url=redis_url_for_tests(redis_server, 12)))
+    yield stores.schedule
+    stores.close()
+
+
+@pytest.fixture(params=["redis", "memory"])
+def schedule(request: pytest.FixtureRequest) -> Schedule:
+    """The Redis schedule, and the memory one the service-layer tests stand it in for."""
+    if request.param == "memory":
+        return memory_stores().schedule
+    return request.getfixturevalue("on_redis")  # type: ignore[no-any-return]
+
+
+def test_a_plan_only_brings_a_visit_forward(schedule: Schedule) -> None:
+    assert schedule.plan("g", 300.0) is True  # new
+    assert schedule.plan("g", 400.0) is False  # later: the earlier one stands
+    assert schedule.plan("g", 300.0) is False
+    assert schedule.plan("g", 100.0) is True  # sooner
+    assert schedule.visits_due(150.0) == (1, 100.0)
+
+
+def test_due_games_are_taken_earliest_first_each_under_a_lease(schedule: Schedule) -> None:
+    for game_id, at in (("late", 300.0), ("early", 100.0), ("mid", 200.0)):
+        schedule.plan(game_id, at)
+    first = schedule.take(250.0, 1000)
+    second = schedule.take(250.0, 1000)
+    assert (first and first.game_id, second and second.game_id) == ("early", "mid")
+    assert first is not None and (first.until, first.due) == (1250.0, 100.0)
+    assert schedule.take(250.0, 1000) is None  # "late" is not due; the others are leased
+    late = schedule.take(1250.0, 10)
+    again = schedule.take(1250.0, 10)  # a lease ran out: its worker died
+    assert late is not None and late.game_id == "late"
+    assert again is not None and again.game_id == "early" and again.due == 1250.0
+
+
+def test_a_release_plans_the_next_visit_or_drops_it_unless_planned_again_meanwhile(
+        schedule: Schedule) -> None:
+    schedule.plan("a", 100.0)
+    schedule.plan("b", 100.0)
+    lease_a, lease_b = schedule.take(100.0, 60), schedule.take(100.0, 60)
+    assert lease_a is not None and lease_b is not None
+    assert schedule.release(lease_a, 500.0) is True
+    assert schedule.plan(lease_b.game_id, 120.0) is True  # a move made due while it looked
+    assert schedule.release(lease_b, None) is False  # the plan stands
+    assert schedule.visits_due(130.0) == (1, 120.0)
+    taken = schedule.take(130.0, 60)
+    assert taken is not None and schedule.release(taken, None) is True
+    assert schedule.visits_due(10**9) == (1, 500.0)
+
+
+def test_racing_workers_take_every_due_game_exactly_once_within_a_lease(
+        schedule: Schedule) -> None:
+    for n in range(300):
+        schedule.plan(f"g{n}", 1000.0 + n)
+    taken: list[list[str]] = [[] for _ in range(6)]
+
+    def worker(mine: list[str]) -> None:
+        while (lease := schedule.take(2000.0, 60)) is not None:
+            mine.append(lease.game_id)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in taken]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    everything = [g for mine in taken for g in mine]
+    assert sorted(everything) == sorted(f"g{n}" for n in range(300))  # each exactly once
+
+
+def test_a_plan_that_brings_a_visit_forward_wakes_one_waiting_worker_at_once(
+        schedule: Schedule) -> None:
+    woken: list[float] = []
+
+    def wait() -> None:
+        start = time.monotonic()
+        if schedule.wait(10.0):
+            woken.append(time.monotonic() - start)
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.2)
+    assert schedule.plan("g", 1.0) is True
+    waiter.join(5)
+    assert len(woken) == 1 and woken[0] < 3.0
+    assert schedule.plan("g", 5.0) is False  # no change: nobody woken
+    assert schedule.wait(0.2) is False
+
+
+def test_wake_ups_nobody_takes_are_kept_to_a_bound(on_redis: Schedule, db: redis.Redis) -> None:
+    for n in range(WAKES_KEPT + 20):
+        on_redis.plan(f"g{n}", float(n))
+    assert db.llen(WAKE_KEY) == WAKES_KEPT and db.zcard(DUE_KEY) == WAKES_KEPT + 20

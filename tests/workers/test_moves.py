@@ -1,0 +1,69 @@
+"""The move worker's loop (``service/workers/moves.py``) on the in-memory stores: it makes
+every move due, one game at a time; it waits on the schedule rather than polling and is
+woken by a plan; it stops when told; it prunes the lobby at most once an interval."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from service.play import create_game
+from service.storage import memory_stores
+from service.workers.moves import LobbyPruning, MoveWorker
+
+SHORT = {"preset": "classic", "hand_sizes": [3]}
+
+
+def test_a_worker_drains_every_move_due_and_then_finds_none() -> None:
+    stores = memory_stores()
+    games = [create_game(stores, SHORT, [None, None], f"d{n}", bots=["greedy", "random"])[0]
+             for n in range(3)]
+    worker = MoveWorker(stores)
+    made = worker.drain()
+    assert made == sum(stores.games.load(g.game_id).state.version for g in games)
+    assert all(stores.games.load(g.game_id).state.finished for g in games)
+    assert worker.work() is False and worker.metrics.moves_made == made
+
+
+def test_an_idle_worker_waits_until_a_plan_wakes_it_then_plays_at_once() -> None:
+    stores = memory_stores()
+    worker = MoveWorker(stores, idle_seconds=30.0)
+    stop = threading.Event()
+    thread = threading.Thread(target=worker.run, args=(stop.is_set,), daemon=True)
+    thread.start()
+    time.sleep(0.2)  # idle, blocked on the schedule for up to 30 s
+    record, _ = create_game(stores, SHORT, [None, None], "wake", bots=["greedy", "greedy"])
+    deadline = time.monotonic() + 10
+    while not stores.games.load(record.game_id).state.finished:
+        assert time.monotonic() < deadline, "the plan did not wake the worker"
+        time.sleep(0.01)
+    stop.set()
+    stores.schedule.plan("wake-to-stop", time.time() + 3600)  # a plan wakes a waiter
+    thread.join(5)
+    assert not thread.is_alive()
+
+
+def test_a_worker_sleeps_until_the_earliest_deadline_and_no_longer() -> None:
+    stores = memory_stores()
+    record, _ = create_game(stores, SHORT, ["ann", "bob"], "deadline", turn_seconds=1)
+    worker = MoveWorker(stores, idle_seconds=30.0)
+    while stores.schedule.wait(0):  # the wake-up the creation's plan left: taken
+        pass
+    started = time.monotonic()
+    worker.idle()  # nothing due: sleeps until the turn's deadline
+    assert 0.5 < time.monotonic() - started < 5
+    assert worker.work() is True  # the time-out
+    assert stores.games.load(record.game_id).state.turn_timed_out
+
+
+def test_the_lobby_is_pruned_at_most_once_an_interval_a_page_at_a_time() -> None:
+    stores = memory_stores()
+    for n in range(5):  # entries whose games never existed, listed long ago
+        stores.lobby.list_game(f"gone{n}", "open", time.time() - 7200)
+    pruning = LobbyPruning(every=60.0, page=2)
+    now = time.time()
+    assert pruning.run(stores, now) == 2
+    assert pruning.run(stores, now + 30) == 0  # not yet
+    assert pruning.run(stores, now + 61) == 2  # the next page
+    assert pruning.run(stores, now + 122) == 1
+    assert stores.lobby.listed("open", None, 10) == []
