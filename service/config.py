@@ -36,6 +36,13 @@ variable                   default                     what it sets
 ``CREATION_LIMIT_PER_ADDRESS`` ``30/minute;300/hour``  games created and seeks opened per client
                                                        address, and per token when one is sent
                                                        (``off``: none)
+``BOT_GAMES_PER_ADDRESS``  ``32``                      the weight of unfinished games with bot seats
+                                                       one client address may hold (a bot seat
+                                                       weighs its bot's cost × the game's cards
+                                                       ÷ 88: ``service/play/loads.py``; ``off``)
+``WORKER_METRICS_PORT``    ``0``                       a move worker's own ``/metrics`` port
+``WORKER_NICE``            ``10``                      how much lower a move worker's CPU priority
+                                                       is than the web workers' (0 to 19)
 ``OPEN_GAME_TTL_SECONDS``  ``3600`` (1 h)              a game with unclaimed seats expires this
                                                        long after its creation
 ``SEEK_TTL_SECONDS``       ``300``                     an unmatched seek expires after this long
@@ -78,6 +85,8 @@ class Config:
     stream_max_seconds: float = 3600.0
     stream_heartbeat_seconds: float = 15.0
     creation_limit_per_address: str = "30/minute;300/hour"
+    #: the weight of unfinished games with bot seats one address may hold (``off``: none)
+    bot_games_per_address: str = "32"
     open_game_ttl_seconds: int = 3600
     seek_ttl_seconds: int = 300
     rate_limit_storage_url: str = ""
@@ -95,6 +104,14 @@ class Config:
                 f"WORKER_METRICS_PORT={self.worker_metrics_port} is not a port (0: none)")
         if not 0 <= self.worker_nice <= 19:
             raise ValueError(f"WORKER_NICE={self.worker_nice} must be from 0 to 19")
+        cap = self.bot_games_per_address.strip().lower()
+        if cap not in ("", "off", "0", "none", "false"):
+            try:
+                if float(cap) <= 0:
+                    raise ValueError
+            except ValueError:
+                raise ValueError(f"BOT_GAMES_PER_ADDRESS={self.bot_games_per_address!r} is "
+                                 "not a positive number (or off)") from None
         if self.proxy_hops < 0:
             raise ValueError(f"PROXY_HOPS={self.proxy_hops} must be 0 or more")
 

@@ -37,7 +37,7 @@ from .docs import (
     problems,
     query,
 )
-from .limits import nothing_new
+from .limits import bot_load, nothing_new
 from .lobby import LOBBY_EXAMPLE, LOBBY_PARAMETERS, lobby_response
 from .problems import ApiProblem
 from .records import VERSION_QUERY
@@ -54,6 +54,7 @@ from .web import (
     QUERY_INT_MAX,
     bearer_token,
     check_action_cards,
+    config,
     for_bearer,
     idempotency_key,
     if_match,
@@ -147,7 +148,7 @@ class Games(MethodView):
         bots = [p.get("bot") for p in body["players"]]
         record, tokens = play.create_game(stores(), body["rules"], names, body["seed"],
                                           bots=bots, turn_seconds=body["turn_seconds"],
-                                          unlisted=body["unlisted"])
+                                          unlisted=body["unlisted"], load=bot_load(config()))
         metrics.GAMES_CREATED.inc()
         state = record.state
         seats = [
@@ -351,6 +352,6 @@ class Rematch(MethodView):
         """
         valid_game_id(game_id)
         token = bearer_token(required=True)
-        record = play.ask_for_rematch(stores(), game_id, token)
+        record = play.ask_for_rematch(stores(), game_id, token, bot_load(config()))
         seat = play.seat_of(record, token)
         return _view_response(game_id, record.state, seat, record.open_seats)

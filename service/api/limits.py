@@ -15,9 +15,15 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   routes, every request counted: the request's ``remote_addr``, which is the TCP peer
   unless ``PROXY_HOPS`` is set (then werkzeug's ``ProxyFix``, installed by
   ``create_app``, takes it from ``X-Forwarded-For``);
-* creation (``CREATION_LIMIT_PER_ADDRESS``, default ``30/minute;300/hour``): games created
-  and seeks opened, per client address and, when a token is sent, per token too. Over
-  it: ``429 creation_limited``. This is what keeps one client from filling Redis.
+* creation (``CREATION_LIMIT_PER_ADDRESS``, default ``30/minute;300/hour``): games created,
+  rematches asked (the last ask creates a game) and seeks opened, per client address
+  and, when a token is sent, per token too. Over it: ``429 creation_limited``. This is
+  what keeps one client from filling Redis.
+
+Apart from these request limits, the unfinished games with bot seats one address may
+hold are capped by their weight (``BOT_GAMES_PER_ADDRESS``, :func:`bot_load`,
+``service/play/loads.py``): ``429 too_many_bot_games`` past it, so one client cannot
+take the move workers' time from everyone else's games.
 
 Every limited response carries the IETF draft's ``RateLimit-Limit``,
 ``RateLimit-Remaining``, ``RateLimit-Reset`` (seconds until the window resets) and
@@ -40,15 +46,17 @@ from flask_limiter import Limiter, RequestLimit
 from flask_smorest import Blueprint
 
 from service.config import Config
+from service.play import LoadLimit
 
 from .problems import problem_response
 
-__all__ = ["RATE_LIMITED_BLUEPRINTS", "install_rate_limits", "nothing_new"]
+__all__ = ["RATE_LIMITED_BLUEPRINTS", "bot_load", "install_rate_limits", "nothing_new"]
 
 #: The blueprints whose requests count against the limits.
 RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks")
-#: The endpoints whose POST creates something that lives in Redis (a game, a seek).
-CREATION_ENDPOINTS = ("games.Games", "seeks.Seeks")
+#: The endpoints whose POST creates something that lives in Redis (a game, a rematch's
+#: game, a seek).
+CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks")
 
 
 def nothing_new() -> None:
@@ -121,6 +129,14 @@ def _headers(limiter: Limiter, response: Response) -> Response:
 
 def _enabled(value: str) -> bool:
     return value.strip().lower() not in ("", "off", "0", "none", "false")
+
+
+def bot_load(config: Config) -> LoadLimit | None:
+    """This request's client and the weight of bot games it may hold (``None``: off)."""
+    if not _enabled(config.bot_games_per_address):
+        return None
+    return LoadLimit.of_address(request.remote_addr or "unknown",
+                                float(config.bot_games_per_address))
 
 
 def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint]) -> None:

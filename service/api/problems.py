@@ -39,6 +39,7 @@ from service.play import (
     SeatsOpenError,
     SeatTakenError,
     SeekMatchedError,
+    TooManyBotGamesError,
     UnknownSeatError,
     UnknownSeekError,
     VersionNotRecordedError,
@@ -93,6 +94,7 @@ STATUS = {
     InvalidCursorError: 422,
     UnknownSeekError: 404,
     SeekMatchedError: 409,
+    TooManyBotGamesError: 429,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).
@@ -182,7 +184,8 @@ def register_error_handlers(app: Flask, retry_after_seconds: int) -> None:
     @app.errorhandler(PlayError)
     def _known(exc: EngineError | PlayError) -> Response:
         status = _status_of(exc)
-        headers = {"WWW-Authenticate": 'Bearer realm="three-thirteen"'} if status == 401 else None
+        headers = ({"WWW-Authenticate": 'Bearer realm="three-thirteen"'} if status == 401
+                   else retry_after if status == 429 else None)
         return problem_response(status, exc.code, exc.message, headers, **exc.details)
 
     @app.errorhandler(ApiProblem)

@@ -1,9 +1,11 @@
 """``/v1/seeks``: matchmaking. Seekers of the same rules and player count meet in a game.
 
-``POST /v1/seeks?timeout=S`` adds a seeker and, with ``timeout``, waits (parked on the
-worker's hub, as a long-poll) until enough seekers with the same resolved rules have
-arrived; ``GET /v1/seeks/{id}?timeout=S`` waits the same way later; ``DELETE`` takes a
-waiting seeker off. A matched seek carries its game id, seat and seat token.
+``POST /v1/seeks?timeout=S`` adds a seeker and answers with the seek's id and its seat
+token (shown only there, stored only as its hash) and, with ``timeout``, waits (parked
+on the worker's hub, as a long-poll) until enough seekers of the same table have
+arrived; ``GET /v1/seeks/{id}?timeout=S`` (with the token) waits the same way later;
+``DELETE`` (with the token) takes a waiting seeker off. A matched seek carries its game
+id and seat; the token plays that seat.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from service import play
 
 from .docs import LOCATION, json_body, problems, query
 from .schemas.lobby import SeekRequestSchema, SeekSchema
-from .web import json_response, load_body, parked, query_seconds, stores
+from .web import bearer_token, json_response, load_body, parked, query_seconds, stores
 
 blp = Blueprint("seeks", __name__, url_prefix="/v1/seeks",
                 description="Matchmaking: wait for players with the same rules, get a seat.")
 
 _SEEK = SeekRequestSchema()
+SEEK_TOKEN = [{"seatToken": []}]
 TIMEOUT = query("timeout", "Wait up to this many seconds for the match (capped by the "
                 "server, 30 by default; 0: answer at once).", {"type": "number", "minimum": 0})
 MATCHED_EXAMPLE = {"seek_id": "0f3a9c2b7d1e4a65.4.q0Zk3v6Xb0mQ1sP2aRt5uW8yB9cD1eF4",
@@ -37,14 +40,14 @@ def _answer(seek: play.Seek, status: int = 200) -> Response:
     return json_response(seek.to_json(), status, headers)
 
 
-def _waited(seek_id: str, seek: play.Seek | None = None) -> play.Seek:
+def _waited(seek_id: str, token: str | None, seek: play.Seek | None = None) -> play.Seek:
     """``seek`` (read now when ``None``), or with ``timeout`` the seek once matched:
     the wait reads the seek itself, after subscribing, so it is not read before."""
     timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
     if timeout > 0 and (seek is None or seek.status == "waiting"):
         with parked():
-            return play.wait_for_match(stores(), seek_id, timeout)
-    return seek if seek is not None else play.seek_status(stores(), seek_id)
+            return play.wait_for_match(stores(), seek_id, token, timeout)
+    return seek if seek is not None else play.seek_status(stores(), seek_id, token)
 
 
 @blp.route("")
@@ -58,18 +61,19 @@ class Seeks(MethodView):
         """Seek a game
 
         Adds you to the seekers of these rules (a rules spec, or a preset name) and
-        player count. When enough have arrived, one atomic step gives each a seat of
-        a new game: `status: matched` with `game_id`, `seat` and `token` (use it as
-        for any seat). Until then `status: waiting`; with `timeout` this request
-        waits for the match. Keep the `seek_id` secret: it is how you read your seat
-        token. A seek expires unmatched after a few minutes (`SEEK_TTL_SECONDS`).
-        Games from matchmaking are never seeded by anyone.
+        player count. The answer carries your seat's `token`, shown only here: keep it,
+        it reads and cancels this seek (`Authorization: Bearer`) and plays your seat.
+        When enough have arrived, one atomic step gives each a seat of a new game:
+        `status: matched` with `game_id` and `seat`. Until then `status: waiting`;
+        with `timeout` this request waits for the match. A seek expires unmatched
+        after a few minutes (`SEEK_TTL_SECONDS`). Games from matchmaking are never
+        seeded by anyone.
         """
         body = load_body(_SEEK)
         config = current_app.extensions["three_thirteen"].config
         seek = play.open_seek(stores(), body["rules"], body["players"], body["name"],
                               config.seek_ttl_seconds)
-        return _answer(_waited(seek.seek_id, seek), 201)
+        return _answer(_waited(seek.seek_id, seek.token, seek), 201)
 
 
 SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
@@ -78,25 +82,26 @@ SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
 
 @blp.route("/<seek_id>", parameters=[SEEK_ID])
 class OneSeek(MethodView):
-    @blp.doc(operationId="getSeek", parameters=[TIMEOUT])
+    @blp.doc(operationId="getSeek", parameters=[TIMEOUT], security=SEEK_TOKEN)
     @blp.response(200, SeekSchema, example=MATCHED_EXAMPLE)
-    @problems(blp, 404, 422)
+    @problems(blp, 401, 404, 422)
     def get(self, seek_id: str) -> Response:
         """Your seek: still waiting, or matched (with your seat)
 
-        With `timeout`, waits for the match. 404 `unknown_seek` once it expired
-        unmatched or was removed.
+        With the token the seek was opened with. With `timeout`, waits for the match.
+        404 `unknown_seek` once it expired unmatched or was removed.
         """
-        return _answer(_waited(seek_id))
+        return _answer(_waited(seek_id, bearer_token(required=True)))
 
-    @blp.doc(operationId="deleteSeek")
+    @blp.doc(operationId="deleteSeek", security=SEEK_TOKEN)
     @blp.response(204)
-    @problems(blp, 404, 409)
+    @problems(blp, 401, 404, 409)
     def delete(self, seek_id: str) -> Response:
         """Stop seeking
 
-        A waiting seek is removed (nobody will be matched with it). A seek already
-        matched cannot be: 409 `seek_matched` (its seat waits in its game).
+        With the token the seek was opened with. A waiting seek is removed (nobody will
+        be matched with it). A seek already matched cannot be: 409 `seek_matched` (its
+        seat waits in its game).
         """
-        play.cancel_seek(stores().seeks, seek_id)
+        play.cancel_seek(stores().seeks, seek_id, bearer_token(required=True))
         return Response(status=204)

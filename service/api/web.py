@@ -19,6 +19,7 @@ from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
+from service.config import Config
 from service.core.errors import InvalidCardError
 from service.play import AuthError
 from service.storage import Stores
@@ -32,6 +33,7 @@ __all__ = [
     "URL_SAFE_ID",
     "bearer_token",
     "check_action_cards",
+    "config",
     "for_bearer",
     "idempotency_key",
     "if_match",
@@ -47,6 +49,11 @@ __all__ = [
 #: The form of game ids and stream tickets in URLs, as the document gives it.
 URL_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ETAG = re.compile(r'\s*(?:W/)?"(\d{1,18})"\s*')
+
+
+def config() -> Config:
+    """The application's configuration."""
+    return current_app.extensions["three_thirteen"].config  # type: ignore[no-any-return]
 
 
 def stores() -> Stores:

@@ -21,6 +21,7 @@ from .errors import (
     SeatsOpenError,
     SeatTakenError,
     SeekMatchedError,
+    TooManyBotGamesError,
     UnknownSeatError,
     UnknownSeekError,
     VersionNotRecordedError,
@@ -35,6 +36,7 @@ from .games import (
     may_act,
     seat_of,
 )
+from .loads import LoadLimit, admit_bot_game, bot_game_weight
 from .lobby import MAX_PAGE, PRUNE_GRACE_SECONDS, LobbyPage, lobby_page, prune_listing
 from .moves import LEASE_SECONDS, due, service_move, visit
 from .records import game_record, view_at
@@ -67,6 +69,7 @@ __all__ = [
     "IdempotencyKeyReusedError",
     "IdempotencyKeySupersededError",
     "InvalidCursorError",
+    "LoadLimit",
     "LobbyPage",
     "Message",
     "PlayError",
@@ -76,11 +79,14 @@ __all__ = [
     "Seek",
     "SeekMatchedError",
     "Step",
+    "TooManyBotGamesError",
     "UnknownSeatError",
     "UnknownSeekError",
     "VersionNotRecordedError",
     "act",
+    "admit_bot_game",
     "ask_for_rematch",
+    "bot_game_weight",
     "cancel_seek",
     "changed_from",
     "check_cursor",

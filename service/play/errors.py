@@ -17,6 +17,7 @@ __all__ = [
     "SeatTakenError",
     "SeatsOpenError",
     "SeekMatchedError",
+    "TooManyBotGamesError",
     "UnknownSeatError",
     "UnknownSeekError",
     "VersionNotRecordedError",
@@ -112,3 +113,9 @@ class VersionNotRecordedError(PlayError):
     """``?version=N`` beyond the versions of the game's record (422)."""
 
     code = "version_not_recorded"
+
+
+class TooManyBotGamesError(PlayError):
+    """The client's unfinished games with bot seats would weigh more than its cap (429)."""
+
+    code = "too_many_bot_games"

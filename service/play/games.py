@@ -34,6 +34,7 @@ from .errors import (
     SeatTakenError,
     UnknownSeatError,
 )
+from .loads import LoadLimit, admit_bot_game, bot_game_weight
 from .views import game_view_bytes
 
 __all__ = [
@@ -97,10 +98,13 @@ def create_game(
     unlisted: bool = False,
     token_hashes: Sequence[str | None] | None = None,
     game_id: str | None = None,
+    load: LoadLimit | None = None,
 ) -> tuple[GameRecord, list[str | None]]:
     """Deal a new game; ``None`` in ``players`` leaves that seat open, ``bots[seat]``
     makes it a bot seat (claimed, no token). Returns the tokens (``None`` for open and
-    bot seats). A bot that starts is played by a move worker (planned by the creation).
+    bot seats). A bot that starts is played by a move worker (planned by the creation);
+    with ``load``, a game with bot seats counts against its client's cap
+    (:mod:`.loads`: 429 past it, before anything is stored).
 
     Unless ``unlisted``, the game is put on the lobby first (``open`` while seats are
     open, else ``in_progress``): see :mod:`service.storage.lobby` for why before.
@@ -118,6 +122,9 @@ def create_game(
                   for t, bot in zip(tokens, bot_of, strict=True)]
     else:
         tokens, hashes = [None] * len(players), list(token_hashes)
+    game_id = game_id or secrets.token_urlsafe(12)
+    if load is not None:
+        admit_bot_game(stores, load, game_id, bot_game_weight(rules, bot_of))
     record = store_new_game(stores, state, hashes, now, game_id=game_id, unlisted=unlisted)
     return record, tokens
 

@@ -103,7 +103,7 @@ def listing_entry(record: GameRecord, created: float) -> dict[str, Any]:
         "game_id": record.game_id,
         "status": "open" if opened else "in_progress",
         "preset": state.rules.preset,
-        "rules": state.rules.to_dict(),
+        "rules": {**state.rules.to_dict(), "decks": state.rules.decks_for(len(names))},
         "players": len(names),
         "seats": seats,
         "seats_taken": len(names) - opened,

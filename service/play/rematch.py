@@ -10,6 +10,8 @@ follows the old game's stream or long-polls it learns where to go.
 
 from __future__ import annotations
 
+import secrets
+
 from service.engine import new_game
 from service.engine.seats import ask_rematch, rematch_seats, rematch_started, seat_kind
 from service.engine.state import RESIGNED
@@ -18,34 +20,37 @@ from service.storage import GameRecord, Stores
 from .commit import Change, Step, commit
 from .errors import AuthError
 from .games import hash_token, seat_of_digest, store_new_game
+from .loads import LoadLimit, admit_bot_game, bot_game_weight
 
 __all__ = ["ask_for_rematch"]
 
 
-def _rematch_step(stores: Stores, digest: str) -> Step:
+def _rematch_step(stores: Stores, digest: str, load: LoadLimit | None) -> Step:
     def step(record: GameRecord) -> Change:
         seat = seat_of_digest(record, digest)
         state, events = ask_rematch(record.state, seat)
         if set(rematch_seats(state)) <= set(state.rematch_asked):  # the last one: start it
-            new = _new_game_like(stores, record)  # a game made for a lost race expires
+            new = _new_game_like(stores, record, load)  # made for a lost race: it expires
             state, more = rematch_started(state, new.game_id)
             events = events + more
         return Change(state, events, seat=seat)
     return step
 
 
-def ask_for_rematch(stores: Stores, game_id: str, token: str | None) -> GameRecord:
+def ask_for_rematch(stores: Stores, game_id: str, token: str | None,
+                    load: LoadLimit | None = None) -> GameRecord:
     """The bearer's seat asks for (or accepts) a rematch; the game once saved. When it
     is the last player to, the new game is created and announced in the same save (and
-    reaches the lobby and the move workers only then: :func:`.commit.commit`)."""
+    reaches the lobby and the move workers only then: :func:`.commit.commit`); with
+    ``load`` a rematch with bot seats counts against that client's cap (:mod:`.loads`)."""
     if token is None:
         raise AuthError("a rematch needs a seat token: send Authorization: Bearer <token>")
-    saved = commit(stores, game_id, _rematch_step(stores, hash_token(token)))
+    saved = commit(stores, game_id, _rematch_step(stores, hash_token(token), load))
     assert saved.record is not None
     return saved.record
 
 
-def _new_game_like(stores: Stores, record: GameRecord) -> GameRecord:
+def _new_game_like(stores: Stores, record: GameRecord, load: LoadLimit | None) -> GameRecord:
     """The same table at a fresh deal; a seat whose player resigned comes back open."""
     old = record.state
     gone = [seat_kind(old, s) == RESIGNED for s in range(old.players)]
@@ -53,4 +58,7 @@ def _new_game_like(stores: Stores, record: GameRecord) -> GameRecord:
     hashes = [None if left else h for h, left in zip(record.token_hashes, gone, strict=True)]
     state = new_game(old.rules, names, None, bots=old.bots or None,
                      turn_seconds=old.turn_seconds)
-    return store_new_game(stores, state, hashes, None, unlisted=True)
+    game_id = secrets.token_urlsafe(12)
+    if load is not None:
+        admit_bot_game(stores, load, game_id, bot_game_weight(old.rules, old.bots))
+    return store_new_game(stores, state, hashes, None, game_id=game_id, unlisted=True)

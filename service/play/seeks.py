@@ -11,9 +11,9 @@ in the lobby's ``in_progress`` games, to watch.
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import hashlib
+import hmac
 import re
 import secrets
 import time
@@ -27,7 +27,7 @@ from service.engine.game import check_players
 from service.engine.serialize import rules_from_json
 from service.storage import GameExistsError, SeekBoard, Stores, UnknownGameError
 
-from .errors import SeekMatchedError, UnknownSeekError
+from .errors import AuthError, SeekMatchedError, UnknownSeekError
 from .games import create_game, hash_token
 
 __all__ = ["Seek", "cancel_seek", "open_seek", "seek_status", "wait_for_match"]
@@ -58,13 +58,15 @@ class Seek:
 
 
 def _pool(rules_spec: dict[str, Any] | str | None, players: int) -> tuple[str, bytes]:
-    """The pool's name and the resolved rules (as JSON): seekers whose specs resolve the
-    same (``{"preset": "classic"}`` and ``"classic"`` spelled out) meet."""
+    """The pool's name and the table's rules (as JSON): seekers whose specs resolve to the
+    same game meet (``{"preset": "classic"}`` and ``"classic"`` spelled out, ``decks:
+    "auto"`` and the number it comes to for this many players)."""
     spec = {"preset": rules_spec} if isinstance(rules_spec, str) else rules_spec
     rules = rules_from_json(spec)
     check_players(rules, players)  # playable by this many (a shoe big enough)? Fail now
-    blob = orjson.dumps(rules.to_dict(), option=orjson.OPT_SORT_KEYS)
-    return f"{hashlib.sha256(blob).hexdigest()[:16]}.{players}", orjson.dumps(spec)
+    table = {**rules.to_dict(), "decks": rules.decks_for(players)}
+    blob = orjson.dumps(table, option=orjson.OPT_SORT_KEYS)
+    return f"{hashlib.sha256(blob).hexdigest()[:16]}.{players}", blob
 
 
 def _parse(seek_id: str) -> tuple[str, str]:
@@ -75,28 +77,23 @@ def _parse(seek_id: str) -> tuple[str, str]:
     return f"seek.{found[1]}.{found[2]}", hashlib.sha256(seek_id.encode()).hexdigest()[:32]
 
 
-def _token(seek_id: str) -> str:
-    digest = hashlib.sha256(b"three-thirteen seat token:" + seek_id.encode()).digest()
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
-
-
 def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
               players: int, name: str, ttl_seconds: float) -> Seek:
     """Add a seeker; if it completes a game, create that game now. The seek is answered
     from what the add returned (no read of what was just written)."""
-    pool_name, spec_json = _pool(rules_spec, players)
+    pool_name, table_json = _pool(rules_spec, players)
     seek_id = f"{pool_name}.{secrets.token_urlsafe(24)}"
     pool, key = _parse(seek_id)
     now = time.time()
     game_id = secrets.token_urlsafe(12)
-    seek = {"name": name, "th": hash_token(_token(seek_id))}
+    token = secrets.token_urlsafe(32)  # the seat's token, shown once: in this answer
+    seek = {"name": name, "th": hash_token(token)}
     expires = round((now + ttl_seconds) * 1000) / 1000  # as stored (Unix ms)
-    matched = stores.seeks.add(pool, key, seek, expires, players, game_id, spec_json, now)
+    matched = stores.seeks.add(pool, key, seek, expires, players, game_id, table_json, now)
     if not matched:
-        return Seek(seek_id, "waiting", name, players, expires)
+        return Seek(seek_id, "waiting", name, players, expires, token=token)
     _create(stores, pool, game_id)
-    return Seek(seek_id, "matched", name, players, None, game_id, matched.index(key),
-                _token(seek_id))
+    return Seek(seek_id, "matched", name, players, None, game_id, matched.index(key), token)
 
 
 def _create(stores: Stores, pool: str, game_id: str) -> None:
@@ -109,42 +106,56 @@ def _create(stores: Stores, pool: str, game_id: str) -> None:
                     token_hashes=record["ths"], game_id=game_id)
 
 
-def seek_status(stores: Stores, seek_id: str) -> Seek:
-    """The seek now; a matched seek's game exists once this returns."""
+def _owned(record: dict[str, Any], token: str | None) -> None:
+    """Refuse a bearer that is not the seek's own (:class:`AuthError`, a 401)."""
+    if token is None:
+        raise AuthError("a seek is read with its token: send Authorization: Bearer <token>")
+    if not hmac.compare_digest(record["th"], hash_token(token)):
+        raise AuthError("this token is not this seek's")
+
+
+def seek_status(stores: Stores, seek_id: str, token: str | None) -> Seek:
+    """The seek now, for its seeker (the bearer of its ``token``); a matched seek's game
+    exists once this returns."""
     pool, key = _parse(seek_id)
     record, expires = stores.seeks.get(pool, key)
     players = int(pool.rsplit(".", 1)[1])
     if record is None or (expires is not None and expires <= time.time()):
         raise UnknownSeekError("there is no seek with this id (or it expired)")
+    _owned(record, token)
     if "game" not in record:
-        return Seek(seek_id, "waiting", record["name"], players, expires)
+        return Seek(seek_id, "waiting", record["name"], players, expires, token=token)
     game_id = record["game"]
     try:
         stores.games.load(game_id)
     except UnknownGameError:  # the matching request did not get to create it: do it here
         _create(stores, pool, game_id)
     return Seek(seek_id, "matched", record["name"], players, None, game_id,
-                record["seat"], _token(seek_id))
+                record["seat"], token)
 
 
-def wait_for_match(stores: Stores, seek_id: str, timeout: float) -> Seek:
+def wait_for_match(stores: Stores, seek_id: str, token: str | None, timeout: float) -> Seek:
     """The seek once matched, or as it is after ``timeout`` seconds (parked on the board's
     watch: the worker's hub on Redis)."""
     pool, _ = _parse(seek_id)
     deadline = time.monotonic() + timeout
     with stores.seeks.watch(pool) as watch:  # subscribe first: a match after the read wakes us
-        seek = seek_status(stores, seek_id)
+        seek = seek_status(stores, seek_id, token)
         while seek.status == "waiting":
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not watch.wait(remaining):
                 break
-            seek = seek_status(stores, seek_id)
+            seek = seek_status(stores, seek_id, token)
     return seek
 
 
-def cancel_seek(board: SeekBoard, seek_id: str) -> None:
-    """Remove a waiting seek (a seeker that leaves)."""
+def cancel_seek(board: SeekBoard, seek_id: str, token: str | None) -> None:
+    """Remove a waiting seek (a seeker that leaves; the bearer of its ``token``)."""
     pool, key = _parse(seek_id)
+    record, _ = board.get(pool, key)
+    if record is None:
+        raise UnknownSeekError("there is no seek with this id (or it expired)")
+    _owned(record, token)
     done = board.cancel(pool, key)
     if done == 2:
         raise SeekMatchedError("this seek was already matched: its seat waits in its game")

@@ -12,6 +12,7 @@ interface                 what                                                 m
 :class:`Schedule`         the move workers' schedule of visits                 ``schedule``
 :class:`TicketStore`      single-use stream tickets                            ``tickets``
 :class:`SeekBoard`        matchmaking's seekers, matched in one step           ``seeks``
+:class:`LoadStore`        each client's games with bot seats, weighted         ``loads``
 ========================  ===================================================  ==============
 
 :class:`Stores` bundles one of each, built by :func:`redis_stores` (from the
@@ -27,6 +28,7 @@ from .errors import (
     VersionConflictError,
 )
 from .games import GameRecord, GameStore, GameWatch
+from .loads import LoadStore
 from .lobby import LISTINGS, LobbyStore
 from .records import RecordStore
 from .replies import ReplyStore, StoredReply
@@ -42,6 +44,7 @@ __all__ = [
     "GameStore",
     "GameWatch",
     "Lease",
+    "LoadStore",
     "LobbyStore",
     "RecordStore",
     "ReplyKeySupersededError",

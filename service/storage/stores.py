@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from service.config import Config
 
 from .games import GameStore
+from .loads import LoadStore
 from .lobby import LobbyStore
 from .memory import (
     MemoryGameStore,
+    MemoryLoads,
     MemoryLobby,
     MemoryRecords,
     MemoryReplies,
@@ -30,6 +32,7 @@ from .records import RecordStore
 from .redis import (
     RedisConnection,
     RedisGameStore,
+    RedisLoads,
     RedisLobby,
     RedisRecords,
     RedisReplies,
@@ -60,6 +63,7 @@ class Stores:
     schedule: Schedule
     tickets: TicketStore
     seeks: SeekBoard
+    loads: LoadStore
     #: releases what the stores share (Redis: the connections and the hub)
     release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
@@ -89,6 +93,7 @@ def redis_stores(config: Config) -> Stores:
         tickets=RedisTickets(connection),
         # a match's record is kept as long as an open game: its seekers create the game
         seeks=RedisSeekBoard(connection, results_kept_seconds=config.open_game_ttl_seconds),
+        loads=RedisLoads(connection),
         release=connection.close,
     )
 
@@ -106,4 +111,5 @@ def memory_stores(config: Config | None = None) -> Stores:
         schedule=MemorySchedule(),
         tickets=MemoryTickets(),
         seeks=MemorySeekBoard(shared, results_kept_seconds=kept),
+        loads=MemoryLoads(),
     )

@@ -92,6 +92,10 @@ def test_an_expired_game_is_skipped_by_the_lobby_and_pruned_by_the_sweeper(
     assert redis_db.zcard("ttt:{lobby}:open") == 0
 
 
+def _as(seek: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {seek['token']}"}
+
+
 def _seek(client: FlaskClient, name: str, rules: Any = "classic", players: int = 4,
           timeout: float = 0) -> dict[str, Any]:
     r = client.post(f"/v1/seeks?timeout={timeout}",
@@ -111,7 +115,7 @@ def test_forty_seekers_arriving_at_once_end_in_exactly_ten_games_one_seat_each(
         start.wait()
         seek = _seek(client, f"s{n}", timeout=3)
         if seek["status"] == "waiting":  # woken late: read it once more
-            seek = client.get(f"/v1/seeks/{seek['seek_id']}?timeout=3").json
+            seek = client.get(f"/v1/seeks/{seek['seek_id']}?timeout=3", headers=_as(seek)).json
         results[n] = seek
 
     threads = [threading.Thread(target=seeker, args=(n,)) for n in range(40)]
@@ -136,6 +140,15 @@ def test_forty_seekers_arriving_at_once_end_in_exactly_ten_games_one_seat_each(
         assert me["you"]["seat"] == seek["seat"]
 
 
+def test_a_seek_is_read_only_with_its_own_token_which_is_not_derived_from_its_id(
+        client: FlaskClient) -> None:
+    a, b = _seek(client, "a", "classic", 3), _seek(client, "b", "classic", 3)
+    assert a["token"] and a["token"] != b["token"]
+    assert client.get(f"/v1/seeks/{a['seek_id']}").status_code == 401
+    assert client.get(f"/v1/seeks/{a['seek_id']}", headers=_as(b)).json["code"] == "invalid_token"
+    assert client.get(f"/v1/seeks/{a['seek_id']}", headers=_as(a)).json["token"] == a["token"]
+
+
 def test_seekers_with_different_rules_are_never_matched_together(client: FlaskClient) -> None:
     a = _seek(client, "a", "classic", 2)
     b = _seek(client, "b", "bga", 2)
@@ -143,10 +156,11 @@ def test_seekers_with_different_rules_are_never_matched_together(client: FlaskCl
     assert {a["status"], b["status"], c["status"]} == {"waiting"}
     d = _seek(client, "d", {"preset": "classic", "jokers": 0}, 2)  # resolves as a's rules
     assert d["status"] == "matched"
-    a = client.get(f"/v1/seeks/{a['seek_id']}").json
+    a = client.get(f"/v1/seeks/{a['seek_id']}", headers=_as(a)).json
     assert a["status"] == "matched" and a["game_id"] == d["game_id"]
     for other in (b, c):
-        assert client.get(f"/v1/seeks/{other['seek_id']}").json["status"] == "waiting"
+        assert client.get(f"/v1/seeks/{other['seek_id']}",
+                          headers=_as(other)).json["status"] == "waiting"
 
 
 def test_a_waiting_seeker_is_woken_by_the_seeker_that_completes_its_game(
@@ -166,12 +180,14 @@ def test_a_waiting_seeker_is_woken_by_the_seeker_that_completes_its_game(
 
 def test_a_removed_seek_is_gone_and_never_matched(client: FlaskClient) -> None:
     a = _seek(client, "a", "classic", 2)
-    assert client.delete(f"/v1/seeks/{a['seek_id']}").status_code == 204
-    assert client.get(f"/v1/seeks/{a['seek_id']}").json["code"] == "unknown_seek"
+    assert client.delete(f"/v1/seeks/{a['seek_id']}").status_code == 401  # not without
+    assert client.delete(f"/v1/seeks/{a['seek_id']}", headers=_as(a)).status_code == 204
+    assert client.get(f"/v1/seeks/{a['seek_id']}", headers=_as(a)).json["code"] == "unknown_seek"
     assert _seek(client, "b", "classic", 2)["status"] == "waiting"
     matched = _seek(client, "c", "classic", 2)
     assert matched["status"] == "matched"
-    assert client.delete(f"/v1/seeks/{matched['seek_id']}").json["code"] == "seek_matched"
+    assert client.delete(f"/v1/seeks/{matched['seek_id']}",
+                         headers=_as(matched)).json["code"] == "seek_matched"
 
 
 @pytest.fixture
@@ -186,7 +202,7 @@ def test_an_expired_seek_is_gone_and_never_matched(short_seeks: Config, redis_db
     client = create_app(short_seeks).test_client()
     old = _seek(client, "old", "classic", 2)
     time.sleep(1.2)
-    assert client.get(f"/v1/seeks/{old['seek_id']}").json["code"] == "unknown_seek"
+    assert client.get(f"/v1/seeks/{old['seek_id']}", headers=_as(old)).json["code"] == "unknown_seek"
     assert _seek(client, "new", "classic", 2)["status"] == "waiting"  # not matched with old
 
 

@@ -143,3 +143,35 @@ def test_limits_can_be_turned_off(redis_server: str) -> None:
                           creation_limit_per_address="off"):
         for _ in range(30):
             assert client.post("/v1/solve", json={"hand": [], "wild_rank": "K"}).status_code == 200
+
+
+def test_a_rematch_counts_against_the_creation_quota(redis_server: str) -> None:
+    """A resign-then-rematch loop makes a game per loop: it is a creation like any."""
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
+                          creation_limit_per_address="2/minute", bot_games_per_address="off"):
+        body = {"players": [{"name": "a"}, {"name": "b"}], "rules": {"hand_sizes": [3]}}
+        assert client.post("/v1/games", json=body).status_code == 201
+        created = client.post("/v1/games", json=body).json
+        auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+        assert client.post(f"/v1/games/{created['game_id']}/actions", json={"type": "resign"},
+                           headers=auth).status_code == 200  # bob is the last one left
+        r = client.post(f"/v1/games/{created['game_id']}/rematch",
+                        headers={"Authorization": f"Bearer {created['seats'][1]['token']}"})
+        assert r.status_code == 429 and r.json["code"] == "creation_limited", r.json
+
+
+def test_bot_games_past_the_addresss_weight_are_429_too_many_bot_games(
+        redis_server: str) -> None:
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
+                          creation_limit_per_address="off", bot_games_per_address="8"):
+        strong = {"players": [{"name": "a"}, {"bot": "strong"}]}  # weighs 4
+        for _ in range(2):
+            assert client.post("/v1/games", json=strong).status_code == 201
+        r = client.post("/v1/games", json=strong)
+        assert r.status_code == 429 and r.json["code"] == "too_many_bot_games", r.json
+        assert (r.json["held"], r.json["weight"], r.json["cap"]) == (8.0, 4.0, 8.0)
+        assert int(r.headers["Retry-After"]) >= 1
+        humans = {"players": [{"name": "a"}, {"name": "b"}]}
+        assert client.post("/v1/games", json=humans).status_code == 201  # not held back
+        other = client.post("/v1/games", json=strong, environ_base={"REMOTE_ADDR": "10.9.8.7"})
+        assert other.status_code == 201

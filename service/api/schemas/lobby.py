@@ -56,7 +56,7 @@ class SeekRequestSchema(StrictSchema):
 
 class SeekSchema(Schema):
     seek_id = fields.String(required=True, metadata={
-        "description": "The seek's secret id: whoever has it can read the seat token."})
+        "description": "The seek's id (not a secret: its token is)."})
     status = fields.String(required=True, validate=validate.OneOf(["waiting", "matched"]))
     name = fields.String(required=True)
     players = fields.Integer(required=True)
@@ -64,5 +64,7 @@ class SeekSchema(Schema):
         "format": "date-time", "description": "When a waiting seek expires (null: matched)."})
     game_id = fields.String(required=True, allow_none=True)
     seat = fields.Integer(required=True, allow_none=True)
-    token = fields.String(required=True, allow_none=True, metadata={
-        "description": "Your seat's bearer token once matched (only to this seek's holder)."})
+    token = fields.String(required=True, metadata={
+        "description": "Your seat's bearer token: it reads and cancels this seek and, once "
+                       "matched, plays your seat. Made when the seek is opened and stored "
+                       "only as its hash; every answer to its bearer repeats it."})

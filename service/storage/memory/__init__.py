@@ -8,6 +8,7 @@ channels (:mod:`.shared`), as the Redis stores share a server; build them togeth
 """
 
 from .games import MemoryGameStore
+from .loads import MemoryLoads
 from .lobby import MemoryLobby
 from .records import MemoryRecords
 from .replies import MemoryReplies
@@ -18,6 +19,7 @@ from .tickets import MemoryTickets
 
 __all__ = [
     "MemoryGameStore",
+    "MemoryLoads",
     "MemoryLobby",
     "MemoryRecords",
     "MemoryReplies",

@@ -19,6 +19,7 @@ them together)::
     ttt:{moves}:due         sorted set, the move workers' schedule         schedule.py
     ttt:{moves}:wake        list, one entry a waiting worker to wake       schedule.py
     ttt:{<pool>}:…          a matchmaking pool's keys and channel          seeks.py
+    ttt:{load:<c>}:bots     hash, a client's games with bot seats          loads.py
 
 The game's own keys are written together by the save script (:mod:`.scripts`); the
 lobby, the schedule and the pools are indexes across games, each on a shard of its own.
@@ -26,6 +27,7 @@ lobby, the schedule and the pools are indexes across games, each on a shard of i
 
 from .connection import RedisConnection
 from .games import RedisGameStore
+from .loads import RedisLoads
 from .lobby import RedisLobby
 from .records import RedisRecords
 from .replies import RedisReplies
@@ -36,6 +38,7 @@ from .tickets import RedisTickets
 __all__ = [
     "RedisConnection",
     "RedisGameStore",
+    "RedisLoads",
     "RedisLobby",
     "RedisRecords",
     "RedisReplies",
