@@ -35,7 +35,9 @@ MAX_PENALTY = 1000
 #: The default of ``turn_limit``: well above the turns a round takes (a 4-player round of
 #: the reference bots takes under 10 turns each), so only a stalled round ever meets it.
 DEFAULT_TURN_LIMIT = 30
-MAX_TURN_LIMIT = 1000
+#: At most this many turns each per round: with 20 rounds of 8 players a game is at most
+#: 32,000 turns, so its event log is bounded whatever a client asks (docs/capacity.md).
+MAX_TURN_LIMIT = 100
 
 _FACE_VALUES = {r: min(i + 1, 10) for i, r in enumerate(RANKS)}
 _BGA_VALUES = {r: (15 if r == "A" else i + 1) for i, r in enumerate(RANKS)}

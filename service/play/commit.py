@@ -7,7 +7,7 @@ step (:mod:`.games`, :mod:`.rematch`, :mod:`.moves`); :func:`commit` is the loop
 share. It runs the step on a fresh load, sets the turn clock (:func:`with_clock`), saves
 with the version check (the record of a finishing move and an idempotent reply in the
 same atomic write), re-runs the step on the newer game when another writer won the race
-(or answers 412 when the caller pinned a version with ``If-Match``), and then runs every
+(or answers 412 when the caller named a version with ``If-Match``), and then runs every
 after-save effect in one list (:func:`_after_save`): the lobby, the move workers'
 schedule, the metrics. The save script itself publishes the new version, which wakes
 every waiter of the game. Nothing else in the service writes a game, and a read never

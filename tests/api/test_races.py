@@ -102,3 +102,59 @@ def race(live_server: str, stored_state: Callable[[str], bytes]) -> None:
         replay, _ = apply(replay, seat, action)
     assert to_dict(replay) == to_dict(state)
     assert state.round_index >= 1, "the race should span rounds"
+
+
+@pytest.mark.parametrize(("leaving", "tries"), [("resign", 20), ("away", 5)])
+def test_a_seat_that_left_never_moves_again_by_its_own_token_however_the_requests_race(
+    live_server: str, leaving: str, tries: int,
+) -> None:
+    """A resigned seat's token racing its own resignation, or an away seat's token that
+    did not send ``back``: in every try, no move of that seat after it left is its
+    player's (``by: player``), every one is the service's, and the token's late moves
+    are refused (409)."""
+    codes: set[str] = set()
+    for attempt in range(tries):
+        body: dict[str, Any] = {"players": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}],
+                                "rules": {"hand_sizes": [3] if leaving == "resign"
+                                          else [9, 10, 11, 12, 13]},
+                                "seed": f"left-{attempt}"}
+        if leaving == "away":
+            body["turn_seconds"] = 1
+        created = requests.post(f"{live_server}/v1/games", json=body, timeout=10).json()
+        game_id = created["game_id"]
+        seat = created["state"]["round"]["current_seat"]
+        if leaving == "away":  # nobody plays: the seat whose turns time out twice is away
+            deadline = time.monotonic() + 30
+            while "away" not in (kinds := [p["kind"] for p in requests.get(
+                    f"{live_server}/v1/games/{game_id}", timeout=10).json()["players"]]):
+                assert time.monotonic() < deadline, kinds
+                time.sleep(0.05)
+            seat = kinds.index("away")
+        auth = {"Authorization": f"Bearer {created['seats'][seat]['token']}"}
+        act = f"{live_server}/v1/games/{game_id}/actions"
+        start = threading.Barrier(2)
+        answers: list[requests.Response] = []
+
+        def send(action: dict[str, str], answers: list[requests.Response] = answers,
+                 start: threading.Barrier = start, act: str = act,
+                 auth: dict[str, str] = auth) -> None:
+            start.wait()
+            answers.append(requests.post(act, json=action, headers=auth, timeout=10))
+
+        first = {"type": "resign"} if leaving == "resign" else {"type": "draw", "source": "stock"}
+        threads = [threading.Thread(target=send, args=(a,)) for a in
+                   (first, {"type": "draw", "source": "stock"})]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(15)
+        codes |= {r.json().get("code", "") for r in answers if r.status_code == 409}
+        events = requests.get(f"{live_server}/v1/games/{game_id}/events?limit=1000",
+                              timeout=10).json()["events"]
+        gone = next(i for i, e in enumerate(events)
+                    if (e["type"] == "seat_resigned" or e.get("away")) and e["seat"] == seat)
+        late = [e for e in events[gone:] if e.get("seat") == seat and e.get("by") == "player"]
+        assert late == [], (attempt, late)
+    assert codes <= {"seat_resigned", "seat_away", "not_your_turn", "illegal_action",
+                     "turn_timed_out", "version_conflict"}
+    assert codes & {"seat_resigned", "seat_away"}

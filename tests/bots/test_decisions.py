@@ -25,7 +25,7 @@ from service.bots.budget import clear_cache
 from .positions import WORST, SeatPosition, positions
 
 ROOT = Path(__file__).resolve().parents[2]
-#: decision_seed("s@lt", "seed", 3, 12), pinned: a verifier running another version of
+#: decision_seed("s@lt", "seed", 3, 12), fixed here: a verifier running another version of
 #: this code must derive the same seeds.
 GOLDEN_SEED = "5932d7d960109ab3005e3e004342b6ff3f33b36204b67a276419961e6b94334e"
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 import inspect
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import orjson
 import pytest
 
-from service.bots import BOTS, decide
-from service.core.errors import SeatResignedError
+from service.bots import BOTS, RandomBot, decide, decision_seed
+from service.core.errors import SeatResignedError, TurnTimedOutError
 from service.core.rules import resolve_rules
 from service.engine import apply, new_game, view
 from service.engine.seats import AWAY_AFTER
@@ -25,11 +26,13 @@ from service.play import (
     due,
     game_record,
     next_visit,
+    view_at,
     visit,
     with_clock,
 )
 from service.storage import Stores, memory_stores
 from service.verify import verify
+from service.verify.replay import replay_steps
 
 from .conftest import drain, play_out
 
@@ -297,3 +300,58 @@ def test_next_visit_is_now_for_the_services_turn_the_deadline_for_a_players_else
     assert next_visit(bots, 100.0) == 100.0
     humans, _ = create_game(stores, SHORT, ["ann", "bob"], "none")
     assert next_visit(humans, 100.0) is None
+
+
+def test_a_players_move_right_after_its_turn_timed_out_is_refused_and_the_record_verifies(
+) -> None:
+    """The race the record used to lose: the clock ran out (the time-out saved) and the
+    player's own draw arrives before the stand-in has moved. The turn is the stand-in's
+    now, so the draw is refused (409 turn_timed_out), and every version of the record
+    replays, as who made each move is on the record."""
+    stores, clock = memory_stores(), Clock(1000.0)
+    record, tokens = create_game(stores, {"preset": "classic", "hand_sizes": [5, 6, 7]},
+                                 ["ann", "bob", "cy"], "race2-2", turn_seconds=1, now=clock.now)
+    game_id = record.game_id
+    seat = record.state.current_seat
+    clock.now += 1.5
+    lease = stores.schedule.take(clock.now, LEASE_SECONDS)
+    assert lease is not None and visit(stores, lease, clock) == 1  # the time-out only
+    assert stores.games.load(game_id).state.turn_timed_out
+    with pytest.raises(TurnTimedOutError):
+        act(stores, game_id, tokens[seat], {"type": "draw", "source": "stock"})
+    while not stores.games.load(game_id).state.finished:  # nobody plays on: the clocks do
+        clock.now += 1.5
+        drain(stores, clock)
+    kept, _ = game_record(stores, game_id)
+    assert verify(kept) == []
+    for version in range(kept["versions"] + 1):  # every past view is served
+        view_at(stores, game_id, tokens[seat], version)
+
+
+def test_a_bots_visible_choices_do_not_lead_back_to_a_guessable_seed() -> None:
+    """Seed 4711 against a ``random`` bot: its draws (stock or pile: public, two choices
+    each) were a function of the seed alone, and a search over small seeds found it. Its
+    RNG now comes from the seed and the secret salt, so no seed reproduces its choices,
+    neither with the old seeding nor with the right seed and no salt."""
+    stores = memory_stores()
+    record, tokens = create_game(stores, {"preset": "classic", "hand_sizes": [9, 10, 11, 12]},
+                                 ["ann", None], "4711", bots=[None, "random"])
+    play_out(stores, record.game_id, {0: tokens[0]})
+    kept, _ = game_record(stores, record.game_id)
+    seen = []  # (the bot's view before its draw, the source it chose)
+    for step in replay_steps(kept):
+        action = step.action
+        if action["by"] == "service" and action["type"] == "draw" and step.before.discard:
+            seen.append((view(step.before, 1, "service"), step.before.version,
+                         action["source"]))
+    assert len(seen) >= 24
+
+    def reproduces(rng_seed: Callable[[int], str]) -> bool:
+        return all(RandomBot(rng_seed(version)).choose(v)["source"] == source  # type: ignore[index]
+                   for v, version, source in seen)
+
+    for candidate in range(4600, 4800):
+        assert not reproduces(lambda version, c=candidate: f"{c}:1:{version}")  # the old way
+        assert not reproduces(lambda version, c=candidate: decision_seed("", str(c), 1, version))
+    # the verifier, holding the revealed salt, reproduces every one
+    assert reproduces(lambda version: decision_seed(kept["seed_salt"], "4711", 1, version))

@@ -61,5 +61,11 @@ class ProblemSchema(Schema):
     steps = _int("`solve_too_complex`: the solver's step budget that ran out.")
     limit = _int("`too_many_waits`: the waiting requests this client may hold.")
     versions = _int("`version_not_recorded`: the last version of the game's record.")
+    held = fields.Float(metadata={"description": "`too_many_bot_games`: the weight of the "
+                                  "unfinished games with bot seats this client holds."})
+    weight = fields.Float(metadata={"description": "`too_many_bot_games`: what the refused "
+                                    "game would weigh."})
+    cap = fields.Float(metadata={"description": "`too_many_bot_games`: the weight one client "
+                                 "may hold (`BOT_GAMES_PER_ADDRESS`)."})
     available = fields.List(fields.String(), metadata={
         "description": "`not_acceptable`: the media types the resource has."})

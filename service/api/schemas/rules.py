@@ -89,7 +89,7 @@ class RulesSchema(Schema):
         metadata={"description": "How equal totals are decided."},
     )
     turn_limit = fields.Integer(
-        required=True, allow_none=True, validate=validate.Range(1, 1000),
+        required=True, allow_none=True, validate=validate.Range(1, 100),
         metadata={"description": "Turns per player in one round; when every player has had "
                   "this many and nobody went out, the round ends as the hands stand (reason "
                   "`turn_limit`). null: no limit (refused with a bot seat or a turn clock)."},
@@ -146,7 +146,7 @@ class RulesSpecSchema(Schema):
     contracts = fields.List(fields.Nested(ContractSchema, allow_none=True), allow_none=True)
     stock_exhausted = fields.String(validate=validate.OneOf(["reshuffle", "end_round"]))
     tie_break = fields.String(validate=validate.OneOf(["zero_rounds", "shared"]))
-    turn_limit = fields.Integer(allow_none=True, validate=validate.Range(1, 1000))
+    turn_limit = fields.Integer(allow_none=True, validate=validate.Range(1, 100))
 
     class Meta:
         unknown = RAISE
