@@ -42,7 +42,7 @@ from .api.schemas.events import (
 )
 from .api.schemas.lobby import SeekRequestSchema
 from .api.schemas.records import RecordSchema
-from .api.waiting import WaitSlots, parse_limit
+from .api.waiting import WaitSlots, install_early_refusal, parse_limit
 from .config import Config
 from .storage import Stores, redis_stores
 from .web import blp as play_blp
@@ -161,6 +161,7 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
     app.register_blueprint(docs_blp)
     app.register_blueprint(play_blp)
     install_request_hooks(app)
+    install_early_refusal(app, waits)  # before the limiter: a refused wait costs no Redis
 
     register_error_handlers(app, config.retry_after_seconds)
     install_rate_limits(app, config, [b for b in BLUEPRINTS if b.name in RATE_LIMITED_BLUEPRINTS])

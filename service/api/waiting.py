@@ -10,6 +10,11 @@ with ``Retry-After``. ``off`` disables a limit.
 Counted per worker process, in memory: the limit protects the worker that holds the
 sockets, costs no Redis round trip, and nothing leaks when a worker dies (its sockets
 die with it). With ``W`` workers a client may hold up to ``W`` times a limit in all.
+
+Refused before any Redis work: a client looping waits past its limit must cost the
+service nothing but the refusal, so :func:`install_early_refusal` checks the slots in a
+``before_request`` hook that runs before the rate limiter's (which counts in Redis);
+the view then takes its slot as it parks (:meth:`WaitSlots.hold`).
 """
 
 from __future__ import annotations
@@ -20,9 +25,11 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from flask import Flask, request
+
 from .problems import ApiProblem
 
-__all__ = ["WaitSlots", "parse_limit"]
+__all__ = ["WaitSlots", "install_early_refusal", "parse_limit"]
 
 #: What a refused client is told to wait before trying again (a parked request of its
 #: own ends within the long-poll cap; a second is enough to free a slot of a stream).
@@ -52,25 +59,39 @@ class WaitSlots:
         self._lock = threading.Lock()
         self._held: Counter[str] = Counter()
 
-    @contextmanager
-    def hold(self, address: str | None, authorization: str | None) -> Iterator[None]:
-        """Count one parked request for its address and token while the block runs, or
-        raise the 429 problem if either is at its limit."""
+    def _keys(self, address: str | None,
+              authorization: str | None) -> list[tuple[str, str, int]]:
         keys = []
         if self.per_address is not None:
             keys.append(("address", f"a:{address or 'unknown'}", self.per_address))
         if self.per_token is not None and authorization:
             digest = hashlib.sha256(authorization.encode("utf-8", "replace")).hexdigest()[:32]
             keys.append(("token", f"t:{digest}", self.per_token))
+        return keys
+
+    def _refuse_if_full(self, keys: list[tuple[str, str, int]]) -> None:
+        for what, key, limit in keys:
+            if self._held[key] >= limit:
+                raise ApiProblem(
+                    429, "too_many_waits",
+                    f"this {what} already holds {limit} waiting requests (long-polls and "
+                    f"streams); let one end before opening another",
+                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, limit=limit,
+                )
+
+    def check(self, address: str | None, authorization: str | None) -> None:
+        """Raise the 429 problem if the address or the token is at its limit now."""
+        keys = self._keys(address, authorization)
         with self._lock:
-            for what, key, limit in keys:
-                if self._held[key] >= limit:
-                    raise ApiProblem(
-                        429, "too_many_waits",
-                        f"this {what} already holds {limit} waiting requests (long-polls and "
-                        f"streams); let one end before opening another",
-                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, limit=limit,
-                    )
+            self._refuse_if_full(keys)
+
+    @contextmanager
+    def hold(self, address: str | None, authorization: str | None) -> Iterator[None]:
+        """Count one parked request for its address and token while the block runs, or
+        raise the 429 problem if either is at its limit."""
+        keys = self._keys(address, authorization)
+        with self._lock:
+            self._refuse_if_full(keys)
             for _, key, _ in keys:
                 self._held[key] += 1
         try:
@@ -86,3 +107,26 @@ class WaitSlots:
         """Parked requests counted now (across addresses), for tests and metrics."""
         with self._lock:
             return sum(n for key, n in self._held.items() if key.startswith("a:"))
+
+
+def _will_wait() -> bool:
+    """Whether this request parks (a long-poll, a stream, a seek that waits), from its
+    route and query alone: what the views do, decided before any of them runs."""
+    endpoint, args = request.endpoint, request.args
+    if endpoint == "streams.Stream":
+        return True
+    if endpoint == "games.Game":
+        return "wait" in args or "wait_version" in args
+    if endpoint in ("events.Events", "seeks.Seeks", "seeks.OneSeek"):
+        return args.get("timeout", "0") not in ("0", "0.0", "")
+    return False
+
+
+def install_early_refusal(app: Flask, waits: WaitSlots) -> None:
+    """Refuse a wait past its client's limit before anything else of the request runs
+    (install before the rate limiter, whose hook counts in Redis)."""
+
+    @app.before_request
+    def _refuse_early() -> None:
+        if _will_wait():
+            waits.check(request.remote_addr, request.headers.get("Authorization"))

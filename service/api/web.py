@@ -9,6 +9,8 @@ game view against ≈5 µs for orjson).
 
 from __future__ import annotations
 
+import math
+import random
 import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -230,14 +232,21 @@ def for_bearer(response: Response, private: bool) -> Response:
 QUERY_INT_MAX = 2**53
 
 
+#: What a query integer and a query number of seconds look like: ASCII digits only (Python's
+#: ``int`` and ``float`` also take other scripts' digits, ``inf``, ``nan`` and ``1_000``,
+#: which the document's ``integer`` and ``number`` do not describe).
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+_SECONDS = re.compile(r"[0-9]{1,18}(\.[0-9]{0,18})?([eE][+-]?[0-9]{1,3})?|\.[0-9]{1,18}")
+#: Long-polls opened together (a burst of clients, a reconnection storm) time out up to
+#: this share of their timeout apart, so they never all come back at once.
+WAIT_JITTER = 0.1
+
+
 def query_int(name: str, default: int | None, lo: int, hi: int = QUERY_INT_MAX) -> int | None:
     raw = request.args.get(name)
     if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = None
+    value = int(raw) if _INTEGER.fullmatch(raw) else None
     if value is None or not lo <= value <= hi:
         bound = f"from {lo} to {hi}"
         raise ApiProblem(
@@ -248,17 +257,16 @@ def query_int(name: str, default: int | None, lo: int, hi: int = QUERY_INT_MAX) 
 
 
 def query_seconds(name: str) -> float:
-    """A wait in seconds, clamped to the server's long-poll maximum."""
+    """A wait in seconds (ASCII decimal, finite), clamped to the server's long-poll maximum
+    and spread: up to :data:`WAIT_JITTER` of it shorter, at random."""
     raw = request.args.get(name)
     if raw is None:
-        return long_poll_max()
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not value >= 0:  # also refuses NaN
+        value = long_poll_max()
+    elif _SECONDS.fullmatch(raw) and math.isfinite(float(raw)):  # not 1e999 either
+        value = min(float(raw), long_poll_max())
+    else:
         raise ApiProblem(
             422, "invalid_query", f"query parameter {name!r} must be a number of seconds ≥ 0",
-            errors={"query": {name: ["a number ≥ 0"]}},
+            errors={"query": {name: ["a number ≥ 0, in decimal digits"]}},
         )
-    return min(value, long_poll_max())
+    return value * (1 - random.uniform(0, WAIT_JITTER))

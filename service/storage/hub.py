@@ -14,6 +14,11 @@ subscription. When the subscription is lost (Redis restarted, a failover), the
 listener reconnects, resubscribes, and wakes every waiter to re-read, so moves made
 while it was away are not missed either.
 
+Why one condition per game: a move must cost only its own game's waiters. Each game's
+waiters sleep on a condition of their own (all on the hub's one lock), so a move wakes
+its game's waiters and no other: a worker holding thousands of idle waiters on other
+games spends nothing on them when this one moves.
+
 Why per-generation sharing: when a move wakes 5,000 waiters of one game, they want the
 same new state. ``Watch.shared(key, fn)`` runs ``fn`` once per game per wake-up and
 hands the result to every waiter that asks for the same key (one Redis read per
@@ -70,8 +75,11 @@ def game_of_channel(channel: bytes | str) -> str | None:
 
 @dataclass
 class _Game:
-    """The local waiters of one game: how many, and the wake-up they share."""
+    """The local waiters of one game: how many, the wake-up they share, and the condition
+    they sleep on (one per game, on the hub's one lock: a move wakes its game's waiters
+    only, never every waiter of the worker)."""
 
+    cond: threading.Condition
     waiters: int = 0
     generation: int = 0
     confirmed: bool = False
@@ -91,7 +99,8 @@ class Watch:
     def wait(self, timeout: float) -> bool:
         """Sleep until the game may have moved since the last wake-up (``True``), or
         ``timeout`` seconds pass (``False``)."""
-        entry, cond = self._entry, self._hub._cond
+        entry = self._entry
+        cond = entry.cond
         deadline = time.monotonic() + timeout
         with cond:
             while entry.generation == self._seen:
@@ -110,7 +119,8 @@ class Watch:
         ``accept(value)`` says whether another waiter's result will do for this caller
         (for example: not older than what the caller has already seen); when it says no,
         the caller computes its own, which then serves later askers."""
-        entry, cond = self._entry, self._hub._cond
+        entry = self._entry
+        cond = entry.cond
         with cond:
             if entry.shared_generation != entry.generation:
                 entry.shared = {}
@@ -169,7 +179,7 @@ class Hub:
     def __init__(self, client: Any, *, sharded: bool) -> None:
         self._client = client
         self.sharded = sharded
-        self._cond = threading.Condition()
+        self._mutex = threading.Lock()  # the games and their conditions
         self._games: dict[str, _Game] = {}
         self._listeners: dict[str, _Listener] = {}
         self._lock = threading.Lock()  # creating listeners
@@ -182,63 +192,63 @@ class Hub:
     def watch(self, game_id: str) -> Iterator[Watch]:
         """Subscribe to ``game_id`` for the duration of the block; read the game's state
         *after* entering it, then :meth:`Watch.wait`."""
-        with self._cond:
+        with self._mutex:
             entry = self._games.get(game_id)
             if entry is None:
-                entry = self._games[game_id] = _Game()
+                entry = self._games[game_id] = _Game(threading.Condition(self._mutex))
             entry.waiters += 1
             first = entry.waiters == 1
         try:
             if first:
                 with self._subscriptions:
                     self._listener_for(game_id).subscribe(channel_of(game_id))
-            with self._cond:
-                self._cond.wait_for(lambda: entry.confirmed or self._stopped,
+            with entry.cond:
+                entry.cond.wait_for(lambda: entry.confirmed or self._stopped,
                                     CONFIRM_SECONDS)
             yield Watch(self, game_id, entry)
         finally:
-            with self._cond:
+            with self._mutex:
                 entry.waiters -= 1
                 last = entry.waiters == 0
                 if last:
                     del self._games[game_id]
             if last:
                 with self._subscriptions:  # decided under the lock that orders the writes:
-                    with self._cond:       # a waiter that arrived meanwhile keeps it
+                    with self._mutex:      # a waiter that arrived meanwhile keeps it
                         still_unwatched = game_id not in self._games
                     if still_unwatched:
                         self._listener_for(game_id).unsubscribe(channel_of(game_id))
 
     def waiting(self) -> int:
         """How many waiters this worker holds (for metrics and tests)."""
-        with self._cond:
+        with self._mutex:
             return sum(e.waiters for e in self._games.values())
 
     # -- the listener's side -----------------------------------------------------------
 
     def _moved(self, game_id: str) -> None:
-        with self._cond:
+        with self._mutex:
             entry = self._games.get(game_id)
             if entry is not None:
                 entry.generation += 1
-                self._cond.notify_all()
+                entry.cond.notify_all()
 
     def _confirmed(self, game_id: str) -> None:
-        with self._cond:
+        with self._mutex:
             entry = self._games.get(game_id)
             if entry is not None:
                 if entry.confirmed:  # confirmed again: redis-py reconnected and resubscribed,
                     entry.generation += 1  # so a move may have been missed: look again
                 entry.confirmed = True
-                self._cond.notify_all()
+                entry.cond.notify_all()
 
     def wake_all(self) -> None:
         """Every waiter re-reads: after a lost subscription (a move may have been missed),
         and on a graceful shutdown (streams then see the service stopping)."""
-        with self._cond:
+        with self._mutex:
             for entry in self._games.values():
                 entry.generation += 1
-            self._cond.notify_all()
+                entry.cond.notify_all()
 
     def _listener_for(self, game_id: str) -> _Listener:
         node_client, name = self._node_of(channel_of(game_id))
@@ -261,9 +271,10 @@ class Hub:
         with self._lock:
             listeners = list(self._listeners.values())
             self._listeners.clear()
-        with self._cond:
+        with self._mutex:
             self._stopped = True
-            self._cond.notify_all()
+            for entry in self._games.values():
+                entry.cond.notify_all()
         for listener in listeners:
             listener.stop()
         self.wake_all()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import string
+import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -311,3 +312,25 @@ def test_hand_written_nasties(hostile: dict[str, Any]) -> None:
             assert r.json["code"] == code, (path, r.json)
     hostile["sent"][0] += len(cases)
     assert hostile["sent"][0] >= 10_000
+
+
+@pytest.mark.parametrize("query", ["wait_version=٣&timeout=1", "wait_version=1_0&timeout=1",
+                                   "wait_version=0&timeout=inf", "wait_version=0&timeout=nan",
+                                   "wait_version=0&timeout=1e999", "wait_version=0&timeout=-1",
+                                   "wait_version=0&timeout=٣"])
+def test_query_numbers_are_ascii_decimal_and_finite(client: FlaskClient, query: str) -> None:
+    game = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]}).json
+    r = client.get(f"/v1/games/{game['game_id']}?{query}")
+    assert r.status_code == 422 and r.json["code"] == "invalid_query", (query, r.json)
+
+
+def test_a_wait_is_spread_a_little_below_its_timeout_so_a_burst_does_not_end_at_once(
+        client: FlaskClient) -> None:
+    game = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]}).json
+    took = []
+    for _ in range(8):
+        started = time.monotonic()
+        r = client.get(f"/v1/games/{game['game_id']}?wait_version=0&timeout=0.5")
+        took.append(time.monotonic() - started)
+        assert r.status_code == 200
+    assert all(0.4 <= t < 1.5 for t in took) and max(took) - min(took) > 0.005

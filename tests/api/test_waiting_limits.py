@@ -95,3 +95,31 @@ def test_off_disables_the_wait_limits(config: Config) -> None:
 def test_a_wait_limit_that_is_not_a_positive_number_is_refused_at_start(config: Config) -> None:
     with pytest.raises(ValueError, match="MAX_WAITS_PER_TOKEN"):
         create_app(replace(config, max_waits_per_token="many"))
+
+
+def test_a_wait_past_the_limit_is_refused_before_any_redis_work(
+    config: Config, redis_db
+) -> None:
+    """A client looping waits past its limit costs Redis nothing: the refusal comes from
+    the worker's own count, before the rate limiter (which counts in Redis) and before
+    the game is read."""
+    from .test_reads_write_nothing import commands_during
+
+    app = parked_app(config, max_waits_per_address="1", rate_limit="1000/second",
+                     rate_limit_per_address="1000/second")
+    client = app.test_client()
+    table = Table(client, {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "7"})
+    path = f"/v1/games/{table.game_id}?wait_version=0&timeout=8"
+    statuses: list[int] = []
+    parker = threading.Thread(target=park, args=(app.test_client(), path, {}, statuses))
+    parker.start()
+    wait_until_held(app, 1)
+    refused: list[int] = []
+    seen = commands_during(redis_db, lambda: refused.extend(
+        client.get(path).status_code for _ in range(20)))
+    assert refused == [429] * 20
+    # not one command for the twenty refusals (a connection's own SELECT aside)
+    assert [c for c in seen if not c.startswith("SELECT")] == [], seen
+    assert table.act(table.view(0)["round"]["current_seat"], {"type": "draw", "source": "stock"})
+    parker.join(10)
+    assert statuses == [200]

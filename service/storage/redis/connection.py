@@ -83,6 +83,10 @@ class RedisConnection:
         )
         self._hub: Hub | None = None
         self._hub_lock = threading.Lock()
+        #: the reads waiters make through their watches (a wake-up's shared read) hold at
+        #: most half the pool, so thousands of waiters woken or arriving at once cannot
+        #: drain it: actions and views always find a connection within the timeout
+        self.waiters_gate = threading.BoundedSemaphore(max(1, max_connections // 2))
 
     def blocking_client(self, longest: float) -> Any:
         """A client of its own for blocking reads of up to ``longest`` seconds (a move

@@ -215,4 +215,10 @@ class _RedisWatch(GameWatch):
 
     def shared(self, key: Hashable, fn: Callable[[], T],
                accept: Callable[[T], bool] | None = None) -> T:
-        return self._watch.shared(key, fn, accept)
+        gate = self._store.connection.waiters_gate
+
+        def gated() -> T:
+            with gate:  # waiters' reads take at most their share of the pool
+                return fn()
+
+        return self._watch.shared(key, gated, accept)
