@@ -100,6 +100,14 @@ bench-memory: $(STAMP)
 bench-cluster: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_cluster --games $(or $(GAMES),300) $(ARGS)
 
+# One client's bot games (4-strong games, endless-contract games, a rematch loop) on make
+# run's limits while another client is timed: a GET, an action and a parked stream (p99
+# against a quiet phase), its bot's move start, a 2 s clock nobody plays; then bot moves/s
+# with 1 and 2 move workers. One table, with targets (docs/performance.md).
+.PHONY: bench-bots
+bench-bots: $(STAMP)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_bots $(ARGS)
+
 .PHONY: bench-soak
 bench-soak: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_soak

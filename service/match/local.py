@@ -56,15 +56,18 @@ class LocalService:
     server_pid: int = 0  # the gunicorn master (its workers are its children)
     redis_pid: int = 0  # 0 when Redis was given, not started here
     mover_pids: tuple[int, ...] = ()  # the move workers (python -m service.workers)
+    #: each move worker's own ``/metrics`` port, in ``mover_pids``' order (``mover_metrics``)
+    mover_metrics_ports: tuple[int, ...] = ()
 
 
-def _wait_http(url: str, proc: subprocess.Popen[bytes], seconds: float) -> None:
+def _wait_http(url: str, proc: subprocess.Popen[bytes], seconds: float,
+               path: str = "/healthz", name: str = "gunicorn") -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {proc.returncode}")
+            raise RuntimeError(f"{name} exited with {proc.returncode}")
         try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
+            with urllib.request.urlopen(url + path, timeout=1) as r:
                 if r.status == 200:
                     return
         except OSError:
@@ -99,13 +102,16 @@ def _stop(proc: subprocess.Popen[bytes] | None) -> None:
 @contextlib.contextmanager
 def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None = None,
                   quiet: bool = True, limits: bool = False, movers: int = 1,
+                  mover_metrics: bool = False,
                   env_extra: dict[str, str] | None = None) -> Iterator[LocalService]:
     """Run Redis (unless ``redis_url`` is given), gunicorn with ``workers`` workers and
     ``movers`` move workers (which make the bot seats' and turn clocks' moves).
 
     Without ``limits`` the rate limits are off (a tournament plays every bot from one
-    address); with it they are ``make run``'s defaults. ``env_extra`` sets more of the
-    service's environment (``docs/design.md``'s table)."""
+    address); with it they are ``make run``'s defaults. With ``mover_metrics`` each move
+    worker serves its own ``/metrics`` on a port of its own (``--metrics-port``: they all
+    share one environment, so ``WORKER_METRICS_PORT`` would make them collide).
+    ``env_extra`` sets more of the service's environment (``docs/design.md``'s table)."""
     redis_proc: subprocess.Popen[bytes] | None = None
     gunicorn: subprocess.Popen[bytes] | None = None
     mover_procs: list[subprocess.Popen[bytes]] = []
@@ -144,14 +150,18 @@ def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None 
                     "-b", env["BIND"]]
         gunicorn = subprocess.Popen([*cmd, "service.app:create_app()"], env=env, cwd=ROOT,
                                     stdout=sink, stderr=sink)
-        mover_procs = [subprocess.Popen([sys.executable, "-m", "service.workers"], env=env,
-                                        cwd=ROOT, stdout=sink, stderr=sink)
-                       for _ in range(movers)]
+        metrics_ports = tuple(free_port() for _ in range(movers)) if mover_metrics else ()
+        mover_procs = [subprocess.Popen(
+            [sys.executable, "-m", "service.workers",
+             *(["--metrics-port", str(metrics_ports[i])] if mover_metrics else [])],
+            env=env, cwd=ROOT, stdout=sink, stderr=sink) for i in range(movers)]
         url = f"http://127.0.0.1:{http_port}"
         _wait_http(url, gunicorn, 30)
+        for i, port in enumerate(metrics_ports):
+            _wait_http(f"http://127.0.0.1:{port}", mover_procs[i], 30, "/metrics", "a move worker")
         yield LocalService(url, redis_url, workers, gunicorn.pid,
                            redis_proc.pid if redis_proc is not None else 0,
-                           tuple(p.pid for p in mover_procs))
+                           tuple(p.pid for p in mover_procs), metrics_ports)
     finally:
         for mover in mover_procs:
             _stop(mover)

@@ -40,15 +40,19 @@ HOST = "127.0.0.1"
 
 
 class Http:
-    """One keep-alive HTTP/1.1 connection, enough of the protocol for this benchmark."""
+    """One keep-alive HTTP/1.1 connection, enough of the protocol for this benchmark;
+    from the ``source`` address when given (another loopback address is another client
+    to the service: ``make bench-bots``)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, source: str | None = None) -> None:
         self.port = port
+        self.source = source
         self.reader: asyncio.StreamReader
         self.writer: asyncio.StreamWriter
 
     async def open(self) -> Http:
-        self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        self.reader, self.writer = await asyncio.open_connection(
+            HOST, self.port, local_addr=(self.source, 0) if self.source else None)
         return self
 
     def send(self, method: str, path: str, body: Any = None,
