@@ -66,6 +66,10 @@ keepalive = 5
 # even at its maxLength in percent-encoded UTF-8 (a 200-character ticket is up to 2.4 KB),
 # so a valid request is never refused with gunicorn's own HTML 414 instead of problem+json
 limit_request_line = 8190
+# behind nginx (deploy/nginx.conf), whose limits are these or tighter and whose refusals
+# are problem+json: gunicorn's own (HTML) refusals never reach a client there
+limit_request_fields = 32768  # nginx's 32 KB of headers hold fewer
+limit_request_field_size = 8190
 # the workers' heartbeat files on tmpfs: a slow or read-only disk must not stall them
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 loglevel = os.environ.get("LOG_LEVEL", "info")

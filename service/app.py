@@ -65,6 +65,12 @@ a game server for frontends and bots.
 """
 
 
+#: Solves one web worker runs at once: each is up to a few hundred milliseconds of CPU,
+#: shared with the worker's other requests every few milliseconds, so two at a time keep a
+#: quick request's wait for its share to a couple of those slices.
+SOLVES_AT_ONCE = 2
+
+
 @dataclass(frozen=True, slots=True)
 class Services:
     """What views reach through ``current_app.extensions["three_thirteen"]``."""
@@ -72,6 +78,9 @@ class Services:
     config: Config
     stores: Stores
     waits: WaitSlots
+    #: The solves this worker runs at once (``service/api/solve.py``): more wait their turn
+    solves: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(SOLVES_AT_ONCE))
     #: Set when the worker begins a graceful shutdown: open streams end (reason
     #: ``shutdown``, with a retry hint) instead of holding the exit up.
     stopping: threading.Event = field(default_factory=threading.Event)

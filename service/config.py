@@ -36,6 +36,8 @@ variable                   default                     what it sets
 ``CREATION_LIMIT_PER_ADDRESS`` ``30/minute;300/hour``  games created and seeks opened per client
                                                        address, and per token when one is sent
                                                        (``off``: none)
+``SOLVE_LIMIT``            ``10/second;300/minute``    solves per client address, and per token
+                                                       when one is sent (``off``: none)
 ``BOT_GAMES_PER_ADDRESS``  ``32``                      the weight of unfinished games with bot seats
                                                        one client address may hold (a bot seat
                                                        weighs its bot's cost × the game's cards
@@ -85,6 +87,7 @@ class Config:
     stream_max_seconds: float = 3600.0
     stream_heartbeat_seconds: float = 15.0
     creation_limit_per_address: str = "30/minute;300/hour"
+    solve_limit: str = "10/second;300/minute"
     #: the weight of unfinished games with bot seats one address may hold (``off``: none)
     bot_games_per_address: str = "32"
     open_game_ttl_seconds: int = 3600

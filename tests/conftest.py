@@ -164,6 +164,7 @@ def live_server(redis_server: str) -> Iterator[str]:
         "RATE_LIMIT_PER_ADDRESS": "off",
         "CREATION_LIMIT_PER_ADDRESS": "off",
         "BOT_GAMES_PER_ADDRESS": "off",
+        "SOLVE_LIMIT": "off",
         "WEB_CONCURRENCY": "2",
         "ACCESS_LOG": "",
         "LOG_LEVEL": "warning",

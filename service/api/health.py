@@ -1,4 +1,5 @@
-"""``/healthz`` (the process answers) and ``/readyz`` (and Redis answers too)."""
+"""``/healthz`` (the process answers) and ``/readyz`` (and Redis answers, and would take a
+write: not full, not a read-only replica)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ class Ready(MethodView):
     @blp.response(200, HealthSchema)
     @problems(blp)
     def get(self) -> Response:
-        """Readiness: Redis answers a PING within the timeout (else 503)"""
+        """Readiness: Redis answers within the timeout and would take a write (else 503)
+
+        A Redis that is full (`maxmemory` reached under `noeviction`) or a read-only
+        replica answers reads but refuses every move: the service is then not ready
+        (taken out of a load balancer's rotation), though alive (`/healthz`)."""
         stores().games.ping()
         return json_response({"status": "ready"})

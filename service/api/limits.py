@@ -20,6 +20,11 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   and, when a token is sent, per token too. Over it: ``429 creation_limited``. This is
   what keeps one client from filling Redis.
 
+* solves (``SOLVE_LIMIT``, default ``10/second;300/minute``): ``POST /v1/solve`` per client
+  address and, when a token is sent, per token: each is up to 0.4 s of a worker's CPU,
+  and a refused ``solve_too_complex`` (which used the whole budget) counts like any.
+  Over it: ``429 rate_limited``.
+
 Apart from these request limits, the unfinished games with bot seats one address may
 hold are capped by their weight (``BOT_GAMES_PER_ADDRESS``, :func:`bot_load`,
 ``service/play/loads.py``): ``429 too_many_bot_games`` past it, so one client cannot
@@ -160,7 +165,8 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
         in_memory_fallback_enabled=True,
         on_breach=_on_breach,
         enabled=(_enabled(config.rate_limit) or _enabled(config.rate_limit_per_address)
-                 or _enabled(config.creation_limit_per_address)),
+                 or _enabled(config.creation_limit_per_address)
+                 or _enabled(config.solve_limit)),
     )
     creation = config.creation_limit_per_address
     for blp in blueprints:
@@ -172,6 +178,11 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
         if _enabled(config.rate_limit_per_address):
             limiter.shared_limit(config.rate_limit_per_address, "address",
                                  key_func=_address_key, override_defaults=False)(blp)
+        if blp.name == "solve" and _enabled(config.solve_limit):
+            limiter.shared_limit(config.solve_limit, "solve-address", key_func=_address_key,
+                                 override_defaults=False)(blp)
+            limiter.shared_limit(config.solve_limit, "solve-token", key_func=_token_key,
+                                 exempt_when=_no_token, override_defaults=False)(blp)
         if _enabled(creation):
             limiter.shared_limit(creation, "creation-address", key_func=_address_key,
                                  exempt_when=_not_creation, override_defaults=False,

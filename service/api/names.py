@@ -1,15 +1,25 @@
 """Player names: what a name may hold, as one documented pattern that is also the check.
 
-Every client shows names to other players, so a name must not be able to rearrange or
-hide text around it: control characters (Unicode category Cc), format characters (Cf:
-the bidirectional embeddings and overrides U+202A–U+202E and isolates U+2066–U+2069,
-zero-width characters, soft hyphens…) and the line and paragraph separators (Zl, Zp)
-are refused anywhere in a name, and whitespace at either end. Everything else (letters
-of every script, emoji, inner spaces) is welcome.
+Every client shows names to other players, so a name must not be able to rearrange,
+hide or impersonate text around it. Two layers:
 
-The pattern is written as code point ranges (JSON Schema patterns have no Unicode
-category classes); a test checks them against ``unicodedata`` for every code point.
-Surrogates need no range: a JSON body cannot carry a lone one past the parser.
+* The pattern (also the OpenAPI document's): control characters (Unicode category Cc),
+  format characters (Cf: the bidirectional embeddings and overrides U+202A–U+202E and
+  isolates U+2066–U+2069, zero-width characters, soft hyphens…) and the line and
+  paragraph separators (Zl, Zp) are refused anywhere in a name, and whitespace at
+  either end. It is written as code point ranges (JSON Schema patterns have no Unicode
+  category classes); a test checks them against ``unicodedata`` for every code point.
+* The PRECIS Nickname profile (RFC 8266, the IETF's rule for names people show each
+  other), through the well-kept ``precis-i18n`` library: a name must be in that
+  profile's form already (the check never rewrites a name behind its owner's back; a
+  refusal says the form to send). It refuses what no pattern of ranges says well:
+  invisible fillers (U+3164 HANGUL FILLER and its kin), unassigned and private-use code
+  points, old Hangul jamo, look-alike compatibility forms (``ａｎｎ`` is ``ann``), runs of
+  spaces. On top of it, at most :data:`MAX_MARKS` combining marks in a row (a stack of
+  dozens of accents paints over the lines around a name; no writing system needs more).
+
+Everything else (letters of every script, emoji, inner spaces) is welcome. Surrogates
+need no range: a JSON body cannot carry a lone one past the parser.
 """
 
 from __future__ import annotations
@@ -19,8 +29,9 @@ import unicodedata
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
+from precis_i18n import get_profile
 
-__all__ = ["NAME_PATTERN", "PlayerName", "check_name"]
+__all__ = ["NAME_PATTERN", "PlayerName", "check_name", "check_nickname"]
 
 #: Code points of the categories Cc, Cf, Zl and Zp (Unicode 14, Python 3.11), surrogates aside.
 REFUSED = (
@@ -36,6 +47,9 @@ SPACES = (
     (0x205F, 0x205F), (0x3000, 0x3000),
 )
 MAX_LENGTH = 40
+#: Combining marks (categories Mn, Me) allowed in a row.
+MAX_MARKS = 3
+_NICKNAME = get_profile("NicknameCasePreserved")
 
 
 def _char(code: int) -> str:
@@ -72,14 +86,37 @@ def check_name(name: str) -> None:
     raise ValidationError("a name may not begin or end with whitespace")
 
 
+def check_nickname(name: str) -> None:
+    """Refuse a name that is not in the PRECIS Nickname form, or that stacks combining
+    marks (see the module's docstring)."""
+    run = 0
+    for char in name:
+        run = run + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        if run > MAX_MARKS:
+            raise ValidationError(f"a name may not stack more than {MAX_MARKS} combining "
+                                  "marks on one letter")
+    try:
+        canonical = _NICKNAME.enforce(name)
+    except UnicodeEncodeError as exc:
+        char = exc.object[exc.start] if isinstance(exc.object, str) else "?"
+        raise ValidationError(
+            f"a name may not hold U+{ord(char):04X} "
+            f"({unicodedata.name(char, unicodedata.category(char))}): "
+            f"{exc.reason.split('/')[-1].replace('_', ' ')}") from None
+    if canonical != name:
+        raise ValidationError(f"send this name as {canonical!r} (its PRECIS nickname form)")
+
+
 RULE = ("1 to 40 characters, no control or format characters (such as bidirectional "
-        "overrides), no whitespace at either end.")
+        "overrides), no whitespace at either end, in the PRECIS Nickname form of RFC 8266 "
+        "(no invisible fillers, no compatibility look-alikes, single inner spaces), and "
+        f"no more than {MAX_MARKS} combining marks in a row.")
 
 
 def PlayerName(description: str = "The player's name.", **kw: Any) -> fields.String:
     """A player's name in a request (game creation and seat claims)."""
     return fields.String(
-        validate=[validate.Length(1, MAX_LENGTH), check_name],
+        validate=[validate.Length(1, MAX_LENGTH), check_name, check_nickname],
         metadata={"description": f"{description} {RULE}", "pattern": NAME_PATTERN},
         **kw,
     )

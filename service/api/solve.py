@@ -1,10 +1,21 @@
-"""``POST /v1/solve``: the optimal arrangement and discard analysis of any hand."""
+"""``POST /v1/solve``: the optimal arrangement and discard analysis of any hand.
+
+A solve is CPU in the web worker that serves it, bounded by the solver's step budget
+(20,000 steps, a few hundred milliseconds at worst). Three things keep one client's
+solves from holding others up: a worker runs at most ``SOLVES_AT_ONCE`` solves at a
+time (the others wait, costing nothing), a solve lets the worker's other requests run
+every :data:`YIELD_STEPS` steps (:class:`SharingBudget`), so a quick request waits a
+few milliseconds, not whole solves; and the solves of one address and of one token are
+rate limited (``SOLVE_LIMIT``, ``service/api/limits.py``), a refused
+``solve_too_complex`` counted like any other.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from flask import Response
+from flask import Response, current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -14,6 +25,7 @@ from service.core.melds import meld_kinds
 from service.core.rules import Rules
 from service.engine.serialize import rules_from_json
 from service.solver import Arrangement, analyze
+from service.solver.budget import Budget
 
 from .docs import json_body, problems
 from .problems import ApiProblem
@@ -21,6 +33,24 @@ from .schemas import SolveRequestSchema, SolveResponseSchema
 from .web import json_response, load_body
 
 blp = Blueprint("solve", __name__, url_prefix="/v1/solve", description="The meld solver.")
+
+#: How many search steps a solve takes between two chances for the worker's other
+#: requests to run (about 5 ms of CPU).
+YIELD_STEPS = 250
+
+
+class SharingBudget(Budget):
+    """The solver's step budget, yielding the worker every :data:`YIELD_STEPS` steps.
+
+    ``time.sleep(0)`` is the documented way to yield under gevent's monkey-patching (the
+    web workers' class, ``deploy/gunicorn.conf.py``) and costs nothing elsewhere. The
+    steps, and so the answer, stay the same: only when other requests run changes."""
+
+    def spend(self, steps: int) -> None:
+        before = self.steps
+        super().spend(steps)
+        if self.steps // YIELD_STEPS != before // YIELD_STEPS:
+            time.sleep(0)
 
 _REQUEST = SolveRequestSchema()
 EXAMPLE = {"hand": ["4S", "5H", "6S", "KD", "KC", "9H"], "wild_rank": "5",
@@ -89,8 +119,8 @@ class Solve(MethodView):
             wild = None if body["wild_rank"] is None else parse_rank(body["wild_rank"])
         table = [[parse_card(c) for c in meld] for meld in body.get("table", ())]
         _check_table(table, wild, rules)
-        with metrics.SOLVE_SECONDS.time():
-            result = analyze(hand, wild, rules, table, contract)
+        with current_app.extensions["three_thirteen"].solves, metrics.SOLVE_SECONDS.time():
+            result = analyze(hand, wild, rules, table, contract, budget=SharingBudget())
         best = result.best
         out: dict[str, Any] = {
             "penalty": best.penalty,

@@ -69,3 +69,27 @@ def test_names_in_any_script_with_inner_spaces_and_emoji_are_welcome(
     r = client.post(f"/v1/games/{table.game_id}/seats/5/claim", json={"name": names[5]})
     assert r.status_code == 200
     assert [p["name"] for p in table.view()["players"]] == names
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("\u3164", "HANGUL"),  # an invisible filler that passes the pattern
+    ("ann\u3164bob", "HANGUL"),
+    ("e" + "\u0301" * 39, "combining marks"),  # a stack of accents
+    ("\uff41\uff4e\uff4e", "'ann'"),  # full-width look-alikes: the form to send is named
+    ("ann  bob", "'ann bob'"),  # runs of spaces
+    ("a\ue000b", "U+E000"),  # private use
+])
+def test_names_outside_the_precis_nickname_form_are_refused_saying_why(
+    client: FlaskClient, name: str, says: str,
+) -> None:
+    r = client.post("/v1/games", json={"players": [{"name": name}, {"name": "bob"}]})
+    assert r.status_code == 422, name
+    assert says in str(r.json["errors"]), r.json
+
+
+@pytest.mark.parametrize("name", ["Zoë", "李小龙", "Nguyễn", "🎲 dice", "O'Brien", "ann-bob",
+                                  unicodedata.normalize("NFC", "a\u0308\u0301")])
+def test_names_of_every_script_are_welcome(client: FlaskClient, name: str) -> None:
+    r = client.post("/v1/games", json={"players": [{"name": name}, {"name": "bob"}]})
+    assert r.status_code == 201, r.json
+    assert r.json["seats"][0]["name"] == name

@@ -79,7 +79,8 @@ def test_a_full_redis_is_a_503_for_writes_and_reads_still_work(
                             headers={**auth, "Idempotency-Key": "k1"}))  # the save script
     assert client.get(url, headers=auth).status_code == 200  # reads need no memory
     assert client.get(f"{url}/events?after=0", headers=auth).status_code == 200
-    assert client.get("/readyz").status_code == 200  # up, only full: no restart wanted
+    assert client.get("/healthz").status_code == 200  # alive: no restart wanted
+    _assert_503(client.get("/readyz"))  # but not ready: every move would be refused
 
     _assert_503(client.post("/v1/seeks", json={"players": 2, "name": "s"}))  # the seek script
     _assert_503(client.post(f"/v1/games/{open_game['game_id']}/seats/1/claim",
@@ -87,8 +88,30 @@ def test_a_full_redis_is_a_503_for_writes_and_reads_still_work(
     assert client.get("/v1/games").status_code == 200  # the lobby reads
 
     small_redis.config_set("maxmemory", 0)  # the operator gives it memory: no restart
+    assert client.get("/readyz").status_code == 200
     assert client.post("/v1/games", json=GAME).status_code == 201
     r = client.post(f"{url}/actions", json={"type": "draw", "source": "stock"},
                     headers={**auth, "Idempotency-Key": "k1"})
     assert r.status_code == 200 and r.json["version"] == 1, r.json
     assert client.post("/v1/seeks", json={"players": 2, "name": "s"}).status_code == 201
+
+
+def test_readiness_fails_on_a_read_only_replica_and_returns_when_it_is_promoted(
+    small_redis: redis.Redis,
+) -> None:
+    primary_port = small_redis.connection_pool.connection_kwargs["port"]
+    port = free_port()
+    proc = start_redis(redis_binary(), port)
+    try:
+        replica = redis.Redis(port=port)
+        replica.replicaof("127.0.0.1", primary_port)  # as after a failover, before promotion
+        app = create_app(Config(redis_url=f"redis://127.0.0.1:{port}/0", rate_limit="off",
+                                rate_limit_per_address="off", creation_limit_per_address="off"))
+        client: FlaskClient = app.test_client()
+        _assert_503(client.get("/readyz"))
+        assert client.get("/healthz").status_code == 200
+        replica.replicaof("NO", "ONE")
+        assert client.get("/readyz").status_code == 200
+    finally:
+        proc.kill()
+        proc.wait(10)

@@ -202,3 +202,44 @@ def test_only_the_stream_path_outlives_the_proxy_read_timeout_of_the_rest(
     assert len(lines("/v1/games/abc/events")) == 1
     assert len(lines("/v1/games/abc/stream")) == 2
     assert len(lines("/v1/games/abc/stream/x")) == 1  # the regex is anchored
+
+
+def _raw(base: str, request: bytes) -> tuple[int, str, bytes]:
+    """Send ``request`` as it is on one connection; the status, content type and body."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=15) as conn:
+        conn.sendall(request)
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), headers.get("Content-Type", ""), body
+
+
+@pytest.mark.parametrize(("request_bytes", "status"), [
+    (b"GET /v1/rules/presets?" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    (b"GET /v1/rules/presets HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", 400),
+    (b"GET /v1/rules/presets HTTP/1.1\r\nHost: x\r\n"
+     + b"".join(b"X-%d: v\r\n" % n for n in range(150)) + b"Connection: close\r\n\r\n", 200),
+    (b"BREW / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405),
+])
+def test_every_answer_through_nginx_is_problem_json_even_for_what_gunicorn_would_refuse(
+    live_server: str, proxy, request_bytes: bytes, status: int,
+) -> None:
+    """Request lines and headers past gunicorn's own limits are answered by nginx, as
+    problems; many headers (past gunicorn's default 100) pass through to the service."""
+    base = proxy(live_server.removeprefix("http://"))
+    got, content_type, body = _raw(base, request_bytes)
+    assert got == status, body[:300]
+    if status != 200:
+        assert content_type == "application/problem+json", (content_type, body[:300])
+        assert json.loads(body)["status"] == status
+
+
+def test_a_gunicorn_that_is_down_is_a_503_problem_through_nginx(proxy) -> None:
+    base = proxy(f"127.0.0.1:{free_port()}")  # nothing listens there
+    r = requests.get(f"{base}/v1/rules/presets", timeout=10)
+    assert r.status_code == 503 and r.headers["Content-Type"] == "application/problem+json"
+    assert r.json()["code"] == "service_unavailable" and r.headers["Retry-After"] == "5"

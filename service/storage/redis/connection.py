@@ -140,8 +140,26 @@ class RedisConnection:
             hub.wake_all()
 
     def ping(self) -> None:
-        """Raise :class:`~service.storage.errors.StorageUnavailableError` unless Redis answers."""
-        self.run(self.client.ping)
+        """Raise :class:`~service.storage.errors.StorageUnavailableError` unless Redis answers
+        and would take a write now (every primary, on a cluster).
+
+        Why not only PING: a Redis that is full (``maxmemory`` reached under
+        ``noeviction``) or a replica (read-only) answers PING and refuses every move, so a
+        readiness probe that only pings keeps sending players to a service that can only
+        answer 503. Read from ``INFO`` (memory and replication), so the probe writes
+        nothing."""
+        if isinstance(self.client, redis.RedisCluster):
+            infos = list(self.run(lambda: self.client.info(
+                target_nodes=redis.RedisCluster.PRIMARIES)).values())
+        else:
+            infos = [self.run(self.client.info)]
+        for info in infos:
+            if info.get("role", "master") != "master":
+                raise StorageUnavailableError("Redis is a read-only replica")
+            limit = int(info.get("maxmemory", 0))
+            if (limit and info.get("maxmemory_policy") == "noeviction"
+                    and int(info.get("used_memory", 0)) >= limit):
+                raise StorageUnavailableError("Redis is full (maxmemory, noeviction)")
 
     def close(self) -> None:
         """Stop the hub (waking its waiters) and close the connections: a worker's exit."""

@@ -1,0 +1,75 @@
+"""Solves on a live gunicorn (gevent workers, the service's default limits): sixteen
+worst-case solves sent at once from one address are answered 429 past ``SOLVE_LIMIT``,
+and another address's probes stay fast meanwhile, since a solve yields its worker every
+few milliseconds (``service/api/solve.py``)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import requests
+from requests.adapters import HTTPAdapter
+
+from service.core.cards import card_names, make_card
+from service.match.local import LocalService, local_service
+from tests.bench.procs import percentile
+
+#: 30 cards of one suit, kings wild, aces wrapping: past the step budget (the whole
+#: budget is spent before the 422 solve_too_complex, about 0.4 s of CPU)
+WORST = {"hand": card_names([make_card(rank, 0) for rank in range(1, 14)] * 3)[:30],
+         "wild_rank": "K", "rules": {"aces": "wrap"}}
+
+
+class Source(HTTPAdapter):
+    """Connections from one source address (the service sees 127.0.0.2: another client)."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args: object, **kwargs: object) -> None:
+        kwargs["source_address"] = (self.address, 0)
+        super().init_poolmanager(*args, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[LocalService]:
+    with local_service(workers=1, limits=True, movers=0) as svc:
+        yield svc
+
+
+def test_a_burst_of_worst_case_solves_is_limited_and_another_clients_probes_stay_fast(
+        service: LocalService) -> None:
+    other = requests.Session()
+    other.mount("http://", Source("127.0.0.2"))
+    quiet = []
+    for _ in range(20):
+        started = time.perf_counter()
+        assert other.get(f"{service.url}/v1/rules/presets", timeout=10).ok
+        quiet.append(time.perf_counter() - started)
+    statuses: list[int] = []
+    start = threading.Barrier(16)
+
+    def solve() -> None:
+        start.wait()
+        statuses.append(requests.post(f"{service.url}/v1/solve", json=WORST, timeout=60).status_code)
+
+    burst = [threading.Thread(target=solve) for _ in range(16)]
+    for t in burst:
+        t.start()
+    loaded = []
+    while any(t.is_alive() for t in burst):
+        started = time.perf_counter()
+        assert other.get(f"{service.url}/v1/rules/presets", timeout=10).ok
+        loaded.append(time.perf_counter() - started)
+        time.sleep(0.01)
+    for t in burst:
+        t.join()
+    assert statuses.count(429) >= 6 and set(statuses) <= {422, 429}, statuses  # 10/second
+    assert len(loaded) >= 5
+    # one worker serves both: the probe waits for a few yields, never for whole solves
+    assert percentile(sorted(loaded), 0.99) < max(0.1, 5 * percentile(sorted(quiet), 0.99)), (
+        quiet, loaded)
