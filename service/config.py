@@ -33,9 +33,9 @@ variable                   default                     what it sets
 ``STREAM_MAX_SECONDS``     ``3600``                    a stream ends after this long (reason
                                                        ``max_duration``; the client resumes)
 ``STREAM_HEARTBEAT_SECONDS`` ``15``                    idle streams send a heartbeat this often
-``CREATION_LIMIT_PER_ADDRESS`` ``30/minute;300/hour``  games created and seeks opened per client
-                                                       address, and per token when one is sent
-                                                       (``off``: none)
+``CREATION_LIMIT_PER_ADDRESS`` ``30/minute;300/hour``  games created, rematches asked and seeks
+                                                       opened per client address, and per token
+                                                       when one is sent (``off``: none)
 ``SOLVE_LIMIT``            ``10/second;300/minute``    solves per client address, and per token
                                                        when one is sent (``off``: none)
 ``BOT_GAMES_PER_ADDRESS``  ``32``                      the weight of unfinished games with bot seats

@@ -36,7 +36,8 @@ MAX_PENALTY = 1000
 #: the reference bots takes under 10 turns each), so only a stalled round ever meets it.
 DEFAULT_TURN_LIMIT = 30
 #: At most this many turns each per round: with 20 rounds of 8 players a game is at most
-#: 32,000 turns, so its event log is bounded whatever a client asks (docs/capacity.md).
+#: 16,000 turns (32,000 draws and discards), so its event log is bounded whatever a
+#: client asks (docs/capacity.md).
 MAX_TURN_LIMIT = 100
 
 _FACE_VALUES = {r: min(i + 1, 10) for i, r in enumerate(RANKS)}

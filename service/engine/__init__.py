@@ -5,7 +5,7 @@ The game API (what the HTTP layer calls)::
 
     new_game(rules, names, seed=None) -> GameState    # None in names: an open seat
     claim(state, seat, name) -> (GameState, [Event])  # name an open seat
-    apply(state, seat, action_body) -> (GameState, [Event])
+    apply(state, seat, action_body, by="player") -> (GameState, [Event])  # or by="service"
     legal_actions(state, seat) -> [action_body]
     view(state, seat_or_None) -> dict          # docs/api.md's state, minus game_id
     to_dict(state) -> dict / from_dict(dict) -> GameState

@@ -141,7 +141,7 @@ class GameState:
     turn_deadline: float | None = None
     timeouts: tuple[int, ...] = ()  # per seat: turns timed out in a row
     rematch_asked: tuple[int, ...] = ()  # seats that asked for (accepted) a rematch
-    rematch_game: str | None = None  # the rematch's game id, once every human accepted
+    rematch_game: str | None = None  # the rematch's game id, once all who did not resign accepted
     #: turns played in this round before anyone went out (the rules' ``turn_limit`` ends
     #: the round at ``turn_limit`` × players)
     turns: int = 0

@@ -1,12 +1,14 @@
-"""Matchmaking: seekers of the same resolved rules and player count meet in one game.
+"""Matchmaking: seekers of the same table (resolved rules, decks and player count) meet
+in one game.
 
-A seek's id is its secret (``<rules digest>.<players>.<random>``): only the seeker holds
-it, so only the seeker can read its game's seat token. That token is derived from the id
-(a sha256), and only its hash is stored, as for every seat. Matching is one atomic step
-of the seek board (:mod:`service.storage.seeks`); the game is then created by the
-request that matched, or by the first of its seekers to find it missing. A game
-from matchmaking is never seeded by anyone (its seed is a fresh secret) and is listed
-in the lobby's ``in_progress`` games, to watch.
+A seek's seat token is a random secret made when the seek is opened and shown only in
+that answer; only its hash is stored, as for every seat. The seek is read and cancelled
+with it (``Authorization: Bearer``), so its id (``<table digest>.<players>.<random>``)
+is not a secret. Matching is one atomic step of the seek board
+(:mod:`service.storage.seeks`); the game is then created by the request that matched,
+or by the first of its seekers to find it missing. A game from matchmaking is never
+seeded by anyone (its seed is a fresh secret) and is listed in the lobby's
+``in_progress`` games, to watch.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ class Waiter(Protocol):
 
 
 class SeekBoard(ABC):
-    """The seekers of every pool, by seek key (a hash of the seek's secret id)."""
+    """The seekers of every pool, by seek key (a hash of the seek's id)."""
 
     @abstractmethod
     def add(self, pool: str, key: str, seek: dict[str, Any], expires: float, players: int,

@@ -15,7 +15,7 @@ may touch all of them::
 
 Each run of the script drops expired seekers and old results, and every key has
 a TTL, so an idle pool vanishes. A seeker's seat token is never stored: only its hash
-(the token is derived from the seek's secret id, which only the seeker holds).
+(the token is a random secret made when the seek is opened, shown only to its seeker).
 """
 
 from __future__ import annotations
