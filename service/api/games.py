@@ -347,8 +347,8 @@ class Rematch(MethodView):
         seat comes back open); the last one creates the rematch: same players in the same
         seats, same rules and clock, a fresh deal. Its id is in this game's
         `rematch.game_id` and in a `rematch_started` event on this game's log and stream;
-        every seat's token plays the same seat there. A second ask, or one before the end,
-        is a 409 `illegal_action`.
+        the token of every seat that did not resign plays the same seat there. A second
+        ask, or one before the end, is a 409 `illegal_action`.
         """
         valid_game_id(game_id)
         token = bearer_token(required=True)

@@ -36,6 +36,7 @@ from service.play import (
     InvalidCursorError,
     PlayError,
     PreconditionFailedError,
+    RecordNotReplayableError,
     SeatsOpenError,
     SeatTakenError,
     SeekMatchedError,
@@ -95,6 +96,7 @@ STATUS = {
     UnknownSeekError: 404,
     SeekMatchedError: 409,
     TooManyBotGamesError: 429,
+    RecordNotReplayableError: 409,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).

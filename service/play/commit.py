@@ -15,10 +15,13 @@ does.
 
 Why the schedule is written before the save as well as after: only a move worker makes
 the service's moves, so a game whose next move is the service's must be on the schedule
-whatever happens to this process. A plan only ever brings a visit forward
-(:meth:`~service.storage.Schedule.plan`), so a plan for a save that then loses its race
-costs one wasted visit, never a lost one; the plan after the save wakes a worker once
-the move it is to answer is stored.
+whatever happens to this process. The plan after the save makes the visit due and wakes
+a worker, once the move it is to answer is stored. The plan before it is the safety net
+for a process lost between its save and that plan, and is made :data:`SAFETY_SECONDS`
+later than the visit: a worker that took it at once could read the game before the save
+lands, find nothing due and drop the visit, and the move would then wait for nobody. A
+plan only ever brings a visit forward (:meth:`~service.storage.Schedule.plan`), so a plan
+for a save that then loses its race costs one wasted visit, never a lost one.
 """
 
 from __future__ import annotations
@@ -49,6 +52,9 @@ __all__ = ["MAX_ATTEMPTS", "Change", "Committed", "Step", "commit", "create", "n
 #: times before the service gives up with 409 version_conflict (never reached in
 #: practice: each retry sees every move made meanwhile).
 MAX_ATTEMPTS = 8
+#: How much later than its visit the plan made before a save is: far beyond a save (whose
+#: Redis timeout is 2 s), so that plan is due only when the one after the save was lost.
+SAFETY_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +142,8 @@ def commit(
         state = with_clock(before.state, change.state, now, started=started)
         after = GameRecord(game_id, state, hashes, before.created_at)
         reply = render_reply(after, change.seat) if render_reply and reply_key else None
-        if lease is None:
-            _plan(stores, after, now)  # before the save: a process lost now loses no move
+        if lease is None:  # before the save: a process lost now loses no move
+            _plan(stores, after, now, later=SAFETY_SECONDS)
         try:
             earlier = stores.games.save(
                 game_id, before.state.version, state, change.events,
@@ -158,26 +164,29 @@ def commit(
 
 def create(stores: Stores, game_id: str, state: GameState,
            token_hashes: tuple[str | None, ...], *, listed: bool = True,
-           clock: Callable[[], float] = time.time) -> GameRecord:
-    """Store a freshly dealt game: on the lobby first (unless not ``listed``: a rematch,
-    listed once announced), then the game, its first turn's clock started if every seat
-    is taken, and the move workers' first visit."""
+           announced: bool = True, clock: Callable[[], float] = time.time) -> GameRecord:
+    """Store a freshly dealt game: on the lobby first (unless not ``listed``), then the
+    game, its first turn's clock started if every seat is taken, and the move workers'
+    first visit. A rematch is created before it is ``announced`` (its announcement may
+    lose a race): it is listed and planned by the commit that announces it."""
     now = clock()
     if None not in token_hashes:
         state = with_clock(None, state, now, started=True)
     record = GameRecord(game_id, state, token_hashes, now)
-    if listed:  # listed before it exists: a listing is a hint its readers check
+    if listed and announced:  # listed before it exists: a listing is a hint readers check
         stores.lobby.list_game(game_id, "open" if record.open_seats else "in_progress", now)
+    if announced:
+        _plan(stores, record, now, later=SAFETY_SECONDS)
     stores.games.create(game_id, state, token_hashes, opening_events(state))
-    if listed:
+    if announced:
         _plan(stores, record, now)
     return record
 
 
-def _plan(stores: Stores, record: GameRecord, now: float) -> None:
+def _plan(stores: Stores, record: GameRecord, now: float, later: float = 0.0) -> None:
     at = next_visit(record, now)
     if at is not None:
-        stores.schedule.plan(record.game_id, at)
+        stores.schedule.plan(record.game_id, at + later)
 
 
 def _after_save(stores: Stores, before: GameRecord, after: GameRecord, events: list[Event],

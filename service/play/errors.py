@@ -14,6 +14,7 @@ __all__ = [
     "InvalidCursorError",
     "PlayError",
     "PreconditionFailedError",
+    "RecordNotReplayableError",
     "SeatTakenError",
     "SeatsOpenError",
     "SeekMatchedError",
@@ -119,3 +120,9 @@ class TooManyBotGamesError(PlayError):
     """The client's unfinished games with bot seats would weigh more than its cap (429)."""
 
     code = "too_many_bot_games"
+
+
+class RecordNotReplayableError(PlayError):
+    """A past view asked of a record in a format this service no longer replays (409)."""
+
+    code = "record_not_replayable"

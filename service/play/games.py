@@ -131,12 +131,13 @@ def create_game(
 
 def store_new_game(stores: Stores, state: GameState, hashes: Sequence[str | None],
                    now: float | None = None, *, game_id: str | None = None,
-                   unlisted: bool = False) -> GameRecord:
+                   unlisted: bool = False, announced: bool = True) -> GameRecord:
     """Store a freshly dealt game under a new id, its salt sealing the table
-    (``service/verify/table.py``), on the lobby unless ``unlisted``."""
+    (``service/verify/table.py``), on the lobby unless ``unlisted`` (see
+    :func:`.commit.create` for ``announced``)."""
     clock = time.time if now is None else (lambda: now)
     return create(stores, game_id or secrets.token_urlsafe(12), seal(state), tuple(hashes),
-                  listed=not unlisted, clock=clock)
+                  listed=not unlisted, announced=announced, clock=clock)
 
 
 def _claim_step(seat: int, name: str, token_hash: str) -> Step:

@@ -85,18 +85,19 @@ def service_move(stores: Stores, now: float) -> Step:
     return step
 
 
-def visit(stores: Stores, lease: Lease, clock: Callable[[], float] = time.time) -> int:
+def visit(stores: Stores, lease: Lease,
+          clock: Callable[[], float] = time.time) -> GameRecord | None:
     """Make the one move the game of ``lease`` owes now, if any, and release it with its
-    next visit; the moves made (0 or 1)."""
+    next visit; the game as that move saved it (``None``: nothing was due)."""
     try:
         committed = commit(stores, lease.game_id, service_move(stores, clock()), lease=lease,
                            clock=clock)
     except NothingDue as nothing:
         stores.schedule.release(lease, next_visit(nothing.record, clock()))
-        return 0
+        return None
     except UnknownGameError:  # expired: nothing left to play
         stores.schedule.release(lease, None)
-        return 0
+        return None
     assert committed.record is not None
     stores.schedule.release(lease, next_visit(committed.record, clock()))
-    return 1
+    return committed.record

@@ -24,9 +24,9 @@ import orjson
 
 from service.engine import Event, GameState
 from service.storage import GameRecord, GameStore, Stores, UnknownGameError
-from service.verify import build_record, state_at
+from service.verify import RECORD_FORMAT, build_record, state_at
 
-from .errors import GameNotFinishedError, VersionNotRecordedError
+from .errors import GameNotFinishedError, RecordNotReplayableError, VersionNotRecordedError
 from .views import game_view_bytes
 
 __all__ = ["finishing_record", "game_record", "view_at"]
@@ -83,6 +83,11 @@ def view_at(stores: Stores, game_id: str, token: str | None,
             versions=record["versions"])
     from .games import seat_of  # here: games saves with finishing_record, so imports this
 
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordNotReplayableError(
+            f"this game's record is of format {record.get('format')!r}, which this service "
+            f"no longer replays ({RECORD_FORMAT!r}): its past views cannot be shown",
+            format=record.get("format"))
     state = state_at(record, version)
     seat = seat_of(GameRecord(game_id, state, hashes), token)
     open_seats = [s for s, name in enumerate(state.names) if name is None]

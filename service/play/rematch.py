@@ -61,4 +61,4 @@ def _new_game_like(stores: Stores, record: GameRecord, load: LoadLimit | None) -
     game_id = secrets.token_urlsafe(12)
     if load is not None:
         admit_bot_game(stores, load, game_id, bot_game_weight(old.rules, old.bots))
-    return store_new_game(stores, state, hashes, None, game_id=game_id, unlisted=True)
+    return store_new_game(stores, state, hashes, None, game_id=game_id, announced=False)

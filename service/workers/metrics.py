@@ -26,7 +26,7 @@ from prometheus_client import (
     start_http_server,
 )
 
-from service.storage import Schedule
+from service.storage import GameRecord, Schedule
 
 __all__ = ["WorkerMetrics"]
 
@@ -47,6 +47,10 @@ class WorkerMetrics:
         self.moves = Counter("ttt_worker_moves_total",
                              "Moves the worker made (bot seats, stand-ins, time-outs).",
                              registry=r)
+        self.finished = Counter("ttt_worker_games_finished_total",
+                                "Games a move of the worker finished (the web workers' "
+                                "ttt_games_finished_total counts those a player's move did).",
+                                registry=r)
         self.failed = Counter("ttt_worker_failures_total",
                               "Visits that failed, and waits on an unavailable store.",
                               registry=r)
@@ -79,7 +83,11 @@ class WorkerMetrics:
         self.visits.inc()
         self.lateness.observe(late)
 
-    def moved(self, moves: int) -> None:
-        """Count the moves of a visit."""
-        self.moves.inc(moves)
-        self.moves_made += moves
+    def moved(self, saved: GameRecord | None) -> None:
+        """Count what a visit did: a move (the game as it saved it), or none."""
+        if saved is None:
+            return
+        self.moves.inc()
+        self.moves_made += 1
+        if saved.state.finished:
+            self.finished.inc()

@@ -223,7 +223,7 @@ def _raw(base: str, request: bytes) -> tuple[int, str, bytes]:
     (b"GET /v1/rules/presets HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", 400),
     (b"GET /v1/rules/presets HTTP/1.1\r\nHost: x\r\n"
      + b"".join(b"X-%d: v\r\n" % n for n in range(150)) + b"Connection: close\r\n\r\n", 200),
-    (b"BREW / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405),
+    (b"BREW /v1/rules/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405),
 ])
 def test_every_answer_through_nginx_is_problem_json_even_for_what_gunicorn_would_refuse(
     live_server: str, proxy, request_bytes: bytes, status: int,

@@ -5,12 +5,21 @@ written once by the finishing save and never by a read."""
 from __future__ import annotations
 
 import random
+import zlib
 from typing import Any
 
+import orjson
 import pytest
 
 from service.engine import view
-from service.play import GameNotFinishedError, act, create_game, game_record, view_at
+from service.play import (
+    GameNotFinishedError,
+    RecordNotReplayableError,
+    act,
+    create_game,
+    game_record,
+    view_at,
+)
 from service.storage import Stores, UnknownGameError
 from service.storage.memory import MemoryGameStore
 from service.verify import verify
@@ -128,3 +137,16 @@ def test_a_finished_game_without_a_record_is_answered_as_unknown_and_none_is_mad
     with pytest.raises(UnknownGameError):
         view_at(stores, created.game_id, None, 0)
     assert stores.records.load_record(created.game_id) is None
+
+
+def test_a_past_view_of_a_record_of_an_older_format_is_refused_as_not_replayable(
+        stores: Stores) -> None:
+    created, _ = create_game(stores, SHORT, [None, None], "old", bots=["greedy", "greedy"])
+    drain(stores)
+    blob = stores.records.load_record(created.game_id)
+    assert blob is not None
+    data = orjson.loads(zlib.decompress(blob))
+    data["record"]["format"] = "three-thirteen-record/1"
+    stores.games.shared.records[created.game_id] = zlib.compress(orjson.dumps(data))  # type: ignore[attr-defined]
+    with pytest.raises(RecordNotReplayableError):
+        view_at(stores, created.game_id, None, 1)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import math
 import socket
+from dataclasses import replace
 
 import pytest
 
+from service.play import create_game
 from service.storage import memory_stores
 from service.workers.metrics import WorkerMetrics
 
@@ -33,10 +35,15 @@ def test_visits_moves_and_lateness_are_counted() -> None:
     metrics = WorkerMetrics()
     for late in (0.001, 0.2, 3.0):
         metrics.taken(late)
-    metrics.moved(1)
-    metrics.moved(0)
+    stores = memory_stores()
+    record, _ = create_game(stores, {"hand_sizes": [3]}, [None, None], "m",
+                            bots=["greedy", "random"])
+    metrics.moved(record)
+    metrics.moved(None)
+    metrics.moved(replace(record, state=replace(record.state, status="finished")))
     assert value(metrics, "ttt_worker_visits_total") == 3
-    assert value(metrics, "ttt_worker_moves_total") == 1 and metrics.moves_made == 1
+    assert value(metrics, "ttt_worker_moves_total") == 2 and metrics.moves_made == 2
+    assert value(metrics, "ttt_worker_games_finished_total") == 1
     assert value(metrics, "ttt_worker_lateness_seconds_bucket", le="0.25") == 2
     assert value(metrics, "ttt_worker_lateness_seconds_count") == 3
 

@@ -180,8 +180,8 @@ class RematchAskedEventSchema(_EventBase):
 
 
 class RematchStartedEventSchema(_EventBase):
-    """Every human seat accepted: the rematch is this game; each seat's token plays the
-    same seat there."""
+    """Every player who did not resign accepted: the rematch is this game; each of their
+    tokens plays the same seat there (a resigned player's seat is open in it)."""
 
     type = _type("rematch_started")
     game_id = fields.String(required=True, metadata={"description": "The new game.",

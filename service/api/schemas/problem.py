@@ -61,6 +61,8 @@ class ProblemSchema(Schema):
     steps = _int("`solve_too_complex`: the solver's step budget that ran out.")
     limit = _int("`too_many_waits`: the waiting requests this client may hold.")
     versions = _int("`version_not_recorded`: the last version of the game's record.")
+    format = fields.String(metadata={"description": "`record_not_replayable`: the record's "
+                                     "format."})
     held = fields.Float(metadata={"description": "`too_many_bot_games`: the weight of the "
                                   "unfinished games with bot seats this client holds."})
     weight = fields.Float(metadata={"description": "`too_many_bot_games`: what the refused "

@@ -95,7 +95,7 @@ class RematchSchema(Schema):
                         metadata={"description": "Seats that asked for or accepted a rematch.",
                                   "example": [0]})
     game_id = fields.String(required=True, allow_none=True,
-                            metadata={"description": "The rematch, once every human accepted.",
+                            metadata={"description": "The rematch, once every player who did not resign accepted.",
                                       "example": "k3J9xQ2mVb7T"})
 
 

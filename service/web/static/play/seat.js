@@ -76,7 +76,7 @@ export class SeatControls {
     } catch (e) { this.page.say(`Not done: ${this.page.explain(e)}`, true); }
   }
 
-  /** Ask for (or accept) the rematch, then wait on the old game until every human has. */
+  /** Ask for (or accept) the rematch, then wait on the old game until every player who did not resign has. */
   async rematch() {
     const { gameId, token } = this.page.current();
     $("rematch").hidden = true;
