@@ -33,6 +33,7 @@ from .api.schemas import (
     RulesSpecSchema,
     SolveRequestSchema,
 )
+from .api.schemas.accounts import AccountRequestSchema, AccountSettingsSchema
 from .api.schemas.events import (
     EVENT_SCHEMAS,
     SSE_EVENT,
@@ -150,13 +151,21 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
     api.spec.components.security_scheme(
         "seatToken",
         {"type": "http", "scheme": "bearer",
-         "description": "A seat's token from game creation or a seat claim."},
+         "description": "A seat's token from game creation, a seat claim or a seek; or an "
+                        "account's key, for the seat its account holds."},
+    )
+    api.spec.components.security_scheme(
+        "accountKey",
+        {"type": "http", "scheme": "bearer",
+         "description": "An account's key, from `POST /v1/accounts` or `POST /v1/me/key`."},
     )
     api.spec.components.schema("RulesSpec", schema=RulesSpecSchema)
     api.spec.components.schema("SolveRequest", schema=SolveRequestSchema)
     api.spec.components.schema("CreateGameRequest", schema=CreateGameRequestSchema)
     api.spec.components.schema("ClaimRequest", schema=ClaimRequestSchema)
     api.spec.components.schema("SeekRequest", schema=SeekRequestSchema)
+    api.spec.components.schema("AccountRequest", schema=AccountRequestSchema)
+    api.spec.components.schema("AccountSettings", schema=AccountSettingsSchema)
     for name, schema in ActionSchemas.items():
         api.spec.components.schema(name, schema=schema)
     for name, schema in {**EVENT_SCHEMAS, **STREAM_SCHEMAS}.items():

@@ -18,9 +18,13 @@ from .schemas import ProblemSchema
 F = TypeVar("F", bound=Callable[..., Any])
 
 WHY = {
-    401: "No token, or a token of no seat of this game (`invalid_token`).",
-    404: "Unknown game (`unknown_game`) or seat (`unknown_seat`).",
-    409: "Not your turn (`not_your_turn`), an illegal action (`illegal_action`), seats still "
+    401: "No token or key, a token of no seat of this game, or a key of no open account "
+    "(`invalid_token`).",
+    403: "A seat of another account asked with your key (`not_your_account`).",
+    404: "Unknown game (`unknown_game`), seat (`unknown_seat`), seek (`unknown_seek`), "
+    "account (`unknown_account`) or challenge (`unknown_challenge`).",
+    409: "A handle taken regardless of case (`handle_taken`), an account already seated in "
+    "this game (`already_seated`), not your turn (`not_your_turn`), an illegal action (`illegal_action`), seats still "
     "open (`seats_open`), seat taken (`seat_taken`), the game kept changing "
     "(`version_conflict`), or an `Idempotency-Key` older than the seat's latest "
     "request (`idempotency_key_superseded`: nothing is applied), or a record or past "

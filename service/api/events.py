@@ -20,7 +20,7 @@ from .problems import ApiProblem
 from .schemas import EventsResponseSchema
 from .web import (
     QUERY_INT_MAX,
-    bearer_token,
+    bearer,
     for_bearer,
     json_response,
     parked,
@@ -62,14 +62,14 @@ class Events(MethodView):
         also sees the cards it drew from the stock and the hands dealt to it.
         """
         valid_game_id(game_id)
-        token = bearer_token()
+        who = bearer()
         after = query_int("after", 0, 0)
         limit = query_int("limit", MAX_EVENTS, 1, MAX_EVENTS)
         timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
         assert after is not None and limit is not None
         games = stores().games
         record = games.load(game_id)
-        seat = play.seat_of(record, token)
+        seat = play.seat_of(record, who)
         newest = record.state.event_seq
         if after > newest:  # no event will ever come "after" a cursor the game never gave
             raise ApiProblem(

@@ -26,6 +26,7 @@ from flask_smorest import Blueprint
 from service import metrics, play
 from service.engine import GameState
 from service.play import etag, game_view, game_view_bytes
+from service.storage import Account, folded
 
 from .docs import (
     ETAG,
@@ -52,7 +53,8 @@ from .schemas import (
 from .schemas.lobby import LobbyPageSchema
 from .web import (
     QUERY_INT_MAX,
-    bearer_token,
+    account,
+    bearer,
     check_action_cards,
     config,
     for_bearer,
@@ -79,6 +81,24 @@ TOKEN = [{"seatToken": []}]
 
 CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"bot": "strong"}],
                   "rules": {"preset": "classic"}, "seed": "7", "turn_seconds": 60}
+
+
+def _account_seats(players: list[dict[str, object]]) -> list[Account | None] | None:
+    """The account of each seat given as ``{"account": handle}``: only the bearer's own
+    (401 without its key, 403 for another's), at most once (422)."""
+    asked = [p.get("account") for p in players]
+    if not any(asked):
+        return None
+    if len([a for a in asked if a]) > 1:
+        raise ApiProblem(422, "invalid_body", "an account holds at most one seat of a game",
+                         errors={"players": ["at most one account seat"]})
+    mine = account(required=True)
+    assert mine is not None
+    if any(a and folded(str(a)) != folded(mine.handle) for a in asked):
+        raise ApiProblem(403, "not_your_account",
+                         "a game is created with your own account's seat only: others join "
+                         "by a claim, a seek or a challenge")
+    return [mine if a else None for a in asked]
 
 
 def _view_response(game_id: str, state: GameState, seat: int | None,
@@ -141,14 +161,18 @@ class Games(MethodView):
 
         Each named seat gets a token, shown only in this response. Seats given as
         `{"name": null}` are left open and claimed later with `POST /v1/games/{id}/seats/{seat}/claim`;
-        nobody can act until every seat is claimed.
+        nobody can act until every seat is claimed. A seat given as `{"account": "<your
+        handle>"}` is your account's (send its key as the bearer): it is played with the
+        key, and no token is made for it.
         """
         body = load_body(_CREATE)
         names = [p.get("name") for p in body["players"]]
         bots = [p.get("bot") for p in body["players"]]
+        accounts = _account_seats(body["players"])
         record, tokens = play.create_game(stores(), body["rules"], names, body["seed"],
                                           bots=bots, turn_seconds=body["turn_seconds"],
-                                          unlisted=body["unlisted"], load=bot_load(config()))
+                                          unlisted=body["unlisted"], load=bot_load(config()),
+                                          accounts=accounts)
         metrics.GAMES_CREATED.inc()
         state = record.state
         seats = [
@@ -199,24 +223,24 @@ class Game(MethodView):
         to wait for a change without re-reading, long-poll.
         """
         valid_game_id(game_id)
-        token = bearer_token()
+        who = bearer()
         wait_version = query_int("wait_version", None, 0)
         wait_turn = _wait_turn()
         timeout = query_seconds("timeout")
         all_stores = stores()
         if (version := query_int("version", None, 0)) is not None:
-            body, seat = play.view_at(all_stores, game_id, token, version)
+            body, seat = play.view_at(all_stores, game_id, who, version)
             return for_bearer(json_response(body, 200, {"ETag": etag(version)}), seat is not None)
         if timeout > 0 and (wait_turn or wait_version is not None):
             ready = play.on_turn if wait_turn else play.changed_from(wait_version)
-            seen = wait_version if token is None and not wait_turn else None
+            seen = wait_version if who is None and not wait_turn else None
             with parked():
-                record, seat, body = play.view_when(all_stores, game_id, token, ready, timeout,
+                record, seat, body = play.view_when(all_stores, game_id, who, ready, timeout,
                                                     seen)
             return for_bearer(json_response(body, 200, {"ETag": etag(record.state.version)}),
                               seat is not None)
         record = all_stores.games.load(game_id)
-        seat = play.seat_of(record, token)
+        seat = play.seat_of(record, who)
         if seat is not None and (request.if_none_match.contains(str(record.state.version))
                                  or not play.may_act(record, seat)):
             nothing_new()  # a version it has, or a turn not its own asked without waiting
@@ -269,11 +293,11 @@ class Actions(MethodView):
         the first response if the action was applied and applies it once if not.
         """
         valid_game_id(game_id)
-        token = bearer_token(required=True)
+        who = bearer(required=True)
         key = idempotency_key()
         body = read_json()
         check_action_cards(body)
-        result = play.act(stores(), game_id, token, body, if_match=if_match(),
+        result = play.act(stores(), game_id, who, body, if_match=if_match(),
                           idempotency_key=key)
         if result.replayed:
             assert result.reply is not None
@@ -313,19 +337,27 @@ class Claim(MethodView):
     def post(self, game_id: str, seat: str) -> Response:
         """Claim an open seat
 
-        Returns the seat's token, once. The game starts when the last open seat is
-        claimed; each claim is a new version and a public `seat_claimed` event.
-        A seat the game does not have is a 404 `unknown_seat`.
+        Returns the seat's token, once; sent with an account key, the seat is the
+        account's (named by its handle, played with its key: no token, and `name` may be
+        left out). The game starts when the last open seat is claimed; each claim is a
+        new version and a public `seat_claimed` event. A seat the game does not have is
+        a 404 `unknown_seat`; an account holding a seat of the game already, 409
+        `already_seated`.
         """
         valid_game_id(game_id)
         number = _seat_number(seat)
         body = load_body(_CLAIM)
-        record, token = play.claim_seat(stores(), game_id, number, body["name"])
+        mine = account()
+        if mine is None and body.get("name") is None:
+            raise ApiProblem(422, "invalid_body", "a claim without an account key names its "
+                             "player", errors={"name": ["required without an account key"]})
+        name = mine.handle if mine is not None else body["name"]
+        record, token = play.claim_seat(stores(), game_id, number, name, mine)
         state = record.state
         out = {
             "game_id": game_id,
             "seat": number,
-            "name": body["name"],
+            "name": name,
             "token": token,
             "seeded_by_creator": state.seeded_by_creator,
             "state": game_view(game_id, state, number, record.open_seats),
@@ -351,7 +383,7 @@ class Rematch(MethodView):
         ask, or one before the end, is a 409 `illegal_action`.
         """
         valid_game_id(game_id)
-        token = bearer_token(required=True)
-        record = play.ask_for_rematch(stores(), game_id, token, bot_load(config()))
-        seat = play.seat_of(record, token)
+        who = bearer(required=True)
+        record = play.ask_for_rematch(stores(), game_id, who, bot_load(config()))
+        seat = play.seat_of(record, who)
         return _view_response(game_id, record.state, seat, record.open_seats)

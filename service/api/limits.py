@@ -20,6 +20,9 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   and, when a token is sent, per token too. Over it: ``429 creation_limited``. This is
   what keeps one client from filling Redis.
 
+* accounts (``ACCOUNT_LIMIT_PER_ADDRESS``, default ``10/hour;50/day``): accounts created
+  per client address (each holds a handle for good). Over it: ``429 creation_limited``.
+
 * solves (``SOLVE_LIMIT``, default ``10/second;300/minute``): ``POST /v1/solve`` per client
   address and, when a token is sent, per token: each is up to 0.4 s of a worker's CPU,
   and a refused ``solve_too_complex`` (which used the whole budget) counts like any.
@@ -58,7 +61,8 @@ from .problems import problem_response
 __all__ = ["RATE_LIMITED_BLUEPRINTS", "bot_load", "install_rate_limits", "nothing_new"]
 
 #: The blueprints whose requests count against the limits.
-RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks")
+RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks",
+                           "accounts", "me")
 #: The endpoints whose POST creates something that lives in Redis (a game, a rematch's
 #: game, a seek).
 CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks")
@@ -74,6 +78,19 @@ def _wasted(response: Response) -> bool:
     if request.blueprint == "solve":
         return True
     return 400 <= response.status_code < 500 or bool(g.get("ttt_nothing_new"))
+
+
+def _not_account_creation() -> bool:
+    return not (request.method == "POST" and request.endpoint == "accounts.Accounts")
+
+
+def _on_account_breach(limit: RequestLimit) -> Response:
+    retry_after = _retry_after(limit)
+    return problem_response(
+        429, "creation_limited",
+        f"too many accounts created ({limit.limit}); retry after {retry_after} s",
+        {"Retry-After": str(retry_after)},
+    )
 
 
 def _not_creation() -> bool:
@@ -166,7 +183,8 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
         on_breach=_on_breach,
         enabled=(_enabled(config.rate_limit) or _enabled(config.rate_limit_per_address)
                  or _enabled(config.creation_limit_per_address)
-                 or _enabled(config.solve_limit)),
+                 or _enabled(config.solve_limit)
+                 or _enabled(config.account_limit_per_address)),
     )
     creation = config.creation_limit_per_address
     for blp in blueprints:
@@ -183,6 +201,10 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
                                  override_defaults=False)(blp)
             limiter.shared_limit(config.solve_limit, "solve-token", key_func=_token_key,
                                  exempt_when=_no_token, override_defaults=False)(blp)
+        if blp.name == "accounts" and _enabled(config.account_limit_per_address):
+            limiter.shared_limit(config.account_limit_per_address, "account-address",
+                                 key_func=_address_key, exempt_when=_not_account_creation,
+                                 override_defaults=False, on_breach=_on_account_breach)(blp)
         if _enabled(creation):
             limiter.shared_limit(creation, "creation-address", key_func=_address_key,
                                  exempt_when=_not_creation, override_defaults=False,

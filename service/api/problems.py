@@ -28,9 +28,11 @@ from service.core.errors import (
     SolverBudgetExceeded,
 )
 from service.play import (
+    AlreadySeatedError,
     AuthError,
     GameBusyError,
     GameNotFinishedError,
+    HandleTakenError,
     IdempotencyKeyReusedError,
     IdempotencyKeySupersededError,
     InvalidCursorError,
@@ -41,6 +43,7 @@ from service.play import (
     SeatTakenError,
     SeekMatchedError,
     TooManyBotGamesError,
+    UnknownAccountError,
     UnknownSeatError,
     UnknownSeekError,
     VersionNotRecordedError,
@@ -96,6 +99,9 @@ STATUS = {
     UnknownSeekError: 404,
     SeekMatchedError: 409,
     TooManyBotGamesError: 429,
+    AlreadySeatedError: 409,
+    HandleTakenError: 409,
+    UnknownAccountError: 404,
     RecordNotReplayableError: 409,
 }
 
@@ -116,7 +122,7 @@ HTTP_CODES = {
 API_CODES = (
     "invalid_json", "invalid_query", "invalid_cursor", "unknown_game", "storage_unavailable",
     "http_error", "too_many_waits", "creation_limited",
-    "not_acceptable",
+    "not_acceptable", "not_your_account",
 )
 
 

@@ -17,8 +17,9 @@ from flask_smorest import Blueprint
 from service import play
 
 from .docs import LOCATION, json_body, problems, query
+from .problems import ApiProblem
 from .schemas.lobby import SeekRequestSchema, SeekSchema
-from .web import bearer_token, json_response, load_body, parked, query_seconds, stores
+from .web import account, bearer_token, json_response, load_body, parked, query_seconds, stores
 
 blp = Blueprint("seeks", __name__, url_prefix="/v1/seeks",
                 description="Matchmaking: wait for players with the same rules, get a seat.")
@@ -40,14 +41,23 @@ def _answer(seek: play.Seek, status: int = 200) -> Response:
     return json_response(seek.to_json(), status, headers)
 
 
-def _waited(seek_id: str, token: str | None, seek: play.Seek | None = None) -> play.Seek:
+def _waited(seek_id: str, who: str | None, token: str | None,
+            seek: play.Seek | None = None) -> play.Seek:
     """``seek`` (read now when ``None``), or with ``timeout`` the seek once matched:
-    the wait reads the seek itself, after subscribing, so it is not read before."""
+    the wait reads the seek itself, after subscribing, so it is not read before. ``who``
+    is the seeker's credential, ``token`` its seat token (repeated in the answer; none
+    for an account's seek)."""
     timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
     if timeout > 0 and (seek is None or seek.status == "waiting"):
         with parked():
-            return play.wait_for_match(stores(), seek_id, token, timeout)
-    return seek if seek is not None else play.seek_status(stores(), seek_id, token)
+            return play.wait_for_match(stores(), seek_id, who, timeout, token)
+    return seek if seek is not None else play.seek_status(stores(), seek_id, who, token)
+
+
+def _bearer() -> tuple[str | None, str | None]:
+    """The seeker's credential and its seat token (``None`` for an account key)."""
+    token = bearer_token(required=True)
+    return play.identify(stores(), token), None if token is None or "." in token else token
 
 
 @blp.route("")
@@ -71,9 +81,15 @@ class Seeks(MethodView):
         """
         body = load_body(_SEEK)
         config = current_app.extensions["three_thirteen"].config
-        seek = play.open_seek(stores(), body["rules"], body["players"], body["name"],
-                              config.seek_ttl_seconds)
-        return _answer(_waited(seek.seek_id, seek.token, seek), 201)
+        mine = account()
+        if mine is None and body.get("name") is None:
+            raise ApiProblem(422, "invalid_body", "a seek without an account key names its "
+                             "player", errors={"name": ["required without an account key"]})
+        seek = play.open_seek(stores(), body["rules"], body["players"], body.get("name", ""),
+                              config.seek_ttl_seconds, mine)
+        who = (play.account_credential(mine.handle) if mine is not None
+               else play.hash_token(seek.token or ""))
+        return _answer(_waited(seek.seek_id, who, seek.token, seek), 201)
 
 
 SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
@@ -91,7 +107,7 @@ class OneSeek(MethodView):
         With the token the seek was opened with. With `timeout`, waits for the match.
         404 `unknown_seek` once it expired unmatched or was removed.
         """
-        return _answer(_waited(seek_id, bearer_token(required=True)))
+        return _answer(_waited(seek_id, *_bearer()))
 
     @blp.doc(operationId="deleteSeek", security=SEEK_TOKEN)
     @blp.response(204)
@@ -103,5 +119,5 @@ class OneSeek(MethodView):
         be matched with it). A seek already matched cannot be: 409 `seek_matched` (its
         seat waits in its game).
         """
-        play.cancel_seek(stores().seeks, seek_id, bearer_token(required=True))
+        play.cancel_seek(stores().seeks, seek_id, _bearer()[0])
         return Response(status=204)

@@ -14,7 +14,7 @@ Every open stream counts as one parked request of its client for its whole durat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import chain
 
@@ -30,7 +30,7 @@ from .problems import ApiProblem
 from .web import (
     QUERY_INT_MAX,
     URL_SAFE_ID,
-    bearer_token,
+    bearer,
     for_bearer,
     json_response,
     parked,
@@ -48,7 +48,7 @@ SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
 
 
-def _media_type() -> str:
+def media_type() -> str:
     """The stream's format by ``Accept``: SSE when it allows anything (or is absent),
     NDJSON when preferred; 406 when it allows neither."""
     if not request.headers.get("Accept", "").strip():
@@ -62,7 +62,7 @@ def _media_type() -> str:
     return best
 
 
-def _cursor() -> int:
+def stream_cursor() -> int:
     """``Last-Event-ID`` (what ``EventSource`` sends when it reconnects) or ``?after=``."""
     after = query_int("after", 0, 0)  # checked even when the header wins
     assert after is not None
@@ -165,8 +165,8 @@ class Stream(MethodView):
         parked requests (`429 too_many_waits` beyond the limit).
         """
         valid_game_id(game_id)
-        media_type = _media_type()
-        after = _cursor()
+        kind = media_type()
+        after = stream_cursor()
         all_stores = stores()
         ticket = request.args.get("ticket")
         if ticket is not None:
@@ -176,36 +176,46 @@ class Stream(MethodView):
                                  errors={"query": {"ticket": ["1–64 URL-safe characters"]}})
             record, seat = play.redeem_ticket(all_stores, game_id, ticket)
         else:
-            token = bearer_token()
+            who = bearer()
             record = all_stores.games.load(game_id)
-            seat = play.seat_of(record, token)
+            seat = play.seat_of(record, who)
         play.check_cursor(record, after)
         services = current_app.extensions["three_thirteen"]
-        hold = parked()  # one of the client's parked requests until the response closes
-        hold.__enter__()
-        frame, frame_view = (_sse, _sse_view) if media_type == SSE else (_ndjson, _ndjson_view)
-        try:
-            messages = play.stream_messages(
+
+        def messages(frame_view: Callable[[bytes], bytes]) -> Iterator[play.Message]:
+            return play.stream_messages(
                 all_stores, game_id, seat, after,
                 max_seconds=services.config.stream_max_seconds,
                 heartbeat_seconds=services.config.stream_heartbeat_seconds,
                 stopping=services.stopping.is_set, known_version=record.state.version,
                 frame_view=frame_view)
-            # Why map() and no generator of our own, no request context kept for the
-            # stream's life (no stream_with_context), no ExitStack: a parked stream is a
-            # sleeping greenlet, and each Python generator between the server's loop and
-            # the one that waits is one more interpreter frame on the C stack gevent saves
-            # for it, each context object a few hundred bytes more (docs/performance.md).
-            body: Iterator[bytes] = map(frame, messages)
-            if media_type == SSE:
-                body = chain((b"retry: %d\n\n" % play.END_RETRY_MS,), body)
-            response = Response(body, content_type=media_type)
-        except BaseException:
-            hold.__exit__(None, None, None)
-            raise
-        response.call_on_close(partial(hold.__exit__, None, None, None))
-        response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message at once
-        return for_bearer(response, seat is not None)
+
+        return for_bearer(stream_response(messages, kind), seat is not None)
+
+
+def stream_response(messages: Callable[[Callable[[bytes], bytes]], Iterator[play.Message]],
+                    kind: str) -> Response:
+    """The response pushing ``messages(frame_view)`` as ``kind`` (SSE or NDJSON), which
+    holds one of its client's parked requests until it closes."""
+    hold = parked()  # one of the client's parked requests until the response closes
+    hold.__enter__()
+    frame, frame_view = (_sse, _sse_view) if kind == SSE else (_ndjson, _ndjson_view)
+    try:
+        # Why map() and no generator of our own, no request context kept for the
+        # stream's life (no stream_with_context), no ExitStack: a parked stream is a
+        # sleeping greenlet, and each Python generator between the server's loop and
+        # the one that waits is one more interpreter frame on the C stack gevent saves
+        # for it, each context object a few hundred bytes more (docs/performance.md).
+        body: Iterator[bytes] = map(frame, messages(frame_view))
+        if kind == SSE:
+            body = chain((b"retry: %d\n\n" % play.END_RETRY_MS,), body)
+        response = Response(body, content_type=kind)
+    except BaseException:
+        hold.__exit__(None, None, None)
+        raise
+    response.call_on_close(partial(hold.__exit__, None, None, None))
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message at once
+    return response
 
 
 @blp.route("/<game_id>/stream-tickets", parameters=[GAME_ID])
@@ -228,6 +238,6 @@ class StreamTickets(MethodView):
         as your seat within `expires_in` seconds: `GET …/stream?ticket=<ticket>`.
         """
         valid_game_id(game_id)
-        ticket = play.issue_ticket(stores(), game_id, bearer_token(required=True))
+        ticket = play.issue_ticket(stores(), game_id, bearer(required=True))
         body = {"ticket": ticket, "expires_in": play.TICKET_TTL_SECONDS}
         return json_response(body, 201, {"Cache-Control": "no-store"})

@@ -24,7 +24,9 @@ from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 from service.config import Config
 from service.core.errors import InvalidCardError
 from service.play import AuthError
-from service.storage import Stores
+from service.play import authenticate as play_authenticate
+from service.play import identify as play_identify
+from service.storage import Account, Stores
 
 from .problems import ApiProblem
 from .schemas import CARD_RE
@@ -33,6 +35,8 @@ from .waiting import WaitSlots
 __all__ = [
     "QUERY_INT_MAX",
     "URL_SAFE_ID",
+    "account",
+    "bearer",
     "bearer_token",
     "check_action_cards",
     "config",
@@ -187,13 +191,33 @@ def bearer_token(required: bool = False) -> str | None:
     header = request.headers.get("Authorization")
     if header is None:
         if required:
-            raise AuthError("this needs a seat token: send Authorization: Bearer <token>")
+            raise AuthError("this needs a seat token or an account key: send "
+                            "Authorization: Bearer <token>")
         return None
     scheme, _, token = header.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise AuthError("the Authorization header must be 'Bearer <token>'")
     return token
+
+
+def bearer(required: bool = False) -> str | None:
+    """The credential the request's bearer stands for (a seat token's hash, or an
+    account's, once its key is checked: ``service/play/credentials.py``); ``None``
+    without a bearer (a spectator), 401 when one is required."""
+    return play_identify(stores(), bearer_token(required))
+
+
+def account(required: bool = False) -> Account | None:
+    """The account whose key the request's bearer is (401 for a key that is not, or no
+    longer, valid); ``None`` without an account key (none, or a seat token), 401 when
+    one is ``required``."""
+    token = bearer_token(required)
+    if token is None or "." not in token:  # seat tokens have no dots
+        if required:
+            raise AuthError("this needs an account key: send Authorization: Bearer <key>")
+        return None
+    return play_authenticate(stores(), token)
 
 
 def idempotency_key() -> str | None:

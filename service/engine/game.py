@@ -41,6 +41,8 @@ def new_game(
     rules: Rules, names: list[str | None], seed: str | None = None, *,
     seed_salt: str | None = None, bots: Sequence[str | None] | None = None,
     turn_seconds: int | None = None, table_nonce: str | None = None,
+    accounts: Sequence[str | None] | None = None,
+    account_bots: Sequence[bool] | None = None,
 ) -> GameState:
     """A new game of ``len(names)`` players, dealt and waiting for the first draw.
 
@@ -56,6 +58,8 @@ def new_game(
     the service plays itself (a bot seat, or a clock) must end, so it needs the rules'
     ``turn_limit``. ``table_nonce`` is carried hidden until the end, like the seed (the
     service makes the salt from it and the table: ``service/verify/table.py``).
+    ``accounts[seat]`` is the handle of the account holding a seat (its name is the
+    handle), ``account_bots[seat]`` whether that account is a declared bot.
     """
     n = len(names)
     check_players(rules, n)
@@ -77,6 +81,12 @@ def new_game(
             "service plays a seat or a clock of must end", option="turn_limit")
     names = [name if bot is None else auto
              for name, bot, auto in zip(names, bot_of, bot_names(bot_of), strict=True)]
+    held = tuple(accounts) if accounts is not None else (None,) * n
+    programs = tuple(account_bots) if account_bots is not None else (False,) * n
+    if len(held) != n or len(programs) != n:
+        raise InvalidRulesError("one account entry per seat", option="players")
+    names = [handle if handle is not None else name for name, handle in zip(names, held,
+                                                                            strict=True)]
     seeded = seed is not None
     the_seed = seed if seed is not None else secrets.token_hex(16)
     state = GameState(
@@ -106,6 +116,8 @@ def new_game(
         turn_seconds=turn_seconds,
         timeouts=(0,) * n,
         table_nonce=table_nonce,
+        accounts=held if any(held) else (),
+        account_bots=programs if any(held) else (),
     )
     log = EventLog(0)
     state = deal_round(state, 0, log)
@@ -129,18 +141,29 @@ def opening_events(state: GameState) -> list[Event]:
     return log.events
 
 
-def claim(state: GameState, seat: int, name: str) -> tuple[GameState, list[Event]]:
-    """Name the open ``seat`` (a game created with ``None`` for it): a new version and a
-    public ``seat_claimed`` event, so a creator long-polling for an opponent wakes up
-    when one arrives. Made here, like every other version and event, so the counters
-    have one author."""
+def claim(state: GameState, seat: int, name: str, account: str | None = None,
+          account_bot: bool = False) -> tuple[GameState, list[Event]]:
+    """Name the open ``seat`` (a game created with ``None`` for it), for an ``account``
+    (its handle, which is then the name) if one claims it: a new version and a public
+    ``seat_claimed`` event, so a creator long-polling for an opponent wakes up when one
+    arrives. Made here, like every other version and event, so the counters have one
+    author."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
         raise InvalidActionError(f"there is no seat {seat!r} in this game", field="seat")
     if state.names[seat] is not None:
         raise IllegalActionError(f"seat {seat} is already taken", seat=seat)
     names = list(state.names)
-    names[seat] = name
+    names[seat] = account if account is not None else name
     log = EventLog(state.event_seq)
-    log.add("seat_claimed", {"seat": seat, "name": name})
-    new = replace(state, names=tuple(names), version=state.version + 1, event_seq=log.seq)
+    claimed: dict[str, object] = {"seat": seat, "name": names[seat]}
+    changes: dict[str, object] = {}
+    if account is not None:
+        claimed.update(account=account, account_bot=account_bot)
+        held = list(state.accounts or (None,) * state.players)
+        programs = list(state.account_bots or (False,) * state.players)
+        held[seat], programs[seat] = account, account_bot
+        changes = {"accounts": tuple(held), "account_bots": tuple(programs)}
+    log.add("seat_claimed", claimed)
+    new = replace(state, names=tuple(names), version=state.version + 1, event_seq=log.seq,
+                  **changes)  # type: ignore[arg-type]
     return new, log.events

@@ -62,6 +62,8 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "timed_out": state.turn_timed_out,
         "nonce": state.table_nonce,
         "end": state.finish_reason,
+        "accounts": list(state.accounts),
+        "account_bots": list(state.account_bots),
         "last": None
         if last is None
         else [
@@ -128,6 +130,8 @@ def from_dict(data: dict[str, Any]) -> GameState:
         turn_timed_out=data.get("timed_out", False),
         table_nonce=data.get("nonce"),
         finish_reason=data.get("end"),
+        accounts=tuple(data.get("accounts", ())),
+        account_bots=tuple(data.get("account_bots", ())),
         last_round=None
         if last is None
         else RoundResult(

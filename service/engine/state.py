@@ -151,6 +151,10 @@ class GameState:
     #: kept hidden like the seed, revealed with it at the end
     table_nonce: str | None = None
     finish_reason: str | None = None  # COMPLETED or RESIGNED once finished
+    #: per seat: the account that holds it (its handle), if any, and whether that account
+    #: is a declared bot (empty: no seat is an account's)
+    accounts: tuple[str | None, ...] = ()
+    account_bots: tuple[bool, ...] = ()
 
     # -- derived -----------------------------------------------------------------
 

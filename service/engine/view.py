@@ -66,6 +66,8 @@ def view(state: GameState, seat: int | None, by: str = PLAYER) -> dict[str, Any]
                 "round_scores": list(state.scores[s]),
                 "kind": seat_kind(state, s),
                 "bot": player_of(state, s),
+                "account": state.accounts[s] if state.accounts else None,
+                "account_bot": bool(state.account_bots and state.account_bots[s]),
             }
             for s, name in enumerate(state.names)
         ],

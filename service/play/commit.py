@@ -43,6 +43,7 @@ from service.storage import (
 
 from .errors import GameBusyError, PreconditionFailedError
 from .lobby import best_effort
+from .notes import account_effects
 from .records import finishing_record
 
 __all__ = ["MAX_ATTEMPTS", "Change", "Committed", "Step", "commit", "create", "next_visit",
@@ -180,6 +181,8 @@ def create(stores: Stores, game_id: str, state: GameState,
     stores.games.create(game_id, state, token_hashes, opening_events(state))
     if announced:
         _plan(stores, record, now)
+        if state.accounts:
+            best_effort("accounts", lambda: account_effects(stores, None, record, now))
     return record
 
 
@@ -209,6 +212,8 @@ def _after_save(stores: Stores, before: GameRecord, after: GameRecord, events: l
             metrics.ACTIONS_BY_TYPE[metrics.ACTION_EVENTS[event.type]].inc()
     if lease is None:
         best_effort("schedule", lambda: _plan(stores, after, now))
+    if after.state.accounts:
+        best_effort("accounts", lambda: account_effects(stores, before, after, now))
 
 
 def _announce(stores: Stores, game_id: str, now: float) -> None:
@@ -217,3 +222,5 @@ def _announce(stores: Stores, game_id: str, now: float) -> None:
     record = stores.games.load(game_id)
     stores.lobby.list_game(game_id, "open" if record.open_seats else "in_progress", now)
     _plan(stores, record, now)
+    if record.state.accounts:
+        account_effects(stores, None, record, now)

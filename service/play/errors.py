@@ -6,9 +6,11 @@ The HTTP layer maps each class to a status in one place (``service/api/problems.
 from __future__ import annotations
 
 __all__ = [
+    "AlreadySeatedError",
     "AuthError",
     "GameBusyError",
     "GameNotFinishedError",
+    "HandleTakenError",
     "IdempotencyKeyReusedError",
     "IdempotencyKeySupersededError",
     "InvalidCursorError",
@@ -19,6 +21,7 @@ __all__ = [
     "SeatsOpenError",
     "SeekMatchedError",
     "TooManyBotGamesError",
+    "UnknownAccountError",
     "UnknownSeatError",
     "UnknownSeekError",
     "VersionNotRecordedError",
@@ -126,3 +129,21 @@ class RecordNotReplayableError(PlayError):
     """A past view asked of a record in a format this service no longer replays (409)."""
 
     code = "record_not_replayable"
+
+
+class AlreadySeatedError(PlayError):
+    """An account claiming a second seat of a game it holds one of (409)."""
+
+    code = "already_seated"
+
+
+class HandleTakenError(PlayError):
+    """A handle taken already, in any case, or reserved (409)."""
+
+    code = "handle_taken"
+
+
+class UnknownAccountError(PlayError):
+    """No (open) account with this handle (404)."""
+
+    code = "unknown_account"

@@ -22,11 +22,13 @@ import orjson
 
 from service.engine import GameState, apply, claim, new_game
 from service.engine.serialize import rules_from_json
-from service.storage import GameRecord, ReplyKeySupersededError, StoredReply, Stores
+from service.storage import Account, GameRecord, ReplyKeySupersededError, StoredReply, Stores
 from service.verify.table import seal
 
 from .commit import MAX_ATTEMPTS, Change, Step, commit, create
+from .credentials import account_credential, hash_token
 from .errors import (
+    AlreadySeatedError,
     AuthError,
     IdempotencyKeyReusedError,
     IdempotencyKeySupersededError,
@@ -45,7 +47,6 @@ __all__ = [
     "claim_seat",
     "create_game",
     "etag",
-    "hash_token",
     "may_act",
     "seat_of",
     "seat_of_digest",
@@ -58,24 +59,20 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def hash_token(token: str) -> str:
-    """Tokens are stored only as their sha256, so a leaked database holds no credentials."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def seat_of(record: GameRecord, token: str | None) -> int | None:
-    """The seat a bearer token belongs to; ``None`` without a token (a spectator)."""
-    if token is None:
+def seat_of(record: GameRecord, who: str | None) -> int | None:
+    """The seat the credential ``who`` holds (:mod:`.credentials`); ``None`` without one
+    (a spectator)."""
+    if who is None:
         return None
-    return seat_of_digest(record, hash_token(token))
+    return seat_of_digest(record, who)
 
 
-def seat_of_digest(record: GameRecord, digest: str) -> int:
-    """The seat whose token has this sha256 (:class:`AuthError` if none)."""
+def seat_of_digest(record: GameRecord, who: str) -> int:
+    """The seat held by the credential ``who`` (:class:`AuthError` if none)."""
     seat = None
     for s, stored in enumerate(record.token_hashes):
         # compare_digest on every seat: the time taken does not reveal which one matched
-        if stored is not None and hmac.compare_digest(stored, digest):
+        if stored is not None and hmac.compare_digest(stored, who):
             seat = s
     if seat is None:
         raise AuthError("this token belongs to no seat of this game")
@@ -99,6 +96,7 @@ def create_game(
     token_hashes: Sequence[str | None] | None = None,
     game_id: str | None = None,
     load: LoadLimit | None = None,
+    accounts: Sequence[Account | None] | None = None,
 ) -> tuple[GameRecord, list[str | None]]:
     """Deal a new game; ``None`` in ``players`` leaves that seat open, ``bots[seat]``
     makes it a bot seat (claimed, no token). Returns the tokens (``None`` for open and
@@ -109,17 +107,24 @@ def create_game(
     Unless ``unlisted``, the game is put on the lobby first (``open`` while seats are
     open, else ``in_progress``): see :mod:`service.storage.lobby` for why before.
     Matchmaking passes the seats' ``token_hashes`` (its seekers hold the tokens) and the
-    ``game_id`` it announced; then no token is returned."""
+    ``game_id`` it announced; then no token is returned. ``accounts[seat]`` seats an
+    account (held by its key, named by its handle: no token either)."""
     rules = rules_from_json(rules_spec)
     bot_of = list(bots) if bots is not None else [None] * len(players)
+    held = list(accounts) if accounts is not None else [None] * len(players)
     names = [bot if bot is not None else name for name, bot in zip(players, bot_of, strict=True)]
     state = new_game(rules, names, seed, bots=bot_of,  # type: ignore[arg-type]
-                     turn_seconds=turn_seconds)
+                     turn_seconds=turn_seconds,
+                     accounts=[None if a is None else a.handle for a in held],
+                     account_bots=[a is not None and a.bot for a in held])
     if token_hashes is None:
-        tokens = [None if name is None or bot is not None else secrets.token_urlsafe(32)
-                  for name, bot in zip(players, bot_of, strict=True)]
-        hashes = [BOT_SEAT if bot is not None else None if t is None else hash_token(t)
-                  for t, bot in zip(tokens, bot_of, strict=True)]
+        tokens = [None if name is None or bot is not None or account is not None
+                  else secrets.token_urlsafe(32)
+                  for name, bot, account in zip(players, bot_of, held, strict=True)]
+        hashes = [BOT_SEAT if bot is not None
+                  else account_credential(account.handle) if account is not None
+                  else None if t is None else hash_token(t)
+                  for t, bot, account in zip(tokens, bot_of, held, strict=True)]
     else:
         tokens, hashes = [None] * len(players), list(token_hashes)
     game_id = game_id or secrets.token_urlsafe(12)
@@ -140,24 +145,34 @@ def store_new_game(stores: Stores, state: GameState, hashes: Sequence[str | None
                   listed=not unlisted, announced=announced, clock=clock)
 
 
-def _claim_step(seat: int, name: str, token_hash: str) -> Step:
+def _claim_step(seat: int, name: str, credential: str, account: Account | None) -> Step:
     def step(record: GameRecord) -> Change:
         if not 0 <= seat < len(record.token_hashes):
             raise UnknownSeatError(f"this game has no seat {seat}", seat=seat)
         if record.token_hashes[seat] is not None:
             raise SeatTakenError(f"seat {seat} is already taken", seat=seat)
-        state, events = claim(record.state, seat, name)
+        if credential in record.token_hashes:
+            raise AlreadySeatedError(
+                "this account holds a seat of this game already (one seat a game)",
+                seat=record.token_hashes.index(credential))
+        state, events = claim(record.state, seat, name,
+                              None if account is None else account.handle,
+                              account is not None and account.bot)
         hashes = list(record.token_hashes)
-        hashes[seat] = token_hash
+        hashes[seat] = credential
         return Change(state, events, tuple(hashes), seat)
     return step
 
 
-def claim_seat(stores: Stores, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
-    """Take an open seat; its token is returned once, here, and stored only as a hash.
-    The last seat claimed starts the game and its first turn's clock."""
-    token = secrets.token_urlsafe(32)
-    saved = commit(stores, game_id, _claim_step(seat, name, hash_token(token)))
+def claim_seat(stores: Stores, game_id: str, seat: int, name: str,
+               account: Account | None = None) -> tuple[GameRecord, str | None]:
+    """Take an open seat: for a new token (returned once, here, and stored only as a
+    hash), or for ``account`` (held by its key; no token). The last seat claimed starts
+    the game and its first turn's clock."""
+    token = None if account is not None else secrets.token_urlsafe(32)
+    credential = (account_credential(account.handle) if account is not None
+                  else hash_token(token))  # type: ignore[arg-type]
+    saved = commit(stores, game_id, _claim_step(seat, name, credential, account))
     assert saved.record is not None
     return saved.record, token
 
@@ -183,13 +198,14 @@ def _fingerprint(body: object) -> str:
 def act(
     stores: Stores,
     game_id: str,
-    token: str | None,
+    who: str | None,
     body: object,
     *,
     if_match: Callable[[int], bool] | None = None,
     idempotency_key: str | None = None,
 ) -> ActionResult:
-    """Apply one action for the token's seat and save it with a compare-and-set.
+    """Apply one action for the seat the credential ``who`` holds (:mod:`.credentials`:
+    a seat token's hash, or an account's) and save it with a compare-and-set.
 
     ``if_match(version)`` says whether the client's ``If-Match`` accepts a version
     (``None``: no header, so a lost race is retried on the newer state, where the
@@ -200,12 +216,12 @@ def act(
     atomic write as the move: a retry then finds either no move and no reply, or both.
     Storing only enough to rebuild it later would not do: the state it was rendered
     from is gone once the game moves on. The store keeps one reply per seat (the reply
-    key's slot is the seat's token hash, its id the key's): a client retries only its
+    key's slot is the seat's credential, its id the key's): a client retries only its
     latest request, and an older key of the seat is refused with
     :class:`IdempotencyKeySupersededError` rather than acted on again.
     """
     try:
-        return _act(stores, game_id, token, body, if_match, idempotency_key)
+        return _act(stores, game_id, who, body, if_match, idempotency_key)
     except ReplyKeySupersededError:
         raise IdempotencyKeySupersededError(
             "this Idempotency-Key was answered and then followed by a newer request of "
@@ -234,15 +250,16 @@ def _reply(fingerprint: str) -> Callable[[GameRecord, int | None], StoredReply]:
 def _act(
     stores: Stores,
     game_id: str,
-    token: str | None,
+    who: str | None,
     body: object,
     if_match: Callable[[int], bool] | None,
     idempotency_key: str | None,
 ) -> ActionResult:
     """:func:`act` itself."""
-    if token is None:
-        raise AuthError("acting needs a seat token: send Authorization: Bearer <token>")
-    digest = hash_token(token)
+    if who is None:
+        raise AuthError("acting needs a seat token or an account key: send Authorization: "
+                        "Bearer <token>")
+    digest = who
     reply_key = None
     fingerprint = ""
     if idempotency_key is not None:

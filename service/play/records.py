@@ -72,7 +72,7 @@ def game_record(stores: Stores, game_id: str) -> tuple[dict[str, Any], tuple[str
         "this game is still being played: its record is kept once it is finished")
 
 
-def view_at(stores: Stores, game_id: str, token: str | None,
+def view_at(stores: Stores, game_id: str, who: str | None,
             version: int) -> tuple[bytes, int | None]:
     """The view of a finished game at ``version`` for the bearer (a spectator without a
     token), replayed from its record; the body and the seat."""
@@ -89,6 +89,6 @@ def view_at(stores: Stores, game_id: str, token: str | None,
             f"no longer replays ({RECORD_FORMAT!r}): its past views cannot be shown",
             format=record.get("format"))
     state = state_at(record, version)
-    seat = seat_of(GameRecord(game_id, state, hashes), token)
+    seat = seat_of(GameRecord(game_id, state, hashes), who)
     open_seats = [s for s, name in enumerate(state.names) if name is None]
     return game_view_bytes(game_id, state, seat, open_seats), seat

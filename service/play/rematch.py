@@ -19,7 +19,7 @@ from service.storage import GameRecord, Stores
 
 from .commit import Change, Step, commit
 from .errors import AuthError
-from .games import hash_token, seat_of_digest, store_new_game
+from .games import seat_of_digest, store_new_game
 from .loads import LoadLimit, admit_bot_game, bot_game_weight
 
 __all__ = ["ask_for_rematch"]
@@ -37,15 +37,17 @@ def _rematch_step(stores: Stores, digest: str, load: LoadLimit | None) -> Step:
     return step
 
 
-def ask_for_rematch(stores: Stores, game_id: str, token: str | None,
+def ask_for_rematch(stores: Stores, game_id: str, who: str | None,
                     load: LoadLimit | None = None) -> GameRecord:
     """The bearer's seat asks for (or accepts) a rematch; the game once saved. When it
     is the last player to, the new game is created and announced in the same save (and
-    reaches the lobby and the move workers only then: :func:`.commit.commit`); with
+    reaches the lobby and the move workers only then: :func:`.commit.commit`); ``who`` is
+    the bearer's credential (:mod:`.credentials`); with
     ``load`` a rematch with bot seats counts against that client's cap (:mod:`.loads`)."""
-    if token is None:
-        raise AuthError("a rematch needs a seat token: send Authorization: Bearer <token>")
-    saved = commit(stores, game_id, _rematch_step(stores, hash_token(token), load))
+    if who is None:
+        raise AuthError("a rematch needs a seat token or an account key: send "
+                        "Authorization: Bearer <token>")
+    saved = commit(stores, game_id, _rematch_step(stores, who, load))
     assert saved.record is not None
     return saved.record
 
@@ -56,8 +58,11 @@ def _new_game_like(stores: Stores, record: GameRecord, load: LoadLimit | None) -
     gone = [seat_kind(old, s) == RESIGNED for s in range(old.players)]
     names = [None if left else name for name, left in zip(old.names, gone, strict=True)]
     hashes = [None if left else h for h, left in zip(record.token_hashes, gone, strict=True)]
+    held = [None if left else handle
+            for handle, left in zip(old.accounts or (None,) * old.players, gone, strict=True)]
+    programs = list(old.account_bots or (False,) * old.players)
     state = new_game(old.rules, names, None, bots=old.bots or None,
-                     turn_seconds=old.turn_seconds)
+                     turn_seconds=old.turn_seconds, accounts=held, account_bots=programs)
     game_id = secrets.token_urlsafe(12)
     if load is not None:
         admit_bot_game(stores, load, game_id, bot_game_weight(old.rules, old.bots))

@@ -27,10 +27,11 @@ import orjson
 
 from service.engine.game import check_players
 from service.engine.serialize import rules_from_json
-from service.storage import GameExistsError, SeekBoard, Stores, UnknownGameError
+from service.storage import Account, GameExistsError, SeekBoard, Stores, UnknownGameError
 
+from .credentials import ACCOUNT_PREFIX, account_credential, hash_token
 from .errors import AuthError, SeekMatchedError, UnknownSeekError
-from .games import create_game, hash_token
+from .games import create_game
 
 __all__ = ["Seek", "cancel_seek", "open_seek", "seek_status", "wait_for_match"]
 
@@ -80,16 +81,23 @@ def _parse(seek_id: str) -> tuple[str, str]:
 
 
 def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
-              players: int, name: str, ttl_seconds: float) -> Seek:
-    """Add a seeker; if it completes a game, create that game now. The seek is answered
-    from what the add returned (no read of what was just written)."""
+              players: int, name: str, ttl_seconds: float,
+              account: Account | None = None) -> Seek:
+    """Add a seeker (an ``account``, named by its handle and seated by its key, or else a
+    fresh seat token, shown once: in this answer); if it completes a game, create that
+    game now. The seek is answered from what the add returned (no read of what was just
+    written)."""
     pool_name, table_json = _pool(rules_spec, players)
     seek_id = f"{pool_name}.{secrets.token_urlsafe(24)}"
     pool, key = _parse(seek_id)
     now = time.time()
     game_id = secrets.token_urlsafe(12)
-    token = secrets.token_urlsafe(32)  # the seat's token, shown once: in this answer
-    seek = {"name": name, "th": hash_token(token)}
+    if account is not None:
+        token, name, credential = None, account.handle, account_credential(account.handle)
+    else:
+        token = secrets.token_urlsafe(32)
+        credential = hash_token(token)
+    seek = {"name": name, "th": credential}
     expires = round((now + ttl_seconds) * 1000) / 1000  # as stored (Unix ms)
     matched = stores.seeks.add(pool, key, seek, expires, players, game_id, table_json, now)
     if not matched:
@@ -103,28 +111,33 @@ def _create(stores: Stores, pool: str, game_id: str) -> None:
     record = stores.seeks.match_record(pool, game_id)
     if record is None:
         raise UnknownSeekError("the match of this seek is gone")
+    accounts = [stores.accounts.load(name) if th.startswith(ACCOUNT_PREFIX) else None
+                for name, th in zip(record["names"], record["ths"], strict=True)]
     with contextlib.suppress(GameExistsError):  # a racing seeker created it first
         create_game(stores, record["rules"], record["names"], None,
-                    token_hashes=record["ths"], game_id=game_id)
+                    token_hashes=record["ths"], game_id=game_id, accounts=accounts)
 
 
-def _owned(record: dict[str, Any], token: str | None) -> None:
+def _owned(record: dict[str, Any], who: str | None) -> None:
     """Refuse a bearer that is not the seek's own (:class:`AuthError`, a 401)."""
-    if token is None:
-        raise AuthError("a seek is read with its token: send Authorization: Bearer <token>")
-    if not hmac.compare_digest(record["th"], hash_token(token)):
+    if who is None:
+        raise AuthError("a seek is read with its token (or its account's key): send "
+                        "Authorization: Bearer <token>")
+    if not hmac.compare_digest(record["th"], who):
         raise AuthError("this token is not this seek's")
 
 
-def seek_status(stores: Stores, seek_id: str, token: str | None) -> Seek:
-    """The seek now, for its seeker (the bearer of its ``token``); a matched seek's game
-    exists once this returns."""
+def seek_status(stores: Stores, seek_id: str, who: str | None,
+                token: str | None = None) -> Seek:
+    """The seek now, for its seeker (the bearer of the credential ``who``; its seat
+    ``token``, when it has one, is repeated in the answer); a matched seek's game exists
+    once this returns."""
     pool, key = _parse(seek_id)
     record, expires = stores.seeks.get(pool, key)
     players = int(pool.rsplit(".", 1)[1])
     if record is None or (expires is not None and expires <= time.time()):
         raise UnknownSeekError("there is no seek with this id (or it expired)")
-    _owned(record, token)
+    _owned(record, who)
     if "game" not in record:
         return Seek(seek_id, "waiting", record["name"], players, expires, token=token)
     game_id = record["game"]
@@ -136,28 +149,29 @@ def seek_status(stores: Stores, seek_id: str, token: str | None) -> Seek:
                 record["seat"], token)
 
 
-def wait_for_match(stores: Stores, seek_id: str, token: str | None, timeout: float) -> Seek:
+def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float,
+                   token: str | None = None) -> Seek:
     """The seek once matched, or as it is after ``timeout`` seconds (parked on the board's
     watch: the worker's hub on Redis)."""
     pool, _ = _parse(seek_id)
     deadline = time.monotonic() + timeout
     with stores.seeks.watch(pool) as watch:  # subscribe first: a match after the read wakes us
-        seek = seek_status(stores, seek_id, token)
+        seek = seek_status(stores, seek_id, who, token)
         while seek.status == "waiting":
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not watch.wait(remaining):
                 break
-            seek = seek_status(stores, seek_id, token)
+            seek = seek_status(stores, seek_id, who, token)
     return seek
 
 
-def cancel_seek(board: SeekBoard, seek_id: str, token: str | None) -> None:
-    """Remove a waiting seek (a seeker that leaves; the bearer of its ``token``)."""
+def cancel_seek(board: SeekBoard, seek_id: str, who: str | None) -> None:
+    """Remove a waiting seek (a seeker that leaves; the bearer of its credential)."""
     pool, key = _parse(seek_id)
     record, _ = board.get(pool, key)
     if record is None:
         raise UnknownSeekError("there is no seek with this id (or it expired)")
-    _owned(record, token)
+    _owned(record, who)
     done = board.cancel(pool, key)
     if done == 2:
         raise SeekMatchedError("this seek was already matched: its seat waits in its game")

@@ -22,7 +22,7 @@ move workers (:mod:`.moves`), whose saves wake the streams like any other move.
 Stream tickets: a browser's ``EventSource`` cannot send ``Authorization``, and a token
 in a URL ends up in logs and histories. A seat trades its token for a ticket that opens
 one stream within ``TICKET_TTL_SECONDS``: a random secret stored only as its sha256,
-whose value is the seat's token hash, taken from the store once.
+whose value is the seat's credential, taken from the store once.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from typing import Any
 from service.storage import GameRecord, GameWatch, StorageUnavailableError, Stores
 
 from .errors import AuthError, InvalidCursorError
-from .games import hash_token, seat_of, seat_of_digest
+from .games import seat_of, seat_of_digest
 from .views import game_view_bytes
 
 __all__ = [
@@ -83,16 +83,17 @@ def check_cursor(record: GameRecord, after: int) -> None:
             newest=newest)
 
 
-def issue_ticket(stores: Stores, game_id: str, token: str | None) -> str:
-    """A single-use ticket for a stream as the token's seat (401 without a seat token)."""
-    if token is None:
-        raise AuthError("a stream ticket needs a seat token: send Authorization: Bearer <token>")
+def issue_ticket(stores: Stores, game_id: str, who: str | None) -> str:
+    """A single-use ticket for a stream as the seat the credential ``who`` holds (401
+    without one)."""
+    if who is None:
+        raise AuthError("a stream ticket needs a seat token or an account key: send "
+                        "Authorization: Bearer <token>")
     record = stores.games.load(game_id)
-    seat_of(record, token)  # refuses a token of no seat
+    seat_of(record, who)  # refuses a bearer of no seat
     while True:
         ticket = secrets.token_urlsafe(24)
-        if stores.tickets.put_ticket(game_id, _ticket_hash(ticket), hash_token(token),
-                            TICKET_TTL_SECONDS):
+        if stores.tickets.put_ticket(game_id, _ticket_hash(ticket), who, TICKET_TTL_SECONDS):
             return ticket
 
 

@@ -25,12 +25,12 @@ __all__ = ["changed_from", "events_when", "on_turn", "view_when"]
 
 
 def view_when(
-    stores: Stores, game_id: str, token: str | None,
+    stores: Stores, game_id: str, who: str | None,
     ready: Callable[[GameRecord, int | None], bool], timeout: float,
     seen_version: int | None = None,
 ) -> tuple[GameRecord, int | None, bytes]:
     """The game once ``ready(game, seat)`` holds, or as it is after ``timeout`` seconds,
-    with the bearer's seat and its rendered view.
+    with the seat of the bearer's credential ``who`` and its rendered view.
 
     ``seen_version`` is a version the caller has already seen (a spectator's
     ``wait_version``): then a read that another waiter made since the last move will do
@@ -39,7 +39,7 @@ def view_when(
     deadline = time.monotonic() + timeout
     with stores.games.watch(game_id) as watch:
         record = watch.load(at_least=seen_version)  # after subscribing: nothing slips by
-        seat = seat_of(record, token)
+        seat = seat_of(record, who)
         while not ready(record, seat):
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not watch.wait(remaining):

@@ -13,12 +13,14 @@ interface                 what                                                 m
 :class:`TicketStore`      single-use stream tickets                            ``tickets``
 :class:`SeekBoard`        matchmaking's seekers, matched in one step           ``seeks``
 :class:`LoadStore`        each client's games with bot seats, weighted         ``loads``
+:class:`AccountStore`     accounts, their games and their event streams        ``accounts``
 ========================  ===================================================  ==============
 
 :class:`Stores` bundles one of each, built by :func:`redis_stores` (from the
 configuration) or :func:`memory_stores`.
 """
 
+from .accounts import Account, AccountStore, Note, folded
 from .errors import (
     GameExistsError,
     ReplyKeySupersededError,
@@ -39,6 +41,8 @@ from .tickets import TicketStore
 
 __all__ = [
     "LISTINGS",
+    "Account",
+    "AccountStore",
     "GameExistsError",
     "GameRecord",
     "GameStore",
@@ -46,6 +50,7 @@ __all__ = [
     "Lease",
     "LoadStore",
     "LobbyStore",
+    "Note",
     "RecordStore",
     "ReplyKeySupersededError",
     "ReplyStore",
@@ -58,6 +63,7 @@ __all__ = [
     "TicketStore",
     "UnknownGameError",
     "VersionConflictError",
+    "folded",
     "memory_stores",
     "redis_stores",
 ]

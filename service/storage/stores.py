@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 
 from service.config import Config
 
+from .accounts import AccountStore
 from .games import GameStore
 from .loads import LoadStore
 from .lobby import LobbyStore
 from .memory import (
+    MemoryAccounts,
     MemoryGameStore,
     MemoryLoads,
     MemoryLobby,
@@ -30,6 +32,7 @@ from .memory import (
 )
 from .records import RecordStore
 from .redis import (
+    RedisAccounts,
     RedisConnection,
     RedisGameStore,
     RedisLoads,
@@ -64,6 +67,7 @@ class Stores:
     tickets: TicketStore
     seeks: SeekBoard
     loads: LoadStore
+    accounts: AccountStore
     #: releases what the stores share (Redis: the connections and the hub)
     release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
@@ -94,6 +98,7 @@ def redis_stores(config: Config) -> Stores:
         # a match's record is kept as long as an open game: its seekers create the game
         seeks=RedisSeekBoard(connection, results_kept_seconds=config.open_game_ttl_seconds),
         loads=RedisLoads(connection),
+        accounts=RedisAccounts(connection),
         release=connection.close,
     )
 
@@ -112,4 +117,5 @@ def memory_stores(config: Config | None = None) -> Stores:
         tickets=MemoryTickets(),
         seeks=MemorySeekBoard(shared, results_kept_seconds=kept),
         loads=MemoryLoads(),
+        accounts=MemoryAccounts(shared),
     )

@@ -55,7 +55,10 @@ def _action(event: dict[str, Any]) -> dict[str, Any]:
         return {"seat": seat, "by": event["by"], "type": "go_out",
                 "discard": event["discard"], "melds": event["melds"]}
     if kind == "seat_claimed":
-        return {"seat": seat, "by": PLAYER, "type": "claim", "name": event["name"]}
+        claimed = {"seat": seat, "by": PLAYER, "type": "claim", "name": event["name"]}
+        if "account" in event:
+            claimed.update(account=event["account"], account_bot=event["account_bot"])
+        return claimed
     if kind == "seat_resigned":
         return {"seat": seat, "by": PLAYER, "type": "resign"}
     if kind == "seat_back":
@@ -108,7 +111,9 @@ def build_record(game_id: str, final: GameState, events: Sequence[Event], *,
         "players": [
             {"seat": s, "name": name, "kind": seat_kind(final, s),
              "bot": final.bots[s] if final.bots else None,
-             "played_by": player_of(final, s), "claimed": s in claimed}
+             "played_by": player_of(final, s), "claimed": s in claimed,
+             "account": final.accounts[s] if final.accounts else None,
+             "account_bot": bool(final.account_bots and final.account_bots[s])}
             for s, name in enumerate(final.names)
         ],
         "turn_seconds": final.turn_seconds,

@@ -52,11 +52,14 @@ def initial_state(record: Mapping[str, Any]) -> GameState:
     players = record["players"]
     names = [None if p.get("claimed") else p["name"] for p in players]
     bots = [p.get("bot") for p in players]
+    accounts = [None if p.get("claimed") else p.get("account") for p in players]
+    programs = [bool(p.get("account_bot")) and not p.get("claimed") for p in players]
     try:
         state = new_game(rules_from_json(record["rules"]), names, record["seed"],
                          seed_salt=record["seed_salt"], bots=bots,
                          turn_seconds=record.get("turn_seconds"),
-                         table_nonce=record.get("table_nonce"))
+                         table_nonce=record.get("table_nonce"), accounts=accounts,
+                         account_bots=programs)
     except EngineError as exc:
         raise ReplayError(f"cannot start the game of this record: {exc}") from None
     # new_game marks a given seed as the creator's; the record says whose it was
@@ -78,7 +81,8 @@ def _step(state: GameState, action: Mapping[str, Any]) -> tuple[GameState, list[
     if by not in ACTORS:
         raise ValueError(f"the action's 'by' is {by!r}, not one of {', '.join(ACTORS)}")
     if kind == "claim":
-        return claim(state, seat, action["name"])
+        return claim(state, seat, action["name"], action.get("account"),
+                     bool(action.get("account_bot")))
     if kind == "time_out":
         if by != SERVICE:
             raise ValueError("a time-out is the service's")

@@ -35,19 +35,32 @@ def _table(rules: Mapping[str, Any], players: list[dict[str, Any]], turn_seconds
             "seeded_by_creator": seeded_by_creator}
 
 
+def _seat(name: str | None, bot: str | None, account: str | None,
+          account_bot: bool) -> dict[str, Any]:
+    seat: dict[str, Any] = {"name": name, "bot": bot}
+    if account is not None:  # (absent for a seat of no account)
+        seat.update(account=account, account_bot=account_bot)
+    return seat
+
+
 def table_of_state(state: GameState) -> dict[str, Any]:
     """The table of a game as dealt (version 0: an open seat has no name yet)."""
-    bots = state.bots or (None,) * state.players
+    n = state.players
+    bots = state.bots or (None,) * n
+    accounts = state.accounts or (None,) * n
+    programs = state.account_bots or (False,) * n
     return _table(state.rules.to_dict(),
-                  [{"name": name, "bot": bot} for name, bot in zip(state.names, bots,
-                                                                    strict=True)],
+                  [_seat(*seat) for seat in zip(state.names, bots, accounts, programs,
+                                                strict=True)],
                   state.turn_seconds, state.seeded_by_creator)
 
 
 def table_of_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """The table a record says the game was dealt with (a claimed seat started open)."""
     return _table(record["rules"],
-                  [{"name": None if p.get("claimed") else p.get("name"), "bot": p.get("bot")}
+                  [_seat(None, p.get("bot"), None, False) if p.get("claimed") else
+                   _seat(p.get("name"), p.get("bot"), p.get("account"),
+                         bool(p.get("account_bot")))
                    for p in record["players"]],
                   record.get("turn_seconds"), bool(record.get("seeded_by_creator")))
 

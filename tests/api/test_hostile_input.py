@@ -39,7 +39,9 @@ def hostile(redis_server: str) -> Iterator[dict[str, Any]]:
     url = redis_url_for_tests(redis_server, 5)
     redis_client(url).flushdb()
     app = create_app(Config(redis_url=url, long_poll_max_seconds=0.01, max_body_bytes=16 * 1024,
-                            rate_limit="off", rate_limit_per_address="off", creation_limit_per_address="off"))
+                            rate_limit="off", rate_limit_per_address="off",
+                            creation_limit_per_address="off", solve_limit="off",
+                            account_limit_per_address="off"))
     app.config["TESTING"] = True
     client = app.test_client()
     games = []
@@ -269,7 +271,10 @@ def test_hand_written_nasties(hostile: dict[str, Any]) -> None:
         ("POST", "/v1/games", _encode({"players": [{"name": "a"}] * 9}), {}, 422, None),
         ("POST", "/v1/games", _encode({"players": [{"name": "\u202e\ud7ff\U0010ffff"}] * 2,
                                         "seed": "\x00"}), {}, 422, "invalid_body"),
+        # unassigned and noncharacter code points are no PRECIS nickname's
         ("POST", "/v1/games", _encode({"players": [{"name": "\ud7ff\U0010ffff"}] * 2,
+                                        "seed": "\x00"}), {}, 422, "invalid_body"),
+        ("POST", "/v1/games", _encode({"players": [{"name": "\ud55c\U0001f0a1"}] * 2,
                                         "seed": "\x00"}), {}, 201, None),
         ("POST", act, _encode({"type": "discard", "card": "5H" * 1000}), auth, 422,
          "invalid_card"),

@@ -140,9 +140,26 @@ def test_over_the_address_limit_is_429(redis_server: str) -> None:
 
 def test_limits_can_be_turned_off(redis_server: str) -> None:
     for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
-                          creation_limit_per_address="off"):
+                          creation_limit_per_address="off", solve_limit="off",
+                          account_limit_per_address="off"):
         for _ in range(30):
             assert client.post("/v1/solve", json={"hand": [], "wild_rank": "K"}).status_code == 200
+        for n in range(15):
+            assert client.post("/v1/accounts", json={"handle": f"p{n}"}).status_code == 201
+
+
+def test_creating_accounts_past_the_address_quota_is_429_with_ratelimit_headers(
+        redis_server: str) -> None:
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
+                          account_limit_per_address="2/hour"):
+        assert client.post("/v1/accounts", json={"handle": "p1"}).status_code == 201
+        assert client.post("/v1/accounts", json={"handle": "p2"}).status_code == 201
+        r = client.post("/v1/accounts", json={"handle": "p3"})
+        assert r.status_code == 429 and r.json["code"] == "creation_limited", r.json
+        assert r.headers["RateLimit-Limit"] == "2" and r.headers["RateLimit-Remaining"] == "0"
+        assert int(r.headers["Retry-After"]) > 0
+        # reading profiles is no creation
+        assert client.get("/v1/accounts/p1").status_code == 200
 
 
 def test_a_rematch_counts_against_the_creation_quota(redis_server: str) -> None:

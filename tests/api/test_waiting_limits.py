@@ -118,8 +118,10 @@ def test_a_wait_past_the_limit_is_refused_before_any_redis_work(
     seen = commands_during(redis_db, lambda: refused.extend(
         client.get(path).status_code for _ in range(20)))
     assert refused == [429] * 20
-    # not one command for the twenty refusals (a connection's own SELECT aside)
-    assert [c for c in seen if not c.startswith("SELECT")] == [], seen
+    # not one command for the twenty refusals (a connection's own SELECT aside); the parked
+    # request's own read of the game may land in the window on a loaded machine
+    commands = [c for c in seen if not c.startswith("SELECT")]
+    assert commands in ([], [f"HMGET ttt:{{{table.game_id}}}:game s t c"]), seen
     assert table.act(table.view(0)["round"]["current_seat"], {"type": "draw", "source": "stock"})
     parker.join(10)
     assert statuses == [200]

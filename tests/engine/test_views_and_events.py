@@ -32,7 +32,7 @@ def test_the_view_has_every_field_of_the_contract() -> None:
         {"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}
     ]
     assert set(shown["players"][0]) == {"seat", "name", "hand_count", "total", "round_scores",
-                                        "kind", "bot"}
+                                        "kind", "bot", "account", "account_bot"}
     json.dumps(shown)
 
 

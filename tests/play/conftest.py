@@ -11,6 +11,7 @@ import pytest
 from service.bots import GreedyBot
 from service.engine import view
 from service.play import act
+from service.play.credentials import hash_token
 from service.storage import Stores, memory_stores
 from service.storage.memory import MemoryGameStore, Shared
 from service.workers.moves import LobbyPruning, MoveWorker
@@ -45,6 +46,6 @@ def play_out(stores: Stores, game_id: str, tokens: dict[int, str]) -> None:
         if seat in tokens and not view(state, seat)["legal_actions"]:
             assert drain(stores) > 0, "the service owes the timed-out turn"
         elif seat in tokens:
-            act(stores, game_id, tokens[seat], GreedyBot().choose(view(state, seat)))
+            act(stores, game_id, hash_token(tokens[seat]), GreedyBot().choose(view(state, seat)))
         else:
             assert drain(stores) > 0, f"nobody plays seat {seat}"

@@ -22,6 +22,7 @@ from service.play import (
     SeatTakenError,
     UnknownSeatError,
 )
+from service.play.credentials import hash_token
 from service.storage import GameRecord, StoredReply, Stores
 from service.storage.memory import MemoryGameStore, Shared
 
@@ -55,10 +56,10 @@ def test_a_created_game_is_stored_with_token_hashes_and_its_opening_event(
 
 def test_a_token_names_its_seat_and_a_foreign_token_is_refused(stores: Stores) -> None:
     record, tokens = _game(stores)
-    assert [play.seat_of(record, t) for t in tokens] == [0, 1]
+    assert [play.seat_of(record, hash_token(t)) for t in tokens] == [0, 1]
     assert play.seat_of(record, None) is None
     with pytest.raises(AuthError):
-        play.seat_of(record, "not-a-token")
+        play.seat_of(record, hash_token("not-a-token"))
 
 
 def test_claiming_a_seat_is_a_new_version_with_an_engine_made_event(
@@ -68,7 +69,7 @@ def test_claiming_a_seat_is_a_new_version_with_an_engine_made_event(
     claimed, token = play.claim_seat(stores, record.game_id, 1, "bob")
     assert claimed.state.version == record.state.version + 1
     assert claimed.state.names == ("ann", "bob") and claimed.open_seats == []
-    assert play.seat_of(stores.games.load(record.game_id), token) == 1
+    assert play.seat_of(stores.games.load(record.game_id), hash_token(token)) == 1
     events = stores.games.events(record.game_id, record.state.event_seq, 10)
     assert [(e.type, e.public) for e in events] == [("seat_claimed", {"seat": 1, "name": "bob"})]
     assert events[0].seq == claimed.state.event_seq
@@ -85,7 +86,7 @@ def test_a_taken_or_missing_seat_cannot_be_claimed(stores: Stores) -> None:
 def test_nobody_acts_while_a_seat_is_open(stores: Stores) -> None:
     record, tokens = _game(stores, ("ann", None))
     with pytest.raises(SeatsOpenError):
-        play.act(stores, record.game_id, tokens[0], DRAW)
+        play.act(stores, record.game_id, hash_token(tokens[0]), DRAW)
 
 
 def test_an_action_returns_the_saved_state_and_seat_for_the_caller_to_render(
@@ -93,7 +94,7 @@ def test_an_action_returns_the_saved_state_and_seat_for_the_caller_to_render(
 ) -> None:
     record, tokens = _game(stores)
     seat, token = _on_turn(record, tokens)
-    result = play.act(stores, record.game_id, token, DRAW)
+    result = play.act(stores, record.game_id, hash_token(token), DRAW)
     assert result.seat == seat and not result.replayed and result.reply is None
     assert result.state == stores.games.load(record.game_id).state
     assert result.state is not None and result.state.version == 1
@@ -105,7 +106,7 @@ def test_acting_needs_a_token_of_the_seat_on_turn(stores: Stores) -> None:
     with pytest.raises(AuthError):
         play.act(stores, record.game_id, None, DRAW)
     with pytest.raises(NotYourTurnError):
-        play.act(stores, record.game_id, tokens[1 - seat], DRAW)
+        play.act(stores, record.game_id, hash_token(tokens[1 - seat]), DRAW)
 
 
 def test_if_match_on_a_stale_version_is_refused_and_nothing_is_saved(
@@ -114,7 +115,7 @@ def test_if_match_on_a_stale_version_is_refused_and_nothing_is_saved(
     record, tokens = _game(stores)
     _, token = _on_turn(record, tokens)
     with pytest.raises(PreconditionFailedError):
-        play.act(stores, record.game_id, token, DRAW, if_match=lambda v: v == 5)
+        play.act(stores, record.game_id, hash_token(token), DRAW, if_match=lambda v: v == 5)
     assert stores.games.load(record.game_id).state.version == 0
 
 
@@ -140,7 +141,7 @@ def test_a_lost_race_without_if_match_is_revalidated_on_the_newer_state() -> Non
     # the same seat's draw lands first (say, from a second connection of the same bot)
     stores.games.cut_in.append(apply(record.state, seat, DRAW))
     with pytest.raises(IllegalActionError):  # the engine re-checks the draw: drawn already
-        play.act(stores, record.game_id, token, DRAW)
+        play.act(stores, record.game_id, hash_token(token), DRAW)
     assert stores.games.load(record.game_id).state.version == 1  # only the first draw was applied
 
 
@@ -150,7 +151,7 @@ def test_a_lost_race_with_if_match_is_a_precondition_failure() -> None:
     seat, token = _on_turn(record, tokens)
     stores.games.cut_in.append(apply(record.state, seat, DRAW))
     with pytest.raises(PreconditionFailedError):
-        play.act(stores, record.game_id, token, DRAW, if_match=lambda v: v == 0)
+        play.act(stores, record.game_id, hash_token(token), DRAW, if_match=lambda v: v == 0)
 
 
 def test_an_idempotent_retry_gets_the_first_reply_byte_for_byte_and_acts_once(
@@ -158,11 +159,11 @@ def test_an_idempotent_retry_gets_the_first_reply_byte_for_byte_and_acts_once(
 ) -> None:
     record, tokens = _game(stores)
     seat, token = _on_turn(record, tokens)
-    first = play.act(stores, record.game_id, token, DRAW, idempotency_key="k")
+    first = play.act(stores, record.game_id, hash_token(token), DRAW, idempotency_key="k")
     assert first.reply is not None and first.state is not None and not first.replayed
     assert first.reply.body == play.game_view_bytes(record.game_id, first.state, seat)
     assert first.reply.etag == '"1"'
-    again = play.act(stores, record.game_id, token, DRAW, idempotency_key="k")
+    again = play.act(stores, record.game_id, hash_token(token), DRAW, idempotency_key="k")
     assert again.replayed and again.reply == first.reply and again.state is None
     assert stores.games.load(record.game_id).state.version == 1
     assert orjson.loads(again.reply.body)["you"]["seat"] == seat
@@ -173,22 +174,22 @@ def test_an_older_idempotency_key_of_the_seat_is_refused_as_superseded_and_acts_
 ) -> None:
     record, tokens = _game(stores)
     seat, token = _on_turn(record, tokens)
-    drew = play.act(stores, record.game_id, token, DRAW, idempotency_key="k1")
+    drew = play.act(stores, record.game_id, hash_token(token), DRAW, idempotency_key="k1")
     assert drew.state is not None
     card = card_name(drew.state.hands[seat][0])
-    play.act(stores, record.game_id, token, {"type": "discard", "card": card},
+    play.act(stores, record.game_id, hash_token(token), {"type": "discard", "card": card},
              idempotency_key="k2")
     with pytest.raises(IdempotencyKeySupersededError):
-        play.act(stores, record.game_id, token, DRAW, idempotency_key="k1")
+        play.act(stores, record.game_id, hash_token(token), DRAW, idempotency_key="k1")
     assert stores.games.load(record.game_id).state.version == 2
 
 
 def test_an_idempotency_key_reused_with_another_body_is_refused(stores: Stores) -> None:
     record, tokens = _game(stores)
     _, token = _on_turn(record, tokens)
-    play.act(stores, record.game_id, token, DRAW, idempotency_key="k")
+    play.act(stores, record.game_id, hash_token(token), DRAW, idempotency_key="k")
     with pytest.raises(IdempotencyKeyReusedError):
-        play.act(stores, record.game_id, token, {"type": "draw", "source": "discard"},
+        play.act(stores, record.game_id, hash_token(token), {"type": "draw", "source": "discard"},
                  idempotency_key="k")
 
 
@@ -198,18 +199,18 @@ def test_waiting_for_the_turn_sleeps_through_nothing_and_wakes_when_the_turn_com
     record, tokens = _game(stores)
     seat, token = _on_turn(record, tokens)
     other = 1 - seat
-    timed_out, _, _ = play.view_when(stores, record.game_id, tokens[other], play.on_turn, 0.05)
+    timed_out, _, _ = play.view_when(stores, record.game_id, hash_token(tokens[other]), play.on_turn, 0.05)
     assert timed_out.state.version == 0  # nothing happened: the game as it was
 
     def play_the_turn() -> None:
-        drawn = play.act(stores, record.game_id, token, DRAW)
+        drawn = play.act(stores, record.game_id, hash_token(token), DRAW)
         assert drawn.state is not None
         card = drawn.state.hands[seat][0]
-        play.act(stores, record.game_id, token, {"type": "discard", "card": card_name(card)})
+        play.act(stores, record.game_id, hash_token(token), {"type": "discard", "card": card_name(card)})
 
     mover = threading.Thread(target=play_the_turn)
     mover.start()
-    woken, _, body = play.view_when(stores, record.game_id, tokens[other], play.on_turn, 10)
+    woken, _, body = play.view_when(stores, record.game_id, hash_token(tokens[other]), play.on_turn, 10)
     mover.join()
     assert woken.state.current_seat == other and play.may_act(woken, other)
     assert orjson.loads(body)["legal_actions"]  # the view rendered for the woken seat
@@ -223,7 +224,7 @@ def test_waiting_for_events_returns_at_once_when_there_are_some_and_wakes_on_the
     newest = record.state.event_seq
     assert play.events_when(stores.games, record.game_id, 0, 10, 5)  # the deal: no wait
     assert play.events_when(stores.games, record.game_id, newest, 10, 0.05) == []
-    mover = threading.Timer(0.05, lambda: play.act(stores, record.game_id, token, DRAW))
+    mover = threading.Timer(0.05, lambda: play.act(stores, record.game_id, hash_token(token), DRAW))
     mover.start()
     woken = play.events_when(stores.games, record.game_id, newest, 10, 10)
     mover.join()

@@ -15,6 +15,7 @@ from service.play import (
     bot_game_weight,
     create_game,
 )
+from service.play.credentials import hash_token
 from service.storage import Stores
 
 from .conftest import drain, play_out
@@ -67,6 +68,6 @@ def test_a_rematch_with_bot_seats_counts_against_the_cap(stores: Stores) -> None
     create_game(stores, SHORT, ["ann", None], "other", bots=[None, "greedy"], load=ann)
     play_out(stores, record.game_id, {0: tokens[0]})
     with pytest.raises(TooManyBotGamesError):  # the other game held, and the rematch
-        ask_for_rematch(stores, record.game_id, tokens[0], LoadLimit("ann", cap=weight * 1.5))
-    again = ask_for_rematch(stores, record.game_id, tokens[0], ann).state.rematch_game
+        ask_for_rematch(stores, record.game_id, hash_token(tokens[0]), LoadLimit("ann", cap=weight * 1.5))
+    again = ask_for_rematch(stores, record.game_id, hash_token(tokens[0]), ann).state.rematch_game
     assert again is not None and again in stores.loads.held("ann")

@@ -31,6 +31,7 @@ from service.play import (
     visit,
     with_clock,
 )
+from service.play.credentials import hash_token
 from service.storage import Stores, memory_stores
 from service.storage.memory import MemoryGameStore
 from service.verify import verify
@@ -112,7 +113,7 @@ def test_a_bot_seat_moves_as_soon_as_a_human_hands_it_the_turn(stores: Stores) -
             assert drain(stores) >= 1
             continue
         legal = view(state, 0)["legal_actions"]
-        act(stores, game_id, tokens[0], rng.choice(legal))
+        act(stores, game_id, hash_token(tokens[0]), rng.choice(legal))
     kinds = {e.type for e in stores.games.events(game_id, 0, 10_000)}
     assert "game_finished" in kinds
 
@@ -121,10 +122,10 @@ def test_a_resigned_seat_is_played_by_the_stand_in_and_the_last_player_standing_
     stores: Stores,
 ) -> None:
     record, tokens = create_game(stores, SHORT, ["ann", "bob", "cat"], "resign")
-    act(stores, record.game_id, tokens[1], {"type": "resign"})  # not on turn: any time
+    act(stores, record.game_id, hash_token(tokens[1]), {"type": "resign"})  # not on turn: any time
     state = stores.games.load(record.game_id).state
     assert not state.finished and state.seat_kinds[1] == "resigned"
-    act(stores, record.game_id, tokens[0], {"type": "resign"})
+    act(stores, record.game_id, hash_token(tokens[0]), {"type": "resign"})
     state = stores.games.load(record.game_id).state
     assert state.finished and state.finish_reason == "resigned"
     assert state.seat_kinds == ("resigned", "resigned", "human")
@@ -157,7 +158,7 @@ def test_a_turn_past_its_deadline_is_timed_out_then_played_and_repeats_make_the_
         assert state.version > before + 1  # the time-out, then the stand-in's moves
     away = state.seat_kinds.index("away")
     assert state.timeouts[away] == AWAY_AFTER
-    act(stores, game_id, tokens[away], {"type": "back"})
+    act(stores, game_id, hash_token(tokens[away]), {"type": "back"})
     assert stores.games.load(game_id).state.seat_kinds[away] == "human"
 
 
@@ -174,11 +175,11 @@ def test_a_rematch_starts_when_every_player_who_did_not_resign_has_asked(
 ) -> None:
     record, tokens = create_game(stores, SHORT, ["ann", "bob", None], "rematch",
                                  bots=[None, None, "greedy"])
-    act(stores, record.game_id, tokens[1], {"type": "resign"})
+    act(stores, record.game_id, hash_token(tokens[1]), {"type": "resign"})
     play_out(stores, record.game_id, {0: tokens[0]})
     with pytest.raises(SeatResignedError):
-        ask_for_rematch(stores, record.game_id, tokens[1])  # bob resigned: not asked
-    done = ask_for_rematch(stores, record.game_id, tokens[0]).state
+        ask_for_rematch(stores, record.game_id, hash_token(tokens[1]))  # bob resigned: not asked
+    done = ask_for_rematch(stores, record.game_id, hash_token(tokens[0])).state
     assert done.rematch_game is not None  # ann was the only one to ask
     events = stores.games.events(record.game_id, 0, 10_000)
     assert events[-1].type == "rematch_started"
@@ -215,7 +216,7 @@ def test_only_the_turns_whose_clock_ran_out_are_played_for_a_seat() -> None:
                                  now=clock.now)
     seat = stores.games.load(record.game_id).state.current_seat
     assert drain(stores, clock) == 0  # nothing due yet
-    act(stores, record.game_id, tokens[seat], {"type": "draw", "source": "stock"})
+    act(stores, record.game_id, hash_token(tokens[seat]), {"type": "draw", "source": "stock"})
     clock.now += 61
     assert drain(stores, clock) >= 2  # the time-out, then the stand-in's discard
     events = stores.games.events(record.game_id, 0, 10_000)
@@ -279,9 +280,9 @@ def test_a_move_made_due_while_a_worker_looks_is_not_lost_when_it_releases_the_g
     stores.schedule.plan(record.game_id, time.time())  # a spurious visit, taken below
     lease = stores.schedule.take(time.time(), LEASE_SECONDS)
     assert lease is not None
-    act(stores, record.game_id, tokens[0], {"type": "draw", "source": "stock"})
+    act(stores, record.game_id, hash_token(tokens[0]), {"type": "draw", "source": "stock"})
     hand = view(stores.games.load(record.game_id).state, 0)["legal_actions"]
-    act(stores, record.game_id, tokens[0], hand[0])  # the bot's turn now: planned
+    act(stores, record.game_id, hash_token(tokens[0]), hand[0])  # the bot's turn now: planned
     assert not stores.schedule.release(lease, next_visit(stale, time.time()))  # refused
     assert drain(stores) >= 1  # the bot's move, planned by ann's discard
 
@@ -320,14 +321,14 @@ def test_a_players_move_right_after_its_turn_timed_out_is_refused_and_the_record
     assert lease is not None and visit(stores, lease, clock) is not None  # the time-out only
     assert stores.games.load(game_id).state.turn_timed_out
     with pytest.raises(TurnTimedOutError):
-        act(stores, game_id, tokens[seat], {"type": "draw", "source": "stock"})
+        act(stores, game_id, hash_token(tokens[seat]), {"type": "draw", "source": "stock"})
     while not stores.games.load(game_id).state.finished:  # nobody plays on: the clocks do
         clock.now += 1.5
         drain(stores, clock)
     kept, _ = game_record(stores, game_id)
     assert verify(kept) == []
     for version in range(kept["versions"] + 1):  # every past view is served
-        view_at(stores, game_id, tokens[seat], version)
+        view_at(stores, game_id, hash_token(tokens[seat]), version)
 
 
 def test_a_bots_visible_choices_do_not_lead_back_to_a_guessable_seed() -> None:
@@ -386,6 +387,6 @@ def test_a_worker_that_looks_while_a_save_is_in_flight_cannot_drop_the_move_it_m
     while stores.games.load(record.game_id).state.current_seat == 0:
         taken.clear()
         state = stores.games.load(record.game_id).state
-        act(stores, record.game_id, tokens[0], view(state, 0)["legal_actions"][0])
+        act(stores, record.game_id, hash_token(tokens[0]), view(state, 0)["legal_actions"][0])
     assert taken == [None]  # the discard that made the bot's move due: nothing to take yet
     assert drain(stores) >= 1  # and the move was planned

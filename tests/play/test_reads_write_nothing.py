@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from service import play
+from service.play.credentials import hash_token
 from service.storage import (
     GameStore,
     LobbyStore,
@@ -129,7 +130,7 @@ def test_views_long_polls_events_and_streams_of_games_owing_moves_write_nothing(
     writes = counting_writes(stores)
     for game_id, token in ((bots.game_id, None), (clocked.game_id, tokens[seat])):
         stores.games.load(game_id)
-        play.view_when(stores, game_id, token, play.on_turn, 0.3)
+        play.view_when(stores, game_id, (None if token is None else hash_token(token)), play.on_turn, 0.3)
         play.view_when(stores, game_id, None, play.changed_from(0), 0.3, seen_version=0)
         play.events_when(stores.games, game_id, 1_000, 10, 0.3)
         for _ in play.stream_messages(stores, game_id, None, 0, max_seconds=0.3,

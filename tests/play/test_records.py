@@ -20,6 +20,7 @@ from service.play import (
     game_record,
     view_at,
 )
+from service.play.credentials import hash_token
 from service.storage import Stores, UnknownGameError
 from service.storage.memory import MemoryGameStore
 from service.verify import verify
@@ -58,7 +59,7 @@ def test_time_outs_between_a_humans_own_moves_replay_to_the_same_counts(
             now[0] = (state.turn_deadline or now[0]) + 0.5
             drain(stores, clock=lambda: now[0])
         else:
-            act(stores, game_id, tokens[seat], rng.choice(view(state, seat)["legal_actions"]))
+            act(stores, game_id, hash_token(tokens[seat]), rng.choice(view(state, seat)["legal_actions"]))
     kept = _record(stores, game_id)
     assert sum(a["type"] == "time_out" for a in kept["actions"]) >= 3
     assert verify(kept) == []
@@ -66,7 +67,7 @@ def test_time_outs_between_a_humans_own_moves_replay_to_the_same_counts(
 
 def test_a_resigned_game_has_a_record_naming_the_resigned_seats(stores: Stores) -> None:
     created, tokens = create_game(stores, SHORT, ["ann", "bob", "cat"], "resign")
-    act(stores, created.game_id, tokens[1], {"type": "resign"})
+    act(stores, created.game_id, hash_token(tokens[1]), {"type": "resign"})
     play_out(stores, created.game_id, {0: tokens[0], 2: tokens[2]})
     kept = _record(stores, created.game_id)
     assert [p["kind"] for p in kept["players"]] == ["human", "resigned", "human"]
@@ -78,8 +79,8 @@ def test_a_resigned_game_has_a_record_naming_the_resigned_seats(stores: Stores) 
 def test_a_game_its_other_players_resigned_from_has_a_record_of_its_early_end(
         stores: Stores) -> None:
     created, tokens = create_game(stores, SHORT, ["ann", "bob", "cat"], "last")
-    act(stores, created.game_id, tokens[2], {"type": "resign"})
-    act(stores, created.game_id, tokens[0], {"type": "resign"})
+    act(stores, created.game_id, hash_token(tokens[2]), {"type": "resign"})
+    act(stores, created.game_id, hash_token(tokens[0]), {"type": "resign"})
     kept = _record(stores, created.game_id)
     assert kept["finish_reason"] == "resigned" and kept["winners"] == [1]
     assert verify(kept) == []

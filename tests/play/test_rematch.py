@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.play import act, ask_for_rematch, create_game, lobby_page
+from service.play.credentials import hash_token
 from service.storage import Stores, VersionConflictError
 from service.storage.memory import MemoryGameStore, Shared
 
@@ -45,9 +46,9 @@ def in_progress(stores: Stores) -> set[str]:
 def test_the_rematch_game_is_listed_once_it_is_announced() -> None:
     stores = with_games(LosesOneRace)
     game_id, tokens = finished_game(stores)
-    ask_for_rematch(stores, game_id, tokens[0])
+    ask_for_rematch(stores, game_id, hash_token(tokens[0]))
     assert in_progress(stores) == set()
-    new_id = ask_for_rematch(stores, game_id, tokens[1]).state.rematch_game
+    new_id = ask_for_rematch(stores, game_id, hash_token(tokens[1])).state.rematch_game
     assert new_id is not None and in_progress(stores) == {new_id}
 
 
@@ -55,9 +56,9 @@ def test_a_rematch_with_a_resigned_players_seat_open_is_listed_among_the_open_ga
         stores: Stores) -> None:
     record, tokens = create_game(stores, SHORT, ["ann", "bob", None], "reopen",
                                  bots=[None, None, "greedy"])
-    act(stores, record.game_id, tokens[1], {"type": "resign"})
+    act(stores, record.game_id, hash_token(tokens[1]), {"type": "resign"})
     play_out(stores, record.game_id, {0: tokens[0]})
-    new_id = ask_for_rematch(stores, record.game_id, tokens[0]).state.rematch_game
+    new_id = ask_for_rematch(stores, record.game_id, hash_token(tokens[0])).state.rematch_game
     assert [g["game_id"] for g in lobby_page(stores, "open").games] == [new_id]
     assert in_progress(stores) == set()
 
@@ -65,9 +66,9 @@ def test_a_rematch_with_a_resigned_players_seat_open_is_listed_among_the_open_ga
 def test_a_rematch_game_made_for_a_lost_race_is_neither_announced_nor_listed() -> None:
     stores = with_games(LosesOneRace)
     game_id, tokens = finished_game(stores)
-    ask_for_rematch(stores, game_id, tokens[0])
+    ask_for_rematch(stores, game_id, hash_token(tokens[0]))
     stores.games.lose = game_id  # bob's first try creates a game, then finds the game moved on
-    new_id = ask_for_rematch(stores, game_id, tokens[1]).state.rematch_game
+    new_id = ask_for_rematch(stores, game_id, hash_token(tokens[1])).state.rematch_game
     announced = [e.public["game_id"] for e in stores.games.events(game_id, 0, 10_000)
                  if e.type == "rematch_started"]
     assert announced == [new_id]

@@ -42,12 +42,13 @@ def test_seekers_of_the_same_rules_meet_in_one_new_game_one_seat_each(stores: St
     assert first.token and first.token != second.token
     third = open_seek(stores, "classic", 3, "cy", TTL)
     assert third.status == "matched" and third.game_id is not None
-    seeks = [seek_status(stores, s.seek_id, s.token) for s in (first, second)] + [third]
+    seeks = [seek_status(stores, s.seek_id, hash_token(s.token), s.token)
+             for s in (first, second)] + [third]
     assert {s.game_id for s in seeks} == {third.game_id}
     game = stores.games.load(third.game_id)
     assert [game.state.names[s.seat] for s in seeks] == ["ann", "bob", "cy"]
     assert sorted(s.seat for s in seeks) == [0, 1, 2] and not game.state.seeded_by_creator
-    assert [seat_of(game, s.token) for s in seeks] == [s.seat for s in seeks]  # its own seat
+    assert [seat_of(game, hash_token(s.token)) for s in seeks] == [s.seat for s in seeks]  # its own seat
     listed = lobby_page(stores, "in_progress").games
     assert [g["game_id"] for g in listed] == [third.game_id]  # to watch, never to join
 
@@ -60,8 +61,8 @@ def test_seekers_of_other_rules_or_player_counts_are_never_matched_together(
     d = open_seek(stores, "classic", 3, "d", TTL)
     assert {s.status for s in (a, b, c, d)} == {"waiting"}
     e = open_seek(stores, {"preset": "classic", "jokers": 0}, 2, "e", TTL)  # a's rules, spelled out
-    assert e.status == "matched" and seek_status(stores, a.seek_id, a.token).game_id == e.game_id
-    assert {seek_status(stores, s.seek_id, s.token).status for s in (b, c, d)} == {"waiting"}
+    assert e.status == "matched" and seek_status(stores, a.seek_id, hash_token(a.token)).game_id == e.game_id
+    assert {seek_status(stores, s.seek_id, hash_token(s.token)).status for s in (b, c, d)} == {"waiting"}
 
 
 def test_racing_seekers_end_in_whole_games_each_seeker_in_exactly_one_seat(
@@ -72,7 +73,7 @@ def test_racing_seekers_end_in_whole_games_each_seeker_in_exactly_one_seat(
     def seeker(n: int) -> None:
         start.wait()
         seek = open_seek(stores, "family", 4, f"s{n}", TTL)
-        results[n] = wait_for_match(stores, seek.seek_id, seek.token, 10)
+        results[n] = wait_for_match(stores, seek.seek_id, hash_token(seek.token), 10)
 
     threads = [threading.Thread(target=seeker, args=(n,)) for n in range(12)]
     for t in threads:
@@ -91,9 +92,9 @@ def test_a_waiting_seeker_is_woken_by_the_seeker_that_completes_its_game(
     waiting = open_seek(stores, "classic", 2, "ann", TTL)
     woken: list[Any] = []
     waiter = threading.Thread(target=lambda: woken.append(
-        wait_for_match(stores, waiting.seek_id, waiting.token, 10)))
+        wait_for_match(stores, waiting.seek_id, hash_token(waiting.token), 10)))
     waiter.start()
-    assert wait_for_match(stores, waiting.seek_id, waiting.token, 0.05).status == "waiting"  # no news: waits
+    assert wait_for_match(stores, waiting.seek_id, hash_token(waiting.token), 0.05).status == "waiting"  # no news: waits
     other = open_seek(stores, "classic", 2, "bob", TTL)
     waiter.join(10)
     assert woken[0].status == "matched" and woken[0].game_id == other.game_id
@@ -104,23 +105,23 @@ def test_an_expired_seek_is_unknown_and_never_matched(stores: Stores) -> None:
     old = open_seek(stores, "classic", 2, "old", 0.001)
     time.sleep(0.01)
     with pytest.raises(UnknownSeekError):
-        seek_status(stores, old.seek_id, old.token)
+        seek_status(stores, old.seek_id, hash_token(old.token))
     assert open_seek(stores, "classic", 2, "new", TTL).status == "waiting"  # not with old
 
 
 def test_a_removed_seek_is_gone_and_a_matched_one_cannot_be_removed(stores: Stores) -> None:
     a = open_seek(stores, "classic", 2, "a", TTL)
-    cancel_seek(stores.seeks, a.seek_id, a.token)
+    cancel_seek(stores.seeks, a.seek_id, hash_token(a.token))
     with pytest.raises(UnknownSeekError):
-        seek_status(stores, a.seek_id, a.token)
+        seek_status(stores, a.seek_id, hash_token(a.token))
     with pytest.raises(UnknownSeekError):
-        cancel_seek(stores.seeks, a.seek_id, a.token)
+        cancel_seek(stores.seeks, a.seek_id, hash_token(a.token))
     assert open_seek(stores, "classic", 2, "b", TTL).status == "waiting"
     matched = open_seek(stores, "classic", 2, "c", TTL)
     with pytest.raises(SeekMatchedError):
-        cancel_seek(stores.seeks, matched.seek_id, matched.token)
+        cancel_seek(stores.seeks, matched.seek_id, hash_token(matched.token))
     with pytest.raises(UnknownSeekError):
-        seek_status(stores, "not-a-seek-id", "any")
+        seek_status(stores, "not-a-seek-id", hash_token("any"))
 
 
 class DiesCreating(MemoryGameStore):
@@ -143,7 +144,7 @@ def test_a_match_whose_game_was_never_created_is_created_by_its_next_seeker_to_l
     waiting = open_seek(stores, "classic", 2, "ann", TTL)
     with pytest.raises(StorageUnavailableError):
         open_seek(stores, "classic", 2, "bob", TTL)  # matched, then its game not created
-    seek = seek_status(stores, waiting.seek_id, waiting.token)
+    seek = seek_status(stores, waiting.seek_id, hash_token(waiting.token))
     assert seek.status == "matched" and seek.game_id is not None
     assert stores.games.load(seek.game_id).state.names[seek.seat] == "ann"
 
@@ -157,9 +158,9 @@ def test_a_seek_is_read_and_cancelled_only_with_its_own_random_token(stores: Sto
         a.token, hash_token(a.token))
     for wrong in (None, b.token, "guess"):
         with pytest.raises(AuthError):
-            seek_status(stores, a.seek_id, wrong)
+            seek_status(stores, a.seek_id, None if wrong is None else hash_token(wrong))
         with pytest.raises(AuthError):
-            cancel_seek(stores.seeks, a.seek_id, wrong)
+            cancel_seek(stores.seeks, a.seek_id, None if wrong is None else hash_token(wrong))
     stored = repr(stores.seeks.get(*_parse(a.seek_id)))
     assert a.token not in stored and hash_token(a.token) in stored  # only its hash
 

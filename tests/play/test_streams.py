@@ -15,6 +15,7 @@ import pytest
 from service import play
 from service.config import Config
 from service.play import AuthError, InvalidCursorError, Message
+from service.play.credentials import hash_token
 from service.storage import GameRecord, StorageUnavailableError, Stores, redis_stores
 from service.storage.memory import MemoryGameStore
 
@@ -37,7 +38,7 @@ def _move(stores: Stores, game_id: str, tokens: list[str], rng: random.Random) -
     assert seat is not None
     legal = play.game_view(game_id, record.state, seat)["legal_actions"]
     go_out = [a for a in legal if a["type"] == "go_out"]
-    play.act(stores, game_id, tokens[seat], go_out[0] if go_out else rng.choice(legal))
+    play.act(stores, game_id, hash_token(tokens[seat]), go_out[0] if go_out else rng.choice(legal))
 
 
 def _stream(stores: Stores, game_id: str, seat: int | None, after: int = 0,
@@ -153,7 +154,7 @@ def test_a_stream_ticket_opens_one_stream_as_its_seat_then_never_again(
     stores: Stores,
 ) -> None:
     record, tokens = _game(stores)
-    ticket = play.issue_ticket(stores, record.game_id, tokens[1])
+    ticket = play.issue_ticket(stores, record.game_id, hash_token(tokens[1]))
     assert tokens[1] not in ticket
     _, seat = play.redeem_ticket(stores, record.game_id, ticket)
     assert seat == 1
@@ -169,8 +170,8 @@ def test_a_ticket_needs_a_seat_token_and_is_good_for_its_game_only(
     with pytest.raises(AuthError):
         play.issue_ticket(stores, record.game_id, None)
     with pytest.raises(AuthError):
-        play.issue_ticket(stores, record.game_id, "not-a-token")
-    ticket = play.issue_ticket(stores, record.game_id, tokens[0])
+        play.issue_ticket(stores, record.game_id, hash_token("not-a-token"))
+    ticket = play.issue_ticket(stores, record.game_id, hash_token(tokens[0]))
     with pytest.raises(AuthError):
         play.redeem_ticket(stores, other.game_id, ticket)
 

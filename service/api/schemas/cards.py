@@ -17,6 +17,13 @@ CARD = {"description": "A card: rank then suit (`7H`, `TS`, `JK`); input also ac
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
 
 
+def check_boolean(value: object) -> None:
+    """Refuse what is not a JSON boolean (for a ``fields.Raw`` of ``type: boolean``):
+    marshmallow's Boolean also takes 1, "yes"…, which the document's boolean refuses."""
+    if not isinstance(value, bool):
+        raise ValidationError("must be true or false")
+
+
 def absent_is_null() -> None:
     """``load_default`` of optional request fields whose absence means null (a rules spec,
     a seed). A callable on purpose: apispec documents a plain ``load_default=None`` as

@@ -137,6 +137,10 @@ class SeatClaimedEventSchema(_EventBase):
     type = _type("seat_claimed")
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
+    account = fields.String(metadata={"description": "The account that claimed it (absent: "
+                                      "a seat token's claim)."})
+    account_bot = fields.Boolean(metadata={"description": "That account is a declared bot "
+                                           "account (present with `account`)."})
 
 
 class SeatResignedEventSchema(_EventBase):

@@ -7,7 +7,8 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from service.bots import BOTS
 
 from ..names import PlayerName
-from .cards import StrictSchema, absent_is_null
+from .accounts import HANDLE_PATTERN
+from .cards import StrictSchema, absent_is_null, check_boolean
 from .rules import rules_spec_field
 from .views import GameViewSchema
 
@@ -15,16 +16,12 @@ SEED_MAX = 2**63 - 1
 MAX_TURN_SECONDS = 86_400
 
 
-def _check_boolean(value: object) -> None:
-    # marshmallow's Boolean also takes 1, "yes"…, which the document's boolean refuses
-    if not isinstance(value, bool):
-        raise ValidationError("must be true or false")
-
-
 class PlayerSpecSchema(StrictSchema):
     """A seat at creation: `{"name": "ann"}`, `{"name": null}` to leave it open for
-    someone to claim, or `{"bot": "greedy"}` for a server-side bot seat (see
-    `GET /v1/bots`): claimed at once, no token, and it plays as soon as it is on turn."""
+    someone to claim, `{"bot": "greedy"}` for a server-side bot seat (see
+    `GET /v1/bots`: claimed at once, no token, it plays as soon as it is on turn), or
+    `{"account": "<your handle>"}` for your account's seat (with its key as the bearer:
+    no token, the key plays it)."""
 
     name = PlayerName("The player's name, or null: an open seat.", allow_none=True)
     bot = fields.String(
@@ -32,11 +29,17 @@ class PlayerSpecSchema(StrictSchema):
         metadata={"description": "A reference bot plays this seat (instead of `name`).",
                   "example": "strong"},
     )
+    account = fields.String(
+        validate=validate.Regexp(HANDLE_PATTERN),
+        metadata={"description": "Your account's handle: the seat is your account's (send "
+                  "its key as the bearer).", "pattern": HANDLE_PATTERN, "example": "ann"},
+    )
 
     @validates_schema
     def _one_of(self, data: dict[str, object], **kwargs: object) -> None:
-        if ("name" in data) == ("bot" in data):
-            raise ValidationError('a seat is {"name": …} or {"bot": …}, exactly one of them')
+        if sum(key in data for key in ("name", "bot", "account")) != 1:
+            raise ValidationError('a seat is {"name": …}, {"bot": …} or {"account": …}, '
+                                  'exactly one of them')
 
 
 def _check_seed(seed: object) -> None:
@@ -75,7 +78,7 @@ class CreateGameRequestSchema(StrictSchema):
         },
     )
     unlisted = fields.Raw(
-        load_default=bool, validate=_check_boolean,  # a callable: see absent_is_null
+        load_default=bool, validate=check_boolean,  # a callable: see absent_is_null
         metadata={"type": "boolean",
                   "description": "Keep the game out of the lobby: its open seats are reachable "
                   "only by whoever has its id. Default false.", "example": True},
@@ -102,7 +105,8 @@ class CreateGameResponseSchema(Schema):
 
 
 class ClaimRequestSchema(StrictSchema):
-    name = PlayerName("Your name at the table.", required=True)
+    name = PlayerName("Your name at the table (required, but for a claim sent with an "
+                      "account key: the seat is then named by the account's handle).")
 
 
 class ClaimResponseSchema(Schema):
@@ -110,7 +114,9 @@ class ClaimResponseSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     token = fields.String(
-        required=True, metadata={"description": "The seat's bearer token, shown only here."}
+        required=True, allow_none=True,
+        metadata={"description": "The seat's bearer token, shown only here (null: a seat "
+                  "claimed with an account key, which plays it)."}
     )
     seeded_by_creator = fields.Boolean(
         required=True,

@@ -51,7 +51,8 @@ class SeekRequestSchema(StrictSchema):
                   {"type": "null"}]})
     players = fields.Integer(required=True, validate=validate.Range(2, 8),
                              metadata={"description": "How many players the game has."})
-    name = PlayerName("Your name at the table.", required=True)
+    name = PlayerName("Your name at the table (required, but for a seek sent with an "
+                      "account key: the seat is then named by the account's handle).")
 
 
 class SeekSchema(Schema):
@@ -64,7 +65,8 @@ class SeekSchema(Schema):
         "format": "date-time", "description": "When a waiting seek expires (null: matched)."})
     game_id = fields.String(required=True, allow_none=True)
     seat = fields.Integer(required=True, allow_none=True)
-    token = fields.String(required=True, metadata={
+    token = fields.String(required=True, allow_none=True, metadata={
         "description": "Your seat's bearer token: it reads and cancels this seek and, once "
                        "matched, plays your seat. Made when the seek is opened and stored "
-                       "only as its hash; every answer to its bearer repeats it."})
+                       "only as its hash; every answer to its bearer repeats it. Null for "
+                       "a seek sent with an account key (the key does all that)."})

@@ -31,6 +31,10 @@ class RecordPlayerSchema(Schema):
     claimed = fields.Boolean(required=True, metadata={
         "description": "Whether the seat was open at the start and claimed by a `claim` "
                        "action (then a replay starts it unnamed).", "example": False})
+    account = fields.String(required=True, allow_none=True, metadata={
+        "description": "The account that held the seat (null: none).", "example": None})
+    account_bot = fields.Boolean(required=True, metadata={
+        "description": "That account is a declared bot account.", "example": False})
 
 
 class RecordActionSchema(Schema):

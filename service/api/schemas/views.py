@@ -76,6 +76,13 @@ class PlayerSchema(Schema):
         required=True, allow_none=True,
         metadata={"description": "The reference bot playing the seat now (null: its human).",
                   "example": "strong"})
+    account = fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "The account holding the seat (null: a seat token's, a "
+                  "bot seat's, or open).", "example": "ann"})
+    account_bot = fields.Boolean(
+        required=True, metadata={"description": "The account holding the seat is a declared "
+                                 "bot account (a program plays it)."})
 
 
 class ClockSchema(Schema):

@@ -7,6 +7,7 @@ channels (:mod:`.shared`), as the Redis stores share a server; build them togeth
 :func:`service.storage.memory_stores`.
 """
 
+from .accounts import MemoryAccounts
 from .games import MemoryGameStore
 from .loads import MemoryLoads
 from .lobby import MemoryLobby
@@ -18,6 +19,7 @@ from .shared import Shared
 from .tickets import MemoryTickets
 
 __all__ = [
+    "MemoryAccounts",
     "MemoryGameStore",
     "MemoryLoads",
     "MemoryLobby",

@@ -20,11 +20,13 @@ them together)::
     ttt:{moves}:wake        list, one entry a waiting worker to wake       schedule.py
     ttt:{<pool>}:…          a matchmaking pool's keys and channel          seeks.py
     ttt:{load:<c>}:bots     hash, a client's games with bot seats          loads.py
+    ttt:{acct:<h>}:…        an account, its games and its notes            accounts.py
 
 The game's own keys are written together by the save script (:mod:`.scripts`); the
 lobby, the schedule and the pools are indexes across games, each on a shard of its own.
 """
 
+from .accounts import RedisAccounts
 from .connection import RedisConnection
 from .games import RedisGameStore
 from .loads import RedisLoads
@@ -36,6 +38,7 @@ from .seeks import RedisSeekBoard
 from .tickets import RedisTickets
 
 __all__ = [
+    "RedisAccounts",
     "RedisConnection",
     "RedisGameStore",
     "RedisLoads",

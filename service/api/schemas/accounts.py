@@ -1,0 +1,100 @@
+"""Accounts, "my games" and the account stream's notes: request and response bodies."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.play import CHALLENGES_FROM, HANDLE_PATTERN
+
+from .cards import StrictSchema, check_boolean
+
+__all__ = ["HANDLE_PATTERN", "AccountRequestSchema", "AccountSchema", "AccountSettingsSchema",
+           "CreatedAccountSchema", "KeySchema", "MyGamesSchema", "ProfileSchema",
+           "handle_field"]
+
+
+def handle_field(description: str, **kwargs: object) -> fields.String:
+    """A handle: 2 to 24 characters of ``A-Z a-z 0-9 _ -``."""
+    return fields.String(validate=validate.Regexp(HANDLE_PATTERN), metadata={
+        "description": description, "pattern": HANDLE_PATTERN, "example": "ann"}, **kwargs)
+
+
+class AccountRequestSchema(StrictSchema):
+    handle = handle_field("Your handle: 2 to 24 characters of `A-Z a-z 0-9 _ -`, unique "
+                          "regardless of case.", required=True)
+    bot = fields.Raw(load_default=bool, validate=check_boolean, metadata={
+        "type": "boolean", "description": "Whether a program plays this account (shown "
+        "wherever it plays). Default false."})
+
+
+class CreatedAccountSchema(Schema):
+    handle = fields.String(required=True)
+    bot = fields.Boolean(required=True)
+    key = fields.String(required=True, metadata={
+        "description": "The account's key, shown only here (and when rotated): send it as "
+                       "`Authorization: Bearer <key>`. Stored only as its hash."})
+
+
+class KeySchema(Schema):
+    key = fields.String(required=True, metadata={
+        "description": "The new key, shown only here; the old one is refused from now on."})
+
+
+class AccountSchema(Schema):
+    """Your own account, as ``GET /v1/me`` shows it to its key."""
+
+    handle = fields.String(required=True)
+    bot = fields.Boolean(required=True)
+    created = fields.String(required=True, metadata={"format": "date-time"})
+    challenges_from = fields.String(required=True, validate=validate.OneOf(CHALLENGES_FROM),
+                                    metadata={"description": "Who may challenge you."})
+    webhook_url = fields.String(required=True, allow_none=True, metadata={
+        "description": "Where `your_turn`, `challenge` and `game_finished` are POSTed "
+                       "(null: nowhere)."})
+
+
+class AccountSettingsSchema(StrictSchema):
+    challenges_from = fields.String(validate=validate.OneOf(CHALLENGES_FROM), metadata={
+        "description": "Who may challenge you: `anyone`, `bots` (declared bot accounts "
+                       "only) or `nobody`."})
+
+
+class ProfileSchema(Schema):
+    """An account as anyone sees it."""
+
+    handle = fields.String(required=True)
+    bot = fields.Boolean(required=True)
+    reference = fields.Boolean(required=True, metadata={
+        "description": "One of the service's reference bots (it plays on the service)."})
+    ratings = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True, metadata={
+        "description": "The account's ratings by ladder (none yet: `{}`)."})
+
+
+class MyGameSchema(Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Your seat (null: a game over whose state has expired)."})
+    status = fields.String(required=True,
+                           validate=validate.OneOf(["open", "in_progress", "finished"]))
+    my_turn = fields.Boolean(required=True, metadata={
+        "description": "It is your seat's turn (and not the service's, for an away seat)."})
+    deadline = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": "Your turn's deadline (null: none, or not "
+                                              "your turn)."})
+    round = fields.Integer(required=True, allow_none=True)
+    rounds = fields.Integer(required=True, allow_none=True)
+    players = fields.List(fields.String(), required=True, allow_none=True)
+    version = fields.Integer(required=True, allow_none=True)
+    winners = fields.List(fields.Integer(), required=True, allow_none=True, metadata={
+        "description": "The winning seats of a finished game."})
+    joined = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    ended = fields.String(metadata={"format": "date-time"})
+
+
+class MyGamesSchema(Schema):
+    games = fields.List(fields.Nested(MyGameSchema), required=True, metadata={
+        "description": "Games in progress first (those on your turn first, soonest "
+                       "deadline first), then finished games, newest first."})
+    next_cursor = fields.String(required=True, allow_none=True, metadata={
+        "description": "Pass as `cursor` for the next page of finished games (null: no "
+                       "more)."})

@@ -1,0 +1,100 @@
+"""An account's stream: its notes pushed as they come (``GET /v1/me/stream``).
+
+The notes (``challenge``, ``challenge_declined``, ``challenge_canceled``,
+``game_started``, ``your_turn``, ``game_finished``) are the account's own numbered log
+(:mod:`service.storage.accounts`), so a stream resumes exactly after the last note its
+client saw (``Last-Event-ID``, or ``after``): every note once, in order, across
+reconnections. It waits the way a game's stream does: parked on the worker's hub (the
+account is a channel there), woken by the append of a note, heartbeats while idle, an
+``end`` message at ``max_seconds`` or a shutdown, and ``unavailable`` (with a retry hint)
+if the store fails mid-stream. A bot needs this one stream and one request per move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Callable, Iterator
+
+from service.storage import Account, StorageUnavailableError, Stores
+
+from .credentials import ACCOUNT_PREFIX
+from .errors import AuthError, InvalidCursorError
+from .streams import END_RETRY_MS, TICKET_TTL_SECONDS, Message
+
+__all__ = ["PAGE", "check_note_cursor", "issue_account_ticket", "note_messages",
+           "redeem_account_ticket"]
+
+#: The tickets of account streams share one hash tag (a ticket is 30 s of one key).
+_TICKETS = "me"
+
+#: Notes read from the store at a time.
+PAGE = 200
+
+
+def check_note_cursor(stores: Stores, account: Account, after: int) -> None:
+    """Refuse a cursor beyond the account's newest note (no note comes after it)."""
+    newest = stores.accounts.newest(account.handle)
+    if after > newest:
+        raise InvalidCursorError(
+            f"the cursor is {after} but the newest note of this account is {newest}",
+            newest=newest)
+
+
+def note_messages(stores: Stores, account: Account, after: int, *, max_seconds: float,
+                  heartbeat_seconds: float, stopping: Callable[[], bool]) -> Iterator[Message]:
+    """The account's notes after ``after`` as stream messages, until ``max_seconds``
+    pass or ``stopping()`` (a graceful shutdown)."""
+    deadline = time.monotonic() + max_seconds
+    handle = account.handle
+    try:
+        with stores.accounts.watch(handle) as watch:  # subscribed before the first read
+            while True:
+                notes = stores.accounts.notes(handle, after, PAGE)
+                for note in notes:
+                    yield Message("event", {"seq": note.seq, **note.body}, seq=note.seq)
+                    after = note.seq
+                if len(notes) == PAGE:
+                    continue
+                while True:
+                    if stopping():
+                        yield _end("shutdown")
+                        return
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        yield _end("max_duration")
+                        return
+                    if watch.wait(min(remaining, heartbeat_seconds)):
+                        break
+                    if not stopping() and time.monotonic() < deadline:
+                        yield Message("heartbeat")
+    except StorageUnavailableError:
+        yield _end("unavailable")
+
+
+def _end(reason: str) -> Message:
+    return Message("end", {"reason": reason, "retry_ms": END_RETRY_MS})
+
+
+def issue_account_ticket(stores: Stores, account: Account) -> str:
+    """A single-use ticket opening one stream of ``account`` within 30 s: a browser's
+    ``EventSource`` cannot send its key (as for a game's stream, ``.streams``)."""
+    while True:
+        ticket = secrets.token_urlsafe(24)
+        if stores.tickets.put_ticket(_TICKETS, _hash(ticket), account.handle,
+                                     TICKET_TTL_SECONDS):
+            return ticket
+
+
+def redeem_account_ticket(stores: Stores, ticket: str) -> Account:
+    """The open account a ticket was issued for, using the ticket up (401 otherwise)."""
+    handle = stores.tickets.take_ticket(_TICKETS, _hash(ticket))
+    account = None if handle is None else stores.accounts.load(handle)
+    if account is None or account.closed:
+        raise AuthError("this stream ticket is unknown, used or expired: get a new one")
+    return account
+
+
+def _hash(ticket: str) -> str:
+    return hashlib.sha256((ACCOUNT_PREFIX + ticket).encode()).hexdigest()

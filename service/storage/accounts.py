@@ -1,0 +1,110 @@
+"""Accounts: players who persist across games, their games and their event stream.
+
+What an account keeps (each behind the account's own hash tag, so on a Redis Cluster an
+account lives on one shard and its writes are one script each):
+
+* the account itself (:class:`Account`): its handle as chosen, whether it is a declared
+  bot, the sha256 of its key (never the key), its settings;
+* its games: those it plays (``active``) by when it joined, and those over
+  (``finished``) by when they ended (readers check each game's state: like the lobby,
+  an index across games that the games themselves correct);
+* its notes: the account's event stream (``challenge``, ``game_started``, ``your_turn``,
+  ``game_finished``…), numbered 1, 2, 3… so a reader resumes after the last it saw.
+  Appending is idempotent by a note id the caller derives from what the note is about
+  (a game and its version), so a note written twice (a retried effect) is kept once.
+
+A handle is unique regardless of case: the store keys accounts by the handle case-folded,
+and a closed account keeps its handle taken (its finished games still show it, and
+nobody may later pass for it).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from .seeks import Waiter
+
+__all__ = ["Account", "AccountStore", "Note", "folded"]
+
+
+def folded(handle: str) -> str:
+    """The form handles are compared in: case-folded (handles are ASCII, so lower case)."""
+    return handle.casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """One account as stored."""
+
+    handle: str
+    bot: bool
+    key_hash: str
+    created: float
+    #: who may challenge it: "anyone", "bots" (declared bot accounts only) or "nobody"
+    challenges_from: str = "anyone"
+    webhook_url: str | None = None
+    #: the secret webhook deliveries are signed with (it must be read back to sign)
+    webhook_secret: str | None = None
+    closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One event of an account's stream: its number and its body (with ``type``)."""
+
+    seq: int
+    body: dict[str, Any]
+
+
+class AccountStore(ABC):
+    """Accounts by handle, with their games and notes."""
+
+    @abstractmethod
+    def create(self, account: Account) -> bool:
+        """Store a new account; ``False`` (nothing written) if its handle, in any case,
+        is taken (by a closed account too)."""
+
+    @abstractmethod
+    def load(self, handle: str) -> Account | None:
+        """The account of ``handle`` in any case (``None``: no such account)."""
+
+    @abstractmethod
+    def update(self, handle: str, **changes: Any) -> Account | None:
+        """Change fields of an open account (its key hash, its settings); the account as
+        changed, ``None`` if there is none or it is closed."""
+
+    @abstractmethod
+    def add_game(self, handle: str, game_id: str, joined: float) -> None:
+        """Index ``game_id`` among the account's active games (joined at ``joined``)."""
+
+    @abstractmethod
+    def finish_game(self, handle: str, game_id: str, ended: float) -> None:
+        """Move ``game_id`` from the account's active games to its finished ones."""
+
+    @abstractmethod
+    def games(self, handle: str, which: str, before: tuple[float, str] | None,
+              count: int) -> list[tuple[str, float]]:
+        """Up to ``count`` ``(game_id, time)`` of the account's ``active`` or ``finished``
+        games, newest first, strictly after the cursor ``before``."""
+
+    @abstractmethod
+    def append(self, handle: str, notes: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
+        """Append ``(note id, body)`` notes in order, each once (a note id the stream has
+        had lately is skipped), and wake the stream's readers; the numbers given (one per
+        note appended)."""
+
+    @abstractmethod
+    def notes(self, handle: str, after: int, limit: int) -> list[Note]:
+        """Up to ``limit`` notes numbered after ``after``, in order."""
+
+    @abstractmethod
+    def newest(self, handle: str) -> int:
+        """The number of the account's newest note (0: none yet)."""
+
+    @abstractmethod
+    def watch(self, handle: str) -> AbstractContextManager[Waiter]:
+        """Park on the account's stream: woken by the next append after entering."""

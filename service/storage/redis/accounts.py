@@ -1,0 +1,174 @@
+"""Accounts in Redis (why these keys and promises: :mod:`service.storage.accounts`).
+
+Keys of one account share the hash tag ``{acct:<handle folded>}``::
+
+    ttt:{acct:<h>}:account   hash: handle, bot, key (sha256), created, from, hook, secret,
+                             closed
+    ttt:{acct:<h>}:active    sorted set, the games it plays (score: when it joined, ms)
+    ttt:{acct:<h>}:finished  sorted set, its games that are over (score: when they ended)
+    ttt:{acct:<h>}:notes     stream, one entry per note, entry id "<seq>-0", field n = JSON
+    ttt:{acct:<h>}:noted     sorted set, the latest note ids (score: their seq), so a note
+                             appended twice is kept once
+    ttt:{acct:<h>}:moved     pub/sub channel: every append publishes on it (the hub's
+                             channel of the "game" ``acct:<h>``: readers park on the hub)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import orjson
+
+from ..accounts import Account, AccountStore, Note, folded
+from ..seeks import Waiter
+from .connection import RedisConnection
+
+__all__ = ["RedisAccounts"]
+
+#: Note ids remembered for the once-only append, and notes kept in a stream.
+IDS_KEPT = 5_000
+NOTES_KEPT = 20_000
+
+# KEYS: notes, noted. ARGV: publish command, channel, notes kept, ids kept, then note id
+# and JSON pairs. Appends each note whose id the account has not had lately; the seqs given.
+_APPEND = """
+local given = {}
+for i = 5, #ARGV, 2 do
+  if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
+    local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+    local seq = 1
+    if #last > 0 then seq = tonumber(string.match(last[1][1], '^(%d+)')) + 1 end
+    redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], seq .. '-0', 'n', ARGV[i + 1])
+    redis.call('ZADD', KEYS[2], seq, ARGV[i])
+    given[#given + 1] = seq
+  end
+end
+redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[4]) + 1))
+if #given > 0 then redis.call(ARGV[1], ARGV[2], given[#given]) end
+return given
+"""
+
+# KEYS: account. ARGV: field/value pairs. Creates it unless one exists: 1 created, 0 taken.
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""
+
+# KEYS: account. ARGV: field/value pairs. Changes an open account: 1 changed, 0 none.
+_UPDATE = """
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HGET', KEYS[1], 'closed') == '1' then
+  return 0
+end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""
+
+_FIELDS = {"handle": "handle", "bot": "bot", "key_hash": "key", "created": "created",
+           "challenges_from": "from", "webhook_url": "hook", "webhook_secret": "secret",
+           "closed": "closed"}
+
+
+def _key(handle: str, what: str) -> str:
+    return f"ttt:{{acct:{folded(handle)}}}:{what}"
+
+
+def _stored(name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return "" if value is None else str(value)
+
+
+def _account(raw: dict[bytes, bytes]) -> Account:
+    data = {k.decode(): v.decode() for k, v in raw.items()}
+    return Account(handle=data["handle"], bot=data["bot"] == "1", key_hash=data["key"],
+                   created=float(data["created"]),
+                   challenges_from=data.get("from") or "anyone",
+                   webhook_url=data.get("hook") or None,
+                   webhook_secret=data.get("secret") or None,
+                   closed=data.get("closed") == "1")
+
+
+class RedisAccounts(AccountStore):
+    """The accounts, on the process's shared connection (and its hub)."""
+
+    def __init__(self, connection: RedisConnection) -> None:
+        self.connection = connection
+        client = connection.client
+        self._append = client.register_script(_APPEND)
+        self._create = client.register_script(_CREATE)
+        self._update = client.register_script(_UPDATE)
+
+    def _pairs(self, values: dict[str, Any]) -> list[str]:
+        return [x for name, value in values.items()
+                for x in (_FIELDS[name], _stored(name, value))]
+
+    def create(self, account: Account) -> bool:
+        fields = self._pairs({name: getattr(account, name) for name in _FIELDS})
+        return bool(self.connection.run(lambda: self._create(
+            keys=[_key(account.handle, "account")], args=fields)))
+
+    def load(self, handle: str) -> Account | None:
+        client = self.connection.client
+        raw = self.connection.run(lambda: client.hgetall(_key(handle, "account")))
+        return _account(raw) if raw else None
+
+    def update(self, handle: str, **changes: Any) -> Account | None:
+        done = self.connection.run(lambda: self._update(
+            keys=[_key(handle, "account")], args=self._pairs(changes)))
+        return self.load(handle) if done else None
+
+    def add_game(self, handle: str, game_id: str, joined: float) -> None:
+        client = self.connection.client
+        self.connection.run(lambda: client.zadd(_key(handle, "active"),
+                                                {game_id: round(joined * 1000)}))
+
+    def finish_game(self, handle: str, game_id: str, ended: float) -> None:
+        def move() -> Any:
+            pipe = self.connection.client.pipeline(transaction=True)  # one slot: atomic
+            pipe.zrem(_key(handle, "active"), game_id)
+            pipe.zadd(_key(handle, "finished"), {game_id: round(ended * 1000)})
+            return pipe.execute()
+        self.connection.run(move)
+
+    def games(self, handle: str, which: str, before: tuple[float, str] | None,
+              count: int) -> list[tuple[str, float]]:
+        client = self.connection.client
+        top = "+inf" if before is None else round(before[0] * 1000)
+        # more than asked at the cursor's own score, for the ties the cursor passed already
+        raw = self.connection.run(lambda: client.zrevrangebyscore(
+            _key(handle, which), top, "-inf", start=0, num=count + 50, withscores=True))
+        out = [(g.decode(), score / 1000) for g, score in raw]
+        if before is not None:
+            out = [(g, t) for g, t in out if (t, g) < before]
+        return out[:count]
+
+    def append(self, handle: str, notes: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
+        if not notes:
+            return []
+        name = f"acct:{folded(handle)}"
+        args: list[Any] = [*self.connection.publish_command(name), NOTES_KEPT, IDS_KEPT]
+        for note_id, body in notes:
+            args += [note_id, orjson.dumps(body).decode()]
+        given = self.connection.run(lambda: self._append(
+            keys=[_key(handle, "notes"), _key(handle, "noted")], args=args))
+        return [int(seq) for seq in given]
+
+    def notes(self, handle: str, after: int, limit: int) -> list[Note]:
+        client = self.connection.client
+        entries = self.connection.run(lambda: client.xrange(
+            _key(handle, "notes"), f"({after}-0", "+", count=limit))
+        return [Note(int(entry_id.decode().split("-")[0]), orjson.loads(fields[b"n"]))
+                for entry_id, fields in entries]
+
+    def newest(self, handle: str) -> int:
+        client = self.connection.client
+        last = self.connection.run(lambda: client.xrevrange(_key(handle, "notes"), count=1))
+        return int(last[0][0].decode().split("-")[0]) if last else 0
+
+    @contextmanager
+    def watch(self, handle: str) -> Iterator[Waiter]:
+        with self.connection.hub.watch(f"acct:{folded(handle)}") as watch:
+            yield watch
