@@ -132,3 +132,8 @@ class Event(TypedDict, total=False):
     seat: int
     source: str
     card: str
+    hand: list[str]  # round_started: the seat's own hand, in its events only
+    number: int  # round_ended: the round, its seats' results and who went out
+    results: list[dict[str, Any]]
+    went_out: int | None
+    totals: list[int]  # game_finished
