@@ -113,8 +113,7 @@ def create_game(
     rules = rules_from_json(rules_spec)
     bot_of = list(bots) if bots is not None else [None] * len(players)
     names = [bot if bot is not None else name for name, bot in zip(players, bot_of, strict=True)]
-    state = new_game(rules, names, seed, bots=bot_of,  # type: ignore[arg-type]
-                     turn_seconds=turn_seconds)
+    state = new_game(rules, names, seed, bots=bot_of, turn_seconds=turn_seconds)
     if token_hashes is None:
         tokens = [None if name is None or bot is not None else secrets.token_urlsafe(32)
                   for name, bot in zip(players, bot_of, strict=True)]
