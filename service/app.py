@@ -102,7 +102,7 @@ class ProblemApi(Api):
 
     ERROR_SCHEMA = ProblemSchema
 
-    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+    def handle_http_exception(self, error: HTTPException) -> Response:
         return http_exception_problem(error)
 
     def _register_pagination_header(self) -> None:
@@ -168,8 +168,8 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
     api.spec.components.schema("AccountSettings", schema=AccountSettingsSchema)
     for name, schema in ActionSchemas.items():
         api.spec.components.schema(name, schema=schema)
-    for name, schema in {**EVENT_SCHEMAS, **STREAM_SCHEMAS}.items():
-        api.spec.components.schema(name, schema=schema)
+    for name, message_schema in {**EVENT_SCHEMAS, **STREAM_SCHEMAS}.items():
+        api.spec.components.schema(name, schema=message_schema)
     api.spec.components.schema("StreamMessage", STREAM_MESSAGE)
     api.spec.components.schema("StreamSseEvent", SSE_EVENT)
     api.spec.components.schema("Record", schema=RecordSchema)
@@ -201,6 +201,8 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
         # never rewrites REMOTE_ADDR from that header, whatever --forwarded-allow-ips says.
         # Host is passed through by proxies, so X-Forwarded-Host is not trusted (a proxy
         # that does not set it would let the client's own value through).
+        # Flask documents wrapping ``app.wsgi_app`` as the way to add WSGI middleware; mypy
+        # refuses any assignment to a method (monkey-patching), hence the ignore
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=config.proxy_hops, x_proto=config.proxy_hops)
     return app

@@ -62,6 +62,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from typing import Any
 
 __all__ = ["Config"]
 
@@ -125,7 +126,7 @@ class Config:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
         """Read every field from its upper-case environment variable, when set."""
         env = os.environ if environ is None else environ
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}  # each field's value, made by its default's type
         for f in fields(cls):
             raw = env.get(f.name.upper())
             if raw is None or raw == "":
@@ -135,4 +136,4 @@ class Config:
                 values[f.name] = kind(raw)
             except ValueError:
                 raise ValueError(f"{f.name.upper()}={raw!r} is not a valid {kind.__name__}") from None
-        return cls(**values)  # type: ignore[arg-type]
+        return cls(**values)

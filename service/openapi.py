@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 from .app import create_app
 
 __all__ = ["document", "main"]
 
 
-def document() -> dict:
+def document() -> dict[str, Any]:
     """The OpenAPI document as the running service serves it at ``/openapi.json``."""
     app = create_app()
     with app.app_context():
-        return app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+        spec: dict[str, Any] = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+        return spec
 
 
 def main() -> None:

@@ -41,7 +41,7 @@ accounts_blp = Blueprint("accounts", __name__, url_prefix="/v1/accounts",
 me_blp = Blueprint("me", __name__, url_prefix="/v1/me",
                    description="Your account (with its key): settings, key, games, stream.")
 
-ACCOUNT_KEY = [{"accountKey": []}]
+ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
 _CREATE = AccountRequestSchema()
 _SETTINGS = AccountSettingsSchema()
 NO_STORE = {"Cache-Control": "no-store"}

@@ -108,7 +108,7 @@ def json_body(
 
 
 #: An operation a spectator may call without a token and a seat with its own.
-TOKEN_OPTIONAL = [{}, {"seatToken": []}]
+TOKEN_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 
 #: The game id of every ``/v1/games/<game_id>…`` route, with its bound (ids are 16
 #: characters; a longer one is no game's, 404 like any unknown id).

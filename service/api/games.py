@@ -77,7 +77,7 @@ blp = Blueprint(
 
 _CREATE = CreateGameRequestSchema()
 _CLAIM = ClaimRequestSchema()
-TOKEN = [{"seatToken": []}]
+TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"bot": "strong"}],
                   "rules": {"preset": "classic"}, "seed": "7", "turn_seconds": 60}
@@ -232,7 +232,8 @@ class Game(MethodView):
             body, seat = play.view_at(all_stores, game_id, who, version)
             return for_bearer(json_response(body, 200, {"ETag": etag(version)}), seat is not None)
         if timeout > 0 and (wait_turn or wait_version is not None):
-            ready = play.on_turn if wait_turn else play.changed_from(wait_version)
+            ready = (play.changed_from(wait_version) if wait_version is not None and not wait_turn
+                     else play.on_turn)
             seen = wait_version if who is None and not wait_turn else None
             with parked():
                 record, seat, body = play.view_when(all_stores, game_id, who, ready, timeout,

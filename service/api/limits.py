@@ -166,13 +166,18 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
     storage = config.rate_limit_storage_url or config.redis_url
     # registered before the limiter's own hook, so it runs after it (Flask runs them in
     # reverse), when this request's deduction is counted; ``limiter`` is bound below
+    limiter: Limiter
     app.after_request(lambda response: _headers(limiter, response))
+    # redis-py's timeouts, through flask-limiter's config key: its constructor's
+    # ``storage_options`` is typed str | int values, and these are seconds as floats
+    app.config["RATELIMIT_STORAGE_OPTIONS"] = {
+        "socket_timeout": config.redis_timeout_seconds,
+        "socket_connect_timeout": config.redis_timeout_seconds,
+    }
     limiter = Limiter(
         _address_key,
         app=app,
         storage_uri=storage,
-        storage_options={"socket_timeout": config.redis_timeout_seconds,
-                         "socket_connect_timeout": config.redis_timeout_seconds},
         strategy="fixed-window",
         key_prefix="ttt-limits",
         headers_enabled=False,

@@ -129,7 +129,7 @@ API_CODES = (
 def _concrete_codes(root: type[EngineError] | type[PlayError]) -> set[str]:
     """The codes of every error class below ``root`` (the roots are never raised)."""
     codes: set[str] = set()
-    todo: list[type] = list(root.__subclasses__())
+    todo: list[type[EngineError] | type[PlayError]] = list(root.__subclasses__())
     while todo:
         cls = todo.pop()
         codes.add(cls.code)
@@ -219,7 +219,8 @@ def register_error_handlers(app: Flask, retry_after_seconds: int) -> None:
 def http_exception_problem(error: HTTPException) -> Response:
     """Flask's and webargs' own errors (404, 405, 413, 422 of a query…) as problems."""
     status = error.code or 500
-    if status == 429 and error.response is not None:  # the limiter's own problem (Retry-After)
+    # the limiter's own problem (Retry-After), a Flask response (flask-limiter keeps no other)
+    if status == 429 and isinstance(error.response, Response):
         return error.response
     if status >= 500:
         original = getattr(error, "original_exception", None)

@@ -25,7 +25,7 @@ blp = Blueprint("seeks", __name__, url_prefix="/v1/seeks",
                 description="Matchmaking: wait for players with the same rules, get a seat.")
 
 _SEEK = SeekRequestSchema()
-SEEK_TOKEN = [{"seatToken": []}]
+SEEK_TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 TIMEOUT = query("timeout", "Wait up to this many seconds for the match (capped by the "
                 "server, 30 by default; 0: answer at once).", {"type": "number", "minimum": 0})
 MATCHED_EXAMPLE = {"seek_id": "0f3a9c2b7d1e4a65.4.q0Zk3v6Xb0mQ1sP2aRt5uW8yB9cD1eF4",

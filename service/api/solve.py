@@ -106,6 +106,7 @@ class Solve(MethodView):
         rules = rules_from_json(body["rules"])
         hand = [parse_card(c) for c in body["hand"]]
         contract = None
+        wild: int | None
         if "round" in body:
             number = body["round"]
             if number > rules.rounds:

@@ -87,6 +87,7 @@ def _ndjson_view(body: bytes) -> bytes:
 
 def _sse(message: play.Message) -> bytes:
     if message.kind == "event":
+        assert message.seq is not None
         return b"id: %d\nevent: event\ndata: %s\n\n" % (message.seq, orjson.dumps(message.data))
     if message.kind == "view":
         assert message.body is not None
@@ -169,6 +170,7 @@ class Stream(MethodView):
         after = stream_cursor()
         all_stores = stores()
         ticket = request.args.get("ticket")
+        seat: int | None
         if ticket is not None:
             if not URL_SAFE_ID.fullmatch(ticket):  # tickets are token_urlsafe(24): 32 chars
                 raise ApiProblem(422, "invalid_query", "query parameter 'ticket' must be 1 to "

@@ -14,7 +14,7 @@ import random
 import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, overload
 
 import orjson
 from flask import Response, current_app, request
@@ -59,12 +59,14 @@ _ETAG = re.compile(r'\s*(?:W/)?"(\d{1,18})"\s*')
 
 def config() -> Config:
     """The application's configuration."""
-    return current_app.extensions["three_thirteen"].config  # type: ignore[no-any-return]
+    config: Config = current_app.extensions["three_thirteen"].config  # service.app.Services
+    return config
 
 
 def stores() -> Stores:
     """The app's stores (one per concept: :class:`~service.storage.Stores`)."""
-    return current_app.extensions["three_thirteen"].stores
+    stores: Stores = current_app.extensions["three_thirteen"].stores
+    return stores
 
 
 def parked() -> AbstractContextManager[None]:
@@ -156,7 +158,8 @@ def load_body(schema: Schema) -> dict[str, Any]:
     """Read and validate a JSON body with ``schema`` (422 with per-field ``errors``)."""
     data = read_json()
     try:
-        return schema.load(data)  # type: ignore[no-any-return]
+        body: dict[str, Any] = schema.load(data)
+        return body
     except ValidationError as exc:
         raise ApiProblem(
             422, "invalid_body", "the body does not match the schema", errors=exc.messages
@@ -266,7 +269,17 @@ _SECONDS = re.compile(r"[0-9]{1,18}(\.[0-9]{0,18})?([eE][+-]?[0-9]{1,3})?|\.[0-9
 WAIT_JITTER = 0.1
 
 
+@overload
+def query_int(name: str, default: int, lo: int, hi: int = ...) -> int: ...
+
+
+@overload
+def query_int(name: str, default: None, lo: int, hi: int = ...) -> int | None: ...
+
+
 def query_int(name: str, default: int | None, lo: int, hi: int = QUERY_INT_MAX) -> int | None:
+    """The integer query parameter ``name`` in ``[lo, hi]`` (else a 422), or ``default``
+    when it is absent (so an int default gives an int: the overloads say so)."""
     raw = request.args.get(name)
     if raw is None:
         return default

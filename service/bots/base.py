@@ -11,10 +11,11 @@ units), so the work of a decision is bounded and the same on every machine.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from service.client.types import Action, GameView
+from service.client.types import Action, BotView
 from service.core.cards import card_name, parse_card, parse_cards, parse_rank
 from service.core.rules import Rules
 from service.engine.serialize import rules_from_json
@@ -44,26 +45,30 @@ class Bot(ABC):
     #: The budget of the latest decision, as it ended (what it spent, whether it ran out).
     last_budget: DecisionBudget | None = None
 
-    def position(self, view: GameView) -> Position:
+    def __init__(self, seed: int | str | None = None) -> None:  # noqa: B027 - make_bot calls it
+        """Every bot is made from the seed of its random choices alone (``make_bot``), so
+        the service and a verifier build the same bot."""
+
+    def position(self, view: BotView) -> Position:
         """The view read for one decision, with a fresh budget of ``self.budget`` units."""
         self.last_budget = DecisionBudget(self.budget)
         return Position.of(view, self.last_budget)
 
-    def start(self, view: GameView) -> None:  # noqa: B027 - an optional hook
+    def start(self, view: BotView) -> None:  # noqa: B027 - an optional hook
         """Called once with the first view (before any decision)."""
 
-    def observe(self, events: list[Any]) -> None:  # noqa: B027 - an optional hook
+    def observe(self, events: Sequence[Mapping[str, Any]]) -> None:  # noqa: B027 - an optional hook
         """The new events since the last call (only when ``wants_events``)."""
 
     @abstractmethod
-    def choose(self, view: GameView) -> Action:
+    def choose(self, view: BotView) -> Action:
         """The action to send for this view (one of ``view.legal_actions``)."""
 
-    def finish(self, view: GameView) -> None:  # noqa: B027 - an optional hook
+    def finish(self, view: BotView) -> None:  # noqa: B027 - an optional hook
         """Called once with the final view."""
 
 
-def rules_of(view: GameView) -> Rules:
+def rules_of(view: BotView) -> Rules:
     """The resolved rules of the view (remembered: every view carries the same dict)."""
     return rules_from_json(view["rules"])
 
@@ -80,11 +85,11 @@ class Position:
     top: int | None
     contract: tuple[int, int] | None
     table: tuple[tuple[int, ...], ...]
-    legal: tuple[dict[str, Any], ...]
+    legal: tuple[Action, ...]
     budget: DecisionBudget
 
     @classmethod
-    def of(cls, view: GameView, budget: DecisionBudget | None = None) -> Position:
+    def of(cls, view: BotView, budget: DecisionBudget | None = None) -> Position:
         """The view's facts; ``budget`` is charged for every analysis (none: a budget of 0)."""
         rnd = view["round"]
         you = view["you"]
@@ -145,7 +150,7 @@ class Position:
         """A legal ``go_out`` (the server lists them only when the hand can go out)."""
         for a in self.legal:
             if a["type"] == "go_out":
-                return dict(a)  # type: ignore[return-value]
+                return a.copy()
         return None
 
 

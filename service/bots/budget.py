@@ -128,12 +128,14 @@ class DecisionBudget:
         if entry is None:
             entry = self._compute(key, left)
             if entry is None:
-                return self._refuse()
+                self._refuse()
+                return None
             _keep(key, entry)
         analysis, steps = entry
         charge = units(steps, table)
         if left is not None and charge > left:
-            return self._refuse()
+            self._refuse()
+            return None
         self.spent += charge
         self.analyses += 1
         return analysis
@@ -161,4 +163,3 @@ class DecisionBudget:
         if self.limit is not None:
             self.spent = max(self.spent, self.limit)
         self.refused = True
-        return None

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from service.client.types import Action, BotView
 
 from .registry import make_bot
 
@@ -41,8 +44,8 @@ def decision_seed(seed_salt: str, seed: str, seat: int, version: int) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def decide(bot: str, rng_seed: str, seat_view: dict[str, Any],
-           seat_events: list[dict[str, Any]]) -> dict[str, Any]:
+def decide(bot: str, rng_seed: str, seat_view: BotView,
+           seat_events: Sequence[Mapping[str, Any]]) -> Action:
     """The action the reference bot ``bot`` chooses from what its seat may see, only.
 
     ``seat_view`` is the engine's view of the seat (the dict a client gets) and
@@ -51,7 +54,7 @@ def decide(bot: str, rng_seed: str, seat_view: dict[str, Any],
     action is always one of ``seat_view["legal_actions"]``.
     """
     player = make_bot(bot, seed=rng_seed)
-    player.start(seat_view)  # type: ignore[arg-type]
+    player.start(seat_view)
     if player.wants_events:
         player.observe(seat_events)
-    return dict(player.choose(seat_view))  # type: ignore[arg-type]
+    return player.choose(seat_view).copy()

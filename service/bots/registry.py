@@ -17,4 +17,4 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
         cls = BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}") from None
-    return cls(seed)  # type: ignore[call-arg]
+    return cls(seed)

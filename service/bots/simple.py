@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random as _random
 
-from service.client.types import Action, GameView
+from service.client.types import Action, BotView
 
 from .base import Bot, discard, draw
 
@@ -25,8 +25,8 @@ class RandomBot(Bot):
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = _random.Random(seed)
 
-    def choose(self, view: GameView) -> Action:
-        return dict(self.rng.choice(view["legal_actions"]))  # type: ignore[return-value]
+    def choose(self, view: BotView) -> Action:
+        return self.rng.choice(view["legal_actions"]).copy()
 
 
 class GreedyBot(Bot):
@@ -41,7 +41,7 @@ class GreedyBot(Bot):
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed  # unused: greedy is deterministic
 
-    def choose(self, view: GameView) -> Action:
+    def choose(self, view: BotView) -> Action:
         pos = self.position(view)
         if pos.drawing:
             if pos.top is not None and pos.can_take_discard:

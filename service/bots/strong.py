@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import random as _random
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from service.client.types import Action, GameView
+from service.client.types import Action, BotView
 from service.core.cards import JOKER, parse_card, parse_cards, rank_of, suit_of
 
 from .base import Bot, Position, discard, draw, rules_of
@@ -52,7 +53,7 @@ class StrongBot(Bot):
 
     name = "strong"
     wants_events = True
-    budget = STRONG_BUDGET
+    budget: int | None = STRONG_BUDGET
 
     def __init__(self, seed: int | str | None = None, *, candidates: int = 4,
                  max_kinds: int = 40, now_weight: float = 0.3, feed_malus: float = 2.0,
@@ -72,7 +73,7 @@ class StrongBot(Bot):
 
     # -- memory -------------------------------------------------------------------------
 
-    def start(self, view: GameView) -> None:
+    def start(self, view: BotView) -> None:
         self.players = len(view["players"])
         self.seat = view["you"]["seat"] if view["you"] else 0
         rules = rules_of(view)
@@ -87,7 +88,7 @@ class StrongBot(Bot):
         self.taken = {s: Counter() for s in range(self.players)}
         self.laid = Counter()
 
-    def observe(self, events: list[Any]) -> None:
+    def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
         for e in events:
             kind = e.get("type")
             if kind == "round_started":
@@ -187,7 +188,7 @@ class StrongBot(Bot):
                 malus = max(malus, self.feed_malus / 2)
         return malus
 
-    def choose(self, view: GameView) -> Action:
+    def choose(self, view: BotView) -> Action:
         pos = self.position(view)
         if pos.drawing:
             return self._choose_draw(pos)

@@ -18,11 +18,12 @@ Typical use::
 from __future__ import annotations
 
 from .http import ApiError, Client, ClientStats, CreatedGame, Seat, TransportError
-from .types import Action, Event, GameView, PlayerView, RoundView, You
+from .types import Action, BotView, Event, GameView, PlayerView, RoundView, You
 
 __all__ = [
     "Action",
     "ApiError",
+    "BotView",
     "Client",
     "ClientStats",
     "CreatedGame",

@@ -138,7 +138,7 @@ class Seat:
             if observe is not None:
                 observe(self.new_events())
             try:
-                self.act(choose(view))  # type: ignore[operator]
+                self.act(choose(view))
                 errors = 0
             except ApiError as err:
                 # 412: the game moved on under us (never in turn-based play, but cheap

@@ -7,9 +7,24 @@ the API contract (``docs/api.md``). Fields the contract marks optional are ``Not
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
-__all__ = ["Action", "Clock", "Event", "GameView", "PlayerView", "Rematch", "RoundView", "You"]
+if TYPE_CHECKING:  # typing gets ReadOnly in 3.13; only a type checker reads it here
+    from typing_extensions import ReadOnly
+
+__all__ = [
+    "Action",
+    "BotRound",
+    "BotView",
+    "Clock",
+    "Event",
+    "GameView",
+    "PlayerView",
+    "Rematch",
+    "RoundView",
+    "You",
+]
 
 
 class Action(TypedDict, total=False):
@@ -87,6 +102,28 @@ class GameView(TypedDict):
     seed_salt: NotRequired[str]
 
 
+class BotRound(TypedDict):
+    """The part of ``round`` a bot reads (:class:`BotView`)."""
+
+    wild_rank: ReadOnly[str]
+    phase: ReadOnly[str | None]
+    discard_top: ReadOnly[str | None]
+    contract: ReadOnly[Mapping[str, int] | None]
+    table: ReadOnly[Sequence[Mapping[str, Any]]]
+
+
+class BotView(TypedDict):
+    """What a bot reads of a view: a :class:`GameView` the server sent, or the view the
+    engine makes for a seat the service plays (``service.engine.view``, which has no
+    ``game_id`` and no ``open`` seats). Read-only, so both are one."""
+
+    rules: ReadOnly[Mapping[str, Any]]
+    round: ReadOnly[BotRound]
+    players: ReadOnly[Sequence[object]]
+    you: ReadOnly[You | None]
+    legal_actions: ReadOnly[Sequence[Action]]
+
+
 class Event(TypedDict, total=False):
     """One event of ``GET /v1/games/{id}/events``: ``seq``, ``type`` and its fields."""
 
@@ -95,3 +132,8 @@ class Event(TypedDict, total=False):
     seat: int
     source: str
     card: str
+    hand: list[str]  # round_started: the seat's own hand, in its events only
+    number: int  # round_ended: the round, its seats' results and who went out
+    results: list[dict[str, Any]]
+    went_out: int | None
+    totals: list[int]  # game_finished

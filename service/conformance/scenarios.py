@@ -12,11 +12,12 @@ import json
 import threading
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from service.bots import make_bot
-from service.client import ApiError, Client, Seat
+from service.client import ApiError, Client, GameView, Seat, You
 
 from .report import Check
 
@@ -26,7 +27,21 @@ __all__ = ["scenario_checks"]
 VIEW_VARY = "authorization"
 
 
-def _problem(call: Any, status: int, code: str) -> str:
+def _you(view: GameView) -> You:
+    """The seat part of a seat's view (a check's failure if the server sent none)."""
+    you = view["you"]
+    assert you is not None, "a seat's view without its hand"
+    return you
+
+
+def _on_turn(view: GameView) -> int:
+    """The seat on turn (a check's failure if nobody is: every game here is in play)."""
+    seat = view["round"]["current_seat"]
+    assert seat is not None, "a game in play with nobody on turn"
+    return seat
+
+
+def _problem(call: Callable[[], object], status: int, code: str) -> str:
     try:
         call()
     except ApiError as err:
@@ -94,7 +109,7 @@ class Scenarios:
     def problems_writing(self) -> str:
         game_id, tokens = self._game()
         view = self.client.view(game_id, tokens[0])
-        idle = tokens[1 - view["round"]["current_seat"]]
+        idle = tokens[1 - _on_turn(view)]
         codes = [
             _problem(lambda: self.client.request("POST", "/v1/games", body={"players": []}),
                      422, "invalid_body"),
@@ -109,7 +124,7 @@ class Scenarios:
 
     def full_game(self, preset: str) -> str:
         game_id, tokens = self._game({"preset": preset})
-        finals: dict[int, dict[str, Any]] = {}
+        finals: dict[int, GameView] = {}
         errors: list[BaseException] = []
 
         def play(seat: int) -> None:
@@ -138,7 +153,7 @@ class Scenarios:
         game_id, tokens = self._game()
         views = [self.client.view(game_id, t) for t in tokens]
         spectator = self.client.view(game_id)
-        hands = [set(v["you"]["hand"]) for v in views]
+        hands = [set(_you(v)["hand"]) for v in views]
         assert spectator["you"] is None, "the spectator view has a hand"
         for view in (*views, spectator):
             assert "seed" not in view and "seed_salt" not in view, "the seed before the end"
@@ -146,7 +161,7 @@ class Scenarios:
                 assert "hand" not in player, "a player's hand in the players list"
         for seat in (0, 1):
             # the other seat's view of the same cards: only counts, never the cards
-            assert views[1 - seat]["you"]["seat"] == 1 - seat
+            assert _you(views[1 - seat])["seat"] == 1 - seat
         events_0, _ = self.client.events(game_id, tokens[0])
         events_s, _ = self.client.events(game_id)
         dealt = [e for e in events_0 if e["type"] == "round_started"]
@@ -154,24 +169,25 @@ class Scenarios:
         assert all("hand" not in e for e in events_s), "a dealt hand in the spectator's events"
         events_1, _ = self.client.events(game_id, tokens[1])
         assert all(set(e.get("hand", [])) != hands[0] for e in events_1), "seat 0's hand to seat 1"
-        stream = self._first_view(game_id, tokens[1])
-        assert stream["you"]["seat"] == 1 and set(stream["you"]["hand"]) == hands[1]
+        stream = _you(self._first_view(game_id, tokens[1]))
+        assert stream["seat"] == 1 and set(stream["hand"]) == hands[1]
         spectator_stream = self._first_view(game_id, None)
         assert spectator_stream["you"] is None, "the spectator stream has a hand"
         return "views, events and streams show each seat only its hand"
 
-    def _first_view(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def _first_view(self, game_id: str, token: str | None) -> GameView:
         url = f"{self.url}/v1/games/{game_id}/stream"
         for message in _stream_lines(url, token, self.timeout):
             if message["type"] == "event":
                 assert token is not None or "hand" not in message["event"], "hand in a stream"
             if message["type"] == "view":
-                return message["view"]  # type: ignore[no-any-return]
+                view: GameView = message["view"]  # the JSON the stream sent
+                return view
         raise AssertionError("the stream ended before a view")
 
-    def _mover(self) -> tuple[str, str, dict[str, Any]]:
+    def _mover(self) -> tuple[str, str, GameView]:
         game_id, tokens = self._game()
-        seat = self.client.view(game_id)["round"]["current_seat"]
+        seat = _on_turn(self.client.view(game_id))
         return game_id, tokens[seat], self.client.view(game_id, tokens[seat])
 
     def if_match(self) -> str:
@@ -232,5 +248,5 @@ def scenario_checks(url: str, timeout: float = 30.0) -> list[Check]:
         presets = sorted(s.client.presets())
     except Exception:  # the presets check reports it
         presets = []
-    checks += [Check(f"full game: {p}", lambda p=p: s.full_game(p)) for p in presets]
+    checks += [Check(f"full game: {p}", partial(s.full_game, p)) for p in presets]
     return checks

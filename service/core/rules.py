@@ -150,7 +150,7 @@ def wild_rank_for_hand_size(hand_size: int) -> int:
 
 
 def _preset(name: str, **kw: Any) -> Rules:
-    base = dict(
+    base = Rules(
         preset=name,
         min_players=2,
         max_players=8,
@@ -171,8 +171,7 @@ def _preset(name: str, **kw: Any) -> Rules:
         stock_exhausted="reshuffle",
         tie_break="shared",
     )
-    base.update(kw)
-    return Rules(**base)
+    return replace(base, **kw)
 
 
 PRESETS: dict[str, Rules] = {

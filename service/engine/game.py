@@ -38,7 +38,7 @@ def check_players(rules: Rules, n: int) -> None:
 
 
 def new_game(
-    rules: Rules, names: list[str | None], seed: str | None = None, *,
+    rules: Rules, names: list[str | None], seed: str | int | None = None, *,
     seed_salt: str | None = None, bots: Sequence[str | None] | None = None,
     turn_seconds: int | None = None, table_nonce: str | None = None,
     accounts: Sequence[str | None] | None = None,

@@ -8,7 +8,7 @@ first), then discards by card order, then go-outs by card order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from service.core.cards import card_name
 from service.solver import GAME_STEP_BUDGET, go_out_cards
@@ -16,10 +16,22 @@ from service.solver import GAME_STEP_BUDGET, go_out_cards
 from .seats import PLAYER, SERVICE, played_by_service, seat_kind
 from .state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, HUMAN, GameState
 
-__all__ = ["legal_actions"]
+__all__ = ["ActionBody", "legal_actions"]
 
 
-def legal_actions(state: GameState, seat: int | None, by: str = PLAYER) -> list[dict[str, Any]]:
+class ActionBody(TypedDict, total=False):
+    """An action body as the contract writes it (docs/api.md): ``type`` and its fields.
+    Listed actions carry no ``melds`` (a go-out without them is laid out by the solver);
+    the same shape as ``service.client.Action``, so a bot reads either."""
+
+    type: str
+    source: str
+    card: str
+    discard: str
+    melds: list[list[str]]
+
+
+def legal_actions(state: GameState, seat: int | None, by: str = PLAYER) -> list[ActionBody]:
     """The turn moves ``by`` (the seat's player, or the service) may make for ``seat``
     now; empty when it is not that seat's turn or not that actor's to move (a resigned,
     away or timed-out seat is the service's; ``resign`` and ``back`` are not listed)."""
@@ -30,7 +42,7 @@ def legal_actions(state: GameState, seat: int | None, by: str = PLAYER) -> list[
     if by == PLAYER and (seat_kind(state, seat) != HUMAN or state.turn_timed_out):
         return []
     if state.phase in (DRAW, FINAL_DRAW):
-        actions: list[dict[str, Any]] = [{"type": "draw", "source": "stock"}]
+        actions: list[ActionBody] = [{"type": "draw", "source": "stock"}]
         if state.discard:
             actions.append({"type": "draw", "source": "discard"})
         return actions

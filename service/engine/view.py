@@ -10,26 +10,99 @@ salt are revealed so anyone can check the commitment and replay the deal).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from service.core.cards import card_name, card_names, rank_name
 
 from .events import round_result_dict, table_dicts
-from .legal import legal_actions
+from .legal import ActionBody, legal_actions
 from .rounds import winners
 from .seats import PLAYER, player_of, seat_kind
 from .shoe import commitment
 from .state import GameState
 
-__all__ = ["view"]
+__all__ = ["Clock", "PlayerView", "Rematch", "RoundView", "View", "You", "view"]
 
 
-def view(state: GameState, seat: int | None, by: str = PLAYER) -> dict[str, Any]:
+# The shapes of a view, so that a type checker holds what is built here to what its readers
+# (the bots the service plays, the web layer) expect. The web layer adds ``game_id``, each
+# player's ``open`` and ``open_seats``; ``service/client/types.py`` describes that whole
+# body for clients, and a bot reads the part both have (``service.client.BotView``).
+
+
+class RoundView(TypedDict):
+    number: int
+    rounds: int
+    hand_size: int
+    wild_rank: str
+    dealer: int
+    current_seat: int | None
+    phase: str | None
+    turn_timed_out: bool
+    turns: int
+    stock_count: int
+    discard_top: str | None
+    discard_count: int
+    went_out: int | None
+    contract: dict[str, int] | None
+    table: list[dict[str, Any]]
+
+
+class PlayerView(TypedDict):
+    seat: int
+    name: str | None
+    hand_count: int
+    total: int
+    round_scores: list[int]
+    kind: str
+    bot: str | None
+    account: str | None
+    account_bot: bool
+
+
+class You(TypedDict):
+    seat: int
+    hand: list[str]
+
+
+class Clock(TypedDict):
+    turn_seconds: int
+    deadline: str | None
+
+
+class Rematch(TypedDict):
+    asked: list[int]
+    game_id: str | None
+
+
+class View(TypedDict):
+    """What :func:`view` returns. The last five fields are there once the game is over."""
+
+    version: int
+    status: str
+    rules: dict[str, Any]
+    seed_commitment: str
+    seeded_by_creator: bool
+    round: RoundView
+    players: list[PlayerView]
+    you: You | None
+    legal_actions: list[ActionBody]
+    last_round: dict[str, Any] | None
+    clock: Clock | None
+    rematch: Rematch
+    winners: NotRequired[list[int]]
+    finish_reason: NotRequired[str | None]
+    seed: NotRequired[str]
+    seed_salt: NotRequired[str]
+    table_nonce: NotRequired[str | None]
+
+
+def view(state: GameState, seat: int | None, by: str = PLAYER) -> View:
     """The state as ``seat`` sees it (``None``: a spectator), with the moves ``by`` (its
     player, or the service playing it) may make now."""
     if seat is not None and not 0 <= seat < state.players:
         raise ValueError(f"there is no seat {seat} in this game")
-    out: dict[str, Any] = {
+    out: View = {
         "version": state.version,
         "status": state.status,
         # the rules as this table plays them: "auto" decks resolved to the number in use

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.bots import make_bot
-from service.client import Client, ClientStats, GameView
+from service.client import Client, ClientStats, Event, GameView
 
 __all__ = ["EntrantStats", "GameResult", "MatchResult", "check_game", "play_game", "run_match"]
 
@@ -116,7 +116,7 @@ def labels_of(bots: Sequence[str]) -> list[str]:
     return out
 
 
-def check_game(final: GameView, events: list[dict[str, Any]]) -> list[int | None]:
+def check_game(final: GameView, events: Sequence[Event]) -> list[int | None]:
     """Check a finished game's scores against its event log; return who went out per round.
 
     Valid means: every round has one score per player, the one who went out scored 0,
@@ -195,7 +195,7 @@ def play_game(
         raise TimeoutError(f"game {game.game_id} did not finish")
     final = creator.view(game.game_id)  # spectator view: everyone's scores
     events, _ = creator.events(game.game_id)
-    went_out = check_game(final, events)  # type: ignore[arg-type]
+    went_out = check_game(final, events)
     creator.close()
     return GameResult(
         game_id=game.game_id,

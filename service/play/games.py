@@ -113,7 +113,7 @@ def create_game(
     bot_of = list(bots) if bots is not None else [None] * len(players)
     held = list(accounts) if accounts is not None else [None] * len(players)
     names = [bot if bot is not None else name for name, bot in zip(players, bot_of, strict=True)]
-    state = new_game(rules, names, seed, bots=bot_of,  # type: ignore[arg-type]
+    state = new_game(rules, names, seed, bots=bot_of,
                      turn_seconds=turn_seconds,
                      accounts=[None if a is None else a.handle for a in held],
                      account_bots=[a is not None and a.bot for a in held])

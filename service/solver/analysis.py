@@ -16,7 +16,7 @@ from service.core.rules import Rules
 from .arrangement import Analysis, Arrangement
 from .budget import STEP_BUDGET, Budget
 from .going_out import GoingOutSearch
-from .search import GroupSearch
+from .search import GroupSearch, State
 from .table import read_table
 
 __all__ = ["MAX_HAND", "MAX_TABLE_MELDS", "analyze", "go_out_cards", "solve"]
@@ -38,7 +38,7 @@ def _search(
     table: Sequence[Sequence[int]],
     contract: tuple[int, int] | None,
     budget: Budget,
-) -> tuple[GroupSearch, tuple]:
+) -> tuple[GroupSearch, State]:
     naturals, wild_rank_cards, jokers = split(hand, ctx.wild_rank)
     search = GroupSearch(ctx, naturals, wild_rank_cards, jokers, read_table(ctx, table), contract, budget)
     return search, search.start(naturals)

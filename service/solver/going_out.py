@@ -27,12 +27,14 @@ fields (``field_of``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from . import multiset as ms
 from .search import GroupSearch, State
 
 __all__ = ["GoingOutSearch"]
+
+T = TypeVar("T")
 
 
 class GoingOutSearch(GroupSearch):
@@ -51,7 +53,7 @@ class GoingOutSearch(GroupSearch):
         """The fields (bits) of the kinds of card whose removal leaves ``state`` melding."""
         return self._memoised(self._zeros, state, self._zeros_of)
 
-    def _memoised(self, memo: dict, state: State, compute: Callable[[State], Any]) -> Any:
+    def _memoised(self, memo: dict[State, T], state: State, compute: Callable[[State], T]) -> T:
         """``compute`` of the normal form of ``state``, kept under the state as reached
         and as normalised (as ``GroupSearch.best`` keeps its results)."""
         hit = memo.get(state)

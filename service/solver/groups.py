@@ -52,6 +52,10 @@ LATER_OF_SUIT = tuple(tuple(range(i + 4, NATURAL_SLOTS, 4)) for i in range(NATUR
 #: (group, the slots it removes)
 Candidate = tuple[Group, tuple[int, ...]]
 
+#: A way to pick run positions (``GroupMaker.chains``): (positions, gaps, far end,
+#: candidates left out).
+Chain = tuple[tuple[int, ...], int, int, tuple[int, ...]]
+
 
 class GroupMaker:
     """Enumerates the groups of one search (its rules, wild pool size and contract)."""
@@ -61,7 +65,7 @@ class GroupMaker:
         self.budget = budget  # every candidate considered is a step
         self.pool = pool  # every wild the hand holds: jokers and wild-rank cards
         self.contract = contract
-        self._chains: dict[tuple, list] = {}
+        self._chains: dict[tuple[tuple[int, ...], int, int], list[Chain]] = {}
         self._positions: dict[tuple[int, int], list[tuple[int, int]]] = {}
 
     def wild_rank_card(self, suit: int) -> int:
@@ -195,7 +199,7 @@ class GroupMaker:
         """The card of a slot (a wild-rank card for the four wild-rank slots)."""
         return CARD[slot] if slot < NATURAL_SLOTS else self.wild_rank_card(slot - WILD_RANK_SLOT)
 
-    def chains(self, cands: tuple[int, ...], p0: int, limit: int) -> list[tuple]:
+    def chains(self, cands: tuple[int, ...], p0: int, limit: int) -> list[Chain]:
         """Every way to pick positions going away from p0 with at most ``limit`` gaps.
 
         Each chain is ``(positions, gaps, far end, candidates left out)``; the same
@@ -205,8 +209,8 @@ class GroupMaker:
         hit = self._chains.get(key)
         if hit is not None:
             return hit
-        result: list[tuple] = [((), 0, p0, ())]
-        stack = [((), 0, p0, (), 0)]
+        result: list[Chain] = [((), 0, p0, ())]
+        stack: list[tuple[tuple[int, ...], int, int, tuple[int, ...], int]] = [((), 0, p0, (), 0)]
         while stack:
             chosen, gaps, last, skipped, start = stack.pop()
             for k in range(start, len(cands)):

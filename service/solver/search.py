@@ -46,7 +46,7 @@ from .budget import Budget
 from .costs import CostVector
 from .groups import LATER_OF_SUIT, SAME_RANK, Group, GroupMaker
 from .table import TableMeld
-from .wildpool import INF, WildPool, layout
+from .wildpool import INF, WildPlan, WildPool, layout
 
 __all__ = ["GroupSearch"]
 
@@ -65,6 +65,9 @@ _COUNT = 31
 
 State = tuple[int, int, int, int, tuple[int, int]]
 Result = tuple[int, int]  # (cost, per-card costs)
+#: The best placement of a pool (``GroupSearch._place``): (cost, (jokers left, wild-rank
+#: cards left, plan)), the plan None when nothing places it (cost ``INF``).
+Placement = tuple[int, tuple[int, int, WildPlan] | None]
 
 
 class GroupSearch:
@@ -107,11 +110,12 @@ class GroupSearch:
         self.accepts = [sum(_COUNT << 6 * j for j in m.accepts) for m in table]
         self.full_mask = (1 << len(table)) - 1
         self.memo: dict[State, Result] = {}
-        self._near_groups: dict[tuple, list[tuple[Group, int]]] = {}
-        self._runs: dict[tuple, list[tuple[Group, int]]] = {}
-        self._sets: dict[tuple, list[tuple[Group, int]]] = {}
-        self._layoffs: dict[tuple, list] = {}
-        self._final: dict[tuple, tuple] = {}
+        self._near_groups: dict[tuple[int, int, int], list[tuple[Group, int]]] = {}
+        self._runs: dict[tuple[int, int, tuple[tuple[int, int], ...]], list[tuple[Group, int]]] = {}
+        self._sets: dict[tuple[int, int], list[tuple[Group, int]]] = {}
+        #: under ``set_layoff_key`` (2 fields) and ``run_layoff_key`` (3): never the same key
+        self._layoffs: dict[tuple[int, ...], list[tables.Layoff]] = {}
+        self._final: dict[tuple[int, int, int, int, tuple[int, int], int], Placement] = {}
 
     def start(self, naturals: Iterable[int]) -> State:
         """The state of the whole hand."""
@@ -230,16 +234,16 @@ class GroupSearch:
             ncap = min(cap + group.spare, self.capmax)
             out.append((group, (new, wb - group.wilds, ncap, mask, left)))
         if self.table:  # enumerated onto every table meld once, then filtered by what is used
-            key = tables.set_layoff_key(x, i)
-            sets = self._layoffs.get(key)
+            set_key = tables.set_layoff_key(x, i)
+            sets = self._layoffs.get(set_key)
             if sets is None:
                 sets = tables.set_layoffs(self.maker, self.table, ms.counts(x), i, 0)
-                self._layoffs[key] = sets
-            key = tables.run_layoff_key(x, i, budget)
-            runs = self._layoffs.get(key)
+                self._layoffs[set_key] = sets
+            run_key = tables.run_layoff_key(x, i, budget)
+            runs = self._layoffs.get(run_key)
             if runs is None:
                 runs = tables.run_layoffs(self.maker, self.table, ms.counts(x), i, 0, budget)
-                self._layoffs[key] = runs
+                self._layoffs[run_key] = runs
             for group, slots, bit in sets + runs:
                 if mask & bit:
                     continue
@@ -259,16 +263,16 @@ class GroupSearch:
             return hit
         self.budget.spend(8)  # reading the neighbourhood: about eight steps' work
         cnt = ms.counts(x)  # read once for the neighbourhood, runs and sets
-        key = (i, budget, self.maker.reach(cnt.__getitem__, i, budget))
-        runs = self._runs.get(key)
+        run_key = (i, budget, self.maker.reach(cnt.__getitem__, i, budget))
+        runs = self._runs.get(run_key)
         if runs is None:
             found = self.maker.runs(cnt, i, budget)
-            runs = self._runs[key] = [(g, ms.delta(slots)) for g, slots in found]
-        key = (i, x & _RANK[i])
-        sets = self._sets.get(key)
+            runs = self._runs[run_key] = [(g, ms.delta(slots)) for g, slots in found]
+        set_key = (i, x & _RANK[i])
+        sets = self._sets.get(set_key)
         if sets is None:
             found = self.maker.sets(cnt, i, top)
-            sets = self._sets[key] = [(g, ms.delta(slots)) for g, slots in found]
+            sets = self._sets[set_key] = [(g, ms.delta(slots)) for g, slots in found]
         hit = self._near_groups[near] = runs + sets
         return hit
 
@@ -311,7 +315,7 @@ class GroupSearch:
             for g, slots, bit in found
         ]
 
-    def _place(self, state: State, jokers: int | None = None) -> tuple:
+    def _place(self, state: State, jokers: int | None = None) -> Placement:
         """The best placement of the pool of a state with no natural left:
         ``(cost, (jokers left, wild-rank cards left, plan))``."""
         x, wb, cap, mask, need = state
@@ -324,14 +328,14 @@ class GroupSearch:
         if hit is not None:
             return hit
         total = rest_wr + wb
-        best: tuple = (INF, None)
+        best: Placement = (INF, None)
         if total >= 0:
             table_spare = sum(m.spare for t, m in enumerate(self.table) if not mask >> t & 1)
             room = min(cap + table_spare, self.capmax)
             for xj in range(max(0, total - rest_wr), min(j, total) + 1):
                 y = total - xj
                 v, plan = self.pool.place(xj, y, room, need)
-                if v < best[0]:
+                if v < best[0] and plan is not None:  # below INF: always a plan
                     best = (v, (xj, y, plan))
         self._final[key] = best
         return best
@@ -349,7 +353,7 @@ class GroupSearch:
         target = None if without is None else self.field_of(without)
         wr_cards = list(self.wild_rank_cards)
         jokers = self.jokers
-        if without is not None and without != JOKER and target >= self.n:
+        if without is not None and without != JOKER and target is not None and target >= self.n:
             wr_cards.remove(without)
         groups: list[Group] = []
         deadwood: list[int] = []
@@ -386,14 +390,19 @@ class GroupSearch:
                 continue
             group, state = self._pick(self.options(state, i), goal, target)
             groups.append(group)
-        xj, y, pool_plan = plan[1]
+        placed = plan[1]
+        if placed is None:  # pragma: no cover - the recorded cost is finite, so it was placed
+            raise AssertionError("no placement reaches the recorded cost")
+        xj, y, pool_plan = placed
         return layout(self.ctx, groups, deadwood, wr_cards, jokers, xj, y, pool_plan, self.table)
 
     def _entry(self, vector: int, field: int) -> int:
         v = self.vec.get(vector, field)
         return INF if v is None else v
 
-    def _pick(self, options: Iterable[tuple[Group, State]], goal: int, target: int | None):
+    def _pick(
+        self, options: Iterable[tuple[Group, State]], goal: int, target: int | None
+    ) -> tuple[Group, State]:
         for group, child in options:
             v, wv = self.best(child)
             if (v if target is None else self._entry(wv, target)) == goal:

@@ -182,7 +182,7 @@ def set_layoffs(
     """Lay-offs of slot i and more cards of its rank onto each unused table meld read
     as a set (one per cards and meld: two readings may give the same)."""
     ctx = maker.ctx
-    out: dict[tuple, Layoff] = {}
+    out: dict[tuple[tuple[int, ...], int, int], Layoff] = {}
     for t, meld in enumerate(table):
         if mask >> t & 1:
             continue
@@ -213,7 +213,7 @@ def run_layoffs(
     as itself) often give the same cards."""
     ctx = maker.ctx
     r, s = rank_of(CARD[i]), suit_of(CARD[i])
-    out: dict[tuple, Layoff] = {}
+    out: dict[tuple[tuple[int, ...], int, int], Layoff] = {}
     for t, meld in enumerate(table):
         if mask >> t & 1:
             continue
@@ -251,7 +251,12 @@ def run_layoffs(
     return list(out.values())
 
 
-def _keep_roomiest(out: dict[tuple, Layoff], group: Group, slots: tuple, bit: int) -> None:
+def _keep_roomiest(
+    out: dict[tuple[tuple[int, ...], int, int], Layoff],
+    group: Group,
+    slots: tuple[int, ...],
+    bit: int,
+) -> None:
     """Keep one lay-off per (cards, meld, wilds): the one with the most spare room."""
     key = (slots, bit, group.wilds)
     if key not in out or out[key][0].spare < group.spare:

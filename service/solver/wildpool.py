@@ -13,13 +13,24 @@ search.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from service.core.cards import JOKER, rank_of
 from service.core.melds import Context
 
 from .arrangement import Arrangement
 from .budget import Budget
+from .groups import Group
+from .table import TableMeld
 
-__all__ = ["INF", "WildPool", "layout"]
+__all__ = ["INF", "LeftoverPlan", "WildPlan", "WildPool", "layout"]
+
+#: A meld of wilds alone: (``"set"`` or ``"run"``, jokers, wild-rank cards).
+WildMeld = tuple[str, int, int]
+#: The melds the leftover wilds make, in order.
+LeftoverPlan = tuple[WildMeld, ...]
+#: (jokers into spare room, wild-rank cards into spare room, the leftover melds).
+WildPlan = tuple[int, int, LeftoverPlan]
 
 #: The cost of what cannot be done (a contract the wilds cannot meet).
 INF = 1 << 40
@@ -33,10 +44,10 @@ class WildPool:
         self.budget = budget  # every placement tried is a step
         self.pj = joker_cost
         self.pw = wild_rank_cost
-        self._leftover: dict[tuple, tuple] = {}
-        self._place: dict[tuple, tuple] = {}
+        self._leftover: dict[tuple[int, int, tuple[int, int]], tuple[int, LeftoverPlan]] = {}
+        self._place: dict[tuple[int, int, int, tuple[int, int]], tuple[int, WildPlan | None]] = {}
 
-    def leftover(self, x: int, y: int, need: tuple[int, int]) -> tuple[int, tuple]:
+    def leftover(self, x: int, y: int, need: tuple[int, int]) -> tuple[int, LeftoverPlan]:
         """Melds made only of x jokers and y wild-rank cards, then deadwood: (cost, melds)."""
         key = (x, y, need)
         hit = self._leftover.get(key)
@@ -44,7 +55,7 @@ class WildPool:
             return hit
         ns, nr = need
         best_v = INF if ns or nr else x * self.pj + y * self.pw
-        best_plan: tuple = ()
+        best_plan: LeftoverPlan = ()
         m, n = self.ctx.max_wilds, self.ctx.min_nat
         for size in range(3, x + y + 1):
             self.budget.spend(1 + min(y, size) - max(0, size - x))
@@ -64,7 +75,9 @@ class WildPool:
         self._leftover[key] = (best_v, best_plan)
         return best_v, best_plan
 
-    def place(self, xj: int, y: int, room: int, need: tuple[int, int]) -> tuple[int, tuple | None]:
+    def place(
+        self, xj: int, y: int, room: int, need: tuple[int, int]
+    ) -> tuple[int, WildPlan | None]:
         """Best use of ``xj`` jokers and ``y`` wild-rank cards: into ``room``, melds of
         their own, or deadwood. ``(cost, (jokers into room, wild-rank cards into room,
         the leftover melds))``."""
@@ -72,7 +85,7 @@ class WildPool:
         hit = self._place.get(key)
         if hit is not None:
             return hit
-        best: tuple[int, tuple | None] = (INF, None)
+        best: tuple[int, WildPlan | None] = (INF, None)
         for aj in range(0, min(xj, room) + 1):
             self.budget.spend(1 + min(y, room - aj))
             for ay in range(0, min(y, room - aj) + 1):
@@ -83,10 +96,20 @@ class WildPool:
         return best
 
 
-def layout(ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, table) -> Arrangement:
+def layout(
+    ctx: Context,
+    groups: Sequence[Group],
+    deadwood: Sequence[int],
+    wr_cards: Sequence[int],
+    jokers: int,
+    xj: int,
+    y: int,
+    plan: WildPlan,
+    table: Sequence[TableMeld],
+) -> Arrangement:
     """Turn chosen groups and the wild plan into concrete melds with real wild cards."""
     aj, ay, leftover = plan
-    used_wr = []
+    used_wr: list[int] = []
     for g in groups:
         used_wr.extend(c for c in g.naturals if c != JOKER and rank_of(c) == ctx.wild_rank)
     free_wr = list(wr_cards)
@@ -104,7 +127,7 @@ def layout(ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, table) -> Arran
     layoffs: list[tuple[int, tuple[int, ...]]] = []
     for g in groups:
         wilds = [spend.pop() for _ in range(g.wilds)]
-        more = []
+        more: list[int] = []
         while extra and len(more) < g.spare:
             more.append(extra.pop())
         if g.kind == "layoff":
@@ -123,7 +146,7 @@ def layout(ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, table) -> Arran
             if t in used_tables:
                 continue
             room = m.spare
-            taken = []
+            taken: list[int] = []
             while extra and len(taken) < room:
                 taken.append(extra.pop())
             if taken:
@@ -135,8 +158,8 @@ def layout(ctx, groups, deadwood, wr_cards, jokers, xj, y, plan, table) -> Arran
     deadwood = list(deadwood) + left_w + [JOKER] * left_j
     penalty = sum(ctx.pt[c] for c in deadwood)
     merged: dict[int, tuple[int, ...]] = {}
-    for t, cards in layoffs:
-        merged[t] = merged.get(t, ()) + cards
+    for t, added in layoffs:
+        merged[t] = merged.get(t, ()) + added
     return Arrangement(
         melds=tuple(melds),
         deadwood=tuple(sorted(deadwood)),

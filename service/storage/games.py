@@ -65,7 +65,7 @@ class GameWatch(ABC):
         """The game as it is now. With ``at_least``, another waiter's read since the last
         wake-up will do if its version is at least that (a waiter never goes back behind
         what it has seen); ``None`` reads afresh (and that read serves the others)."""
-        accept = (lambda r: False) if at_least is None else (
+        accept: Callable[[GameRecord], bool] = (lambda r: False) if at_least is None else (
             lambda r: r.state.version >= at_least)
         return self.shared(("load",), lambda: self.store.load(self.game_id), accept)
 

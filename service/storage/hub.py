@@ -37,10 +37,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import redis
 
@@ -83,7 +83,8 @@ class _Game:
     waiters: int = 0
     generation: int = 0
     confirmed: bool = False
-    shared: dict[Any, Any] = field(default_factory=dict)
+    #: a key's slot holds what its askers' ``fn`` returns (one kind of value per key)
+    shared: dict[Hashable, _Slot[Any]] = field(default_factory=dict)
     shared_generation: int = -1
 
 
@@ -111,7 +112,7 @@ class Watch:
             self._seen = entry.generation
             return True
 
-    def shared(self, key: Any, fn: Callable[[], T],
+    def shared(self, key: Hashable, fn: Callable[[], T],
                accept: Callable[[T], bool] | None = None) -> T:
         """``fn()``, computed once per game and wake-up for all local waiters asking for
         ``key`` (the first asker computes; the others get its result).
@@ -125,43 +126,43 @@ class Watch:
             if entry.shared_generation != entry.generation:
                 entry.shared = {}
                 entry.shared_generation = entry.generation
-            slot = entry.shared.get(key)
+            slot: _Slot[T] | None = entry.shared.get(key)
             if slot is None:
                 slot = entry.shared[key] = _Slot()
                 return_own = True
             else:
                 return_own = False
         if return_own:
-            return slot.compute(fn)  # type: ignore[no-any-return]
+            return slot.compute(fn)
         value = slot.result()
         if accept is None or accept(value):
-            return value  # type: ignore[no-any-return]
-        own = _Slot()
+            return value
+        own: _Slot[T] = _Slot()
         with cond:
             if entry.shared_generation == entry.generation and entry.shared.get(key) is slot:
                 entry.shared[key] = own
-        return own.compute(fn)  # type: ignore[no-any-return]
+        return own.compute(fn)
 
 
-class _Slot:
+class _Slot(Generic[T]):
     """One shared computation: the first caller runs it, the others wait for it."""
 
     def __init__(self) -> None:
         self._done = threading.Event()
-        self._value: Any = None
+        self._value: T  # set by compute before it sets _done, unless fn raised
         self._error: BaseException | None = None
 
-    def compute(self, fn: Callable[[], Any]) -> Any:
+    def compute(self, fn: Callable[[], T]) -> T:
         try:
-            self._value = fn()
+            value = self._value = fn()
         except BaseException as exc:
             self._error = exc
             raise
         finally:
             self._done.set()
-        return self._value
+        return value
 
-    def result(self) -> Any:
+    def result(self) -> T:
         self._done.wait()
         if self._error is not None:
             raise self._error

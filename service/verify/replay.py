@@ -20,8 +20,9 @@ from typing import Any
 
 from service.core.errors import EngineError
 from service.engine import Event, GameState, apply, claim, new_game
-from service.engine.seats import ACTORS, AWAY, SERVICE, seat_kind, time_out
+from service.engine.seats import ACTORS, SERVICE, seat_kind, time_out
 from service.engine.serialize import rules_from_json
+from service.engine.state import AWAY
 
 __all__ = ["ReplayError", "Step", "describe", "initial_state", "replay", "replay_steps",
            "state_at"]

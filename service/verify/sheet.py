@@ -45,7 +45,7 @@ def _round(record: Mapping[str, Any], rnd: Mapping[str, Any]) -> list[str]:
     width = max(len(n) for n in names)
     out_by = rnd.get("went_out")
     ending = (f"{names[out_by]} went out" if out_by is not None
-              else _ENDINGS.get(rnd.get("reason"), "not scored: the others resigned"))
+              else _ENDINGS.get(rnd.get("reason") or "", "not scored: the others resigned"))
     lines = [f"Round {rnd['number']}: {rnd['hand_size']} cards, {rnd['wild_rank']}s wild, "
              f"dealer {names[rnd['dealer']]}; {ending}"]
     for result, total in zip(rnd.get("results", []), rnd.get("totals", []), strict=True):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, redirect, request, send_from_directory
+from werkzeug.wrappers import Response as BaseResponse
 
 __all__ = ["PLAY_FILES", "STATIC_DIR", "blp"]
 
@@ -27,11 +28,11 @@ blp = Blueprint("play", __name__)
 
 
 @blp.get("/play")
-def play_redirect() -> Response:
+def play_redirect() -> BaseResponse:
     """``/play`` to ``/play/``, keeping the query: the page's relative module URLs
     (``./app.js``) then resolve inside the folder."""
     query = request.query_string.decode("latin-1")
-    return redirect("/play/" + (f"?{query}" if query else ""), code=301)  # type: ignore[return-value]
+    return redirect("/play/" + (f"?{query}" if query else ""), code=301)
 
 
 @blp.get("/play/")

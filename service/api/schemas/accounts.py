@@ -13,10 +13,11 @@ __all__ = ["HANDLE_PATTERN", "AccountRequestSchema", "AccountSchema", "AccountSe
            "handle_field"]
 
 
-def handle_field(description: str, **kwargs: object) -> fields.String:
+def handle_field(description: str, required: bool = False) -> fields.String:
     """A handle: 2 to 24 characters of ``A-Z a-z 0-9 _ -``."""
-    return fields.String(validate=validate.Regexp(HANDLE_PATTERN), metadata={
-        "description": description, "pattern": HANDLE_PATTERN, "example": "ann"}, **kwargs)
+    return fields.String(validate=validate.Regexp(HANDLE_PATTERN), required=required,
+                         metadata={"description": description, "pattern": HANDLE_PATTERN,
+                                   "example": "ann"})
 
 
 class AccountRequestSchema(StrictSchema):

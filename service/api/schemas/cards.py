@@ -4,9 +4,12 @@ cards, card lists and melds are documented in responses."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields
+
+if TYPE_CHECKING:
+    from apispec.ext.marshmallow.field_converter import FieldConverterMixin
 
 #: What a card may look like in a request (the rules, docs/rules.md: rank then suit; also `10`, lower case,
 #: the suit symbols, `JOKER`). Responses always use the canonical two characters.
@@ -53,17 +56,17 @@ def _check_card(text: str) -> None:
         raise ValidationError(f"{text!r} is not a card: write rank then suit, e.g. '7H' or 'JK'")
 
 
-def CardList(**kw: Any) -> fields.List:
+def CardList(**kw: Any) -> fields.List[str]:
     """A list of request cards: each item is checked on its own, so an error names the
     item (``{"hand": {"3": ["'7X' is not a card…"]}}``)."""
     return fields.List(CardIn(), **kw)
 
 
-def Cards(description: str, **kw: Any) -> fields.List:
+def Cards(description: str, **kw: Any) -> fields.List[str]:
     return fields.List(Card(), metadata={"description": description}, **kw)
 
 
-def Melds(description: str, **kw: Any) -> fields.List:
+def Melds(description: str, **kw: Any) -> fields.List[list[str | None]]:
     return fields.List(Cards("One meld."), metadata={"description": description}, **kw)
 
 
@@ -81,7 +84,9 @@ class Described(fields.Raw):
         self.openapi = openapi
 
 
-def described2properties(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def described2properties(
+    self: FieldConverterMixin, field: fields.Field[Any], **kwargs: Any
+) -> dict[str, Any]:
     """apispec attribute function (``converter.add_attribute_function``) for
     :class:`Described` fields."""
     return dict(field.openapi) if isinstance(field, Described) else {}

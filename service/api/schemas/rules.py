@@ -3,6 +3,8 @@ sends (documented here, validated by the engine alone)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import RAISE, Schema, fields, validate
 
 from .cards import RANKS, StrictSchema, absent_is_null, ref
@@ -28,7 +30,8 @@ class RulesSchema(Schema):
     )
     min_players = fields.Integer(required=True, metadata={"description": "Fewest players."})
     max_players = fields.Integer(required=True, metadata={"description": "Most players."})
-    decks = fields.Raw(
+    # an int or "auto" here; GameRulesSchema narrows it to the int in use
+    decks: fields.Field[Any] = fields.Raw(
         required=True,
         metadata={
             "description": 'Number of 52-card decks, or "auto": the fewest, at least the '

@@ -49,7 +49,12 @@ def _connect(url: str, max_connections: int, timeout: float, **kw: Any) -> Any:
     request waits up to ``timeout`` for a free connection (redis-py's blocking pool); on a
     cluster, each node gets the same blocking pool (``connection_pool_class``): redis-py's
     default there fails a request at once when the node's connections are all busy, which
-    a burst on one shard (many seekers of one rules pool) would turn into 503s."""
+    a burst on one shard (many seekers of one rules pool) would turn into 503s.
+
+    Typed ``Any``: redis-py's hints give every command's reply as ``Awaitable | Any`` (its
+    asyncio client shares them) and ``register_script`` as ``Redis``'s only, so a typed
+    client would need a check at every call; each store says what a reply is where it
+    reads one."""
     scheme, sep, rest = url.partition("://")
     if sep and scheme in CLUSTER_SCHEMES:
         plain = f"{CLUSTER_SCHEMES[scheme]}://{rest}"
@@ -125,6 +130,7 @@ class RedisConnection:
         if not isinstance(self.client, redis.RedisCluster):
             return False
         version = self.client.info("server", target_nodes=redis.RedisCluster.RANDOM)
+        assert isinstance(version, dict)  # redis-py's hints add its asyncio client's Awaitable
         return int(str(version["redis_version"]).split(".")[0]) >= 7
 
     def publish_command(self, name: str) -> tuple[str, str]:

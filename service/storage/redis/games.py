@@ -129,7 +129,8 @@ class RedisGameStore(GameStore):
             pipe = self.client.pipeline(transaction=False)
             for game_id in game_ids:
                 pipe.hmget(game_keys(game_id)[0], GAME_FIELDS)
-            return pipe.execute()  # type: ignore[no-any-return]
+            replies: list[Any] = pipe.execute()  # a reply per command, in order
+            return replies
 
         rows = self.connection.run(read) if game_ids else []
         return [record_of(gid, row) for gid, row in zip(game_ids, rows, strict=True)]

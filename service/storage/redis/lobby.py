@@ -11,6 +11,8 @@ entries are skipped by reads and moved or removed by a move worker's prune.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..lobby import LobbyStore
 from .connection import RedisConnection
 
@@ -64,8 +66,8 @@ class RedisLobby(LobbyStore):
         start = 0
         while len(out) < count:
             want = count + 16
-            rows = self.connection.run(lambda s=start, n=want: client.zrevrangebyscore(
-                key, top, "-inf", start=s, num=n, withscores=True))
+            rows: list[tuple[bytes, float]] = self.connection.run(partial(
+                client.zrevrangebyscore, key, top, "-inf", start=start, num=want, withscores=True))
             for member, score in rows:
                 game_id = member.decode()
                 # same created ms as the cursor: ties come in reverse member order

@@ -27,4 +27,5 @@ class RedisRecords(RecordStore):
 
     def load_record(self, game_id: str) -> bytes | None:
         client = self.connection.client
-        return self.connection.run(lambda: client.get(record_key(game_id)))  # type: ignore[no-any-return]
+        record: bytes | None = self.connection.run(lambda: client.get(record_key(game_id)))
+        return record

@@ -101,7 +101,8 @@ class RedisSchedule(Schedule):
             pipe = client.pipeline(transaction=False)  # one key: one shard, one trip
             pipe.zcount(DUE_KEY, "-inf", _ms(now))
             pipe.zrange(DUE_KEY, 0, 0, withscores=True)
-            return pipe.execute()  # type: ignore[no-any-return]
+            replies: list[Any] = pipe.execute()  # a reply per command, in order
+            return replies
 
         due, first = self.connection.run(read)
         return int(due), first[0][1] / 1000 if first else None

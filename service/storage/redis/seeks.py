@@ -113,7 +113,8 @@ class RedisSeekBoard(SeekBoard):
             pipe = client.pipeline(transaction=False)  # one slot
             pipe.hget(seeks, key)
             pipe.zscore(queue, key)
-            return pipe.execute()  # type: ignore[no-any-return]
+            replies: list[Any] = pipe.execute()  # a reply per command, in order
+            return replies
 
         blob, expires = self.connection.run(read)
         return (None if blob is None else orjson.loads(blob),
