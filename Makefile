@@ -93,9 +93,10 @@ bench-push: $(STAMP)
 bench-memory: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_memory $(ARGS)
 
-# The service on a local 3-shard Redis Cluster (needs redis-cli): GAMES (300) short games
-# played as the project's client does, then a row per feature across the shards (games per
-# shard with chi-square and max/min, actions, streams woken on every shard, seeks, records).
+# The service on a local 3-shard Redis Cluster (any redis-server; no redis-cli needed): GAMES
+# (300) short games played as the project's client does, then a row per feature across the
+# shards (games per shard with chi-square and max/min, actions, streams woken on every shard,
+# seeks, records).
 .PHONY: bench-cluster
 bench-cluster: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_cluster --games $(or $(GAMES),300) $(ARGS)

@@ -1,13 +1,12 @@
 """The service unchanged on a local 3-master Redis Cluster (``REDIS_URL=redis+cluster://…``).
 
 The test starts three ``redis-server --cluster-enabled yes`` on loopback, joins them with
-``redis-cli --cluster create``, runs a complete game through the app (rate limits on,
+the cluster commands (tests/cluster/local.py), runs a complete game through the app (rate limits on,
 counted in the cluster too) and checks that games spread over the shards, then runs
 all of ``tests/api`` against the cluster: the API integration tests, the hostile-input
 fuzzing, the rate limits and the 16-thread race through a 2-worker gunicorn (about
 70 s in all). Last, waiters parked on games on all three shards through a 2-worker
-gevent gunicorn are woken by their moves (the hub's sharded subscriptions). Skipped,
-with the reason, when ``redis-cli`` is missing.
+gevent gunicorn are woken by their moves (the hub's sharded subscriptions).
 """
 
 from __future__ import annotations
@@ -27,14 +26,12 @@ from service.config import Config
 from service.engine import apply, from_dict, new_game
 from service.storage.hub import channel_of
 from tests.api.test_full_games import play
-from tests.cluster.local import local_cluster, redis_cli
+from tests.cluster.local import local_cluster
 from tests.conftest import ROOT, wait_until
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if redis_cli() is None:
-        pytest.skip("redis-cli is not installed: it is needed to create the local Redis Cluster")
     with local_cluster(tmp_path_factory.mktemp("nodes")) as started:
         yield started.url
 
