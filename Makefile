@@ -27,15 +27,17 @@ test: $(STAMP)
 	$(BIN)/mypy
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q -n $(JOBS) --dist loadfile $(TESTS)
 
-# The fast tier (< 2 min, no Redis, no server): engine, solver, and the service layer on
-# the in-memory store, without the `slow` tests and with fewer random games, positions and
-# hands compared with the brute-force reference. `make test` runs everything, full size.
-FAST_TESTS := tests/engine tests/solver tests/play tests/storage/test_memory_store.py
+# The fast tier: the tests marked `fast` (no Redis, no server, no subprocess: engine, solver,
+# the service layer in memory, the documents; tests/tiers.py gives every test its tier)
+# without those marked `slow`, and with fewer random games, positions and hands compared
+# with the brute-force reference. Under 2 min: the loop a developer runs all day. `make
+# test` runs every tier at full size; one tier alone: `make test TESTS="-m api"`.
+FAST_JOBS ?= 2
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	ENGINE_GAMES=100 ENGINE_POSITIONS=1000 ENGINE_REFERENCE_HANDS=4000 \
-	  $(BIN)/pytest -q -m "not slow" $(wildcard $(FAST_TESTS))
+	ENGINE_GAMES=60 ENGINE_POSITIONS=1000 ENGINE_REFERENCE_HANDS=4000 \
+	  $(BIN)/pytest -q -n $(FAST_JOBS) -m "fast and not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -97,9 +99,10 @@ bench-push: $(STAMP)
 bench-memory: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_memory $(ARGS)
 
-# The service on a local 3-shard Redis Cluster (needs redis-cli): GAMES (300) short games
-# played as the project's client does, then a row per feature across the shards (games per
-# shard with chi-square and max/min, actions, streams woken on every shard, seeks, records).
+# The service on a local 3-shard Redis Cluster (any redis-server; no redis-cli needed): GAMES
+# (300) short games played as the project's client does, then a row per feature across the
+# shards (games per shard with chi-square and max/min, actions, streams woken on every shard,
+# seeks, records).
 .PHONY: bench-cluster
 bench-cluster: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_cluster --games $(or $(GAMES),300) $(ARGS)

