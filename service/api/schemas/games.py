@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.bots import BOTS
 
 from ..names import PlayerName
-from .cards import StrictSchema, absent_is_null
+from .cards import Described, StrictSchema, absent_is_null, ref
 from .rules import rules_spec_field
-from .views import GameViewSchema
 
-SEED_MAX = 2**63 - 1
+#: The largest integer seed: 2**53 - 1, the largest integer every JSON reader holds
+#: exactly (JavaScript reads numbers as doubles: 2**63 came out as 9223372036854776000, a
+#: bound the server did not have). A larger seed is sent as a string.
+SEED_MAX = 2**53 - 1
 MAX_TURN_SECONDS = 86_400
 
 
@@ -39,12 +43,30 @@ class PlayerSpecSchema(StrictSchema):
             raise ValidationError('a seat is {"name": …} or {"bot": …}, exactly one of them')
 
 
+def _seat_spec(given: str, absent: str, title: str) -> dict[str, Any]:
+    # `{}`: the type is PlayerSpec's own property; `enum: []`: no value is allowed, which
+    # openapi-typescript writes as `never` (a boolean schema would be clearer JSON Schema,
+    # but apispec reads a non-object property as a component's name)
+    return {"title": title, "type": "object", "required": [given],
+            "properties": {given: {}, absent: {"enum": []}}}
+
+
+#: What the document adds to ``PlayerSpec``: exactly one of ``name`` and ``bot`` (what
+#: ``_one_of`` checks), so ``{}`` and ``{"name": …, "bot": …}`` are refused by the
+#: document as by the server, and a typed client may not write both.
+PLAYER_SPEC_ONE_OF: dict[str, Any] = {"oneOf": [
+    _seat_spec("name", "bot", "A player's seat, or an open one"),
+    _seat_spec("bot", "name", "A bot's seat"),
+]}
+
+
 def _check_seed(seed: object) -> None:
     if seed is None or (isinstance(seed, str) and len(seed) <= 64):
         return
-    if isinstance(seed, int) and not isinstance(seed, bool) and -SEED_MAX - 1 <= seed <= SEED_MAX:
+    if isinstance(seed, int) and not isinstance(seed, bool) and -SEED_MAX <= seed <= SEED_MAX:
         return
-    raise ValidationError("a seed is a string of up to 64 characters or a 64-bit integer")
+    raise ValidationError(f"a seed is a string of up to 64 characters or an integer of at "
+                          f"most {SEED_MAX} either side of 0")
 
 
 class CreateGameRequestSchema(StrictSchema):
@@ -66,10 +88,12 @@ class CreateGameRequestSchema(StrictSchema):
         allow_none=True,
         validate=_check_seed,
         metadata={
-            "description": "Makes the shuffles reproducible; hidden until the end.",
+            "description": "Makes the shuffles reproducible; hidden until the end. An "
+            "integer is taken as its decimal text; one beyond ±(2^53 - 1) is sent as a "
+            "string.",
             "oneOf": [
                 {"type": "string", "maxLength": 64},
-                {"type": "integer", "minimum": -SEED_MAX - 1, "maximum": SEED_MAX},
+                {"type": "integer", "minimum": -SEED_MAX, "maximum": SEED_MAX},
                 {"type": "null"},
             ],
         },
@@ -82,23 +106,62 @@ class CreateGameRequestSchema(StrictSchema):
     )
 
 
-class SeatTokenSchema(Schema):
+class _SeatTokenSchema(Schema):
     seat = fields.Integer(required=True)
-    name = fields.String(required=True, allow_none=True)
-    open = fields.Boolean(required=True)
-    bot = fields.String(required=True, allow_none=True,
-                        metadata={"description": "The bot of a bot seat (null: a human's)."})
-    token = fields.String(
-        required=True, allow_none=True,
-        metadata={"description": "The seat's secret bearer token, shown only here (null: an "
-              "open seat, or a bot's)."},
-    )
+
+
+def _kind(kind: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([kind]), metadata={
+        "description": "`human`: a named player's seat; `open`: to be claimed; `bot`: a "
+                       "bot's seat."})
+
+
+class HumanSeatTokenSchema(_SeatTokenSchema):
+    """A named player's seat and its token."""
+
+    kind = _kind("human")
+    name = fields.String(required=True)
+    open = Described({"type": "boolean", "enum": [False]}, required=True)
+    bot = Described({"type": "null"}, required=True)
+    token = fields.String(required=True, metadata={
+        "description": "The seat's secret bearer token, shown only here."})
+
+
+class OpenSeatTokenSchema(_SeatTokenSchema):
+    """An open seat: claimed later, its token given to whoever claims it."""
+
+    kind = _kind("open")
+    name = Described({"type": "null"}, required=True)
+    open = Described({"type": "boolean", "enum": [True]}, required=True)
+    bot = Described({"type": "null"}, required=True)
+    token = Described({"type": "null"}, required=True)
+
+
+class BotSeatTokenSchema(_SeatTokenSchema):
+    """A bot's seat: the service plays it, no token."""
+
+    kind = _kind("bot")
+    name = fields.String(required=True, metadata={"description": "The bot's name."})
+    open = Described({"type": "boolean", "enum": [False]}, required=True)
+    bot = fields.String(required=True, validate=validate.OneOf(sorted(BOTS)))
+    token = Described({"type": "null"}, required=True)
+
+
+SEAT_TOKENS = {"human": ("HumanSeatToken", HumanSeatTokenSchema),
+               "open": ("OpenSeatToken", OpenSeatTokenSchema),
+               "bot": ("BotSeatToken", BotSeatTokenSchema)}
+#: A seat of a new game: ``kind`` says which (a named seat's ``token`` is a string).
+SEAT_TOKEN: dict[str, Any] = {
+    "oneOf": [ref(name) for name, _ in SEAT_TOKENS.values()],
+    "discriminator": {"propertyName": "kind", "mapping": {
+        kind: f"#/components/schemas/{name}" for kind, (name, _) in SEAT_TOKENS.items()}},
+}
 
 
 class CreateGameResponseSchema(Schema):
     game_id = fields.String(required=True)
-    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
-    state = fields.Nested(GameViewSchema, required=True, metadata={"description": "Spectator view."})
+    seats = fields.List(Described(ref("SeatToken")), required=True)
+    state = Described({**ref("GameView"), "description": "Spectator view."}, required=True)
 
 
 class ClaimRequestSchema(StrictSchema):
@@ -117,4 +180,4 @@ class ClaimResponseSchema(Schema):
         metadata={"description": "The creator chose this game's seed, so the creator can know "
                   "every hand: decide before you play."},
     )
-    state = fields.Nested(GameViewSchema, required=True, metadata={"description": "Your view."})
+    state = Described({**ref("SeatView"), "description": "Your view."}, required=True)
