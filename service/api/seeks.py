@@ -64,7 +64,7 @@ class Seeks(MethodView):
              operationId="createSeek", parameters=[TIMEOUT])
     @blp.response(201, "Seek", headers=SEEK_LOCATION, example=MATCHED_EXAMPLE)
     @problems(blp, "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body", "invalid_rules", "invalid_query",
-              "too_many_waits", "creation_limited")
+              "too_many_waits", "creation_limited", "unknown_seek")
     def post(self) -> Response:
         """Seek a game
 
