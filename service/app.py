@@ -25,24 +25,8 @@ from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
 from .api.problems import PROBLEM_CONTENT_TYPE, http_exception_problem, register_error_handlers
-from .api.schemas import (
-    ActionSchemas,
-    ClaimRequestSchema,
-    CreateGameRequestSchema,
-    ProblemSchema,
-    RulesSpecSchema,
-    SolveRequestSchema,
-)
-from .api.schemas.accounts import AccountRequestSchema, AccountSettingsSchema
-from .api.schemas.events import (
-    EVENT_SCHEMAS,
-    SSE_EVENT,
-    STREAM_MESSAGE,
-    STREAM_SCHEMAS,
-    described2properties,
-)
-from .api.schemas.lobby import SeekRequestSchema
-from .api.schemas.records import RecordSchema
+from .api.schemas import ProblemSchema, register_components
+from .api.schemas.events import described2properties
 from .api.waiting import WaitSlots, install_early_refusal, parse_limit
 from .config import Config
 from .storage import Stores, redis_stores
@@ -58,11 +42,20 @@ The reference Three-Thirteen (3-13 rummy) service: rules engine, optimal meld so
 a game server for frontends and bots.
 
 * Cards are two characters, rank then suit: `7H`, `TS`, `JK`.
-* Errors are `application/problem+json` (RFC 9457) with a stable `code`.
-* A seat token (from game creation or a seat claim) is sent as `Authorization: Bearer <token>`.
-* The game version is the `ETag`; send `If-Match` on actions to refuse stale decisions (412).
-* `Idempotency-Key` on an action makes retries safe.
-* Long-poll with `GET /v1/games/{id}?wait_version=N` or `GET …/events?after=N&timeout=S`.
+* Errors are `application/problem+json` (RFC 9457) with a stable `code`; each operation
+  lists, per status, the codes it can return.
+* A seat token (from game creation, a seat claim or a seek) is sent as
+  `Authorization: Bearer <token>`.
+* The game version is the `ETag`; send it as `If-Match` on actions to refuse stale
+  decisions (412). `Idempotency-Key` on an action makes retries safe.
+* Waiting, not polling: `GET /v1/games/{id}?wait=turn` answers when your seat may act,
+  `?wait_version=N` on any change, `GET …/events?after=N&timeout=S` with the next events.
+* `GET /v1/games/{id}/stream` pushes every event and view, as Server-Sent Events or
+  NDJSON: each message is a `StreamMessage` (NDJSON) or a `StreamSseEvent` (SSE).
+* Matchmaking: `POST /v1/seeks` with your rules and player count answers with a seat
+  token at once and, when enough players arrived, a game and a seat.
+* Responses whose fields depend on a state are `oneOf` variants with a discriminator:
+  a view's `status`, a seek's `status`, a new seat's `kind`.
 """
 
 
@@ -138,6 +131,8 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
         # no OPENAPI_SWAGGER_UI_PATH: /docs is docs_blp's page (Swagger UI 5, no inline script)
         API_SPEC_OPTIONS={
             "info": {"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
+            # relative: the service that served this document (OpenAPI 3.1, 4.8.5)
+            "servers": [{"url": "/", "description": "The service that serves this document."}],
         },
     )
     if stores is None:
@@ -151,28 +146,9 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
     api.spec.components.security_scheme(
         "seatToken",
         {"type": "http", "scheme": "bearer",
-         "description": "A seat's token from game creation, a seat claim or a seek; or an "
-                        "account's key, for the seat its account holds."},
+         "description": "A seat's token from game creation or a seat claim."},
     )
-    api.spec.components.security_scheme(
-        "accountKey",
-        {"type": "http", "scheme": "bearer",
-         "description": "An account's key, from `POST /v1/accounts` or `POST /v1/me/key`."},
-    )
-    api.spec.components.schema("RulesSpec", schema=RulesSpecSchema)
-    api.spec.components.schema("SolveRequest", schema=SolveRequestSchema)
-    api.spec.components.schema("CreateGameRequest", schema=CreateGameRequestSchema)
-    api.spec.components.schema("ClaimRequest", schema=ClaimRequestSchema)
-    api.spec.components.schema("SeekRequest", schema=SeekRequestSchema)
-    api.spec.components.schema("AccountRequest", schema=AccountRequestSchema)
-    api.spec.components.schema("AccountSettings", schema=AccountSettingsSchema)
-    for name, schema in ActionSchemas.items():
-        api.spec.components.schema(name, schema=schema)
-    for name, message_schema in {**EVENT_SCHEMAS, **STREAM_SCHEMAS}.items():
-        api.spec.components.schema(name, schema=message_schema)
-    api.spec.components.schema("StreamMessage", STREAM_MESSAGE)
-    api.spec.components.schema("StreamSseEvent", SSE_EVENT)
-    api.spec.components.schema("Record", schema=RecordSchema)
+    register_components(api.spec)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)
@@ -201,8 +177,6 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
         # never rewrites REMOTE_ADDR from that header, whatever --forwarded-allow-ips says.
         # Host is passed through by proxies, so X-Forwarded-Host is not trusted (a proxy
         # that does not set it would let the client's own value through).
-        # Flask documents wrapping ``app.wsgi_app`` as the way to add WSGI middleware; mypy
-        # refuses any assignment to a method (monkey-patching), hence the ignore
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=config.proxy_hops, x_proto=config.proxy_hops)
     return app

@@ -188,6 +188,7 @@ def live_server(redis_server: str) -> Iterator[str]:
         "CREATION_LIMIT_PER_ADDRESS": "off",
         "BOT_GAMES_PER_ADDRESS": "off",
         "SOLVE_LIMIT": "off",
+        "ACCOUNT_LIMIT_PER_ADDRESS": "off",
         "WEB_CONCURRENCY": "2",
         "ACCESS_LOG": "",
         "LOG_LEVEL": "warning",

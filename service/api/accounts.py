@@ -32,7 +32,7 @@ from .schemas.accounts import (
     ProfileSchema,
 )
 from .stream import STREAM_DOC, media_type, stream_cursor, stream_response
-from .web import URL_SAFE_ID, account, json_response, load_body, query_int, stores
+from .web import QUERY_INT_MAX, URL_SAFE_ID, account, json_response, load_body, query_int, stores
 
 __all__ = ["accounts_blp", "me_blp"]
 
@@ -66,7 +66,8 @@ class Accounts(MethodView):
     @accounts_blp.response(201, CreatedAccountSchema, headers={"Location": {
         "description": "The account's public profile.", "schema": {"type": "string"}}},
         example={"handle": "ann", "bot": False, "key": "ann.q0Zk3v6Xb0mQ1sP2aRt5uW8yB9cD1eF4"})
-    @problems(accounts_blp, 409, 413, 415, 422)
+    @problems(accounts_blp, "handle_taken", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
+              "creation_limited")
     def post(self) -> Response:
         """Create an account
 
@@ -91,7 +92,7 @@ class Profile(MethodView):
     @accounts_blp.doc(operationId="getAccount", security=[])
     @accounts_blp.response(200, ProfileSchema, example={
         "handle": "ann", "bot": False, "reference": False, "ratings": {}})
-    @problems(accounts_blp, 404)
+    @problems(accounts_blp, "unknown_account")
     def get(self, handle: str) -> Response:
         """An account's public profile
 
@@ -105,7 +106,7 @@ class Profile(MethodView):
 class Me(MethodView):
     @me_blp.doc(operationId="getMe", security=ACCOUNT_KEY)
     @me_blp.response(200, AccountSchema)
-    @problems(me_blp, 401)
+    @problems(me_blp, "invalid_token")
     def get(self) -> Response:
         """Your account"""
         return json_response(_me(_mine()), 200, {"Cache-Control": "private, no-cache"})
@@ -114,7 +115,7 @@ class Me(MethodView):
                             {"challenges_from": "bots"}),
                 operationId="updateMe", security=ACCOUNT_KEY)
     @me_blp.response(200, AccountSchema)
-    @problems(me_blp, 401, 413, 415, 422)
+    @problems(me_blp, "invalid_token", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body")
     def patch(self) -> Response:
         """Change your settings
 
@@ -128,7 +129,7 @@ class Me(MethodView):
 
     @me_blp.doc(operationId="closeMe", security=ACCOUNT_KEY)
     @me_blp.response(204)
-    @problems(me_blp, 401)
+    @problems(me_blp, "invalid_token")
     def delete(self) -> Response:
         """Close your account
 
@@ -144,7 +145,7 @@ class Me(MethodView):
 class Key(MethodView):
     @me_blp.doc(operationId="rotateKey", security=ACCOUNT_KEY)
     @me_blp.response(201, KeySchema)
-    @problems(me_blp, 401)
+    @problems(me_blp, "invalid_token")
     def post(self) -> Response:
         """Replace your key
 
@@ -167,7 +168,7 @@ class MyGames(MethodView):
               "progress come all at once.", {"type": "integer", "minimum": 1, "maximum": 100}),
     ])
     @me_blp.response(200, MyGamesSchema)
-    @problems(me_blp, 401, 422)
+    @problems(me_blp, "invalid_token", "invalid_query", "invalid_cursor")
     def get(self) -> Response:
         """Your games
 
@@ -195,7 +196,7 @@ class MyStream(MethodView):
     @me_blp.doc(operationId="streamMe", security=ACCOUNT_KEY, parameters=[
         query("after", "Send the notes numbered after this (default 0: all kept); "
               "`Last-Event-ID` wins over it. Beyond the newest: 422 `invalid_cursor`.",
-              {"type": "integer", "minimum": 0}),
+              {"type": "integer", "minimum": 0, "maximum": QUERY_INT_MAX}),
         query("ticket", "A ticket from `POST /v1/me/stream-tickets` (single use, 30 s), for "
               "clients that cannot send `Authorization` (EventSource).",
               {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"}),
@@ -205,7 +206,8 @@ class MyStream(MethodView):
         "Your notes as they come (`challenge`, `challenge_declined`, `challenge_canceled`, "
         "`game_started`, `your_turn`, `game_finished`), each once with its number as the "
         "event id; heartbeats while idle; a last `end` message. See docs/accounts.md.")}})
-    @problems(me_blp, 401, 422)
+    @problems(me_blp, "invalid_token", "invalid_query", "invalid_cursor", "too_many_waits",
+              "not_acceptable")
     def get(self) -> Response:
         """Follow your account as a stream
 
@@ -246,7 +248,7 @@ class MyStreamTickets(MethodView):
                        "seconds.",
         "content": {"application/json": {"schema": {
             "$ref": "#/components/schemas/StreamTicket"}}}}})
-    @problems(me_blp, 401)
+    @problems(me_blp, "invalid_token")
     def post(self) -> Response:
         """Get a ticket for your stream
 

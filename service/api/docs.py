@@ -1,7 +1,8 @@
 """Documentation helpers: the problem responses and parameters views share.
 
-Every status a view can return is listed on it (the contract tests hold the
-service to that), so these helpers keep the lists short and the wording equal.
+Every status a view can return is listed on it, and under each status the codes it can
+carry (the contract tests hold the service to that: tests/api/test_document_two_way.py),
+so these helpers keep the lists short and the wording equal.
 """
 
 from __future__ import annotations
@@ -12,34 +13,69 @@ from typing import Any, TypeVar
 from flask_smorest import Blueprint
 
 from .limits import RATE_LIMITED_BLUEPRINTS
-from .problems import PROBLEM_CONTENT_TYPE
-from .schemas import ProblemSchema
+from .problems import CODE_STATUSES, PROBLEM_CONTENT_TYPE
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-WHY = {
-    401: "No token or key, a token of no seat of this game, or a key of no open account "
-    "(`invalid_token`).",
-    403: "A seat of another account asked with your key (`not_your_account`).",
-    404: "Unknown game (`unknown_game`), seat (`unknown_seat`), seek (`unknown_seek`), "
-    "account (`unknown_account`) or challenge (`unknown_challenge`).",
-    409: "A handle taken regardless of case (`handle_taken`), an account already seated in "
-    "this game (`already_seated`), not your turn (`not_your_turn`), an illegal action (`illegal_action`), seats still "
-    "open (`seats_open`), seat taken (`seat_taken`), the game kept changing "
-    "(`version_conflict`), or an `Idempotency-Key` older than the seat's latest "
-    "request (`idempotency_key_superseded`: nothing is applied), or a record or past "
-    "version asked of a game still being played (`game_not_finished`).",
-    412: "The `If-Match` version is stale (`version_conflict`).",
-    413: "The body is larger than the server's limit (`body_too_large`).",
-    415: "The body is not JSON (`unsupported_media_type`).",
-    422: "The body or query does not parse or validate (`invalid_json`, `invalid_body`, "
-    "`invalid_query`, `invalid_cursor`, `invalid_card`, `invalid_rules`, `invalid_action`, "
-    "`idempotency_key_reused`, `version_not_recorded`).",
-    429: "Too many requests for this seat token or client address (`rate_limited`), or on a "
-    "long-poll too many waiting requests of this client (`too_many_waits`); retry after "
-    "`Retry-After`.",
-    503: "The game store is unreachable or did not answer in time (`storage_unavailable`); "
-    "retry after `Retry-After`. A 503 does not prove that a write was not made: a write "
+#: When each code is answered, in a few words: an operation's problem responses list the
+#: codes it can return, each with this line (the statuses come from ``CODE_STATUSES``).
+WHEN = {
+    "already_seated": "your account holds a seat of this game already",
+    "bad_request": "the request cannot be read at all",
+    "body_too_large": "the body is larger than the server's limit",
+    "creation_limited": "one more game, rematch, seek or account than this client's "
+    "creation limit",
+    "handle_taken": "the handle is taken, regardless of case (or reserved)",
+    "game_not_finished": "a record, or a past version, of a game still being played",
+    "http_error": "any other HTTP error",
+    "idempotency_key_reused": "the same `Idempotency-Key` with another body",
+    "idempotency_key_superseded": "an `Idempotency-Key` older than the seat's latest keyed "
+    "request (nothing is applied)",
+    "illegal_action": "not allowed now",
+    "internal_error": "a bug",
+    "invalid_action": "an action body of the wrong shape",
+    "invalid_body": "the body does not match the schema (`errors` says where)",
+    "invalid_card": "a card that is not written as one",
+    "invalid_cursor": "a cursor beyond the newest event, or one the lobby never gave",
+    "invalid_input": "other input the engine refuses",
+    "invalid_json": "the body is not JSON, or nests too deep",
+    "invalid_query": "a query parameter (or `Last-Event-ID`) out of its schema",
+    "invalid_rules": "an unknown rules option, a value out of range, or rules this table "
+    "cannot be dealt with",
+    "invalid_token": "no token, or one of no seat of this game (or not this seek's), or a "
+    "key of no open account",
+    "method_not_allowed": "another method than the path's",
+    "not_acceptable": "the `Accept` header allows none of the response's media types",
+    "not_found": "no such path",
+    "not_your_account": "a seat of an account other than your key's",
+    "not_your_turn": "another seat is on turn (`current_seat`)",
+    "rate_limited": "over a rate limit of this seat token or client address",
+    "record_not_replayable": "a past version of a record in a format no longer replayed",
+    "seat_away": "the seat is away: send `back` first",
+    "seat_resigned": "the seat resigned: the service plays it",
+    "seat_taken": "the seat is not open",
+    "seats_open": "seats are still to be claimed (`open_seats`)",
+    "seek_matched": "the seek was already matched",
+    "solve_too_complex": "past the solver's work budget",
+    "storage_unavailable": "the game store is unreachable or did not answer in time",
+    "too_many_bot_games": "past the weight of unfinished bot games this client may hold",
+    "too_many_waits": "one more parked request than this client may hold",
+    "turn_timed_out": "the turn's clock ran out: the stand-in finishes it",
+    "unknown_account": "no open account with this handle",
+    "unknown_game": "no game with this id (or it expired)",
+    "unknown_seat": "a seat this game does not have",
+    "unknown_seek": "no seek with this id (never made, removed, or expired unmatched)",
+    "unsupported_media_type": "the body is not sent as JSON",
+    "version_conflict": "a stale `If-Match` (`current_version`), or, as a 409, a write "
+    "that lost its race too many times in a row (retry)",
+    "version_not_recorded": "a version beyond the record's (`versions`)",
+}
+assert set(WHEN) == set(CODE_STATUSES), "every code has its line"
+
+#: What a status adds to its codes' lines, whatever the code.
+NOTES = {
+    429: "Retry after `Retry-After`.",
+    503: "Retry after `Retry-After`. A 503 does not prove that a write was not made: a write "
     "that timed out may still have been applied. For an action, retry with the same "
     "`Idempotency-Key`: if the first attempt was applied you get its response (with "
     "`Idempotent-Replayed: true`), otherwise the action is applied once.",
@@ -63,30 +99,65 @@ ETAG = {
         "schema": {"type": "string"},
     }
 }
-LOCATION = {"Location": {"description": "The new game's URL.", "schema": {"type": "string"}}}
+LOCATION = {"Location": {"description": "The new game's URL: `/v1/games/{game_id}`.",
+                        "schema": {"type": "string", "format": "uri-reference"}}}
 
 
-def problems(blp: Blueprint, *statuses: int, storage: bool = True) -> Callable[[F], F]:
-    """Document ``statuses`` as problem+json (plus 503 when the view calls Redis, and 429
-    on rate-limited blueprints), one ``blp.alt_response`` each.
+#: A problem an operation lists: its code, or ``(status, code)`` for a code that has
+#: several statuses (``version_conflict``).
+Listed = str | tuple[int, str]
 
-    Put it below ``blp.response`` and above any other ``alt_response`` of the view.
+
+def problems(blp: Blueprint, *codes: Listed, storage: bool = True) -> Callable[[F], F]:
+    """Document the problems ``codes`` as problem+json, one ``blp.alt_response`` per status,
+    each listing its codes as the enum of ``code`` (plus 503 ``storage_unavailable`` when
+    the view calls Redis, and 429 ``rate_limited`` on rate-limited blueprints).
+
+    Why per operation: a client switches on the codes an operation can return, and a typed
+    client then gets only those. Put it below ``blp.response`` and above any other
+    ``alt_response`` of the view.
     """
-    limited = [429] if blp.name in RATE_LIMITED_BLUEPRINTS else []
+    by_status: dict[int, list[str]] = {}
+    for item in codes:
+        status, code = item if isinstance(item, tuple) else (_only_status(item), item)
+        assert status in CODE_STATUSES[code], f"{code} is never a {status}"
+        by_status.setdefault(status, []).append(code)
+    if blp.name in RATE_LIMITED_BLUEPRINTS:
+        by_status.setdefault(429, []).append("rate_limited")
+    if storage:
+        by_status.setdefault(503, []).append("storage_unavailable")
 
     def decorate(fn: F) -> F:
-        for status in sorted({*statuses, *limited, *([503] if storage else [])}, reverse=True):
+        for status in sorted(by_status, reverse=True):
+            listed = sorted(set(by_status[status]))
             fn = blp.alt_response(
                 status,
-                schema=ProblemSchema,
+                schema=problem_of(listed),
                 content_type=PROBLEM_CONTENT_TYPE,
-                description=WHY[status],
-                headers=({**RETRY_AFTER, **RATE_LIMIT_HEADERS} if status == 429 and limited
+                description=_description(status, listed),
+                headers=({**RETRY_AFTER, **RATE_LIMIT_HEADERS} if "rate_limited" in listed
                          else RETRY_AFTER if status in (429, 503) else None),
             )(fn)
         return fn
 
     return decorate
+
+
+def _only_status(code: str) -> int:
+    statuses = CODE_STATUSES[code]
+    assert len(statuses) == 1, f"{code} has statuses {statuses}: name one, (status, code)"
+    return statuses[0]
+
+
+def problem_of(codes: list[str]) -> dict[str, Any]:
+    """The ``Problem`` schema narrowed to ``codes``."""
+    return {"allOf": [{"$ref": "#/components/schemas/Problem"}], "required": ["code"],
+            "properties": {"code": {"enum": codes}}}
+
+
+def _description(status: int, codes: list[str]) -> str:
+    listed = "; ".join(f"`{code}`: {WHEN[code]}" for code in codes) + "."
+    return f"{listed} {NOTES[status]}" if status in NOTES else listed
 
 
 def json_body(

@@ -54,7 +54,8 @@ class Events(MethodView):
         ],
     )
     @blp.response(200, EventsResponseSchema)
-    @problems(blp, 401, 404, 422)
+    @problems(blp, "invalid_token", "unknown_game", "invalid_query", "invalid_cursor",
+              "too_many_waits")
     def get(self, game_id: str) -> Response:
         """The event log: public events plus your own private ones, in order
 

@@ -48,7 +48,6 @@ from .schemas import (
     ClaimResponseSchema,
     CreateGameRequestSchema,
     CreateGameResponseSchema,
-    GameViewSchema,
 )
 from .schemas.lobby import LobbyPageSchema
 from .web import (
@@ -118,6 +117,13 @@ def _wait_turn() -> bool:
     return True
 
 
+def _seat_kind(bot: str | None, is_open: bool, account: Account | None) -> str:
+    """A new seat's ``kind``: what says which of its fields are set (the document's
+    discriminator of ``SeatToken``)."""
+    return ("bot" if bot is not None else "open" if is_open
+            else "account" if account is not None else "human")
+
+
 def _links() -> dict[str, dict[str, object]]:
     """OpenAPI links from a created game to what one does next (clients and contract tests
     follow them: view, act as a seat, read events, claim a seat, stream, get a ticket)."""
@@ -141,7 +147,7 @@ def _links() -> dict[str, dict[str, object]]:
 class Games(MethodView):
     @blp.doc(operationId="listGames", parameters=LOBBY_PARAMETERS)
     @blp.response(200, LobbyPageSchema, example=LOBBY_EXAMPLE)
-    @problems(blp, 422)
+    @problems(blp, "invalid_query", "invalid_cursor")
     def get(self) -> Response:
         """The lobby: games to join or to watch
 
@@ -155,7 +161,9 @@ class Games(MethodView):
                          CREATE_EXAMPLE), operationId="createGame",
              responses={201: {"links": _links()}})
     @blp.response(201, CreateGameResponseSchema, headers={**LOCATION, **ETAG})
-    @problems(blp, 413, 415, 422)
+    @problems(blp, "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
+              "invalid_rules", "creation_limited", "too_many_bot_games", "invalid_token",
+              "not_your_account")
     def post(self) -> Response:
         """Create a game
 
@@ -176,8 +184,10 @@ class Games(MethodView):
         metrics.GAMES_CREATED.inc()
         state = record.state
         seats = [
-            {"seat": s, "name": state.names[s], "open": s in record.open_seats,
-             "bot": bots[s], "token": tokens[s]}
+            {"seat": s, "kind": _seat_kind(bots[s], s in record.open_seats,
+                                           accounts[s] if accounts else None),
+             "name": state.names[s], "open": s in record.open_seats, "bot": bots[s],
+             "token": tokens[s]}
             for s in range(len(names))
         ]
         out = {
@@ -210,8 +220,9 @@ class Game(MethodView):
             VERSION_QUERY,
         ],
     )
-    @blp.response(200, GameViewSchema, headers=ETAG)
-    @problems(blp, 401, 404, 422)
+    @blp.response(200, "GameView", headers=ETAG)
+    @problems(blp, "invalid_token", "unknown_game", "invalid_query", "too_many_waits",
+              "game_not_finished", "record_not_replayable", "version_not_recorded")
     def get(self, game_id: str) -> Response:
         """The game as you may see it
 
@@ -254,7 +265,10 @@ class Actions(MethodView):
         operationId="act",
         security=TOKEN,
         parameters=[
-            header("If-Match", 'The version you decided on, e.g. `"12"`: 412 if stale.'),
+            header("If-Match", 'The version you decided on, as its ETag: `"12"`; the bare '
+                   "number, `12`, is taken the same way (RFC 9110 wants the quotes, many "
+                   "clients leave them out). 412 `version_conflict` unless it names the "
+                   "game's version (`*`: any)."),
             header("Idempotency-Key", "Any unique string (1–200 chars): a retry with the same "
                    "key and body returns the first response instead of acting twice. Only "
                    "a seat's latest key is kept (for an hour); an older one is 409 "
@@ -279,8 +293,12 @@ class Actions(MethodView):
             }},
         },
     )
-    @blp.response(200, GameViewSchema, headers=ETAG)
-    @problems(blp, 401, 404, 409, 412, 413, 415, 422)
+    @blp.response(200, "SeatView", headers=ETAG)
+    @problems(blp, "invalid_token", "unknown_game", "not_your_turn", "illegal_action",
+              "seat_resigned", "seat_away", "turn_timed_out", "seats_open",
+              (409, "version_conflict"), (412, "version_conflict"), "idempotency_key_superseded",
+              "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body", "invalid_card", "invalid_action",
+              "idempotency_key_reused")
     def post(self, game_id: str) -> Response:
         """Act for your seat
 
@@ -334,7 +352,9 @@ class Claim(MethodView):
     @blp.doc(**json_body("ClaimRequest", "Your name at the table.", {"name": "bob"}),
              operationId="claimSeat")
     @blp.response(200, ClaimResponseSchema, headers=ETAG)
-    @problems(blp, 404, 409, 413, 415, 422)
+    @problems(blp, "unknown_game", "unknown_seat", "seat_taken", (409, "version_conflict"),
+              "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
+              "invalid_token", "already_seated")
     def post(self, game_id: str, seat: str) -> Response:
         """Claim an open seat
 
@@ -350,8 +370,8 @@ class Claim(MethodView):
         body = load_body(_CLAIM)
         mine = account()
         if mine is None and body.get("name") is None:
-            raise ApiProblem(422, "invalid_body", "a claim without an account key names its "
-                             "player", errors={"name": ["required without an account key"]})
+            raise play.AuthError("a claim without a name is an account's: send its key as "
+                                 "Authorization: Bearer <key> (or name your player)")
         name = mine.handle if mine is not None else body["name"]
         record, token = play.claim_seat(stores(), game_id, number, name, mine)
         state = record.state
@@ -370,8 +390,9 @@ class Claim(MethodView):
 @blp.route("/<game_id>/rematch", parameters=[GAME_ID])
 class Rematch(MethodView):
     @blp.doc(operationId="askRematch", security=TOKEN)
-    @blp.response(200, GameViewSchema, headers=ETAG)
-    @problems(blp, 401, 404, 409, 422)
+    @blp.response(200, "SeatView", headers=ETAG)
+    @problems(blp, "invalid_token", "unknown_game", "illegal_action", "seat_resigned",
+              (409, "version_conflict"), "creation_limited", "too_many_bot_games")
     def post(self, game_id: str) -> Response:
         """Ask for (or accept) a rematch
 

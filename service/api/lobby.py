@@ -30,7 +30,8 @@ LOBBY_PARAMETERS = [
 LOBBY_EXAMPLE = {"games": [{
     "game_id": "Zk3v6Xb0mQ1sP2aR", "status": "open", "preset": "classic",
     "rules": preset_rules("classic").to_dict(), "players": 2,
-    "seats": [{"seat": 0, "name": "ann", "open": False}, {"seat": 1, "name": None, "open": True}],
+    "seats": [{"seat": 0, "name": "ann", "open": False, "kind": "human", "bot": None},
+              {"seat": 1, "name": None, "open": True, "kind": "human", "bot": None}],
     "seats_taken": 1, "seats_open": 1, "round": 1, "seeded_by_creator": False,
     "created": "2026-01-01T12:00:00.000Z"}], "next_cursor": None}
 

@@ -89,6 +89,8 @@ def check_name(name: str) -> None:
 def check_nickname(name: str) -> None:
     """Refuse a name that is not in the PRECIS Nickname form, or that stacks combining
     marks (see the module's docstring)."""
+    if not name:
+        return  # the length check refuses it (marshmallow runs every validator)
     run = 0
     for char in name:
         run = run + 1 if unicodedata.category(char) in ("Mn", "Me") else 0

@@ -51,6 +51,7 @@ from service.play import (
 from service.storage import StorageUnavailableError, UnknownGameError
 
 __all__ = [
+    "CODE_STATUSES",
     "PROBLEM_CODES",
     "PROBLEM_CONTENT_TYPE",
     "ApiProblem",
@@ -99,10 +100,10 @@ STATUS = {
     UnknownSeekError: 404,
     SeekMatchedError: 409,
     TooManyBotGamesError: 429,
+    RecordNotReplayableError: 409,
     AlreadySeatedError: 409,
     HandleTakenError: 409,
     UnknownAccountError: 404,
-    RecordNotReplayableError: 409,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).
@@ -118,30 +119,54 @@ HTTP_CODES = {
 }
 
 
-#: Codes of the problems the HTTP layer raises itself (``ApiProblem`` and the handlers).
-API_CODES = (
-    "invalid_json", "invalid_query", "invalid_cursor", "unknown_game", "storage_unavailable",
-    "http_error", "too_many_waits", "creation_limited",
-    "not_acceptable", "not_your_account",
-)
+#: Codes of the problems the HTTP layer raises itself (``ApiProblem`` and the handlers),
+#: with their status (``http_error`` is any other 4xx: none is documented for it).
+API_CODES = {
+    "invalid_json": 422, "invalid_query": 422, "invalid_cursor": 422, "unknown_game": 404,
+    "storage_unavailable": 503, "http_error": 400, "too_many_waits": 429,
+    "creation_limited": 429, "not_acceptable": 406, "not_your_account": 403,
+}
 
 
-def _concrete_codes(root: type[EngineError] | type[PlayError]) -> set[str]:
-    """The codes of every error class below ``root`` (the roots are never raised)."""
-    codes: set[str] = set()
+def _error_classes(root: type[EngineError] | type[PlayError]
+                   ) -> list[type[EngineError] | type[PlayError]]:
+    """Every error class below ``root`` (the roots are never raised)."""
+    found: list[type[EngineError] | type[PlayError]] = []
     todo: list[type[EngineError] | type[PlayError]] = list(root.__subclasses__())
     while todo:
         cls = todo.pop()
-        codes.add(cls.code)
+        found.append(cls)
         todo.extend(cls.__subclasses__())
-    return codes
+    return found
 
+
+def _code_statuses() -> dict[str, tuple[int, ...]]:
+    pairs = {(status, code) for code, status in API_CODES.items()}
+    pairs |= {(status, code) for status, code in HTTP_CODES.items()}
+    pairs |= {(_status_of_class(cls), cls.code)
+              for cls in _error_classes(EngineError) + _error_classes(PlayError)}
+    statuses: dict[str, set[int]] = {}
+    for status, code in pairs:
+        statuses.setdefault(code, set()).add(status)
+    return {code: tuple(sorted(found)) for code, found in sorted(statuses.items())}
+
+
+def _status_of_class(cls: type) -> int:
+    for base in cls.__mro__:
+        if base in STATUS:
+            return STATUS[base]
+    raise TypeError(f"{cls.__name__} has no status in STATUS: every error a view can raise "
+                    "is answered with its own")
+
+
+#: The one table of codes: each ``code`` a problem of this service can carry, with the
+#: statuses it comes with (``version_conflict``: 409 when a write kept losing its race,
+#: 412 for a stale ``If-Match``). Each operation's documented problems are drawn from it
+#: (``service/api/docs.py``), so a code cannot be documented under a status it never has.
+CODE_STATUSES = _code_statuses()
 
 #: Every ``code`` a problem of this service can carry (the enum of ``Problem.code``).
-PROBLEM_CODES = tuple(sorted(
-    _concrete_codes(EngineError) | _concrete_codes(PlayError)
-    | set(HTTP_CODES.values()) | set(API_CODES)
-))
+PROBLEM_CODES = tuple(CODE_STATUSES)
 
 
 class ApiProblem(Exception):
@@ -178,10 +203,7 @@ def problem_response(
 
 
 def _status_of(exc: Exception) -> int:
-    for cls in type(exc).__mro__:
-        if cls in STATUS:
-            return STATUS[cls]
-    return 500
+    return _status_of_class(type(exc))
 
 
 def register_error_handlers(app: Flask, retry_after_seconds: int) -> None:

@@ -66,16 +66,13 @@ RECORD_DOC = {
               JSON: {"schema": {"$ref": "#/components/schemas/Record"}},
               TEXT: {"schema": {"type": "string"}, "example": SHEET_EXAMPLE},
           }},
-    406: {"description": "The `Accept` header allows neither format (`not_acceptable`).",
-          "content": {"application/problem+json": {
-              "schema": {"$ref": "#/components/schemas/Problem"}}}},
 }
 
 
 @blp.route("/<game_id>/record")
 class Record(MethodView):
     @blp.doc(operationId="getRecord", responses=RECORD_DOC)
-    @problems(blp, 404, 409)
+    @problems(blp, "unknown_game", "game_not_finished", "not_acceptable")
     def get(self, game_id: str) -> Response:
         """A finished game's record
 

@@ -16,9 +16,8 @@ from flask_smorest import Blueprint
 
 from service import play
 
-from .docs import LOCATION, json_body, problems, query
-from .problems import ApiProblem
-from .schemas.lobby import SeekRequestSchema, SeekSchema
+from .docs import json_body, problems, query
+from .schemas.lobby import SeekRequestSchema
 from .web import account, bearer_token, json_response, load_body, parked, query_seconds, stores
 
 blp = Blueprint("seeks", __name__, url_prefix="/v1/seeks",
@@ -28,6 +27,13 @@ _SEEK = SeekRequestSchema()
 SEEK_TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 TIMEOUT = query("timeout", "Wait up to this many seconds for the match (capped by the "
                 "server, 30 by default; 0: answer at once).", {"type": "number", "minimum": 0})
+#: Where the 201 points: the seek itself, not its game (which may not exist yet).
+SEEK_LOCATION = {"Location": {
+    "description": "This seek's URL, `/v1/seeks/{seek_id}`: read it (and wait on it) with "
+                   "`GET` and the seek's `token` as `Authorization: Bearer`, or cancel it "
+                   "with `DELETE`. Not the game's: a matched seek's game is "
+                   "`/v1/games/{game_id}` of the body.",
+    "schema": {"type": "string", "format": "uri-reference"}}}
 MATCHED_EXAMPLE = {"seek_id": "0f3a9c2b7d1e4a65.4.q0Zk3v6Xb0mQ1sP2aRt5uW8yB9cD1eF4",
                    "status": "matched", "name": "ann", "players": 4, "expires": None,
                    "game_id": "Zk3v6Xb0mQ1sP2aR", "seat": 2,
@@ -65,8 +71,10 @@ class Seeks(MethodView):
     @blp.doc(**json_body("SeekRequest", "The rules, the player count and your name.",
                          {"rules": {"preset": "classic"}, "players": 4, "name": "ann"}),
              operationId="createSeek", parameters=[TIMEOUT])
-    @blp.response(201, SeekSchema, headers=LOCATION, example=MATCHED_EXAMPLE)
-    @problems(blp, 413, 415, 422)
+    @blp.response(201, "Seek", headers=SEEK_LOCATION, example=MATCHED_EXAMPLE)
+    @problems(blp, "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
+              "invalid_rules", "invalid_query", "too_many_waits", "creation_limited",
+              "unknown_seek", "invalid_token")
     def post(self) -> Response:
         """Seek a game
 
@@ -83,8 +91,8 @@ class Seeks(MethodView):
         config = current_app.extensions["three_thirteen"].config
         mine = account()
         if mine is None and body.get("name") is None:
-            raise ApiProblem(422, "invalid_body", "a seek without an account key names its "
-                             "player", errors={"name": ["required without an account key"]})
+            raise play.AuthError("a seek without a name is an account's: send its key as "
+                                 "Authorization: Bearer <key> (or name your player)")
         seek = play.open_seek(stores(), body["rules"], body["players"], body.get("name", ""),
                               config.seek_ttl_seconds, mine)
         who = (play.account_credential(mine.handle) if mine is not None
@@ -99,8 +107,8 @@ SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
 @blp.route("/<seek_id>", parameters=[SEEK_ID])
 class OneSeek(MethodView):
     @blp.doc(operationId="getSeek", parameters=[TIMEOUT], security=SEEK_TOKEN)
-    @blp.response(200, SeekSchema, example=MATCHED_EXAMPLE)
-    @problems(blp, 401, 404, 422)
+    @blp.response(200, "Seek", example=MATCHED_EXAMPLE)
+    @problems(blp, "invalid_token", "unknown_seek", "invalid_query", "too_many_waits")
     def get(self, seek_id: str) -> Response:
         """Your seek: still waiting, or matched (with your seat)
 
@@ -111,7 +119,7 @@ class OneSeek(MethodView):
 
     @blp.doc(operationId="deleteSeek", security=SEEK_TOKEN)
     @blp.response(204)
-    @problems(blp, 401, 404, 409)
+    @problems(blp, "invalid_token", "unknown_seek", "seek_matched")
     def delete(self, seek_id: str) -> Response:
         """Stop seeking
 

@@ -115,21 +115,24 @@ STREAM_DOC = {
         "description": "The stream: the events after the cursor, then your view; on every "
         "move the new events, then the new view; heartbeats while idle; a last `end` "
         "message. See docs/streams.md.",
+        # Why both forms: OpenAPI 3.2 gives a sequential media type's items `itemSchema`,
+        # and `schema` the whole stream read as an array of them; the tools this document
+        # is read with (openapi-typescript, Swagger UI) know 3.1 only, so the item schema
+        # is 3.2's under its registered pre-3.2 name, `x-oai-itemSchema`. What each tool
+        # reads: an NDJSON stream's `schema` is 3.2's (an array of `StreamMessage`, so
+        # generators type each line); an SSE stream's `schema` is one event, as 3.1 tools
+        # (schemathesis, Swagger UI) read `text/event-stream`.
         "content": {
-            # OpenAPI 3.1 has no schema for a stream as a whole: for SSE, tools read
-            # `schema` as each event's (schemathesis validates every event against it)
-            SSE: {"schema": {"$ref": "#/components/schemas/StreamSseEvent"}},
-            # each line is a StreamMessage (3.2's `itemSchema`; an extension field in 3.1)
-            NDJSON: {"schema": {"type": "string", "description": "One `StreamMessage` per "
-                                "line; a heartbeat is an empty line."},
-                     "x-itemSchema": {"$ref": "#/components/schemas/StreamMessage"}},
+            SSE: {"schema": {"$ref": "#/components/schemas/StreamSseEvent"},
+                  "x-oai-itemSchema": {"$ref": "#/components/schemas/StreamSseEvent"}},
+            NDJSON: {"schema": {"type": "array", "description": "The stream's lines, one "
+                                "`StreamMessage` each; a heartbeat is an empty line.",
+                                "items": {"$ref": "#/components/schemas/StreamMessage"}},
+                     "x-oai-itemSchema": {"$ref": "#/components/schemas/StreamMessage"}},
         },
         "headers": {"Cache-Control": {"description": "`no-cache` (`private, no-cache` for a "
                                       "seat)", "schema": {"type": "string"}}},
     },
-    406: {"description": "The `Accept` header allows neither format (`not_acceptable`).",
-          "content": {"application/problem+json": {
-              "schema": {"$ref": "#/components/schemas/Problem"}}}},
 }
 
 
@@ -152,7 +155,8 @@ class Stream(MethodView):
         ],
         responses=STREAM_DOC,
     )
-    @problems(blp, 401, 404, 422)
+    @problems(blp, "invalid_token", "unknown_game", "invalid_query", "invalid_cursor",
+              "not_acceptable", "too_many_waits")
     def get(self, game_id: str) -> Response:
         """Follow a game as a stream
 
@@ -231,7 +235,7 @@ class StreamTickets(MethodView):
                 "$ref": "#/components/schemas/StreamTicket"}}},
         }},
     )
-    @problems(blp, 401, 404)
+    @problems(blp, "invalid_token", "unknown_game")
     def post(self, game_id: str) -> Response:
         """Get a stream ticket
 

@@ -54,7 +54,9 @@ __all__ = [
 
 #: The form of game ids and stream tickets in URLs, as the document gives it.
 URL_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_ETAG = re.compile(r'\s*(?:W/)?"(\d{1,18})"\s*')
+#: One version in ``If-Match``: the ETag as sent, ``"12"``, or the bare number ``12`` (RFC
+#: 9110 wants the quotes, but clients often send the version they read from the body).
+_ETAG = re.compile(r'\s*(?:(?:W/)?"(\d{1,18})"|(\d{1,18}))\s*')
 
 
 def config() -> Config:
@@ -238,7 +240,8 @@ def if_match() -> Callable[[int], bool] | None:
         return None
     if header.strip() == "*":
         return lambda version: True
-    wanted = {int(m.group(1)) for part in header.split(",") if (m := _ETAG.fullmatch(part))}
+    wanted = {int(m.group(1) or m.group(2))
+              for part in header.split(",") if (m := _ETAG.fullmatch(part))}
     return lambda version: version in wanted
 
 

@@ -104,6 +104,9 @@ def round_started(log: EventLog, state: GameState) -> None:
             "current_seat": state.current_seat,
             "discard_top": card_name(state.discard[-1]) if state.discard else None,
             "stock_count": len(state.stock),
+            # the round's number under the name round_ended and the view use; "round" is
+            # its old name, deprecated (docs/api.md) but still sent for one release
+            "number": state.round_index + 1,
         },
         {seat: {"hand": card_names(hand)} for seat, hand in enumerate(state.hands)},
     )

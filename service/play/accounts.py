@@ -23,7 +23,7 @@ from service.bots import BOTS
 from service.storage import Account, Stores, folded
 
 from .credentials import hash_token, new_key
-from .errors import HandleTakenError, UnknownAccountError
+from .errors import AuthError, HandleTakenError, UnknownAccountError
 
 __all__ = ["CHALLENGES_FROM", "HANDLE_PATTERN", "RESERVED", "close_account", "create_account",
            "profile", "rotate_key", "update_settings"]
@@ -57,7 +57,7 @@ def rotate_key(stores: Stores, account: Account) -> str:
     """A new key for ``account`` (shown once); the old one is refused from now on."""
     key = new_key(account.handle)
     if stores.accounts.update(account.handle, key_hash=hash_token(key)) is None:
-        raise UnknownAccountError("this account is closed")
+        raise AuthError("this account was closed meanwhile")
     return key
 
 
@@ -71,7 +71,7 @@ def update_settings(stores: Stores, account: Account, **settings: Any) -> Accoun
     """Change ``account``'s settings (who may challenge it)."""
     changed = stores.accounts.update(account.handle, **settings)
     if changed is None:
-        raise UnknownAccountError("this account is closed")
+        raise AuthError("this account was closed meanwhile")
     return changed
 
 

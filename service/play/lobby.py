@@ -25,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from service.engine.seats import player_of, seat_kind
 from service.storage import LISTINGS, GameRecord, LobbyStore, StorageUnavailableError, Stores
 from service.verify.record import instant
 
@@ -96,7 +97,8 @@ def listing_entry(record: GameRecord, created: float) -> dict[str, Any]:
     """What the lobby shows of a game: public facts only."""
     state = record.state
     names = state.names
-    seats = [{"seat": s, "name": names[s], "open": h is None}
+    seats = [{"seat": s, "name": names[s], "open": h is None,
+              "kind": seat_kind(state, s), "bot": player_of(state, s)}
              for s, h in enumerate(record.token_hashes)]
     opened = len(record.open_seats)
     return {

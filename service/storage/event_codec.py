@@ -51,7 +51,7 @@ _TYPES: dict[str, tuple[int, tuple[tuple[str, Any], ...], tuple[tuple[str, Any],
     "discard": (1, (("seat", "v"), ("by", "a"), ("card", "c")), ()),
     "round_started": (2, (("round", "v"), ("hand_size", "v"), ("wild_rank", "v"),
                           ("dealer", "v"), ("current_seat", "v"), ("discard_top", "c"),
-                          ("stock_count", "v")), (("hand", "cs"),)),
+                          ("stock_count", "v"), ("number", "v")), (("hand", "cs"),)),
     "went_out": (3, (("seat", "v"), ("by", "a"), ("discard", "c"), ("melds", "ms")), ()),
     "laid_down": (4, (("seat", "v"), ("melds", "ms"), ("layoffs", [_LAYOFF])), ()),
     "round_ended": (5, (("number", "v"), ("wild_rank", "v"), ("went_out", "v"),
@@ -148,10 +148,20 @@ def decode(blob: bytes) -> Event:
     if isinstance(data, list) and len(data) == 4 and isinstance(data[1], str):
         # the first stored form, [seq, type, public, private], of games saved before
         seq, type_, public, private = data
-        return Event(seq, type_, public, {int(k): v for k, v in private.items()})
+        return _renamed(Event(seq, type_, public, {int(k): v for k, v in private.items()}))
     if isinstance(data, dict):
-        return Event(data["q"], data["t"], data["p"], {int(k): v for k, v in data["s"].items()})
+        return _renamed(Event(data["q"], data["t"], data["p"],
+                              {int(k): v for k, v in data["s"].items()}))
     name, pub, priv = _BY_NUMBER[data[1]]
     private = {} if len(data) < 4 else {
         int(seat): _unpack_obj(priv, body) for seat, body in data[3]}
-    return Event(data[0], name, _unpack_obj(pub, data[2]), private)
+    return _renamed(Event(data[0], name, _unpack_obj(pub, data[2]), private))
+
+
+def _renamed(event: Event) -> Event:
+    """A ``round_started`` stored before it carried ``number`` (its ``round`` renamed, the
+    old name still sent) gets it, so every served event has the fields the document says."""
+    if event.type != "round_started" or "number" in event.public:
+        return event
+    return Event(event.seq, event.type, {**event.public, "number": event.public["round"]},
+                 event.private)

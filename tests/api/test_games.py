@@ -292,8 +292,8 @@ def test_an_events_long_poll_wakes_on_the_next_event(table: Table, client: Flask
 def test_open_seats_are_claimed_once_and_the_game_waits_for_them(client: FlaskClient) -> None:
     table = new_table(client, players=[{"name": "ann"}, {"name": None}])
     assert table.tokens[1] is None
-    assert table.created["seats"][1] == {"seat": 1, "name": None, "open": True, "bot": None,
-                                         "token": None}
+    assert table.created["seats"][1] == {"seat": 1, "kind": "open", "name": None, "open": True,
+                                         "bot": None, "token": None}
     assert table.created["state"]["open_seats"] == [1]
     starter = _current(table)
     if starter == 0:

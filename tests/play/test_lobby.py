@@ -31,8 +31,8 @@ def test_a_full_game_moves_from_open_to_in_progress_and_a_finished_one_leaves() 
     play.claim_seat(stores, game_id, 1, "bob")
     assert play.lobby_page(stores, "open").games == []
     (entry,) = play.lobby_page(stores, "in_progress").games
-    assert entry["seats_open"] == 0 and entry["seats"][1] == {"seat": 1, "name": "bob",
-                                                               "open": False}
+    assert entry["seats_open"] == 0 and entry["seats"][1] == {
+        "seat": 1, "name": "bob", "open": False, "kind": "human", "bot": None}
 
 
 def test_an_entry_left_on_the_wrong_listing_is_skipped_by_reads_and_moved_by_the_prune(

@@ -6,13 +6,28 @@
  * a problem `code` as any string), this file stops compiling.
  *
  * It creates a game, follows its NDJSON stream, and plays the first legal action of each
- * of its seats' turns, switching on the action's and the event's `type`.
+ * of its seats' turns, switching on the action's and the event's `type`. Every union it
+ * reads narrows on its discriminator without a cast or a `!`: a stream line (typed by the
+ * stream operation itself) on `type`, a view on `status` (a finished one has its winners
+ * and seed), a seek on `status` (a matched one has its game and seat), a new seat on
+ * `kind` (a named one has its token); and a seat's own view (what an action answers)
+ * has `you`. The `@ts-expect-error` lines are bodies the server refuses: the types
+ * refuse them too.
  */
 import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/api";
 
 type Schemas = components["schemas"];
 export type GameView = Schemas["GameView"];
+export type SeatView = Schemas["SeatView"];
+export type Seek = Schemas["Seek"];
+export type PlayerSpec = Schemas["PlayerSpec"];
+/** One line of the NDJSON stream, as the stream operation documents its response. */
+type StreamOperation = paths["/v1/games/{game_id}/stream"]["get"];
+type StreamContent = StreamOperation["responses"][200]["content"];
+export type StreamLine = StreamContent["application/x-ndjson"][number];
+/** One Server-Sent Event of the same stream. */
+export type StreamSseEvent = StreamContent["text/event-stream"];
 export type Action = GameView["legal_actions"][number];
 export type GameEvent = Schemas["EventsResponse"]["events"][number];
 export type StreamMessage = Schemas["StreamMessage"];
@@ -91,10 +106,60 @@ export function narrate(event: GameEvent): string {
   }
 }
 
+/** A seat spec is a name (null: open) or a bot, exactly one: what the server accepts. */
+export const seats: PlayerSpec[] = [{ name: "ann" }, { name: null }, { bot: "greedy" }];
+// @ts-expect-error neither a name nor a bot (the server answers 422)
+export const noSeat: PlayerSpec = {};
+// @ts-expect-error both a name and a bot (422)
+export const bothSeat: PlayerSpec = { name: "x", bot: "greedy" };
+// @ts-expect-error an open seat that is also a bot (422)
+export const openBotSeat: PlayerSpec = { name: null, bot: "greedy" };
+
+/** The end of a game, read from a finished view: no `!` on winners, seed or salt. */
+export function verdict(view: GameView): string {
+  if (view.status !== "finished") return `round ${view.round.number} of ${view.round.rounds}`;
+  const winners: number[] = view.winners;
+  const seed: string = view.seed;
+  const salt: string = view.seed_salt;
+  return `won by ${winners.join(", ")} (${view.finish_reason}); seed ${seed}, salt ${salt}`;
+}
+
+/** Your hand in a view an action answered: a seat's own view always has `you`. */
+export function hand(view: SeatView): string[] {
+  return view.you.hand;
+}
+
+/** Matchmaking: a matched seek has its game and seat, no null check needed. */
+export async function seekGame(baseUrl: string, name: string): Promise<string> {
+  const client = createClient<paths>({ baseUrl });
+  const opened = await client.POST("/v1/seeks", {
+    params: { query: { timeout: 30 } },
+    body: { players: 2, name, rules: "classic" },
+  });
+  if (opened.error) throw new Error(advice(opened.error));
+  const seek = opened.data; // a `Seek`: waiting or matched
+  if (seek.status === "waiting") return `waiting until ${seek.expires}`;
+  const gameId: string = seek.game_id;
+  const seat: number = seek.seat;
+  return `seat ${seat} of ${gameId}, played with ${seek.token}`;
+}
+
+/** What one Server-Sent Event carries, by its `event` (its `data` is that JSON). */
+export function sseKind(message: StreamSseEvent): string {
+  switch (message.event) {
+    case "event":
+      return `event ${message.id ?? "?"}`;
+    case "view":
+      return "view";
+    case "end":
+      return `end, retry in ${message.retry ?? "?"} ms`;
+  }
+}
+
 /** The NDJSON stream's messages, one per line (empty lines are heartbeats). */
 export async function* streamMessages(
   baseUrl: string, gameId: string, token?: string,
-): AsyncGenerator<StreamMessage> {
+): AsyncGenerator<StreamLine> {
   const headers: Record<string, string> = { Accept: "application/x-ndjson" };
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(`${baseUrl}/v1/games/${gameId}/stream`, { headers });
@@ -112,7 +177,10 @@ export async function* streamMessages(
     while (newline >= 0) {
       const line = buffered.slice(0, newline).trim();
       buffered = buffered.slice(newline + 1);
-      if (line) yield JSON.parse(line) as StreamMessage;
+      if (line) {
+        const message: StreamLine = JSON.parse(line);
+        yield message;
+      }
       newline = buffered.indexOf("\n");
     }
   }
@@ -129,7 +197,8 @@ export async function playGame(baseUrl: string): Promise<string[]> {
   });
   if (created.error) throw new Error(advice(created.error));
   const gameId: string = created.data.game_id;
-  const tokens = created.data.seats.map((s) => s.token);
+  // a named seat's token is a string once its kind is checked
+  const tokens = created.data.seats.map((s) => (s.kind === "human" ? s.token : null));
   const lines: string[] = [`classic has ${classic?.hand_sizes.length ?? "?"} rounds`];
 
   for await (const message of streamMessages(baseUrl, gameId)) {
@@ -140,8 +209,12 @@ export async function playGame(baseUrl: string): Promise<string[]> {
       throw new Error(`stream ended (${message.reason}); retry in ${message.retry_ms} ms`);
     } else {
       const view: GameView = message.view;
+      if (view.status === "finished") {
+        lines.push(verdict(view));
+        break;
+      }
       const seat = view.round.current_seat;
-      if (view.status === "finished" || seat === null) break;
+      if (seat === null) break;
       const token = tokens[seat];
       if (token === undefined || token === null) throw new Error(`seat ${seat} is open`);
       await playTurn(client, gameId, token, view.version, lines);
@@ -180,7 +253,9 @@ async function playTurn(
       if (acted.error.code === "version_conflict" || acted.error.code === "not_your_turn") return;
       throw new Error(advice(acted.error));
     }
-    view = acted.data;
+    const mine: SeatView = acted.data;
+    lines.push(`holding ${hand(mine).join(" ")}`);
+    view = mine;
     if (view.version <= version) throw new Error("the version did not move");
   }
 }

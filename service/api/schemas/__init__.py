@@ -9,34 +9,93 @@ dicts with orjson, and these schemas only document them (the contract tests
 check the served bodies against the document).
 
 One module per concept: cards, problem, rules, solve, actions, views, games, events, health.
+:func:`register_components` names them in the document.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from apispec import APISpec
+from marshmallow import Schema
+
+from .accounts import AccountRequestSchema, AccountSettingsSchema
 from .actions import ActionSchemas
 from .cards import CARD_RE
-from .events import EventsResponseSchema
+from .events import (
+    EVENT_SCHEMAS,
+    SSE_EVENT,
+    STREAM_MESSAGE,
+    STREAM_SCHEMAS,
+    EventsResponseSchema,
+)
 from .games import (
+    PLAYER_SPEC_ONE_OF,
+    SEAT_TOKEN,
+    SEAT_TOKENS,
     ClaimRequestSchema,
     ClaimResponseSchema,
     CreateGameRequestSchema,
     CreateGameResponseSchema,
+    PlayerSpecSchema,
 )
 from .health import HealthSchema
+from .lobby import SEEK, MatchedSeekSchema, SeekRequestSchema, WaitingSeekSchema
 from .problem import ProblemSchema
+from .records import RecordSchema
 from .rules import PresetsSchema, RulesSchema, RulesSpecSchema
 from .solve import SolveRequestSchema, SolveResponseSchema
-from .views import GameViewSchema
+from .views import VIEW_COMPONENTS, VIEW_SCHEMAS
+
+#: The components the document names itself, in order (the others are named by apispec
+#: after the schemas that nest them): marshmallow schemas, unions written as JSON Schema
+#: (a ``oneOf`` with a discriminator, which a marshmallow schema cannot say), and
+#: ``PlayerSpec``, a schema with a ``oneOf`` added. Registered before anything nests
+#: them, so each keeps its name.
+COMPONENTS: dict[str, type[Schema] | dict[str, Any] | tuple[dict[str, Any], type[Schema]]] = {
+    "RulesSpec": RulesSpecSchema,
+    "SolveRequest": SolveRequestSchema,
+    "PlayerSpec": (PLAYER_SPEC_ONE_OF, PlayerSpecSchema),
+    "CreateGameRequest": CreateGameRequestSchema,
+    "ClaimRequest": ClaimRequestSchema,
+    "SeekRequest": SeekRequestSchema,
+    "AccountRequest": AccountRequestSchema,
+    "AccountSettings": AccountSettingsSchema,
+    **ActionSchemas,
+    **VIEW_SCHEMAS,
+    **VIEW_COMPONENTS,
+    **{name: schema for name, schema in SEAT_TOKENS.values()},
+    "SeatToken": SEAT_TOKEN,
+    **EVENT_SCHEMAS,
+    **STREAM_SCHEMAS,
+    "StreamMessage": STREAM_MESSAGE,
+    "StreamSseEvent": SSE_EVENT,
+    "WaitingSeek": WaitingSeekSchema,
+    "MatchedSeek": MatchedSeekSchema,
+    "Seek": SEEK,
+    "Record": RecordSchema,
+}
+
+
+def register_components(spec: APISpec) -> None:
+    """Name every component of :data:`COMPONENTS` in ``spec``."""
+    for name, component in COMPONENTS.items():
+        if isinstance(component, tuple):
+            spec.components.schema(name, component[0], schema=component[1])
+        elif isinstance(component, dict):
+            spec.components.schema(name, component)
+        else:
+            spec.components.schema(name, schema=component)
 
 __all__ = [
     "CARD_RE",
+    "COMPONENTS",
     "ActionSchemas",
     "ClaimRequestSchema",
     "ClaimResponseSchema",
     "CreateGameRequestSchema",
     "CreateGameResponseSchema",
     "EventsResponseSchema",
-    "GameViewSchema",
     "HealthSchema",
     "PresetsSchema",
     "ProblemSchema",
@@ -44,4 +103,5 @@ __all__ = [
     "RulesSpecSchema",
     "SolveRequestSchema",
     "SolveResponseSchema",
+    "register_components",
 ]

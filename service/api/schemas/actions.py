@@ -25,9 +25,9 @@ class GoOutActionSchema(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(["go_out"]))
     discard = CardIn(required=True)
     melds = fields.List(
-        fields.List(CardIn()),
-        metadata={"description": "Optional: the melds to lay (checked); without them the "
-                  "optimal arrangement is used."},
+        fields.List(CardIn()), allow_none=True,
+        metadata={"description": "Optional: the melds to lay (checked); without them (or "
+                  "null) the optimal arrangement is used."},
     )
 
 

@@ -15,8 +15,11 @@ if TYPE_CHECKING:
 #: the suit symbols, `JOKER`). Responses always use the canonical two characters.
 CARD_PATTERN = r"^(?:[Jj][Oo][Kk][Ee][Rr]|[Jj][Kk]|(?:10|[2-9AaTtJjQqKk])[SHDCshdc♠♥♦♣♤♡♢♧])$"
 CARD_RE = re.compile(CARD_PATTERN)
+#: A card in a response: always the canonical two characters.
+CANONICAL_CARD_PATTERN = r"^(?:[2-9TJQKA][SHDC]|JK)$"
 CARD = {"description": "A card: rank then suit (`7H`, `TS`, `JK`); input also accepts `10`, "
-        "lower case and ♠♥♦♣; output is always canonical.", "example": "7H"}
+        "lower case and ♠♥♦♣; output is always canonical.", "example": "7H",
+        "pattern": CANONICAL_CARD_PATTERN}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
 
 

@@ -43,7 +43,12 @@ class RoundStartedEventSchema(_EventBase):
     """A round was dealt."""
 
     type = _type("round_started")
-    round = fields.Integer(required=True, metadata={"description": "1-based round number."})
+    number = fields.Integer(required=True, metadata={
+        "description": "1-based round number (the name `round_ended` and the view's "
+                       "`round` use)."})
+    round = fields.Integer(required=True, metadata={
+        "description": "Deprecated: the same as `number`, under its old name; still sent "
+                       "for this release.", "deprecated": True})
     hand_size = fields.Integer(required=True)
     wild_rank = fields.String(required=True, validate=validate.OneOf(RANKS))
     dealer = fields.Integer(required=True)

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.bots import BOTS
 
 from ..names import PlayerName
 from .accounts import HANDLE_PATTERN
-from .cards import StrictSchema, absent_is_null, check_boolean
+from .cards import Described, StrictSchema, absent_is_null, check_boolean, ref
 from .rules import rules_spec_field
-from .views import GameViewSchema
 
-SEED_MAX = 2**63 - 1
+#: The largest integer seed: 2**53 - 1, the largest integer every JSON reader holds
+#: exactly (JavaScript reads numbers as doubles: 2**63 came out as 9223372036854776000, a
+#: bound the server did not have). A larger seed is sent as a string.
+SEED_MAX = 2**53 - 1
 MAX_TURN_SECONDS = 86_400
 
 
@@ -42,12 +46,34 @@ class PlayerSpecSchema(StrictSchema):
                                   'exactly one of them')
 
 
+_SEAT_KEYS = ("name", "bot", "account")
+
+
+def _seat_spec(given: str, title: str) -> dict[str, Any]:
+    # `{}`: the type is PlayerSpec's own property; `enum: []`: no value is allowed, which
+    # openapi-typescript writes as `never` (a boolean schema would be clearer JSON Schema,
+    # but apispec reads a non-object property as a component's name)
+    return {"title": title, "type": "object", "required": [given],
+            "properties": {given: {}, **{k: {"enum": []} for k in _SEAT_KEYS if k != given}}}
+
+
+#: What the document adds to ``PlayerSpec``: exactly one of ``name``, ``bot`` and
+#: ``account`` (what ``_one_of`` checks), so ``{}`` and ``{"name": …, "bot": …}`` are
+#: refused by the document as by the server, and a typed client may not write two.
+PLAYER_SPEC_ONE_OF: dict[str, Any] = {"oneOf": [
+    _seat_spec("name", "A player's seat, or an open one"),
+    _seat_spec("bot", "A bot's seat"),
+    _seat_spec("account", "Your account's seat"),
+]}
+
+
 def _check_seed(seed: object) -> None:
     if seed is None or (isinstance(seed, str) and len(seed) <= 64):
         return
-    if isinstance(seed, int) and not isinstance(seed, bool) and -SEED_MAX - 1 <= seed <= SEED_MAX:
+    if isinstance(seed, int) and not isinstance(seed, bool) and -SEED_MAX <= seed <= SEED_MAX:
         return
-    raise ValidationError("a seed is a string of up to 64 characters or a 64-bit integer")
+    raise ValidationError(f"a seed is a string of up to 64 characters or an integer of at "
+                          f"most {SEED_MAX} either side of 0")
 
 
 class CreateGameRequestSchema(StrictSchema):
@@ -69,10 +95,12 @@ class CreateGameRequestSchema(StrictSchema):
         allow_none=True,
         validate=_check_seed,
         metadata={
-            "description": "Makes the shuffles reproducible; hidden until the end.",
+            "description": "Makes the shuffles reproducible; hidden until the end. An "
+            "integer is taken as its decimal text; one beyond ±(2^53 - 1) is sent as a "
+            "string.",
             "oneOf": [
                 {"type": "string", "maxLength": 64},
-                {"type": "integer", "minimum": -SEED_MAX - 1, "maximum": SEED_MAX},
+                {"type": "integer", "minimum": -SEED_MAX, "maximum": SEED_MAX},
                 {"type": "null"},
             ],
         },
@@ -85,28 +113,78 @@ class CreateGameRequestSchema(StrictSchema):
     )
 
 
-class SeatTokenSchema(Schema):
+class _SeatTokenSchema(Schema):
     seat = fields.Integer(required=True)
-    name = fields.String(required=True, allow_none=True)
-    open = fields.Boolean(required=True)
-    bot = fields.String(required=True, allow_none=True,
-                        metadata={"description": "The bot of a bot seat (null: a human's)."})
-    token = fields.String(
-        required=True, allow_none=True,
-        metadata={"description": "The seat's secret bearer token, shown only here (null: an "
-              "open seat, or a bot's)."},
-    )
+
+
+def _kind(kind: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([kind]), metadata={
+        "description": "`human`: a named player's seat; `open`: to be claimed; `bot`: a "
+                       "bot's seat; `account`: your account's seat (its key plays it)."})
+
+
+class HumanSeatTokenSchema(_SeatTokenSchema):
+    """A named player's seat and its token."""
+
+    kind = _kind("human")
+    name = fields.String(required=True)
+    open = Described({"type": "boolean", "enum": [False]}, required=True)
+    bot = Described({"type": "null"}, required=True)
+    token = fields.String(required=True, metadata={
+        "description": "The seat's secret bearer token, shown only here."})
+
+
+class OpenSeatTokenSchema(_SeatTokenSchema):
+    """An open seat: claimed later, its token given to whoever claims it."""
+
+    kind = _kind("open")
+    name = Described({"type": "null"}, required=True)
+    open = Described({"type": "boolean", "enum": [True]}, required=True)
+    bot = Described({"type": "null"}, required=True)
+    token = Described({"type": "null"}, required=True)
+
+
+class BotSeatTokenSchema(_SeatTokenSchema):
+    """A bot's seat: the service plays it, no token."""
+
+    kind = _kind("bot")
+    name = fields.String(required=True, metadata={"description": "The bot's name."})
+    open = Described({"type": "boolean", "enum": [False]}, required=True)
+    bot = fields.String(required=True, validate=validate.OneOf(sorted(BOTS)))
+    token = Described({"type": "null"}, required=True)
+
+
+class AccountSeatTokenSchema(_SeatTokenSchema):
+    """Your account's seat: named by its handle, played with its key, no token."""
+
+    kind = _kind("account")
+    name = fields.String(required=True, metadata={"description": "The account's handle."})
+    open = Described({"type": "boolean", "enum": [False]}, required=True)
+    bot = Described({"type": "null"}, required=True)
+    token = Described({"type": "null"}, required=True)
+
+
+SEAT_TOKENS = {"human": ("HumanSeatToken", HumanSeatTokenSchema),
+               "open": ("OpenSeatToken", OpenSeatTokenSchema),
+               "bot": ("BotSeatToken", BotSeatTokenSchema),
+               "account": ("AccountSeatToken", AccountSeatTokenSchema)}
+#: A seat of a new game: ``kind`` says which (a named seat's ``token`` is a string).
+SEAT_TOKEN: dict[str, Any] = {
+    "oneOf": [ref(name) for name, _ in SEAT_TOKENS.values()],
+    "discriminator": {"propertyName": "kind", "mapping": {
+        kind: f"#/components/schemas/{name}" for kind, (name, _) in SEAT_TOKENS.items()}},
+}
 
 
 class CreateGameResponseSchema(Schema):
     game_id = fields.String(required=True)
-    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
-    state = fields.Nested(GameViewSchema, required=True, metadata={"description": "Spectator view."})
+    seats = fields.List(Described(ref("SeatToken")), required=True)
+    state = Described({**ref("GameView"), "description": "Spectator view."}, required=True)
 
 
 class ClaimRequestSchema(StrictSchema):
-    name = PlayerName("Your name at the table (required, but for a claim sent with an "
-                      "account key: the seat is then named by the account's handle).")
+    name = PlayerName("Your name at the table. Left out, the claim is your account's "
+                      "(send its key; the seat is named by its handle): 401 without one.")
 
 
 class ClaimResponseSchema(Schema):
@@ -123,4 +201,4 @@ class ClaimResponseSchema(Schema):
         metadata={"description": "The creator chose this game's seed, so the creator can know "
                   "every hand: decide before you play."},
     )
-    state = fields.Nested(GameViewSchema, required=True, metadata={"description": "Your view."})
+    state = Described({**ref("SeatView"), "description": "Your view."}, required=True)

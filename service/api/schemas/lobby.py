@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
-from ..names import PlayerName
-from .cards import StrictSchema, absent_is_null, ref
-from .rules import RulesSchema
+from service.core.rules import PRESETS
 
-__all__ = ["LobbyPageSchema", "SeekRequestSchema", "SeekSchema"]
+from ..names import PlayerName
+from .cards import Described, StrictSchema, absent_is_null, ref
+from .rules import RulesSchema
+from .views import seat_bot, seat_kind
+
+__all__ = ["SEEK", "LobbyPageSchema", "MatchedSeekSchema", "SeekRequestSchema",
+           "WaitingSeekSchema"]
 
 
 class ListedSeatSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True, allow_none=True)
     open = fields.Boolean(required=True)
+    kind = seat_kind()
+    bot = seat_bot()
 
 
 class ListedGameSchema(Schema):
@@ -22,7 +30,7 @@ class ListedGameSchema(Schema):
 
     game_id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["open", "in_progress"]))
-    preset = fields.String(required=True)
+    preset = fields.String(required=True, validate=validate.OneOf(list(PRESETS)))
     rules = fields.Nested(RulesSchema, required=True)
     players = fields.Integer(required=True)
     seats = fields.List(fields.Nested(ListedSeatSchema), required=True)
@@ -51,22 +59,48 @@ class SeekRequestSchema(StrictSchema):
                   {"type": "null"}]})
     players = fields.Integer(required=True, validate=validate.Range(2, 8),
                              metadata={"description": "How many players the game has."})
-    name = PlayerName("Your name at the table (required, but for a seek sent with an "
-                      "account key: the seat is then named by the account's handle).")
+    name = PlayerName("Your name at the table. Left out, the seek is your account's "
+                      "(send its key; the seat is named by its handle): 401 without one.")
 
 
-class SeekSchema(Schema):
+class _SeekSchema(Schema):
     seek_id = fields.String(required=True, metadata={
         "description": "The seek's id (not a secret: its token is)."})
-    status = fields.String(required=True, validate=validate.OneOf(["waiting", "matched"]))
     name = fields.String(required=True)
     players = fields.Integer(required=True)
-    expires = fields.String(required=True, allow_none=True, metadata={
-        "format": "date-time", "description": "When a waiting seek expires (null: matched)."})
-    game_id = fields.String(required=True, allow_none=True)
-    seat = fields.Integer(required=True, allow_none=True)
     token = fields.String(required=True, allow_none=True, metadata={
         "description": "Your seat's bearer token: it reads and cancels this seek and, once "
                        "matched, plays your seat. Made when the seek is opened and stored "
                        "only as its hash; every answer to its bearer repeats it. Null for "
                        "a seek sent with an account key (the key does all that)."})
+
+
+class WaitingSeekSchema(_SeekSchema):
+    """A seek still waiting for players: no game yet."""
+
+    status = fields.String(required=True, validate=validate.OneOf(["waiting"]))
+    expires = fields.String(required=True, metadata={
+        "format": "date-time", "description": "When it expires unmatched."})
+    game_id = Described({"type": "null", "description": "Null until matched."}, required=True)
+    seat = Described({"type": "null", "description": "Null until matched."}, required=True)
+
+
+class MatchedSeekSchema(_SeekSchema):
+    """A matched seek: your seat of its game, which `token` plays."""
+
+    status = fields.String(required=True, validate=validate.OneOf(["matched"]))
+    expires = Described({"type": "null", "description": "Null: a matched seek does not "
+                         "expire."}, required=True)
+    game_id = fields.String(required=True, metadata={
+        "description": "Your game: `/v1/games/{game_id}`."})
+    seat = fields.Integer(required=True, metadata={"description": "Your seat in it."})
+
+
+#: A seek, waiting or matched: ``status`` says which (``game_id`` and ``seat`` come with
+#: ``matched``, so a typed client gets them without a null check once it checked status).
+SEEK: dict[str, Any] = {
+    "oneOf": [ref("WaitingSeek"), ref("MatchedSeek")],
+    "discriminator": {"propertyName": "status", "mapping": {
+        "waiting": "#/components/schemas/WaitingSeek",
+        "matched": "#/components/schemas/MatchedSeek"}},
+}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from .actions import ACTION_ONE_OF
-from .cards import RANKS, Card, Cards, Described, Melds
+from .cards import RANKS, Card, Cards, Described, Melds, ref
 from .rules import GameRulesSchema
 from .solve import LayoffSchema
 
@@ -60,6 +62,23 @@ class RoundSchema(Schema):
     )
 
 
+def seat_kind() -> fields.String:
+    """Who plays a seat (a view's player, a lobby's seat)."""
+    return fields.String(
+        required=True, validate=validate.OneOf(["human", "bot", "away", "resigned"]),
+        metadata={"description": "Who plays the seat: its human; a server-side `bot`; or "
+                  "the `greedy` stand-in for an `away` seat (turns timed out) or a "
+                  "`resigned` one (docs/lifecycle.md).", "example": "bot"})
+
+
+def seat_bot() -> fields.String:
+    """The bot playing a seat now."""
+    return fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "The reference bot playing the seat now (null: its human, "
+                  "or nobody yet).", "example": "strong"})
+
+
 class PlayerSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True, allow_none=True, metadata={"description": "Null: open."})
@@ -67,15 +86,8 @@ class PlayerSchema(Schema):
     hand_count = fields.Integer(required=True)
     total = fields.Integer(required=True, metadata={"description": "Penalty points so far."})
     round_scores = fields.List(fields.Integer(), required=True)
-    kind = fields.String(
-        required=True, validate=validate.OneOf(["human", "bot", "away", "resigned"]),
-        metadata={"description": "Who plays the seat: its human; a server-side `bot`; or "
-                  "the `greedy` stand-in for an `away` seat (turns timed out) or a "
-                  "`resigned` one (docs/lifecycle.md).", "example": "bot"})
-    bot = fields.String(
-        required=True, allow_none=True,
-        metadata={"description": "The reference bot playing the seat now (null: its human).",
-                  "example": "strong"})
+    kind = seat_kind()
+    bot = seat_bot()
     account = fields.String(
         required=True, allow_none=True,
         metadata={"description": "The account holding the seat (null: a seat token's, a "
@@ -121,20 +133,18 @@ class SeatResultSchema(Schema):
 
 class LastRoundSchema(Schema):
     number = fields.Integer(required=True)
-    wild_rank = fields.String(required=True)
+    wild_rank = fields.String(required=True, validate=validate.OneOf(RANKS))
     went_out = fields.Integer(required=True, allow_none=True)
     reason = fields.String(required=True,
                            validate=validate.OneOf(["went_out", "stock_exhausted", "turn_limit"]))
     results = fields.List(fields.Nested(SeatResultSchema), required=True)
 
 
-class GameViewSchema(Schema):
-    """The game as the caller may see it: no other seat's cards, no stock order, no seed
-    before the end."""
+class _GameViewSchema(Schema):
+    """What every view has: no other seat's cards, no stock order, no seed before the end."""
 
     game_id = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "Also the ETag."})
-    status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
     rules = fields.Nested(GameRulesSchema, required=True)
     seed_commitment = fields.String(
         required=True, metadata={"description": 'sha256_hex(seed_salt + ":" + seed).'}
@@ -157,15 +167,56 @@ class GameViewSchema(Schema):
     clock = fields.Nested(ClockSchema, required=True, allow_none=True,
                           metadata={"description": "The turn clock; null: none."})
     rematch = fields.Nested(RematchSchema, required=True)
-    winners = fields.List(fields.Integer(), metadata={"description": "Once finished."})
+
+
+class InProgressGameViewSchema(_GameViewSchema):
+    """A game being played (or waiting for its open seats)."""
+
+    status = fields.String(required=True, validate=validate.OneOf(["in_progress"]))
+
+
+class FinishedGameViewSchema(_GameViewSchema):
+    """A finished game: the winners, and the seed and salt revealed to check the deals."""
+
+    status = fields.String(required=True, validate=validate.OneOf(["finished"]))
+    winners = fields.List(fields.Integer(), required=True)
     finish_reason = fields.String(
-        validate=validate.OneOf(["completed", "resigned"]),
-        metadata={"description": "Once finished: `completed` (every round played) or "
-                  "`resigned` (every player but the winner resigned)."})
-    seed = fields.String(metadata={"description": "Revealed once finished."})
-    seed_salt = fields.String(metadata={"description": "Revealed once finished."})
-    table_nonce = fields.String(metadata={"description": "Revealed once finished: with the "
-                                          "table it makes the salt (docs/records.md)."})
+        required=True, validate=validate.OneOf(["completed", "resigned"]),
+        metadata={"description": "`completed` (every round played) or `resigned` (every "
+                  "player but the winner resigned)."})
+    seed = fields.String(required=True, metadata={"description": "The seed, revealed."})
+    seed_salt = fields.String(required=True, metadata={"description": "The salt, revealed."})
+    table_nonce = fields.String(required=True, metadata={
+        "description": "With the table it makes the salt (docs/records.md)."})
+
+
+def _by_status(names: dict[str, str]) -> dict[str, Any]:
+    return {"oneOf": [ref(name) for name in names.values()],
+            "discriminator": {"propertyName": "status", "mapping": {
+                status: f"#/components/schemas/{name}" for status, name in names.items()}}}
+
+
+def _seat_variant(name: str) -> dict[str, Any]:
+    return {"allOf": [ref(name), {"type": "object", "required": ["you"],
+                                  "properties": {"you": ref("You")}}]}
+
+
+#: Views as the document names them. ``GameView`` is anyone's: its ``status`` says which
+#: variant (a finished game has its winners and seed, a typed client reads them once it
+#: checked ``status``). ``SeatView`` is a seat's own (``you`` is set): what an action, a
+#: rematch and a claim answer, so a typed client needs no null check on ``you`` there.
+VIEW_SCHEMAS: dict[str, type[Schema]] = {
+    "InProgressGameView": InProgressGameViewSchema,
+    "FinishedGameView": FinishedGameViewSchema,
+}
+VIEW_COMPONENTS: dict[str, dict[str, Any]] = {
+    "GameView": _by_status({"in_progress": "InProgressGameView",
+                            "finished": "FinishedGameView"}),
+    "InProgressSeatView": _seat_variant("InProgressGameView"),
+    "FinishedSeatView": _seat_variant("FinishedGameView"),
+    "SeatView": _by_status({"in_progress": "InProgressSeatView",
+                            "finished": "FinishedSeatView"}),
+}
 
 
 # -- creating and claiming ------------------------------------------------------------
