@@ -48,7 +48,9 @@ def chromium() -> tuple[str, str]:
 
 
 class Page:
-    """One browser profile (its own user-data folder: its own localStorage and cache)."""
+    """One browser profile (its own user-data folder: its own localStorage and cache), its
+    viewport exactly ``width`` x ``height`` CSS pixels (a phone's below 600: touch-sized,
+    overlay scrollbars)."""
 
     def __init__(self, binaries: tuple[str, str], width: int, height: int) -> None:
         from selenium import webdriver
@@ -63,6 +65,11 @@ class Page:
             options.add_argument(arg)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
         self.driver = webdriver.Chrome(service=Service(binaries[1]), options=options)
+        # headless Chromium keeps a window at least 500 px wide whatever --window-size says,
+        # so the viewport is set through DevTools: a 390 px test is a 390 px page
+        self.width, self.height = width, height
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
         self.driver.set_script_timeout(10)
         self.failed: list[str] = []
         self.urls: dict[str, str] = {}
@@ -113,6 +120,19 @@ class Page:
                 time.sleep(0.05)
         self.driver.find_element(By.CSS_SELECTOR, selector).click()
 
+    def fits(self) -> bool:
+        """Nothing is wider than the window: the page does not scroll sideways."""
+        return bool(self.js("const s = document.scrollingElement; return s.scrollWidth <= s.clientWidth;"))
+
+    def assert_fits(self, where: str = "") -> None:
+        widths = self.js("const s = document.scrollingElement; return [s.scrollWidth, s.clientWidth];")
+        assert widths[0] <= widths[1], f"the page scrolls sideways {where}: {widths} at {self.width} px"
+
+    def reduce_motion(self) -> None:
+        """Ask for less motion, as a reader's system setting would."""
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+
     def hand(self) -> list[str]:
         return self.js("return [...document.querySelectorAll('#hand .card')].map(c => c.dataset.card);")
 
@@ -155,6 +175,16 @@ class Page:
     def close(self) -> None:
         self.driver.quit()
         self.profile.cleanup()
+
+
+#: The window sizes every /play feature is checked at: a phone and a laptop.
+SIZES = {"390px": (390, 844), "1280px": (1280, 800)}
+
+
+@pytest.fixture(params=list(SIZES.values()), ids=list(SIZES))
+def size(request: pytest.FixtureRequest) -> tuple[int, int]:
+    """A test asking for ``size`` runs once on a phone-sized and once on a laptop-sized window."""
+    return request.param  # type: ignore[no-any-return]
 
 
 @pytest.fixture

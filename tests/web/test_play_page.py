@@ -18,6 +18,15 @@ import requests
 from service.bots import GreedyBot
 from tests.conftest import ROOT
 from tests.web.conftest import Page
+from tests.web.player import (
+    act_as,
+    create_from_form,
+    dismiss_round_end,
+    play_turn,
+    seat_token,
+    view_as,
+    wait_for_turn,
+)
 
 #: Milliseconds the page waits between an opponent's moves (``?pace=``): short, so the
 #: tests are quick, long enough to measure that moves appear one by one.
@@ -32,68 +41,6 @@ new MutationObserver((changes) => {
     window.__log.push({type: n.dataset.type, text: n.textContent, t: performance.now()});
 }).observe(document.getElementById('log'), {childList: true});
 """
-
-
-def create_from_form(page: Page, url: str | None, rounds: str, seats: list[str]) -> str:
-    """Fill the page's form (``seats``: a bot's name, or "" for an open seat) and create
-    (at ``url``, or on the page already open)."""
-    if url:
-        page.open(url)
-    page.until(lambda: page.js("return document.querySelectorAll('#bot-rows select').length") == 1,
-               what="the form")
-    page.js("document.getElementById('rounds').value = arguments[0];"
-            "document.querySelector('#bot-rows .bot-row').remove();", rounds)
-    for seat in seats:
-        page.click("#add-bot" if seat else "#add-human")
-        page.js("const s = [...document.querySelectorAll('#bot-rows select')].at(-1);"
-                "s.value = arguments[0];", seat)
-    page.click("#create-game")
-    page.until(lambda: page.data("version") is not None, what="the new game's view")
-    return page.data("game")  # type: ignore[return-value]
-
-
-def wait_for_turn(page: Page, timeout: float = 30) -> bool:
-    """Wait until it is this page's turn (True) or the game is over (False)."""
-    page.until(lambda: page.data("yourTurn") == "true" or page.data("status") == "finished",
-               timeout, "a turn")
-    return page.data("status") != "finished"
-
-
-def play_turn(page: Page) -> None:
-    """One click as a player would: go out when a button offers it, else draw from the
-    stock, else ask for the hint and click the hand's card it ranks best."""
-    version = page.data("version")
-    actions = page.js("return [...document.querySelectorAll('#actions button')]"
-                      ".map(b => JSON.parse(b.dataset.action));")
-    if any(a["type"] == "go_out" for a in actions):
-        page.click("#actions .act-go_out")
-    elif any(a["type"] == "draw" for a in actions):
-        page.click("#actions .act-draw")
-    else:
-        page.click("#hint")
-        best = page.until(lambda: page.js(
-            "const li = document.querySelector('#hint-box li[data-card]');"
-            "return li && li.dataset.card;"), what="the hint")
-        page.click(f'#hand button.card[data-card="{best}"]')
-    page.until(lambda: page.data("version") != version, what="the move's view")
-
-
-def seat_token(page: Page, game_id: str) -> dict[str, Any]:
-    return page.js("const k = Object.keys(localStorage).find(k => k.endsWith(':' + arguments[0]));"
-                   "return JSON.parse(localStorage.getItem(k));", game_id)
-
-
-def view_as(base: str, game_id: str, token: str | None = None) -> dict[str, Any]:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    r = requests.get(f"{base}/v1/games/{game_id}", headers=headers, timeout=5)
-    assert r.status_code == 200
-    return r.json()  # type: ignore[no-any-return]
-
-
-def act_as(base: str, game_id: str, token: str, action: dict[str, Any]) -> None:
-    r = requests.post(f"{base}/v1/games/{game_id}/actions", json=action,
-                      headers={"Authorization": f"Bearer {token}"}, timeout=5)
-    assert r.status_code == 200, r.text
 
 
 def paced_pairs(page: Page, mover: str, earlier: list[dict[str, Any]] = ()) -> list[float]:  # type: ignore[assignment]
@@ -127,9 +74,11 @@ def check_hand_marks_and_solver(page: Page, base: str, game_id: str) -> None:
 def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_a_spectator_follows(
     browser: Callable[..., Page], live_server: str,
 ) -> None:
-    player = browser()
+    player = browser(1280, 800)
     spectator = browser(390, 844)  # a phone-sized screen
-    game_id = create_from_form(player, f"{live_server}/play?pace={PACE}", "2", ["greedy"])
+    # the round's result holds until closed here (the test closes it after its screenshot)
+    game_id = create_from_form(player, f"{live_server}/play?pace={PACE}&linger=60000", "2", ["greedy"],
+                               name="ann")
     player.until(lambda: player.data("live") == "true", what="the player following live")
     player.js(RECORD_LOG)
     spectator.open(f"{live_server}/play/?game={game_id}&watch=1&pace={PACE}")
@@ -139,8 +88,22 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
     spectator_versions: set[str] = set()
     reloaded = False
     before_reload: list[dict[str, Any]] = []
-    while wait_for_turn(player):
+    while True:
+        player.until(lambda: player.data("dialog") or player.data("yourTurn") == "true"
+                     or player.data("status") == "finished", 30, "a turn")
         spectator_versions.add(spectator.data("version"))  # type: ignore[arg-type]
+        dismiss_round_end(spectator)  # a human plays: the spectator's result waits for a click
+        if player.data("dialog"):
+            if "round-end" not in shots:
+                # the round's result, with the next round's hand kept out of sight under it
+                assert "Round 1 ended" in player.text("#round-end")
+                assert player.js("return document.getElementById('hand').getClientRects().length") == 0
+                player.screenshot("play-round-end.png")
+                shots.add("round-end")
+            dismiss_round_end(player)
+            continue
+        if player.data("status") == "finished":
+            break
         round_number = player.data("round")
         if player.data("yourTurn") == "true" and "turn" not in shots and len(player.hand()) > 3:
             player.click("#arrange")
@@ -151,9 +114,14 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
             check_hand_marks_and_solver(player, live_server, game_id)
             player.screenshot("play-your-turn.png")
             shots.add("turn")
+        if "phone" not in shots and round_number == "2" and \
+                spectator.js("return document.querySelector('#felt .move') !== null"):
+            # at rest: no card in flight, no move line still flashing
+            spectator.until(lambda: spectator.js("return document.getAnimations().length === 0"),
+                            what="the table at rest")
+            spectator.screenshot("play-phone.png")
+            shots.add("phone")
         if round_number == "2" and not reloaded:
-            player.screenshot("play-round-end.png")
-            assert "Round 1 ended" in player.text("#round-end")
             hand = player.hand()
             before_reload = player.js("return window.__log;")
             player.driver.refresh()  # the middle of the game: the seat resumes from localStorage
@@ -161,6 +129,8 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
             # the same seat and hand (shown sorted again: "Arrange melds" is not kept)
             assert player.data("seat") == "0" and sorted(player.hand()) == sorted(hand)
             player.until(lambda: player.data("live") == "true", what="live again after reload")
+            # the reload does not show the round's result again: it was read
+            assert player.data("dialog") is None
             player.js(RECORD_LOG)
             reloaded = True
             continue
@@ -168,16 +138,24 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
 
     final = player.text("#final")
     assert "Final table" in final and "Seed" in final
+    assert player.js("return document.querySelectorAll('#final svg.chart polyline').length") == 2
+    player.js("document.getElementById('final').scrollIntoView()")
     player.screenshot("play-final-table.png")
-    assert reloaded and shots == {"turn"}
+    assert reloaded and shots >= {"turn", "round-end"}, shots
 
-    spectator.until(lambda: spectator.data("status") == "finished", what="the spectator's end")
+    def spectator_at_the_end() -> bool:
+        dismiss_round_end(spectator)
+        return spectator.data("status") == "finished"
+
+    spectator.until(spectator_at_the_end, what="the spectator's end")
+    dismiss_round_end(spectator)
     assert "Final table" in spectator.text("#final")
     assert spectator.data("seat") == spectator.data("viewSeat") == "spectator"
     assert spectator.js("return document.getElementById('hand-area').hidden") is True
     assert spectator.hand() == []
     # readable on the phone-sized window: nothing wider than the screen
-    assert spectator.js("return document.documentElement.scrollWidth <= window.innerWidth")
+    spectator.assert_fits("on the final table")
+    player.assert_fits("on the final table")
     # live: the spectator saw the game move on, view by view, not only its end
     assert len(spectator_versions) >= 4, spectator_versions
     # every move reached both pages; the player's log was rebuilt after the reload
@@ -249,8 +227,7 @@ def test_the_page_served_from_another_origin_plays_through_cors_and_stream_ticke
     while wait_for_turn(page):
         play_turn(page)
     assert "Final table" in page.text("#final")
-    # readable on a phone: nothing wider than the screen
-    assert page.js("return document.documentElement.scrollWidth <= window.innerWidth")
+    page.assert_fits("on a phone")
     page.read_logs()
     requested = list(page.urls.values())
     assert any("/stream-tickets" in url for url in requested)
@@ -336,7 +313,8 @@ def test_resigning_against_bots_ends_the_game_at_once_and_offers_no_rematch(
     page.click("#resign")
     # the bot is the last player standing: it wins at once, the round in play unscored
     page.until(lambda: page.data("status") == "finished", 30, "the game's end")
-    assert "resigned" in page.text("#players")
+    assert "resigned" in page.text("#final")
+    assert "everyone but greedy (bot) resigned" in page.text("#final .finish-reason")
     assert not page.js(shown, "resign")
     assert not page.js(shown, "rematch-box")  # a resigned player is not asked
     page.assert_clean()
@@ -356,6 +334,7 @@ def test_the_rematch_on_the_final_table_opens_as_the_same_seat(
         else:
             time.sleep(0.02)
     page.until(lambda: page.js(shown, "rematch"), what="the rematch button")
+    dismiss_round_end(page)  # the last round's result, over the final table
     page.click("#rematch")  # the bot accepts at once, so the rematch starts now
     page.until(lambda: page.data("game") != game_id and page.data("status") == "in_progress",
                what="the rematch's view")

@@ -1,21 +1,28 @@
-// The page's flow: set up or join a game, then follow it through the stream and act by
-// clicking. Rendering is in render.js, the API calls in api.js.
+// The page's flow: set up, join or claim a game, then follow it through the stream and
+// act by clicking. Rendering is in render.js (summary, hand, scores, final table),
+// table.js (the seats around the table, stock and pile) and roundend.js (a round's end);
+// the API calls in api.js.
 //
 // Query parameters: `api` (the service's base URL; default this origin), `game` (a game
-// to open), `watch` (open it as a spectator), `pace` (ms between opponents' moves).
+// to open), `claim` (with `game`: the seat an invite link offers), `watch` (open it as a
+// spectator), `pace` (ms between opponents' moves), `linger` (ms a round's result stays
+// up when every other seat is a bot).
 
 import { Api, Problem } from "./api.js";
+import { backElement, cardElement, cardLabel } from "./cards.js";
+import { fly } from "./motion.js";
 import {
-  describeEvent, renderActions, renderFinal, renderHand, renderPile, renderPlayers,
-  renderRoundEnd, renderSummary, renderTable, tickClock,
+  describeEvent, renderActions, renderFinal, renderHand, renderScores, renderSummary, tickClock,
 } from "./render.js";
-import { cardLabel } from "./cards.js";
+import { RoundEnd, othersAreBots } from "./roundend.js";
 import { SeatControls } from "./seat.js";
+import { playerName, renderPile, renderSeats, renderTableMelds, setPileTop } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const api = new Api(params.get("api") || location.origin);
 const pace = Math.max(0, Number(params.get("pace") ?? 500));
+const linger = Math.max(0, Number(params.get("linger") ?? 6000));
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 const state = {
@@ -24,7 +31,14 @@ const state = {
   arranged: false, arrangement: null, queue: [], draining: false, stop: null, acting: null,
   sheet: null, solved: null, // the finished game's score sheet, the last hand's solver answer
   live: false, // set by the stream's first view: the events before it are the replay
+  // what the stream says between views: each seat's last move (`fresh` until drawn once)
+  // and the card counts those moves changed
+  moves: {}, counts: null,
+  roundSeen: null, // the last round whose end this page showed (or found on opening)
 };
+
+/** The move events a seat's box shows as its last move. */
+const MOVES = new Set(["draw", "discard", "went_out", "turn_timed_out"]);
 
 function say(text, isError = false) {
   const status = $("status");
@@ -51,24 +65,56 @@ function loadSeat(gameId) {
 function linkTo(gameId, watch) {
   const q = new URLSearchParams(params);
   q.set("game", gameId);
+  q.delete("claim");
   if (watch) q.set("watch", "1"); else q.delete("watch");
   return `?${q}`;
 }
 
+/** The link that offers `seat` of `gameId` to a friend: it opens the claim form for that
+ * seat (on this page's address, and with `api` when the page talks to another origin). */
+function inviteUrl(gameId, seat) {
+  const q = new URLSearchParams();
+  if (params.get("api")) q.set("api", params.get("api"));
+  q.set("game", gameId);
+  q.set("claim", seat);
+  return `${location.origin}${location.pathname}?${q}`;
+}
+
+async function copyInvite(url) {
+  try {
+    await navigator.clipboard.writeText(url);
+    say("Invite link copied: send it to a friend.");
+  } catch {
+    say(`Send this link to a friend: ${url}`); // no clipboard (a page on plain http)
+  }
+}
+
 // --- setting up a game ---------------------------------------------------------------
 
+/** One opponent of the form: a bot chosen by its short name, its description written
+ * below the list (a whole description as an option's text made the select, and so the
+ * page, wider than a phone), or an open seat a friend claims by its invite link. */
 function addOpponent(kind, bots) {
   const row = document.createElement("div");
   row.className = "bot-row";
   const select = document.createElement("select");
   select.name = "seat";
-  const options = kind === "bot" ? bots.map((b) => [b.name, `${b.name}: ${b.description}`]) : [["", "an open seat (a friend claims it)"]];
+  select.setAttribute("aria-label", kind === "bot" ? "Bot" : "Open seat");
+  const options = kind === "bot" ? bots.map((b) => [b.name, b.name]) : [["", "open seat (a friend claims it)"]];
   for (const [value, label] of options) select.add(new Option(label, value));
   const remove = document.createElement("button");
   remove.type = "button";
   remove.textContent = "Remove";
   remove.addEventListener("click", () => row.remove());
-  row.append(select, remove);
+  const about = document.createElement("p");
+  about.className = "about";
+  const describe = () => {
+    const bot = bots.find((b) => b.name === select.value);
+    about.textContent = bot ? bot.description : "You get an invite link for it once the game is created.";
+  };
+  select.addEventListener("change", describe);
+  describe();
+  row.append(select, remove, about);
   $("bot-rows").append(row);
 }
 
@@ -121,6 +167,8 @@ async function create(form) {
 async function join(form) {
   const gameId = form.get("game").trim();
   try {
+    // an id pasted as its invite link works too
+    if (gameId.includes("?")) throw new Error("paste the game id, or open the invite link itself");
     let seat = form.get("seat");
     if (seat === "") {
       const view = await api.view(gameId);
@@ -133,6 +181,51 @@ async function join(form) {
     $("setup").hidden = true;
     await openGame(gameId, false);
   } catch (e) { say(`Could not join: ${explain(e)}`, true); }
+}
+
+/** An invite link (`?game=…&claim=N`): who is at the table, then the seat for a name. */
+async function showInvite(gameId, seat) {
+  $("invite").hidden = false;
+  $("invite-title").textContent = `Seat ${seat} of game ${gameId}`;
+  $("invite-watch").href = linkTo(gameId, true);
+  let view;
+  try {
+    view = await api.view(gameId);
+  } catch (e) {
+    say(`Could not open game ${gameId}: ${explain(e)}`, true);
+    $("invite-form").hidden = true;
+    return;
+  }
+  const list = $("invite-players");
+  list.replaceChildren(...view.players.map((p) => {
+    const item = document.createElement("li");
+    item.textContent = p.open ? `seat ${p.seat}: open` : `seat ${p.seat}: ${playerName(view, p.seat)}`;
+    return item;
+  }));
+  const rounds = view.round.rounds;
+  $("invite-about").textContent = `${view.rules.preset}, ${rounds} round${rounds === 1 ? "" : "s"}, ${view.players.length} players.`
+    + (view.seeded_by_creator ? " The creator chose this game's seed, so they can know every hand." : "");
+  if (!view.open_seats.includes(seat)) {
+    $("invite-form").hidden = true;
+    say(`Seat ${seat} is taken (or the game has no such seat): you can watch the game.`, true);
+    return;
+  }
+  say(`You are invited to seat ${seat}: choose a name and take it.`);
+  $("invite-name").focus();
+  $("invite-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    $("take-seat").disabled = true;
+    try {
+      const claimed = await api.claim(gameId, seat, $("invite-name").value.trim() || "you");
+      saveSeat(gameId, claimed.seat, claimed.token);
+      history.replaceState(null, "", linkTo(gameId, false));
+      $("invite").hidden = true;
+      await openGame(gameId, false);
+    } catch (err) {
+      $("take-seat").disabled = false;
+      say(`Could not take the seat: ${explain(err)}`, true);
+    }
+  });
 }
 
 async function showLobby() {
@@ -194,7 +287,9 @@ async function openGame(gameId, watch) {
   state.stop = api.follow(gameId, state.token, {
     onEvent: (event) => enqueue({ event }),
     onView: (view) => enqueue({ view }),
-    onEnd: () => say("The game is over."),
+    // the finished game's view says the outcome as it is shown (the stream may end
+    // while its last moves are still being paced out)
+    onEnd: () => { if (state.view?.status === "finished") sayOutcome(state.view); },
   });
 }
 
@@ -203,12 +298,15 @@ function enqueue(message) {
   if (!state.draining) drain();
 }
 
-/** Apply the stream's messages in order; another seat's move waits `pace` ms, so a bot's
- * quick moves appear one by one instead of all at once. The replay of the events before
- * this page connected (up to the stream's first view) is shown at once. */
+/** Apply the stream's messages in order; another seat's move is shown as a move (its
+ * card flies, its seat says what it did) and waits `pace` ms, so a bot's quick moves
+ * appear one by one instead of all at once. While a round's result is up, the next
+ * round's moves wait behind it. The replay of the events before this page connected (up
+ * to the stream's first view) is shown at once. */
 async function drain() {
   state.draining = true;
   while (state.queue.length) {
+    await roundEnd.wait();
     const { event, view } = state.queue.shift();
     if (view) {
       show(view);
@@ -217,14 +315,36 @@ async function drain() {
       continue;
     }
     log(event);
-    const other = "seat" in event && event.seat !== state.seat;
-    if (state.live && other && (event.type === "draw" || event.type === "discard" || event.type === "went_out")) {
-      if (event.type !== "draw") setPileTop(event.card || event.discard);
-      markMover(event.seat);
-      await sleep(pace);
-    }
+    if (event.type === "round_started") state.moves = {};
+    if (!MOVES.has(event.type)) continue;
+    state.moves[event.seat] = { event, fresh: state.live };
+    if (state.live && event.seat !== state.seat) await showMove(event);
   }
   state.draining = false;
+}
+
+/** Another seat's move between two views: its card flies between its seat and the stock
+ * or pile, its card count and last-move line change, then the page waits `pace` ms. */
+async function showMove(event) {
+  const seatBox = () => document.querySelector(`#felt .seat[data-seat="${event.seat}"]`);
+  const flight = Math.min(450, pace * 0.8);
+  const started = performance.now();
+  if (event.type === "draw") state.counts[event.seat] += 1;
+  else if (event.type !== "turn_timed_out") state.counts[event.seat] -= 1;
+  renderTable();
+  markMover(event.seat);
+  if (event.type === "draw") {
+    const from = event.source === "stock" ? $("stock") : $("pile-top");
+    if (event.source === "discard") from?.classList.add("taken"); // what lies below shows with the next view
+    const wildRank = state.view.round.wild_rank;
+    const card = event.card && event.source === "discard" ? cardElement(event.card, { wildRank }) : backElement();
+    await fly(card, from, seatBox(), flight);
+  } else if (event.type !== "turn_timed_out") {
+    const discarded = event.card || event.discard;
+    await fly(cardElement(discarded, { wildRank: state.view.round.wild_rank }), seatBox(), $("pile-top"), flight);
+    setPileTop(discarded, state.view.round.wild_rank);
+  }
+  await sleep(pace - (performance.now() - started));
 }
 
 function log(event) {
@@ -234,13 +354,28 @@ function log(event) {
   $("log").prepend(item);
 }
 
-function setPileTop(card) {
-  const top = $("discard-top");
-  if (top) { top.textContent = cardLabel(card); top.dataset.card = card; }
+/** The one whose move is being shown is the one to play, whatever the last view said. */
+function markMover(seat) {
+  for (const box of document.querySelectorAll("#felt .seat")) box.classList.toggle("current", box.dataset.seat === String(seat));
 }
 
-function markMover(seat) {
-  for (const row of $("players").tBodies[0].rows) row.classList.toggle("current", row.dataset.seat === String(seat));
+/** The seats, the stock and pile, the melds on the table: from the view, with the moves
+ * the stream has shown since. A move is animated the first time it is drawn only. */
+function renderTable() {
+  const view = state.view;
+  renderSeats(view, {
+    counts: state.counts, moves: state.moves,
+    inviteUrl: (seat) => inviteUrl(view.game_id, seat), onCopy: copyInvite,
+  });
+  for (const move of Object.values(state.moves)) move.fresh = false;
+  renderPile(view, act);
+  renderTableMelds(view);
+}
+
+/** The status line once the game is over, however it ended (a bot's move included). */
+function sayOutcome(view) {
+  const names = view.winners.map((s) => playerName(view, s)).join(" and ");
+  say(`The game is over: ${names} won.`);
 }
 
 function show(view) {
@@ -254,19 +389,26 @@ function show(view) {
   document.body.dataset.status = view.status;
   document.body.dataset.round = view.round.number;
   document.body.dataset.yourTurn = String(view.legal_actions.length > 0);
+  state.counts = view.players.map((p) => p.hand_count);
   renderSummary(view, view.clock && view.clock.deadline);
-  renderPlayers(view);
-  renderPile(view);
-  renderTable(view);
+  renderTable();
   renderHand(view, state.arrangement, act);
   renderActions(view, act);
-  renderRoundEnd(view);
+  renderScores(view);
   seat.render(view);
   if (view.status === "finished") showFinal(view);
-  if (state.arranged && !state.arrangement && view.you) arrange();
-  if (view.status !== "finished") {
-    say(view.legal_actions.length ? "Your move." : state.token ? "Waiting for the others…" : "Watching live.");
+  if (state.arranged && !state.arrangement && view.you && view.you.hand.length) arrange();
+  if (view.status === "finished") sayOutcome(view);
+  else say(view.legal_actions.length ? "Your move." : state.token ? "Waiting for the others…" : "Watching live.");
+  // a round that ended since the page last looked: its result holds the page (the next
+  // round's hand stays hidden) until dismissed, or a few seconds when only bots wait
+  const ended = view.last_round ? view.last_round.number : 0;
+  if (state.roundSeen === null || ended < state.roundSeen) state.roundSeen = ended;
+  else if (ended > state.roundSeen) {
+    state.roundSeen = ended;
+    roundEnd.show(view, othersAreBots(view));
   }
+  $("show-round-end").hidden = !view.last_round;
 }
 
 /** The final table; the record's score sheet is fetched once per game, however many
@@ -361,12 +503,17 @@ async function hint() {
 function openRematch(gameId) {
   saveSeat(gameId, state.seat, state.token);
   if (state.stop) state.stop();
-  Object.assign(state, { view: null, arrangement: null, queue: [], live: false, acting: null });
+  roundEnd.close();
+  Object.assign(state, {
+    view: null, arrangement: null, queue: [], live: false, acting: null, moves: {}, counts: null, roundSeen: null,
+  });
   delete document.body.dataset.live;
   $("final").hidden = true;
   history.pushState(null, "", linkTo(gameId, false));
   openGame(gameId, false);
 }
+
+const roundEnd = new RoundEnd({ linger });
 
 const seat = new SeatControls({
   api, say, explain, show, openRematch, linkTo,
@@ -385,6 +532,8 @@ async function start() {
     else renderHand(state.view, state.arranged ? state.arrangement : null, act);
   });
   $("hint").addEventListener("click", hint);
+  // the last round's result again, to read at leisure (it does not close by itself then)
+  $("show-round-end").addEventListener("click", () => { if (state.view?.last_round) roundEnd.show(state.view, false); });
   setInterval(tickClock, 1000);
   try {
     // what this deployment offers: the lobby and game records are optional features
@@ -392,7 +541,11 @@ async function start() {
     state.features.lobby = Boolean(doc.paths["/v1/games"]?.get);
     state.features.record = Boolean(doc.paths["/v1/games/{game_id}/record"]?.get);
     const gameId = params.get("game");
-    if (gameId) await openGame(gameId, params.has("watch"));
+    const claim = params.get("claim");
+    // an invite link opens the claim, unless this browser already holds a seat there
+    if (gameId && claim !== null && /^\d+$/.test(claim) && !params.has("watch") && !loadSeat(gameId)) {
+      await showInvite(gameId, Number(claim));
+    } else if (gameId) await openGame(gameId, params.has("watch"));
     else await showSetup();
   } catch (e) { say(`The service at ${api.base} did not answer: ${explain(e)}`, true); }
 }

@@ -1,7 +1,11 @@
-// The view (what GET /v1/games/{id} returns to this bearer) turned into the page.
-// Pure rendering: every function reads a view and writes elements, nothing else.
+// The view (what GET /v1/games/{id} returns to this bearer) turned into the page: the
+// summary, the reader's hand and what they may do with it, the scores by round and the
+// final table. Pure rendering: every function reads a view and writes elements. The
+// table (seats, stock, pile) is table.js; a round's end is roundend.js.
 
-import { cardElement, cardLabel, cardRow } from "./cards.js";
+import { cardElement, cardLabel, cardName } from "./cards.js";
+import { SEAT_COLORS, runningTotals, totalsChart } from "./chart.js";
+import { playerName } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,11 +16,14 @@ function el(tag, text = "", className = "") {
   return node;
 }
 
-/** A player's name as the page shows it ("greedy (bot)", "open seat"). */
-export function playerName(view, seat) {
-  const p = view.players[seat];
-  if (p.open) return `seat ${seat} (open)`;
-  return p.kind === "bot" ? `${p.name || p.bot} (bot)` : p.name;
+const RANK_PLURALS = { A: "aces", T: "10s", J: "jacks", Q: "queens", K: "kings" };
+
+/** "wild: 3s and jokers", or "wild: 3s" when the rules deal no jokers. */
+export function wildText(view) {
+  const rank = view.round.wild_rank;
+  const jokers = view.rules.jokers > 0;
+  if (!rank) return jokers ? "wild: jokers" : "no wild cards";
+  return `wild: ${RANK_PLURALS[rank] || `${rank}s`}${jokers ? " and jokers" : ""}`;
 }
 
 export function renderSummary(view, deadline) {
@@ -24,20 +31,32 @@ export function renderSummary(view, deadline) {
   box.replaceChildren();
   const r = view.round;
   const me = view.you ? view.you.seat : null;
-  const line = el("p");
-  line.append(el("strong", `Round ${r.number} of ${r.rounds}`),
-    ` · ${r.hand_size} cards · wild: ${r.wild_rank === "T" ? "10" : r.wild_rank}s and jokers`);
+  const line = el("p", "", "round-line");
+  line.append(el("strong", `Round ${r.number} of ${r.rounds}`), ` · ${r.hand_size} cards · `,
+    el("span", wildText(view), "wild-text"));
+  const most = view.rules.turn_limit ? view.rules.turn_limit * view.players.length : null;
+  if (most && view.status === "in_progress" && r.turns >= most / 2) {
+    // a round nobody goes out of ends at the limit's turns for each player: say so
+    // once it gets near, rather than a counter from the first turn
+    line.append(` · turn ${Math.min(r.turns + 1, most)} of at most ${most}`);
+  }
   box.append(line);
   const turn = el("p", "", "turn");
+  turn.id = "turn";
   if (view.status === "finished") turn.textContent = "The game is over.";
-  else if (view.open_seats.length) turn.textContent = `Waiting for seats ${view.open_seats.join(", ")} to be claimed.`;
-  else if (r.current_seat === me) {
-    turn.textContent = r.phase.endsWith("draw") ? "Your turn: draw a card." : "Your turn: discard (or go out).";
+  else if (view.open_seats.length) {
+    const seats = view.open_seats.join(", ");
+    turn.textContent = `Waiting for seat${view.open_seats.length > 1 ? "s" : ""} ${seats} to be claimed: send the invite link on the seat.`;
+  } else if (r.turn_timed_out) {
+    const p = view.players[r.current_seat];
+    turn.textContent = `${r.current_seat === me ? "Your" : `${playerName(view, r.current_seat)}'s`} time ran out: ${p.bot || "the stand-in"} plays the turn.`;
+  } else if (r.current_seat === me) {
+    turn.textContent = r.phase.endsWith("draw") ? "Your turn: draw a card." : "Your turn: discard a card (or go out).";
     turn.classList.add("yours");
   } else turn.textContent = `${playerName(view, r.current_seat)} to play.`;
-  if (r.phase && r.phase.startsWith("final")) turn.textContent += " Final turns: someone went out.";
+  if (view.status === "in_progress" && r.phase && r.phase.startsWith("final")) turn.textContent += " Final turns: someone went out.";
   box.append(turn);
-  if (view.clock) {
+  if (view.clock && view.status === "in_progress") {
     const clock = el("p", "", "clock");
     clock.id = "clock";
     clock.dataset.deadline = deadline || "";
@@ -57,64 +76,38 @@ export function tickClock() {
   clock.textContent = `Clock: ${left} s left`;
 }
 
-export function renderPlayers(view) {
-  const body = $("players").tBodies[0];
-  body.replaceChildren();
-  const me = view.you ? view.you.seat : null;
-  for (const p of view.players) {
-    const row = el("tr");
-    row.dataset.seat = p.seat;
-    if (p.seat === view.round.current_seat) row.classList.add("current");
-    if (p.seat === me) row.classList.add("me");
-    const name = el("td", playerName(view, p.seat));
-    if (p.kind === "away" || p.kind === "resigned") name.append(el("small", ` ${p.kind}, ${p.bot} plays`));
-    row.append(name, el("td", String(p.hand_count), "count"),
-      el("td", p.round_scores.join(" ") || "–"), el("td", String(p.total), "total"));
-    body.append(row);
-  }
-}
-
-export function renderPile(view) {
-  const box = $("pile");
-  box.replaceChildren();
-  const r = view.round;
-  box.append(el("span", `Stock: ${r.stock_count} cards`, "stock"), " · Discard pile: ");
-  if (r.discard_top) {
-    const top = cardElement(r.discard_top, { wildRank: r.wild_rank });
-    top.id = "discard-top";
-    box.append(top);
-  } else box.append(el("span", "empty"));
-}
-
-export function renderTable(view) {
-  const box = $("table-melds");
-  box.replaceChildren();
-  if (!view.round.table.length) return;
-  box.append(el("h3", "On the table"));
-  for (const meld of view.round.table) {
-    const line = el("p");
-    const cards = [...meld.cards, ...meld.layoffs.flatMap((l) => l.cards)];
-    line.append(`${playerName(view, meld.seat)}: `, cardRow(cards, { wildRank: view.round.wild_rank }));
-    box.append(line);
-  }
-}
-
-/** Your hand: sorted as dealt, or grouped as `arrangement` (the solver's melds) says. */
-export function renderHand(view, arrangement, onDiscard) {
+/**
+ * The reader's hand at the bottom of the table, in the order the view gives it (or as
+ * the solver's `arrangement` groups it). In the discard phase each card is the button
+ * that discards it: one control per card, nothing else to match it to. Once the game is
+ * over the cards are laid down (the round's end and the final table show them), so the
+ * hand is not shown at all rather than as an empty arrangement.
+ */
+export function renderHand(view, arrangement, onAct) {
   const area = $("hand-area");
-  area.hidden = !view.you;
-  if (!view.you) return;
-  for (const b of area.querySelectorAll(":scope > button")) b.hidden = view.status === "finished";
+  area.hidden = !view.you || view.status === "finished";
+  if (area.hidden) return;
+  const me = view.players[view.you.seat];
+  const r = view.round;
+  const mine = r.current_seat === view.you.seat && view.status === "in_progress" && !view.open_seats.length;
+  area.classList.toggle("current", mine);
+  $("me").replaceChildren(el("span", me.name, "name"), el("span", ` · total ${me.total}`, "total"));
+  const discards = new Map();
+  for (const a of view.legal_actions) if (a.type === "discard") discards.set(a.card, a);
+  const draws = view.legal_actions.some((a) => a.type === "draw");
+  const help = $("hand-help");
+  if (discards.size) help.textContent = "Click a card to discard it.";
+  else if (draws) help.textContent = "Draw: click the stock or the pile's top card.";
+  else help.textContent = "";
+  const card = (c) => cardElement(c, {
+    wildRank: r.wild_rank,
+    onClick: discards.has(c) ? () => onAct(discards.get(c)) : null,
+    label: discards.has(c) ? `Discard ${cardName(c)}` : "",
+  });
   const box = $("hand");
   box.replaceChildren();
-  const wild = view.round.wild_rank;
-  const discardable = new Map();
-  for (const a of view.legal_actions) if (a.type === "discard") discardable.set(a.card, a);
-  const card = (c) => cardElement(c, {
-    wildRank: wild, onClick: discardable.has(c) ? () => onDiscard(discardable.get(c)) : null,
-    title: discardable.has(c) ? `discard ${cardLabel(c)}` : "",
-  });
-  if (arrangement) {
+  box.classList.toggle("discarding", discards.size > 0);
+  if (arrangement && view.you.hand.length) {
     for (const meld of arrangement.melds) {
       const group = el("span", "", "meld");
       group.append(...meld.map(card));
@@ -122,26 +115,19 @@ export function renderHand(view, arrangement, onDiscard) {
     }
     const rest = el("span", "", "deadwood");
     rest.append(...arrangement.deadwood.map(card));
-    box.append(rest, el("span", ` deadwood ${arrangement.penalty}`, "penalty"));
+    box.append(rest, el("span", `deadwood ${arrangement.penalty}`, "penalty"));
   } else {
     box.append(...view.you.hand.map(card));
   }
 }
 
-function actionLabel(view, a) {
-  if (a.type === "draw") {
-    return a.source === "stock" ? "Draw from the stock" : `Take ${cardLabel(view.round.discard_top)} from the pile`;
-  }
-  if (a.type === "discard") return `Discard ${cardLabel(a.card)}`;
-  return `Go out, discarding ${cardLabel(a.discard)}`;
-}
-
-/** One button per legal action, exactly as the view lists them. */
+/** Going out, when legal: its own button per card it may discard (drawing is done on the
+ * stock and the pile, discarding on the hand's cards). */
 export function renderActions(view, onAct) {
   const box = $("actions");
   box.replaceChildren();
-  for (const a of view.legal_actions) {
-    const b = el("button", actionLabel(view, a), `act act-${a.type}`);
+  for (const a of view.legal_actions.filter((x) => x.type === "go_out")) {
+    const b = el("button", `Go out, discarding ${cardLabel(a.discard)}`, "act act-go_out");
     b.type = "button";
     b.dataset.action = JSON.stringify(a);
     b.addEventListener("click", () => onAct(a));
@@ -149,29 +135,49 @@ export function renderActions(view, onAct) {
   }
 }
 
-/** The last round's end: every player's melds, lay-offs, deadwood and score. */
-export function renderRoundEnd(view) {
-  const box = $("round-end");
-  const last = view.last_round;
-  box.hidden = !last;
-  box.replaceChildren();
-  if (!last) return;
-  const why = last.reason === "went_out" ? `${playerName(view, last.went_out)} went out` : "the stock ran out";
-  box.append(el("h2", `Round ${last.number} ended: ${why}`));
-  const wild = last.wild_rank;
-  for (const r of last.results) {
-    const line = el("div", "", "result");
-    line.dataset.seat = r.seat;
-    line.append(el("strong", `${playerName(view, r.seat)}: ${r.score}`), " ");
-    for (const meld of r.melds) line.append(cardRow(meld, { wildRank: wild }), " ");
-    for (const l of r.layoffs) line.append("laid off ", cardRow(l.cards, { wildRank: wild }), " ");
-    if (r.deadwood.length) line.append("deadwood ", cardRow(r.deadwood, { wildRank: wild }));
-    box.append(line);
-  }
+function swatch(seat) {
+  const s = el("span", "", "swatch");
+  s.style.background = SEAT_COLORS[seat % SEAT_COLORS.length];
+  return s;
 }
 
-/** The final table: totals, winners, the seed revealed, and (where the server keeps
- * records) the score sheet and how to verify it. */
+/** The scores by round: a row per round, a column per player, the totals at the foot
+ * (it grows downwards, one short row a round, inside its own scrolling box). */
+export function renderScores(view) {
+  const box = $("scores-table");
+  const rounds = Math.max(0, ...view.players.map((p) => p.round_scores.length));
+  $("scores").hidden = rounds === 0;
+  if (!rounds) { box.replaceChildren(); return; }
+  const table = el("table", "", "scores");
+  const head = el("tr");
+  head.append(el("th", "Round"));
+  for (const p of view.players) {
+    const th = el("th");
+    th.append(swatch(p.seat), el("span", playerName(view, p.seat), "name"));
+    th.scope = "col";
+    head.append(th);
+  }
+  table.append(el("thead"));
+  table.tHead.append(head);
+  const body = el("tbody");
+  for (let i = 0; i < rounds; i += 1) {
+    const row = el("tr");
+    row.append(el("th", String(i + 1)));
+    for (const p of view.players) row.append(el("td", i < p.round_scores.length ? String(p.round_scores[i]) : "–"));
+    body.append(row);
+  }
+  const foot = el("tfoot");
+  const totals = el("tr");
+  totals.append(el("th", "Total"));
+  for (const p of view.players) totals.append(el("td", String(p.total), "total"));
+  foot.append(totals);
+  table.append(body, foot);
+  box.replaceChildren(table);
+}
+
+/** The final table: the winners, why the game ended early if it did, the running totals
+ * as a chart, the ranking, the seed revealed, and (where the server keeps records) the
+ * score sheet and how to verify it. */
 export function renderFinal(view, sheet, recordUrl) {
   const box = $("final");
   box.hidden = view.status !== "finished";
@@ -179,11 +185,29 @@ export function renderFinal(view, sheet, recordUrl) {
   if (box.hidden) return;
   const names = view.winners.map((s) => playerName(view, s)).join(" and ");
   box.append(el("h2", `Final table: ${names} won`));
+  const rounds = Math.max(0, ...runningTotals(view.players).map((t) => t.length - 1));
+  if (view.finish_reason === "resigned") {
+    const played = `${rounds} round${rounds === 1 ? "" : "s"} of ${view.round.rounds} scored`;
+    box.append(el("p", `The game ended early: everyone but ${names} resigned (${played}).`, "finish-reason"));
+  }
+  if (rounds) {
+    const figure = el("figure", "", "chart-box");
+    box.append(figure);
+    const width = figure.clientWidth - 16; // its padding
+    // the lines are named as the seats are on the table (no "(bot)": the space is short)
+    const short = (seat) => view.players[seat].name || `seat ${seat}`;
+    figure.append(totalsChart(view, short, width),
+      el("figcaption", "Running totals after each round (lower is better)."));
+  }
   const table = el("table", "", "totals");
   const ranked = [...view.players].sort((a, b) => a.total - b.total);
   for (const p of ranked) {
     const row = el("tr");
-    row.append(el("td", playerName(view, p.seat)), el("td", String(p.total)));
+    const name = el("td");
+    name.append(swatch(p.seat), playerName(view, p.seat));
+    if (p.kind === "resigned") name.append(el("small", " resigned", "kind"));
+    row.dataset.seat = p.seat;
+    row.append(name, el("td", String(p.total), "total"));
     if (view.winners.includes(p.seat)) row.classList.add("winner");
     table.append(row);
   }
@@ -200,21 +224,26 @@ export function renderFinal(view, sheet, recordUrl) {
   }
 }
 
-/** One line of the move log, from an event. */
+/** One line of the move log, from an event. A move the service made for a human's seat
+ * (a resigned, away or timed-out player's) says who made it. */
 export function describeEvent(view, e) {
   const who = (seat) => (view ? playerName(view, seat) : `seat ${seat}`);
+  const by = (seat) => {
+    const p = view && view.players[seat];
+    return e.by === "service" && p && p.kind !== "bot" ? ` (played by ${p.bot || "the stand-in"})` : "";
+  };
   switch (e.type) {
     case "round_started": return `Round ${e.round} dealt: ${e.hand_size} cards, pile shows ${e.discard_top ? cardLabel(e.discard_top) : "nothing"}`;
-    case "draw": return `${who(e.seat)} drew ${e.card ? cardLabel(e.card) : "a card"} from the ${e.source === "stock" ? "stock" : "pile"}`;
-    case "discard": return `${who(e.seat)} discarded ${cardLabel(e.card)}`;
-    case "went_out": return `${who(e.seat)} went out, discarding ${cardLabel(e.discard)}`;
+    case "draw": return `${who(e.seat)} drew ${e.card ? cardLabel(e.card) : "a card"} from the ${e.source === "stock" ? "stock" : "pile"}${by(e.seat)}`;
+    case "discard": return `${who(e.seat)} discarded ${cardLabel(e.card)}${by(e.seat)}`;
+    case "went_out": return `${who(e.seat)} went out, discarding ${cardLabel(e.discard)}${by(e.seat)}`;
     case "laid_down": {
       const cards = e.melds.flat().length + e.layoffs.flatMap((l) => l.cards).length;
       return cards ? `${who(e.seat)} laid down ${cards} card(s)` : `${who(e.seat)} had nothing to lay down`;
     }
     case "reshuffled": return `The pile was reshuffled into the stock (${e.stock_count} cards)`;
-    case "round_ended": return `Round ${e.number} ended`;
-    case "game_finished": return `Game over: ${e.winners.map(who).join(" and ")} won`;
+    case "round_ended": return `Round ${e.number} ended${e.reason === "turn_limit" ? " at the turn limit" : ""}`;
+    case "game_finished": return `Game over: ${e.winners.map(who).join(" and ")} won${e.reason === "resigned" ? " (the others resigned)" : ""}`;
     case "seat_claimed": return `${e.name} took seat ${e.seat}`;
     case "seat_resigned": return `${who(e.seat)} resigned; ${e.played_by} plays on`;
     case "turn_timed_out": return `${who(e.seat)} ran out of time; ${e.played_by} played the turn`;
