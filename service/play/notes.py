@@ -25,7 +25,14 @@ from service.engine.seats import played_by_service
 from service.storage import GameRecord, Stores
 from service.verify.record import instant
 
-__all__ = ["account_effects"]
+__all__ = ["account_effects", "tell"]
+
+
+def tell(stores: Stores, handle: str, notes: list[tuple[str, dict[str, Any]]]) -> None:
+    """Append ``(note id, body)`` notes to ``handle``'s stream, each once: the one way an
+    account is told anything (games' changes here, challenges in :mod:`.challenges`)."""
+    if notes:
+        stores.accounts.append(handle, notes)
 
 
 def _note(record: GameRecord, kind: str, seat: int, **fields: Any) -> tuple[str, dict[str, Any]]:
@@ -64,7 +71,7 @@ def account_effects(stores: Stores, before: GameRecord | None, after: GameRecord
             continue
         if not earlier or earlier[s] != handle:
             stores.accounts.add_game(handle, after.game_id, now)
-        notes = []
+        notes: list[tuple[str, dict[str, Any]]] = []
         if started:
             notes.append(_note(after, "game_started", s, players=list(state.names)))
         if on_turn and s == seat:
@@ -74,5 +81,4 @@ def account_effects(stores: Stores, before: GameRecord | None, after: GameRecord
             notes.append(_note(after, "game_finished", s, winners=list(winners(state)),
                                totals=list(state.totals()), reason=state.finish_reason))
             stores.accounts.finish_game(handle, after.game_id, now)
-        if notes:
-            stores.accounts.append(handle, notes)
+        tell(stores, handle, notes)
