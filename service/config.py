@@ -39,6 +39,7 @@ variable                   default                     what it sets
 ``SOLVE_LIMIT``            ``10/second;300/minute``    solves per client address, and per token
                                                        when one is sent (``off``: none)
 ``ACCOUNT_LIMIT_PER_ADDRESS`` ``10/hour;50/day``     accounts created per client address (``off``)
+``CHALLENGE_LIMIT``        ``20/minute;400/day``       challenges made per account (``off``)
 ``BOT_GAMES_PER_ADDRESS``  ``32``                      the weight of unfinished games with bot seats
                                                        one client address may hold (a bot seat
                                                        weighs its bot's cost × the game's cards
@@ -92,6 +93,8 @@ class Config:
     solve_limit: str = "10/second;300/minute"
     #: accounts created per client address
     account_limit_per_address: str = "10/hour;50/day"
+    #: challenges made per account (its key)
+    challenge_limit: str = "20/minute;400/day"
     #: the weight of unfinished games with bot seats one address may hold (``off``: none)
     bot_games_per_address: str = "32"
     open_game_ttl_seconds: int = 3600

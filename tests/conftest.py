@@ -189,6 +189,7 @@ def live_server(redis_server: str) -> Iterator[str]:
         "BOT_GAMES_PER_ADDRESS": "off",
         "SOLVE_LIMIT": "off",
         "ACCOUNT_LIMIT_PER_ADDRESS": "off",
+        "CHALLENGE_LIMIT": "off",
         "WEB_CONCURRENCY": "2",
         "ACCESS_LOG": "",
         "LOG_LEVEL": "warning",

@@ -31,7 +31,7 @@ from .schemas.accounts import (
     MyGamesSchema,
     ProfileSchema,
 )
-from .stream import STREAM_DOC, media_type, stream_cursor, stream_response
+from .stream import NDJSON, SSE, media_type, stream_cursor, stream_response
 from .web import QUERY_INT_MAX, URL_SAFE_ID, account, json_response, load_body, query_int, stores
 
 __all__ = ["accounts_blp", "me_blp"]
@@ -55,7 +55,8 @@ def _mine() -> Account:
 
 def _me(mine: Account) -> dict[str, object]:
     return {"handle": mine.handle, "bot": mine.bot, "created": instant(mine.created),
-            "challenges_from": mine.challenges_from, "webhook_url": mine.webhook_url}
+            "challenges_from": mine.challenges_from, "webhook_url": mine.webhook_url,
+            "last_note": stores().accounts.newest(mine.handle)}
 
 
 @accounts_blp.route("")
@@ -202,10 +203,22 @@ class MyStream(MethodView):
               {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"}),
         header("Last-Event-ID", "Resume after this note (what EventSource sends when it "
                "reconnects).", {"type": "string", "pattern": "^[0-9]{1,15}$"}),
-    ], responses={**STREAM_DOC, 200: {**STREAM_DOC[200], "description": (
-        "Your notes as they come (`challenge`, `challenge_declined`, `challenge_canceled`, "
-        "`game_started`, `your_turn`, `game_finished`), each once with its number as the "
-        "event id; heartbeats while idle; a last `end` message. See docs/accounts.md.")}})
+    ], responses={200: {
+        "description": "Your notes as they come (`challenge`, `challenge_declined`, "
+        "`challenge_canceled`, `game_started`, `your_turn`, `game_finished`), each once with "
+        "its number as the event id; heartbeats while idle; a last `end` message.",
+        "content": {
+            SSE: {"schema": {"$ref": "#/components/schemas/AccountSseEvent"},
+                  "x-oai-itemSchema": {"$ref": "#/components/schemas/AccountSseEvent"}},
+            NDJSON: {"schema": {"type": "array", "description": "The stream's lines, one "
+                                "`AccountStreamMessage` each; a heartbeat is an empty line.",
+                                "items": {"$ref": "#/components/schemas/AccountStreamMessage"}},
+                     "x-oai-itemSchema": {
+                         "$ref": "#/components/schemas/AccountStreamMessage"}},
+        },
+        "headers": {"Cache-Control": {"description": "`private, no-cache`",
+                                      "schema": {"type": "string"}}},
+    }})
     @problems(me_blp, "invalid_token", "invalid_query", "invalid_cursor", "too_many_waits",
               "not_acceptable")
     def get(self) -> Response:

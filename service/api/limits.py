@@ -23,6 +23,10 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
 * accounts (``ACCOUNT_LIMIT_PER_ADDRESS``, default ``10/hour;50/day``): accounts created
   per client address (each holds a handle for good). Over it: ``429 creation_limited``.
 
+* challenges (``CHALLENGE_LIMIT``, default ``20/minute;400/day``, as Lichess caps them):
+  challenges made per account key. Over it: ``429 creation_limited``. Besides, an
+  account has at most 20 pending challenges of its own (``429 too_many_challenges``).
+
 * solves (``SOLVE_LIMIT``, default ``10/second;300/minute``): ``POST /v1/solve`` per client
   address and, when a token is sent, per token: each is up to 0.4 s of a worker's CPU,
   and a refused ``solve_too_complex`` (which used the whole budget) counts like any.
@@ -62,7 +66,7 @@ __all__ = ["RATE_LIMITED_BLUEPRINTS", "bot_load", "install_rate_limits", "nothin
 
 #: The blueprints whose requests count against the limits.
 RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks",
-                           "accounts", "me")
+                           "accounts", "me", "challenges")
 #: The endpoints whose POST creates something that lives in Redis (a game, a rematch's
 #: game, a seek).
 CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks")
@@ -89,6 +93,19 @@ def _on_account_breach(limit: RequestLimit) -> Response:
     return problem_response(
         429, "creation_limited",
         f"too many accounts created ({limit.limit}); retry after {retry_after} s",
+        {"Retry-After": str(retry_after)},
+    )
+
+
+def _not_challenge() -> bool:
+    return not (request.method == "POST" and request.endpoint == "challenges.Challenges")
+
+
+def _on_challenge_breach(limit: RequestLimit) -> Response:
+    retry_after = _retry_after(limit)
+    return problem_response(
+        429, "creation_limited",
+        f"too many challenges made ({limit.limit}); retry after {retry_after} s",
         {"Retry-After": str(retry_after)},
     )
 
@@ -189,7 +206,8 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
         enabled=(_enabled(config.rate_limit) or _enabled(config.rate_limit_per_address)
                  or _enabled(config.creation_limit_per_address)
                  or _enabled(config.solve_limit)
-                 or _enabled(config.account_limit_per_address)),
+                 or _enabled(config.account_limit_per_address)
+                 or _enabled(config.challenge_limit)),
     )
     creation = config.creation_limit_per_address
     for blp in blueprints:
@@ -210,6 +228,11 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
             limiter.shared_limit(config.account_limit_per_address, "account-address",
                                  key_func=_address_key, exempt_when=_not_account_creation,
                                  override_defaults=False, on_breach=_on_account_breach)(blp)
+        if blp.name == "challenges" and _enabled(config.challenge_limit):
+            limiter.shared_limit(config.challenge_limit, "challenge-account",
+                                 key_func=_token_key,
+                                 exempt_when=lambda: _not_challenge() or _no_token(),
+                                 override_defaults=False, on_breach=_on_challenge_breach)(blp)
         if _enabled(creation):
             limiter.shared_limit(creation, "creation-address", key_func=_address_key,
                                  exempt_when=_not_creation, override_defaults=False,

@@ -30,11 +30,14 @@ from service.core.errors import (
 from service.play import (
     AlreadySeatedError,
     AuthError,
+    ChallengeClosedError,
+    ChallengeRefusedError,
     GameBusyError,
     GameNotFinishedError,
     HandleTakenError,
     IdempotencyKeyReusedError,
     IdempotencyKeySupersededError,
+    InvalidChallengeError,
     InvalidCursorError,
     PlayError,
     PreconditionFailedError,
@@ -43,7 +46,9 @@ from service.play import (
     SeatTakenError,
     SeekMatchedError,
     TooManyBotGamesError,
+    TooManyChallengesError,
     UnknownAccountError,
+    UnknownChallengeError,
     UnknownSeatError,
     UnknownSeekError,
     VersionNotRecordedError,
@@ -104,6 +109,11 @@ STATUS = {
     AlreadySeatedError: 409,
     HandleTakenError: 409,
     UnknownAccountError: 404,
+    UnknownChallengeError: 404,
+    ChallengeClosedError: 409,
+    ChallengeRefusedError: 403,
+    InvalidChallengeError: 422,
+    TooManyChallengesError: 429,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).

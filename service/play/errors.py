@@ -8,11 +8,14 @@ from __future__ import annotations
 __all__ = [
     "AlreadySeatedError",
     "AuthError",
+    "ChallengeClosedError",
+    "ChallengeRefusedError",
     "GameBusyError",
     "GameNotFinishedError",
     "HandleTakenError",
     "IdempotencyKeyReusedError",
     "IdempotencyKeySupersededError",
+    "InvalidChallengeError",
     "InvalidCursorError",
     "PlayError",
     "PreconditionFailedError",
@@ -21,7 +24,9 @@ __all__ = [
     "SeatsOpenError",
     "SeekMatchedError",
     "TooManyBotGamesError",
+    "TooManyChallengesError",
     "UnknownAccountError",
+    "UnknownChallengeError",
     "UnknownSeatError",
     "UnknownSeekError",
     "VersionNotRecordedError",
@@ -147,3 +152,33 @@ class UnknownAccountError(PlayError):
     """No (open) account with this handle (404)."""
 
     code = "unknown_account"
+
+
+class UnknownChallengeError(PlayError):
+    """No challenge with this id that the bearer's account is in (404)."""
+
+    code = "unknown_challenge"
+
+
+class ChallengeClosedError(PlayError):
+    """An answer to a challenge that is no longer pending (409)."""
+
+    code = "challenge_closed"
+
+
+class ChallengeRefusedError(PlayError):
+    """A challenge to an account that takes none from the challenger (403)."""
+
+    code = "challenge_refused"
+
+
+class InvalidChallengeError(PlayError):
+    """A challenge that cannot be made as asked: to oneself, a handle twice (422)."""
+
+    code = "invalid_challenge"
+
+
+class TooManyChallengesError(PlayError):
+    """One more pending challenge than an account may have made at once (429)."""
+
+    code = "too_many_challenges"

@@ -34,6 +34,7 @@ from service.engine import apply, view
 from service.engine.seats import SERVICE, STAND_IN, played_by_service, player_of, time_out
 from service.storage import GameRecord, Lease, Stores, UnknownGameError
 
+from .challenges import CHALLENGE_MEMBER, visit_challenge
 from .commit import Change, Step, commit, next_visit
 
 __all__ = ["LEASE_SECONDS", "NothingDue", "due", "service_move", "visit"]
@@ -88,7 +89,11 @@ def service_move(stores: Stores, now: float) -> Step:
 def visit(stores: Stores, lease: Lease,
           clock: Callable[[], float] = time.time) -> GameRecord | None:
     """Make the one move the game of ``lease`` owes now, if any, and release it with its
-    next visit; the game as that move saved it (``None``: nothing was due)."""
+    next visit; the game as that move saved it (``None``: nothing was due). A
+    challenge's visit (its expiry, or the start of its game) is :func:`visit_challenge`'s."""
+    if lease.game_id.startswith(CHALLENGE_MEMBER):
+        visit_challenge(stores, lease, clock())
+        return None
     try:
         committed = commit(stores, lease.game_id, service_move(stores, clock()), lease=lease,
                            clock=clock)

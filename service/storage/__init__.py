@@ -14,6 +14,8 @@ interface                 what                                                 m
 :class:`SeekBoard`        matchmaking's seekers, matched in one step           ``seeks``
 :class:`LoadStore`        each client's games with bot seats, weighted         ``loads``
 :class:`AccountStore`     accounts, their games and their event streams        ``accounts``
+:class:`ChallengeStore`   challenges, changed by compare-and-set; each         ``challenges``
+                          account's index of its own
 ========================  ===================================================  ==============
 
 :class:`Stores` bundles one of each, built by :func:`redis_stores` (from the
@@ -21,6 +23,7 @@ configuration) or :func:`memory_stores`.
 """
 
 from .accounts import Account, AccountStore, Note, folded
+from .challenges import Challenge, ChallengeStore
 from .errors import (
     GameExistsError,
     ReplyKeySupersededError,
@@ -43,6 +46,8 @@ __all__ = [
     "LISTINGS",
     "Account",
     "AccountStore",
+    "Challenge",
+    "ChallengeStore",
     "GameExistsError",
     "GameRecord",
     "GameStore",

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from service.config import Config
 
 from .accounts import AccountStore
+from .challenges import ChallengeStore
 from .games import GameStore
 from .loads import LoadStore
 from .lobby import LobbyStore
 from .memory import (
     MemoryAccounts,
+    MemoryChallenges,
     MemoryGameStore,
     MemoryLoads,
     MemoryLobby,
@@ -33,6 +35,7 @@ from .memory import (
 from .records import RecordStore
 from .redis import (
     RedisAccounts,
+    RedisChallenges,
     RedisConnection,
     RedisGameStore,
     RedisLoads,
@@ -68,6 +71,7 @@ class Stores:
     seeks: SeekBoard
     loads: LoadStore
     accounts: AccountStore
+    challenges: ChallengeStore
     #: releases what the stores share (Redis: the connections and the hub)
     release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
@@ -99,6 +103,7 @@ def redis_stores(config: Config) -> Stores:
         seeks=RedisSeekBoard(connection, results_kept_seconds=config.open_game_ttl_seconds),
         loads=RedisLoads(connection),
         accounts=RedisAccounts(connection),
+        challenges=RedisChallenges(connection),
         release=connection.close,
     )
 
@@ -118,4 +123,5 @@ def memory_stores(config: Config | None = None) -> Stores:
         seeks=MemorySeekBoard(shared, results_kept_seconds=kept),
         loads=MemoryLoads(),
         accounts=MemoryAccounts(shared),
+        challenges=MemoryChallenges(),
     )

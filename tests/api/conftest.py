@@ -29,7 +29,8 @@ def config(redis_server: str) -> Config:
     return Config(redis_url=redis_url_for_tests(redis_server, 1), long_poll_max_seconds=10.0,
                   game_ttl_seconds=3600, rate_limit="off", rate_limit_per_address="off",
                   creation_limit_per_address="off", bot_games_per_address="off",
-                  solve_limit="off", account_limit_per_address="off")
+                  solve_limit="off", account_limit_per_address="off",
+                  challenge_limit="off")
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from marshmallow import Schema
 from .accounts import AccountRequestSchema, AccountSettingsSchema
 from .actions import ActionSchemas
 from .cards import CARD_RE
+from .challenges import ChallengeRequestSchema, ChallengeSchema
 from .events import (
     EVENT_SCHEMAS,
     SSE_EVENT,
@@ -41,6 +42,13 @@ from .games import (
 )
 from .health import HealthSchema
 from .lobby import SEEK, MatchedSeekSchema, SeekRequestSchema, WaitingSeekSchema
+from .notes import (
+    ACCOUNT_SSE_EVENT,
+    ACCOUNT_STREAM_MESSAGE,
+    ANY_NOTE,
+    NOTE_SCHEMAS,
+    AccountStreamNoteMessageSchema,
+)
 from .problem import ProblemSchema
 from .records import RecordSchema
 from .rules import PresetsSchema, RulesSchema, RulesSpecSchema
@@ -61,6 +69,8 @@ COMPONENTS: dict[str, type[Schema] | dict[str, Any] | tuple[dict[str, Any], type
     "SeekRequest": SeekRequestSchema,
     "AccountRequest": AccountRequestSchema,
     "AccountSettings": AccountSettingsSchema,
+    "ChallengeRequest": ChallengeRequestSchema,
+    "Challenge": ChallengeSchema,
     **ActionSchemas,
     **VIEW_SCHEMAS,
     **VIEW_COMPONENTS,
@@ -74,6 +84,11 @@ COMPONENTS: dict[str, type[Schema] | dict[str, Any] | tuple[dict[str, Any], type
     "MatchedSeek": MatchedSeekSchema,
     "Seek": SEEK,
     "Record": RecordSchema,
+    **NOTE_SCHEMAS,
+    "AccountNote": ANY_NOTE,
+    "AccountStreamNoteMessage": AccountStreamNoteMessageSchema,
+    "AccountStreamMessage": ACCOUNT_STREAM_MESSAGE,
+    "AccountSseEvent": ACCOUNT_SSE_EVENT,
 }
 
 

@@ -52,6 +52,10 @@ class AccountSchema(Schema):
     webhook_url = fields.String(required=True, allow_none=True, metadata={
         "description": "Where `your_turn`, `challenge` and `game_finished` are POSTed "
                        "(null: nowhere)."})
+    last_note = fields.Integer(required=True, metadata={
+        "description": "The number of your newest note (0: none): a bot that starts reads "
+                       "`GET /v1/me/games` and `GET /v1/challenges`, then follows "
+                       "`/v1/me/stream?after=<this>`."})
 
 
 class AccountSettingsSchema(StrictSchema):

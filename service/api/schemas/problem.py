@@ -67,7 +67,12 @@ class ProblemSchema(Schema):
                                   "unfinished games with bot seats this client holds."})
     weight = fields.Float(metadata={"description": "`too_many_bot_games`: what the refused "
                                     "game would weigh."})
+    pending = _int("`too_many_challenges`: the pending challenges you have made.")
+    challenge_status = fields.String(metadata={
+        "description": "`challenge_closed`: what became of the challenge (`accepted`, "
+                       "`declined`, `canceled`, `expired`)."})
     cap = fields.Float(metadata={"description": "`too_many_bot_games`: the weight one client "
-                                 "may hold (`BOT_GAMES_PER_ADDRESS`)."})
+                                 "may hold (`BOT_GAMES_PER_ADDRESS`); `too_many_challenges`: "
+                                 "the pending challenges one account may have made."})
     available = fields.List(fields.String(), metadata={
         "description": "`not_acceptable`: the media types the resource has."})

@@ -8,6 +8,7 @@ channels (:mod:`.shared`), as the Redis stores share a server; build them togeth
 """
 
 from .accounts import MemoryAccounts
+from .challenges import MemoryChallenges
 from .games import MemoryGameStore
 from .loads import MemoryLoads
 from .lobby import MemoryLobby
@@ -20,6 +21,7 @@ from .tickets import MemoryTickets
 
 __all__ = [
     "MemoryAccounts",
+    "MemoryChallenges",
     "MemoryGameStore",
     "MemoryLoads",
     "MemoryLobby",

@@ -20,13 +20,15 @@ them together)::
     ttt:{moves}:wake        list, one entry a waiting worker to wake       schedule.py
     ttt:{<pool>}:…          a matchmaking pool's keys and channel          seeks.py
     ttt:{load:<c>}:bots     hash, a client's games with bot seats          loads.py
-    ttt:{acct:<h>}:…        an account, its games and its notes            accounts.py
+    ttt:{acct:<h>}:…        an account, its games, notes and challenges    accounts.py
+    ttt:{ch:<id>}:challenge string, a challenge (JSON)                     challenges.py
 
 The game's own keys are written together by the save script (:mod:`.scripts`); the
 lobby, the schedule and the pools are indexes across games, each on a shard of its own.
 """
 
 from .accounts import RedisAccounts
+from .challenges import RedisChallenges
 from .connection import RedisConnection
 from .games import RedisGameStore
 from .loads import RedisLoads
@@ -39,6 +41,7 @@ from .tickets import RedisTickets
 
 __all__ = [
     "RedisAccounts",
+    "RedisChallenges",
     "RedisConnection",
     "RedisGameStore",
     "RedisLoads",

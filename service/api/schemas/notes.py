@@ -1,0 +1,147 @@
+"""The account stream's notes (``GET /v1/me/stream``) and its messages, documented.
+
+A note is what an account is told: a challenge to it and what became of one, a game of
+its starting, its turn, a game of its over. Each carries ``seq`` (the stream's cursor)
+and ``type`` (the discriminator), and the ``game_id`` or ``challenge_id`` it is about.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from .cards import Described, ref
+
+__all__ = ["ACCOUNT_SSE_EVENT", "ACCOUNT_STREAM_MESSAGE", "ANY_NOTE", "NOTE_SCHEMAS"]
+
+
+def _type(name: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([name]),
+                         metadata={"description": "The note's type."})
+
+
+class _Note(Schema):
+    seq = fields.Integer(required=True, metadata={
+        "description": "1, 2, 3… over the account; the SSE `id` and the resume cursor."})
+
+
+class _GameNote(_Note):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "Your seat in it."})
+    version = fields.Integer(required=True, metadata={
+        "description": "The game's version the note was written at."})
+
+
+class GameStartedNoteSchema(_GameNote):
+    """A game of yours started: every seat is taken (from a challenge, a seek, a claim)."""
+
+    type = _type("game_started")
+    players = fields.List(fields.String(), required=True)
+
+
+class YourTurnNoteSchema(_GameNote):
+    """It is your turn in a game (not sent while the service plays your seat)."""
+
+    type = _type("your_turn")
+    round = fields.Integer(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf(["draw", "discard"]))
+    deadline = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": "When the turn's clock runs out (null: none)."})
+
+
+class GameFinishedNoteSchema(_GameNote):
+    """A game of yours is over."""
+
+    type = _type("game_finished")
+    winners = fields.List(fields.Integer(), required=True)
+    totals = fields.List(fields.Integer(), required=True)
+    reason = fields.String(required=True, allow_none=True, metadata={
+        "description": "How it ended: the view's `finish_reason`."})
+
+
+class _ChallengeNote(_Note):
+    challenge_id = fields.String(required=True)
+
+
+class ChallengeNoteSchema(_ChallengeNote):
+    """You were challenged: accept or decline it (`POST /v1/challenges/{id}/accept`)."""
+
+    type = _type("challenge")
+    challenge = Described(ref("Challenge"), required=True)
+
+
+class ChallengeDeclinedNoteSchema(_ChallengeNote):
+    """A challenge you made or received was declined by one of those challenged."""
+
+    type = _type("challenge_declined")
+    by = fields.String(required=True, metadata={"description": "Who declined it."})
+
+
+class ChallengeCanceledNoteSchema(_ChallengeNote):
+    """A challenge you made or received is off: its challenger canceled it, or it
+    expired unanswered."""
+
+    type = _type("challenge_canceled")
+    reason = fields.String(required=True, validate=validate.OneOf(["canceled", "expired"]))
+
+
+NOTE_TYPES: dict[str, tuple[str, type[Schema]]] = {
+    "challenge": ("ChallengeNote", ChallengeNoteSchema),
+    "challenge_declined": ("ChallengeDeclinedNote", ChallengeDeclinedNoteSchema),
+    "challenge_canceled": ("ChallengeCanceledNote", ChallengeCanceledNoteSchema),
+    "game_started": ("GameStartedNote", GameStartedNoteSchema),
+    "your_turn": ("YourTurnNote", YourTurnNoteSchema),
+    "game_finished": ("GameFinishedNote", GameFinishedNoteSchema),
+}
+NOTE_SCHEMAS: dict[str, type[Schema]] = dict(NOTE_TYPES.values())
+
+ANY_NOTE: dict[str, Any] = {
+    "oneOf": [ref(name) for name, _ in NOTE_TYPES.values()],
+    "discriminator": {"propertyName": "type", "mapping": {
+        t: f"#/components/schemas/{name}" for t, (name, _) in NOTE_TYPES.items()}},
+}
+
+
+class AccountStreamNoteMessageSchema(Schema):
+    """One note (SSE: `event: event`, `id: <seq>`, the note as `data`)."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["event"]))
+    event = Described(ref("AccountNote"), required=True)
+
+
+#: One NDJSON line of an account stream (a heartbeat is an empty line).
+ACCOUNT_STREAM_MESSAGE: dict[str, Any] = {
+    "description": "One message of an account stream; a heartbeat is an empty line "
+                   "(NDJSON) or a `: ping` comment (SSE).",
+    "oneOf": [ref("AccountStreamNoteMessage"), ref("StreamEndMessage")],
+    "discriminator": {"propertyName": "type", "mapping": {
+        "event": "#/components/schemas/AccountStreamNoteMessage",
+        "end": "#/components/schemas/StreamEndMessage"}},
+}
+
+
+def _sse(event: str, data: dict[str, Any], description: str, **more: Any) -> dict[str, Any]:
+    return {
+        "type": "object", "description": description, "required": ["event", "data"],
+        "properties": {
+            "event": {"const": event},
+            "data": {"type": "string", "contentMediaType": "application/json",
+                     "contentSchema": data},
+            "id": {"type": "string", "pattern": "^[0-9]+$",
+                   "description": "The last note's `seq` (`Last-Event-ID` on reconnect)."},
+            **more,
+        },
+    }
+
+
+#: One Server-Sent Event of an account stream.
+ACCOUNT_SSE_EVENT: dict[str, Any] = {
+    "description": "One Server-Sent Event of an account stream (`: ping` heartbeats are "
+                   "comments).",
+    "oneOf": [
+        _sse("event", ref("AccountNote"), "A note; `id` is its `seq`."),
+        _sse("end", ref("StreamEnd"), "The last event; `retry` is the reconnect delay.",
+             retry={"type": ["integer", "string"], "description": "Milliseconds."}),
+    ],
+}
