@@ -17,10 +17,12 @@ Typical use::
 
 from __future__ import annotations
 
+from .account import Account, serve
 from .http import ApiError, Client, ClientStats, CreatedGame, Seat, TransportError
 from .types import Action, BotView, Event, GameView, PlayerView, RoundView, You
 
 __all__ = [
+    "Account",
     "Action",
     "ApiError",
     "BotView",
@@ -34,4 +36,5 @@ __all__ = [
     "Seat",
     "TransportError",
     "You",
+    "serve",
 ]

@@ -29,7 +29,7 @@ import http.client
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import urlencode, urlsplit
@@ -219,6 +219,40 @@ class Client:
         if raw.status >= 400:
             raise ApiError(raw.status, parsed if isinstance(parsed, dict) else {}, resp_headers)
         return Response(raw.status, resp_headers, parsed)
+
+    def stream(self, path: str, *, token: str | None = None, after: int = 0,
+               read_timeout: float = 60.0) -> Iterator[dict[str, Any]]:
+        """The messages of one NDJSON stream (a game's, ``/v1/games/{id}/stream``, or an
+        account's, ``/v1/me/stream``) from the cursor ``after`` until the server ends it
+        (the ``end`` message is the last one yielded): what to resume from is the last
+        ``event``'s ``seq``. A connection of its own (a stream holds it for minutes), read
+        line by line; heartbeats (empty lines) are skipped, and a silence longer than
+        ``read_timeout`` (several heartbeats) is a :class:`TransportError`."""
+        cls = (http.client.HTTPSConnection if self._scheme == "https"
+               else http.client.HTTPConnection)
+        conn = cls(self._host, self._port, timeout=read_timeout)
+        headers = {"Accept": "application/x-ndjson", "User-Agent": "three-thirteen-client/1",
+                   "Last-Event-ID": str(after)}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        try:
+            conn.request("GET", self._prefix + path, headers=headers)
+            raw = conn.getresponse()
+            if raw.status >= 400:
+                body = raw.read()
+                parsed = orjson.loads(body) if body else {}
+                raise ApiError(raw.status, parsed if isinstance(parsed, dict) else {},
+                               {k.lower(): v for k, v in raw.getheaders()})
+            while line := raw.readline():
+                if line.strip():
+                    message: dict[str, Any] = orjson.loads(line)
+                    yield message
+                    if message.get("type") == "end":
+                        return
+        except OSError as exc:
+            raise TransportError(f"GET {path}: {exc!r}") from exc
+        finally:
+            conn.close()
 
     # -- endpoints -------------------------------------------------------------------
 

@@ -1,0 +1,47 @@
+"""``python -m service.client.bot``: run one of the reference bots as an account, over HTTP.
+
+The account's key comes from the environment (``THREE_THIRTEEN_KEY``) or a file
+(``--key-file``), never the command line (other users of the machine read command
+lines). The bot plays every game its account holds and accepts every challenge until
+it is stopped (any signal: it keeps nothing of its own); killed and started again, it carries on from the
+service's state alone (:func:`service.client.account.serve`). An example for bot authors
+as much as a tool: put your own ``choose`` in place of the reference bot's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import sys
+from pathlib import Path
+
+from service.bots import BOTS, make_bot
+
+from .account import Account, serve
+from .http import Client
+
+__all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m service.client.bot", description=__doc__)
+    parser.add_argument("--url", default="http://127.0.0.1:8000", help="the service")
+    parser.add_argument("--bot", default="greedy", choices=sorted(BOTS),
+                        help="the reference bot that decides")
+    parser.add_argument("--key-file", type=Path,
+                        help="a file holding the account key (else THREE_THIRTEEN_KEY)")
+    args = parser.parse_args(argv)
+    key = (args.key_file.read_text().strip() if args.key_file
+           else os.environ.get("THREE_THIRTEEN_KEY", ""))
+    if not key:
+        parser.error("no key: set THREE_THIRTEEN_KEY or pass --key-file")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    with contextlib.suppress(KeyboardInterrupt):  # nothing to save: the service holds it
+        serve(Account(Client(args.url), key), make_bot(args.bot).choose)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""A bot that runs on its account key alone (``python -m service.client.bot``), against a
+live gunicorn with a move worker: killed mid-game and started again with only its key, it
+finds its game through ``GET /v1/me/games`` and finishes it; it accepts challenges as they
+come on its account stream."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def register(url: str, handle: str, bot: bool = True) -> str:
+    r = requests.post(f"{url}/v1/accounts", json={"handle": handle, "bot": bot}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()["key"]  # type: ignore[no-any-return]
+
+
+def start_bot(url: str, key: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "THREE_THIRTEEN_KEY": key}
+    return subprocess.Popen([sys.executable, "-m", "service.client.bot", "--url", url,
+                             "--bot", "greedy"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def view(url: str, game_id: str, **params: Any) -> dict[str, Any]:
+    r = requests.get(f"{url}/v1/games/{game_id}", params=params, timeout=30)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def test_a_bot_killed_mid_game_finds_its_game_by_its_key_and_finishes_it(
+        live_server: str) -> None:
+    key = register(live_server, "restarter")
+    made = requests.post(f"{live_server}/v1/challenges", timeout=10,
+                         headers={"Authorization": f"Bearer {key}"},
+                         json={"to": ["random"], "turn_seconds": 600,
+                               "rules": {"preset": "classic", "hand_sizes": [3, 4, 5, 6]}})
+    assert made.status_code == 201 and made.json()["status"] == "accepted", made.text
+    game_id = made.json()["game_id"]
+    bot = start_bot(live_server, key)
+    try:
+        state = view(live_server, game_id)
+        deadline = time.monotonic() + 60
+        while state["version"] < 12:  # a few turns of each seat
+            assert time.monotonic() < deadline and bot.poll() is None
+            state = view(live_server, game_id, wait_version=state["version"], timeout=1)
+        bot.send_signal(signal.SIGKILL)
+        bot.wait(10)
+        killed_at = view(live_server, game_id)
+        assert killed_at["status"] == "in_progress"
+        time.sleep(1.0)  # nobody plays it meanwhile: its turn waits (or is the bot's)
+        bot = start_bot(live_server, key)  # the key alone
+        state = view(live_server, game_id)
+        deadline = time.monotonic() + 90
+        while state["status"] != "finished":
+            assert time.monotonic() < deadline, "the restarted bot did not finish its game"
+            assert bot.poll() is None, bot.stderr.read() if bot.stderr else ""
+            state = view(live_server, game_id, wait_version=state["version"], timeout=1)
+    finally:
+        bot.kill()
+        bot.wait(10)
+    record = requests.get(f"{live_server}/v1/games/{game_id}/record", timeout=10).json()
+    # the action at index i made version i + 1
+    mine = [(i + 1, a) for i, a in enumerate(record["actions"]) if a["seat"] == 0]
+    assert mine and all(a["by"] == "player" for _, a in mine)  # no turn of its timed out
+    assert any(version > killed_at["version"] for version, _ in mine)  # played on after
+    games = requests.get(f"{live_server}/v1/me/games", timeout=10,
+                         headers={"Authorization": f"Bearer {key}"}).json()["games"]
+    assert [(g["game_id"], g["status"]) for g in games] == [(game_id, "finished")]
+
+
+def test_a_running_bot_accepts_a_challenge_from_its_stream_and_plays_it_out(
+        live_server: str) -> None:
+    key = register(live_server, "acceptor")
+    ann = register(live_server, "human", bot=False)
+    bot = start_bot(live_server, key)
+    try:
+        time.sleep(1.0)  # the bot is following its stream
+        made = requests.post(f"{live_server}/v1/challenges", timeout=10,
+                             headers={"Authorization": f"Bearer {ann}"},
+                             json={"to": ["acceptor"], "turn_seconds": 600,
+                                   "rules": {"preset": "classic", "hand_sizes": [3]}}).json()
+        deadline = time.monotonic() + 20
+        while (found := requests.get(f"{live_server}/v1/challenges/{made['challenge_id']}",
+                                     headers={"Authorization": f"Bearer {ann}"},
+                                     timeout=10).json())["status"] == "pending":
+            assert time.monotonic() < deadline, "the bot never accepted"
+            time.sleep(0.2)
+        assert found["status"] == "accepted"
+        game_id = found["game_id"]
+        auth = {"Authorization": f"Bearer {ann}"}
+        deadline = time.monotonic() + 60
+        while True:
+            mine = requests.get(f"{live_server}/v1/games/{game_id}", timeout=30,
+                                params={"wait": "turn", "timeout": 2}, headers=auth).json()
+            if mine["status"] == "finished":
+                break
+            assert time.monotonic() < deadline
+            if mine["legal_actions"]:
+                r = requests.post(f"{live_server}/v1/games/{game_id}/actions", timeout=10,
+                                  json=mine["legal_actions"][0], headers=auth)
+                assert r.status_code == 200, r.text
+    finally:
+        bot.kill()
+        bot.wait(10)
