@@ -192,3 +192,25 @@ def test_bot_games_past_the_addresss_weight_are_429_too_many_bot_games(
         assert client.post("/v1/games", json=humans).status_code == 201  # not held back
         other = client.post("/v1/games", json=strong, environ_base={"REMOTE_ADDR": "10.9.8.7"})
         assert other.status_code == 201
+
+
+def test_challenging_past_the_accounts_quota_is_429_with_ratelimit_headers(
+        redis_server: str) -> None:
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
+                          account_limit_per_address="off", challenge_limit="3/minute"):
+        ann = client.post("/v1/accounts", json={"handle": "ann"}).json["key"]
+        bob = client.post("/v1/accounts", json={"handle": "bob"}).json["key"]
+        for _ in range(3):
+            r = client.post("/v1/challenges", json={"to": ["bob"]},
+                            headers={"Authorization": f"Bearer {ann}"})
+            assert r.status_code == 201, r.json
+        r = client.post("/v1/challenges", json={"to": ["bob"]},
+                        headers={"Authorization": f"Bearer {ann}"})
+        assert r.status_code == 429 and r.json["code"] == "creation_limited", r.json
+        assert r.headers["RateLimit-Limit"] == "3" and r.headers["RateLimit-Remaining"] == "0"
+        assert int(r.headers["Retry-After"]) > 0
+        # the quota is the account's: another account still challenges, and answering is
+        # no challenge made
+        r = client.post("/v1/challenges", json={"to": ["ann"]},
+                        headers={"Authorization": f"Bearer {bob}"})
+        assert r.status_code == 201, r.json
