@@ -126,6 +126,16 @@ API_ON_THE_CLUSTER = [
     "test_rate_limits.py::"
     "test_a_busy_polling_token_gets_429_with_ratelimit_headers_and_others_are_unaffected",
     "test_rate_limits.py::test_creating_games_past_the_address_quota_is_429_creation_limited",
+    # accounts: created once regardless of case (their own hash tag), their games index
+    # (active, then finished), their notes (the append script, the account's hub channel)
+    "test_accounts.py::test_a_handle_is_refused_when_it_differs_from_one_taken_only_by_case[ANN]",
+    "test_accounts.py::test_a_bot_account_plays_a_whole_game_with_its_key_alone_and_is_shown_as_a_bot",
+    "test_accounts.py::test_an_account_stream_ticket_opens_one_stream_without_the_key",
+    # challenges: compare-and-set on their own slot, the accounts' indexes, the schedule's
+    # expiry visit, notes to three accounts on three shards while they play
+    "test_challenges.py::test_three_accounts_play_a_challenge_with_their_keys_and_hear_every_note_once",
+    "test_challenges.py::test_an_unanswered_challenge_expires_and_both_sides_hear_it",
+    "test_rate_limits.py::test_challenging_past_the_accounts_quota_is_429_with_ratelimit_headers",
 ]
 
 
