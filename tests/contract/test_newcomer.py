@@ -19,6 +19,12 @@ import requests
 from tests.conftest import ROOT, free_port
 
 
+#: What `make test` installs and `make run` must not.
+TEST_ONLY = {"pytest", "hypothesis", "ruff", "schemathesis", "requests-mock", "selenium",
+             "openapi-python-client", "openapi-spec-validator", "kubernetes-validate",
+             "pytest-xdist", "mypy"}
+
+
 def readme_commands() -> list[str]:
     readme = (ROOT / "README.md").read_text()
     block = re.search(r"```sh\n(.*?)```", readme, re.S)
@@ -59,6 +65,14 @@ def test_a_fresh_clone_serves_healthz_after_make_run(tmp_path: Path) -> None:
         created = requests.post(f"http://127.0.0.1:{port}/v1/games",
                                 json={"players": [{"name": "a"}, {"name": "b"}]}, timeout=5)
         assert created.status_code == 201
+        # what serves, and nothing of the test toolchain
+        listed = subprocess.run([str(clone / ".venv" / "bin" / "pip"), "list",
+                                 "--format=freeze"], capture_output=True, text=True,
+                                check=True).stdout.lower()
+        installed = {line.split("==")[0].replace("_", "-") for line in listed.splitlines()}
+        assert {"gunicorn", "flask", "redis"} <= installed
+        assert not installed & TEST_ONLY, installed & TEST_ONLY
+        assert "warning" not in log.read_text().lower(), log.read_text()[-3000:]
     finally:
         os.killpg(proc.pid, signal.SIGTERM)  # make, the run script, gunicorn, redis-server
         proc.wait(30)
