@@ -18,7 +18,6 @@ import requests
 
 from tests.conftest import ROOT, free_port
 
-
 #: What `make test` installs and `make run` must not.
 TEST_ONLY = {"pytest", "hypothesis", "ruff", "schemathesis", "requests-mock", "selenium",
              "openapi-python-client", "openapi-spec-validator", "kubernetes-validate",
@@ -72,7 +71,12 @@ def test_a_fresh_clone_serves_healthz_after_make_run(tmp_path: Path) -> None:
         installed = {line.split("==")[0].replace("_", "-") for line in listed.splitlines()}
         assert {"gunicorn", "flask", "redis"} <= installed
         assert not installed & TEST_ONLY, installed & TEST_ONLY
-        assert "warning" not in log.read_text().lower(), log.read_text()[-3000:]
+        # no warning of ours; the machine's own are not (its pip configuration naming index
+        # folders it lacks, setuptools' note on editable installs, the kernel's overcommit)
+        machine = ("it is neither a file nor a directory", "pip-build-env", "overcommit")
+        ours = [line for line in log.read_text().lower().splitlines()
+                if "warning" in line and not any(m in line for m in machine)]
+        assert not ours, ours
     finally:
         os.killpg(proc.pid, signal.SIGTERM)  # make, the run script, gunicorn, redis-server
         proc.wait(30)
