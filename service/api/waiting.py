@@ -29,7 +29,7 @@ from flask import Flask, request
 
 from .problems import ApiProblem
 
-__all__ = ["WaitSlots", "install_early_refusal", "parse_limit"]
+__all__ = ["WaitSlots", "install_early_refusal", "parse_limit", "will_wait"]
 
 #: What a refused client is told to wait before trying again (a parked request of its
 #: own ends within the long-poll cap; a second is enough to free a slot of a stream).
@@ -109,7 +109,7 @@ class WaitSlots:
             return sum(n for key, n in self._held.items() if key.startswith("a:"))
 
 
-def _will_wait() -> bool:
+def will_wait() -> bool:
     """Whether this request parks (a long-poll, a stream, a seek that waits), from its
     route and query alone: what the views do, decided before any of them runs."""
     endpoint, args = request.endpoint, request.args
@@ -128,5 +128,5 @@ def install_early_refusal(app: Flask, waits: WaitSlots) -> None:
 
     @app.before_request
     def _refuse_early() -> None:
-        if _will_wait():
+        if will_wait():
             waits.check(request.remote_addr, request.headers.get("Authorization"))
