@@ -94,8 +94,10 @@ bench-decisions: $(STAMP)
 bench-match: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_match
 
-# Parked waiters (streams and long-polls) on one game while games are played: wake-up times,
-# action latency, worker RSS per waiter, Redis connections and commands per move.
+# Waiting at scale (issue 20), one table: long-polls and streams parked on one game (5,000,
+# 10,000, 20,000; load processes of 10,000 connections each) with wake-up p50/p99/last and
+# bytes per waiter; a move's CPU with 5,000 idle waiters on other games; one client looping
+# 5,000 waits past its limit against another client's probes (docs/performance.md).
 .PHONY: bench-push
 bench-push: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_push $(ARGS)

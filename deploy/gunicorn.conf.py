@@ -13,7 +13,9 @@ and test together, and eventlet's own maintainers advise against new projects on
 Slow and idle clients: gunicorn wraps the read of each request's headers in a timeout
 of ``keepalive`` seconds, so a client that sends a byte and goes silent, or an idle
 keep-alive connection, is closed after 5 s; ``worker_connections`` caps the sockets
-per worker (well above the 10,000 waiters the benchmark parks across two workers).
+per worker, and so its memory: every socket may be a parked long-poll of about 42 KB
+(docs/capacity.md#waiting-clients sizes a machine or a pod by it; the Kubernetes
+configmap sets 9,000 for its 1 GiB pods of two workers).
 Request bodies are read by the buffering reverse proxy in front (deploy/nginx.conf).
 
 Thousands of parked requests per worker: each costs about 30 KB (docs/performance.md

@@ -14,10 +14,11 @@ subscription. When the subscription is lost (Redis restarted, a failover), the
 listener reconnects, resubscribes, and wakes every waiter to re-read, so moves made
 while it was away are not missed either.
 
-Why one condition per game: a move must cost only its own game's waiters. Each game's
-waiters sleep on a condition of their own (all on the hub's one lock), so a move wakes
-its game's waiters and no other: a worker holding thousands of idle waiters on other
-games spends nothing on them when this one moves.
+Why one event per game: a move must cost only its own game's waiters. Each game's
+waiters sleep on an event of their own game (set by its next move, then replaced by a
+fresh one, under the hub's one lock), so a move wakes its game's waiters and no other:
+a worker holding thousands of idle waiters on other games spends nothing on them when
+this one moves.
 
 Why per-generation sharing: when a move wakes 5,000 waiters of one game, they want the
 same new state. ``Watch.shared(key, fn)`` runs ``fn`` once per game per wake-up and
@@ -29,7 +30,7 @@ game's notifications stay on its shard (sharded pub/sub, ``SSUBSCRIBE``, Redis 7
 Redis 6.2 plain ``SUBSCRIBE``/``PUBLISH`` is used.
 
 The hub uses :mod:`threading`; under gunicorn's gevent worker (monkey-patched) its
-listener is a greenlet and its conditions are cooperative.
+listener is a greenlet and its events and conditions are cooperative.
 """
 
 from __future__ import annotations
@@ -75,11 +76,13 @@ def game_of_channel(channel: bytes | str) -> str | None:
 
 @dataclass
 class _Game:
-    """The local waiters of one game: how many, the wake-up they share, and the condition
-    they sleep on (one per game, on the hub's one lock: a move wakes its game's waiters
-    only, never every waiter of the worker)."""
+    """The local waiters of one game: how many, the wake-up they share, the event they
+    sleep on until the game's next move (one per game: a move wakes its game's waiters
+    only, never every waiter of the worker), and the condition a new waiter waits on for
+    the subscription's confirmation (on the hub's one lock)."""
 
     cond: threading.Condition
+    moved: threading.Event = field(default_factory=threading.Event)
     waiters: int = 0
     generation: int = 0
     confirmed: bool = False
@@ -99,18 +102,23 @@ class Watch:
 
     def wait(self, timeout: float) -> bool:
         """Sleep until the game may have moved since the last wake-up (``True``), or
-        ``timeout`` seconds pass (``False``)."""
+        ``timeout`` seconds pass (``False``).
+
+        On the generation's event rather than a condition: a move sets it and the hub
+        puts a fresh one in its place, so its waiters wake without a lock each to make,
+        take and take back (2,000 streams woken in one worker: 294 → 238 ms of CPU a move)."""
         entry = self._entry
-        cond = entry.cond
         deadline = time.monotonic() + timeout
-        with cond:
-            while entry.generation == self._seen:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                cond.wait(remaining)
-            self._seen = entry.generation
-            return True
+        while True:
+            with entry.cond:
+                if entry.generation != self._seen:
+                    self._seen = entry.generation
+                    return True
+                moved = entry.moved  # set by the next move (read under the lock: none missed)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            moved.wait(remaining)
 
     def shared(self, key: Hashable, fn: Callable[[], T],
                accept: Callable[[T], bool] | None = None) -> T:
@@ -142,6 +150,13 @@ class Watch:
             if entry.shared_generation == entry.generation and entry.shared.get(key) is slot:
                 entry.shared[key] = own
         return own.compute(fn)
+
+
+def _next_generation(entry: _Game) -> None:
+    """The game may have moved: wake its waiters (called with the hub's lock held)."""
+    entry.generation += 1
+    entry.moved.set()
+    entry.moved = threading.Event()
 
 
 class _Slot(Generic[T]):
@@ -231,15 +246,14 @@ class Hub:
         with self._mutex:
             entry = self._games.get(game_id)
             if entry is not None:
-                entry.generation += 1
-                entry.cond.notify_all()
+                _next_generation(entry)
 
     def _confirmed(self, game_id: str) -> None:
         with self._mutex:
             entry = self._games.get(game_id)
             if entry is not None:
                 if entry.confirmed:  # confirmed again: redis-py reconnected and resubscribed,
-                    entry.generation += 1  # so a move may have been missed: look again
+                    _next_generation(entry)  # so a move may have been missed: look again
                 entry.confirmed = True
                 entry.cond.notify_all()
 
@@ -248,8 +262,7 @@ class Hub:
         and on a graceful shutdown (streams then see the service stopping)."""
         with self._mutex:
             for entry in self._games.values():
-                entry.generation += 1
-                entry.cond.notify_all()
+                _next_generation(entry)
 
     def _listener_for(self, game_id: str) -> _Listener:
         node_client, name = self._node_of(channel_of(game_id))

@@ -7,11 +7,14 @@ never limited."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from service.api.limits import LIMITER_CLIENT
 from service.app import create_app
 from service.config import Config
 from tests.conftest import redis_client, redis_url_for_tests
@@ -214,3 +217,62 @@ def test_challenging_past_the_accounts_quota_is_429_with_ratelimit_headers(
         r = client.post("/v1/challenges", json={"to": ["ann"]},
                         headers={"Authorization": f"Bearer {bob}"})
         assert r.status_code == 201, r.json
+
+
+def test_a_wait_is_answered_without_reading_the_limiters_redis(redis_server: str) -> None:
+    """A move wakes every long-poll of its game at once: each answer's RateLimit-* fields
+    would be two more reads of the limiter's Redis (the window's count and expiry), so
+    the answer of a request that waits has none; the request itself still counts."""
+    from .test_reads_write_nothing import commands_during
+
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="1000/minute"):
+        db = redis_client(redis_url_for_tests(redis_server, 6))
+        game = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]}).json
+        plain = client.get(f"/v1/games/{game['game_id']}")
+        assert plain.headers["RateLimit-Limit"] == "1000"
+        answers: list[Any] = []
+        # a version the game is not at: answered at once, through the whole wait's path
+        path = f"/v1/games/{game['game_id']}?wait_version=99&timeout=5"
+
+        def wait(client: FlaskClient = client, path: str = path,
+                 answers: list[Any] = answers) -> None:
+            answers.append(client.get(path))
+
+        seen = commands_during(db, wait)
+        assert answers[0].status_code == 200
+        assert not any(name.startswith("RateLimit") for name, _ in answers[0].headers)
+        reads = [c for c in seen if c.split(" ", 1)[0].strip('"').upper() in ("GET", "TTL")]
+        assert reads == [], reads
+        assert any("EVALSHA" in c.upper() for c in seen), seen  # the wait was counted
+        events = client.get(f"/v1/games/{game['game_id']}/events?after=0&timeout=1")
+        assert events.status_code == 200 and "RateLimit-Limit" not in events.headers
+
+
+def test_the_limiters_redis_connections_are_bounded_however_many_requests_count_at_once(
+        redis_server: str) -> None:
+    """Requests that count at once take turns on at most ``REDIS_MAX_CONNECTIONS``
+    connections to the limiter's Redis, rather than one each (a wake-up of thousands)."""
+    url = redis_url_for_tests(redis_server, 6)
+
+    def limiters() -> set[str]:  # (another test's app may still hold one)
+        return {c["id"] for c in redis_client(url).client_list() if c["name"] == LIMITER_CLIENT}
+
+    before = limiters()
+    app = create_app(Config(redis_url=url, redis_max_connections=2, rate_limit="off",
+                            rate_limit_per_address="100000/minute", solve_limit="off"))
+    start = threading.Barrier(24)
+    statuses: list[int] = []
+
+    def burst() -> None:
+        client = app.test_client()
+        start.wait()
+        statuses.extend(client.post("/v1/solve", json={"hand": ["5H"], "wild_rank": "K"})
+                        .status_code for _ in range(5))
+
+    threads = [threading.Thread(target=burst) for _ in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert statuses == [200] * 120
+    assert 1 <= len(limiters() - before) <= 2

@@ -9,6 +9,8 @@ from dataclasses import replace
 import pytest
 from flask.testing import FlaskClient
 
+from service.api.problems import ApiProblem
+from service.api.waiting import RETRIES_PER_SECOND, WaitSlots
 from service.app import create_app
 from service.config import Config
 from tests.api.conftest import Table
@@ -125,3 +127,24 @@ def test_a_wait_past_the_limit_is_refused_before_any_redis_work(
     assert table.act(table.view(0)["round"]["current_seat"], {"type": "draw", "source": "stock"})
     parker.join(10)
     assert statuses == [200]
+
+
+def test_the_refusals_of_one_client_are_told_to_come_back_spread_out() -> None:
+    """A client looping waits past its limit, honouring Retry-After, must not come back
+    all at once every second (each refusal is a request's CPU that other clients' requests
+    queue behind): its refusals are told to come back RETRIES_PER_SECOND a second."""
+    slots = WaitSlots(per_address=1, per_token=1)
+    with slots.hold("10.0.0.1", None):
+        after = []
+        for _ in range(3 * RETRIES_PER_SECOND):
+            with pytest.raises(ApiProblem) as refused:
+                slots.check("10.0.0.1", None)
+            after.append(int(refused.value.extra["headers"]["Retry-After"]))
+        assert after[0] == 1 and after == sorted(after), after
+        assert after.count(1) <= RETRIES_PER_SECOND + 1 and after[-1] >= 3, after
+        # another address (or a token) at its limit is told a second, as ever
+        with slots.hold("10.0.0.2", "Bearer x"):
+            for address, token in (("10.0.0.2", None), ("10.0.0.3", "Bearer x")):
+                with pytest.raises(ApiProblem) as refused:
+                    slots.check(address, token)
+                assert refused.value.extra["headers"]["Retry-After"] == "1"

@@ -76,7 +76,7 @@ import orjson
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.match.local import LocalService, local_service
-from tests.bench.bench_push import Http
+from tests.bench.aio_http import Http
 from tests.bench.procs import percentile, tree_cpu_seconds
 
 LOADER = "127.0.0.1"  # the one client that loads the service

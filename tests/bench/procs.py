@@ -57,3 +57,13 @@ def cmdline(pid: int) -> str:
 def rss_mb(pid: int) -> float:
     match = re.search(r"^VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text(), re.M)
     return int(match.group(1)) / 1024 if match else float("nan")
+
+
+def cpu_ns(pid: int) -> int:
+    """CPU time of every thread of ``pid`` so far, in nanoseconds (``/proc/<pid>/task/*/
+    schedstat``: the scheduler's own count, where ``stat``'s is in 10 ms ticks)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            total += int((task / "schedstat").read_text().split()[0])
+    return total

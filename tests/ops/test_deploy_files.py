@@ -173,7 +173,8 @@ def test_the_rate_limits_are_set_in_compose_and_the_configmap_and_every_setting_
 
     known = {f.upper() for f in Config.__dataclass_fields__} | {
         "WEB_CONCURRENCY", "THREADS", "LOG_LEVEL", "ACCESS_LOG", "WORKER_TIMEOUT", "BIND",
-        "PORT", "WORKER_CLASS", "PROMETHEUS_MULTIPROC_DIR"}  # deploy/gunicorn.conf.py's
+        "PORT", "WORKER_CLASS", "WORKER_CONNECTIONS", "PROMETHEUS_MULTIPROC_DIR",
+        "SWITCH_INTERVAL_SECONDS", "GC_THRESHOLD"}  # deploy/gunicorn.conf.py's
     (configmap,) = [c for c in by_kind("ConfigMap") if c["metadata"]["name"] == "three-thirteen"]
     (compose,) = documents(DEPLOY / "compose.yaml")
     for settings in (configmap["data"], compose["services"]["api"]["environment"]):
@@ -326,3 +327,25 @@ def test_the_ingresses_set_timeouts_body_size_connection_caps_and_an_unbuffered_
     assert "^" + path["path"] == STREAM_PATH  # ingress-nginx anchors a regex path with ^
     (configmap,) = [c for c in by_kind("ConfigMap") if c["metadata"]["name"] == "three-thirteen"]
     assert configmap["data"]["PROXY_HOPS"] == "1"
+
+
+#: What a web worker takes (bench-push, docs/capacity.md#waiting-clients): its RSS with
+#: nothing parked, each parked long-poll (the larger kind of waiter), gunicorn's master.
+WORKER_BASE_MB = 59
+PARKED_KB = 42
+MASTER_MB = 32
+
+
+def test_the_api_pods_memory_limit_holds_every_socket_its_workers_may_park() -> None:
+    """Every socket of a worker may be a parked long-poll (MAX_WAITS_PER_ADDRESS bounds one
+    client's, not all clients'), so the pod's limit must hold WEB_CONCURRENCY workers with
+    WORKER_CONNECTIONS parked each, with a tenth to spare; else the kernel kills a worker
+    with everything it holds."""
+    config = next(d for d in by_kind("ConfigMap") if d["metadata"]["name"] == "three-thirteen")
+    api = next(d for d in by_kind("Deployment") if d["metadata"]["name"] == "three-thirteen")
+    (container,) = api["spec"]["template"]["spec"]["containers"]
+    limit = _bytes(container["resources"]["limits"]["memory"], K8S_UNITS, case_sensitive=True)
+    workers = int(config["data"]["WEB_CONCURRENCY"])
+    sockets = int(config["data"]["WORKER_CONNECTIONS"])
+    need = (MASTER_MB * 1e6 + workers * (WORKER_BASE_MB * 1e6 + sockets * PARKED_KB * 1024))
+    assert need <= 0.9 * limit, (need, limit)
