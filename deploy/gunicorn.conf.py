@@ -16,7 +16,9 @@ keep-alive connection, is closed after 5 s; ``worker_connections`` caps the sock
 per worker, and so its memory: every socket may be a parked long-poll of about 42 KB
 (docs/capacity.md#waiting-clients sizes a machine or a pod by it; the Kubernetes
 configmap sets 9,000 for its 1 GiB pods of two workers).
-Request bodies are read by the buffering reverse proxy in front (deploy/nginx.conf).
+Request bodies are read by the service within ``BODY_READ_SECONDS`` (10 s) all told, else
+``408 body_timeout`` (service/api/web.py); the buffering reverse proxy in front
+(deploy/nginx.conf) reads them first anyway, under the same 10 s.
 
 Thousands of parked requests per worker: each costs about 30 KB (docs/performance.md
 says where it goes), kept low by gevent's documented ``GEVENT_TRACK_GREENLET_TREE``

@@ -15,6 +15,8 @@ variable                   default                     what it sets
 ``RECORD_TTL_SECONDS``     ``7776000`` (90 days)       how long a finished game's record is kept
                                                        (``GET /v1/games/{id}/record``)
 ``MAX_BODY_BYTES``         ``65536``                   larger request bodies get ``413``
+``BODY_READ_SECONDS``      ``10``                      a body still arriving after this long gets
+                                                       ``408`` (the read's whole time, not per byte)
 ``LONG_POLL_MAX_SECONDS``  ``30``                      upper bound of ``timeout`` on long-polls
 ``REDIS_TIMEOUT_SECONDS``  ``2.0``                     connect/read timeout; past it, ``503``
 ``REDIS_MAX_CONNECTIONS``  ``32``                      Redis connections per worker (a bounded
@@ -77,6 +79,7 @@ class Config:
     finished_game_ttl_seconds: int = 24 * 3600
     record_ttl_seconds: int = 90 * 24 * 3600
     max_body_bytes: int = 64 * 1024
+    body_read_seconds: float = 10.0
     long_poll_max_seconds: float = 30.0
     redis_timeout_seconds: float = 2.0
     redis_max_connections: int = 32
@@ -109,6 +112,8 @@ class Config:
     def __post_init__(self) -> None:
         if self.stream_max_seconds <= 0 or self.stream_heartbeat_seconds <= 0:
             raise ValueError("STREAM_MAX_SECONDS and STREAM_HEARTBEAT_SECONDS must be > 0")
+        if self.body_read_seconds <= 0:
+            raise ValueError(f"BODY_READ_SECONDS={self.body_read_seconds} must be > 0")
         if not 0 <= self.worker_metrics_port <= 65535:
             raise ValueError(
                 f"WORKER_METRICS_PORT={self.worker_metrics_port} is not a port (0: none)")

@@ -183,6 +183,7 @@ def live_server(redis_server: str) -> Iterator[str]:
         "LONG_POLL_MAX_SECONDS": "1",
         "STREAM_MAX_SECONDS": "2",  # streams end soon: schemathesis calls the stream too
         "STREAM_HEARTBEAT_SECONDS": "0.5",
+        "BODY_READ_SECONDS": "1",
         "RATE_LIMIT": "off",
         "RATE_LIMIT_PER_ADDRESS": "off",
         "CREATION_LIMIT_PER_ADDRESS": "off",

@@ -67,7 +67,7 @@ class Accounts(MethodView):
     @accounts_blp.response(201, CreatedAccountSchema, headers={"Location": {
         "description": "The account's public profile.", "schema": {"type": "string"}}},
         example={"handle": "ann", "bot": False, "key": "ann.q0Zk3v6Xb0mQ1sP2aRt5uW8yB9cD1eF4"})
-    @problems(accounts_blp, "handle_taken", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
+    @problems(accounts_blp, "handle_taken", "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
               "creation_limited")
     def post(self) -> Response:
         """Create an account
@@ -116,7 +116,7 @@ class Me(MethodView):
                             {"challenges_from": "bots"}),
                 operationId="updateMe", security=ACCOUNT_KEY)
     @me_blp.response(200, AccountSchema)
-    @problems(me_blp, "invalid_token", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body")
+    @problems(me_blp, "invalid_token", "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body")
     def patch(self) -> Response:
         """Change your settings
 

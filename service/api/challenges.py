@@ -62,7 +62,7 @@ class Challenges(MethodView):
         "description": "The challenge's URL.", "schema": {"type": "string"}}})
     @problems(blp, "invalid_token", "unknown_account", "challenge_refused",
               "invalid_challenge", "invalid_rules", "too_many_challenges", "creation_limited",
-              "too_many_bot_games", "body_too_large", "unsupported_media_type",
+              "too_many_bot_games", "body_timeout", "body_too_large", "unsupported_media_type",
               "invalid_json", "invalid_body")
     def post(self) -> Response:
         """Challenge accounts to a game

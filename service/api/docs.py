@@ -22,6 +22,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 WHEN = {
     "already_seated": "your account holds a seat of this game already",
     "bad_request": "the request cannot be read at all",
+    "body_timeout": "the body did not arrive within the server's time (`BODY_READ_SECONDS`)",
     "body_too_large": "the body is larger than the server's limit",
     "challenge_closed": "the challenge is no longer pending (`challenge_status` says why)",
     "challenge_refused": "the account challenged takes no challenges from you",

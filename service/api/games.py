@@ -161,7 +161,7 @@ class Games(MethodView):
                          CREATE_EXAMPLE), operationId="createGame",
              responses={201: {"links": _links()}})
     @blp.response(201, CreateGameResponseSchema, headers={**LOCATION, **ETAG})
-    @problems(blp, "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
+    @problems(blp, "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
               "invalid_rules", "creation_limited", "too_many_bot_games", "invalid_token",
               "not_your_account")
     def post(self) -> Response:
@@ -297,7 +297,7 @@ class Actions(MethodView):
     @problems(blp, "invalid_token", "unknown_game", "not_your_turn", "illegal_action",
               "seat_resigned", "seat_away", "turn_timed_out", "seats_open",
               (409, "version_conflict"), (412, "version_conflict"), "idempotency_key_superseded",
-              "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body", "invalid_card", "invalid_action",
+              "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body", "invalid_card", "invalid_action",
               "idempotency_key_reused")
     def post(self, game_id: str) -> Response:
         """Act for your seat
@@ -353,7 +353,7 @@ class Claim(MethodView):
              operationId="claimSeat")
     @blp.response(200, ClaimResponseSchema, headers=ETAG)
     @problems(blp, "unknown_game", "unknown_seat", "seat_taken", (409, "version_conflict"),
-              "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
+              "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
               "invalid_token", "already_seated")
     def post(self, game_id: str, seat: str) -> Response:
         """Claim an open seat

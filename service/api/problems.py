@@ -74,6 +74,7 @@ TITLES = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    408: "Request timeout",
     409: "Conflict",
     412: "Precondition failed",
     413: "Request body too large",
@@ -135,6 +136,7 @@ API_CODES = {
     "invalid_json": 422, "invalid_query": 422, "invalid_cursor": 422, "unknown_game": 404,
     "storage_unavailable": 503, "http_error": 400, "too_many_waits": 429,
     "creation_limited": 429, "not_acceptable": 406, "not_your_account": 403,
+    "body_timeout": 408,
 }
 
 

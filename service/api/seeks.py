@@ -72,7 +72,7 @@ class Seeks(MethodView):
                          {"rules": {"preset": "classic"}, "players": 4, "name": "ann"}),
              operationId="createSeek", parameters=[TIMEOUT])
     @blp.response(201, "Seek", headers=SEEK_LOCATION, example=MATCHED_EXAMPLE)
-    @problems(blp, "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
+    @problems(blp, "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
               "invalid_rules", "invalid_query", "too_many_waits", "creation_limited",
               "unknown_seek", "invalid_token")
     def post(self) -> Response:

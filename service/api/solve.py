@@ -92,7 +92,7 @@ class Solve(MethodView):
                          oneOf=[_one_of("wild_rank"), _one_of("round")]),
              operationId="solve")
     @blp.response(200, SolveResponseSchema)
-    @problems(blp, "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body", "invalid_rules", "invalid_input",
+    @problems(blp, "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body", "invalid_rules", "invalid_input",
               "solve_too_complex", storage=False)
     def post(self) -> Response:
         """Solve a hand

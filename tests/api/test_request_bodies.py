@@ -1,10 +1,11 @@
 """Request bodies as gunicorn hands them over, read through werkzeug: a plain
-Content-Length, chunked bodies, bodies over the limit, short bodies."""
+Content-Length, chunked bodies, bodies over the limit, short bodies, slow bodies."""
 
 from __future__ import annotations
 
 import http.client
 import socket
+import time
 from urllib.parse import urlsplit
 
 import orjson
@@ -74,3 +75,53 @@ def test_a_body_shorter_than_its_content_length_is_a_400_problem(live_server: st
     assert head.startswith(b"HTTP/1.1 400"), head
     assert b"application/problem+json" in head
     assert orjson.loads(body)["status"] == 400
+
+
+def _trickle(base: str, pieces: list[bytes], pause: float, declared: int) -> tuple[bytes, float]:
+    """Send a solve's headers, then ``pieces`` of its body ``pause`` seconds apart; the
+    reply (read until the server closes or answers) and the seconds it took."""
+    url = urlsplit(base)
+    started = time.monotonic()
+    with socket.create_connection((url.hostname, url.port), timeout=15) as conn:
+        conn.sendall(b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     + f"Content-Length: {declared}\r\n\r\n".encode())
+        conn.settimeout(pause)
+        reply = b""
+        for piece in pieces:
+            try:
+                conn.sendall(piece)
+                reply += conn.recv(65536)  # answered already: stop trickling
+                break
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+        conn.settimeout(15)
+        while b"\r\n\r\n" not in reply or not reply.endswith(b"}"):
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            reply += chunk
+    return reply, time.monotonic() - started
+
+
+def test_a_body_trickled_past_the_read_time_is_a_408_problem_in_that_time(
+        live_server: str) -> None:
+    """The tests' server reads a body for 1 s at most (``BODY_READ_SECONDS``): a client
+    sending a byte every 0.3 s, well inside any per-read timeout, is still cut off by the
+    whole read's deadline, with a problem, instead of holding the worker for 12 s."""
+    raw = orjson.dumps(HAND)
+    reply, took = _trickle(live_server, [raw[i:i + 1] for i in range(40)], 0.3, len(raw))
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), head
+    assert b"application/problem+json" in head
+    assert orjson.loads(body)["code"] == "body_timeout"
+    assert took < 5, took
+
+
+def test_a_body_sent_in_pieces_within_the_read_time_is_answered(live_server: str) -> None:
+    raw = orjson.dumps(HAND)
+    reply, _ = _trickle(live_server, [raw[:20], raw[20:]], 0.3, len(raw))
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200"), head
+    assert orjson.loads(body)["penalty"] == 2
