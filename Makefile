@@ -96,7 +96,8 @@ bench-match: $(STAMP)
 
 # Waiting at scale (issue 20), one table: long-polls and streams parked on one game (5,000,
 # 10,000, 20,000; load processes of 10,000 connections each) with wake-up p50/p99/last and
-# bytes per waiter; a move's CPU with 5,000 idle waiters on other games; one client looping
+# bytes per waiter; a move's CPU with 5,000 idle waiters on other games; 10,000 parked
+# account streams and how soon the account on turn hears your_turn; one client looping
 # 5,000 waits past its limit against another client's probes (docs/performance.md).
 .PHONY: bench-push
 bench-push: $(STAMP)

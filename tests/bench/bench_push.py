@@ -18,7 +18,13 @@ raises its ``RLIMIT_NOFILE`` soft limit to the hard one) and times from this pro
 2. **Idle waiters on other games**: the workers' CPU per move of a game with
    ``--hot`` waiters of its own, without and then with ``--idle`` waiters (half
    long-polls, half streams) on ``--idle-games`` other games nobody moves.
-3. **A looping client**: on ``make run``'s limits (``MAX_WAITS_PER_ADDRESS`` 1,000 per
+3. **Account streams** (``--accounts``, 10,000): as many bot accounts, each with its
+   account stream (``GET /v1/me/stream``, NDJSON) parked; ``--account-games`` games
+   between pairs of them, made by a challenge and its acceptance; then
+   ``--account-moves`` times every game's account on turn draws and discards, all games
+   at once, and when the next account's stream heard ``your_turn`` (p50, p99, last; ms
+   after the discard was sent). Target: p99 within 1 s (issue 21).
+4. **A looping client**: on ``make run``'s limits (``MAX_WAITS_PER_ADDRESS`` 1,000 per
    worker, the rate limits), one client (127.0.0.1) loops ``--loop`` long-polls for
    ``--loop-seconds``, each re-sent as soon as it ends (after ``Retry-After`` when
    refused), while another (127.0.0.2: Linux routes all of 127/8 to the loopback) probes
@@ -37,7 +43,7 @@ from typing import Any
 
 from service.match.local import local_service
 from tests.bench.procs import percentile
-from tests.bench.push_rows import idle_row, loop_row, wake_rows
+from tests.bench.push_rows import account_row, idle_row, loop_row, wake_rows
 
 KINDS = {"poll": "long-polls", "stream": "streams"}
 
@@ -71,6 +77,20 @@ def print_idle(r: dict[str, Any]) -> None:
     print(f"  no other waiter: {r['none_ms']:.1f} ms; with {r['idle']:,} idle waiters on "
           f"{r['games']} other games: {r['with_ms']:.1f} ms; ratio {ratio:.2f} (target ≤ 1.2: "
           f"{mark(ratio <= 1.2)}); idle CPU {r['none_bg']:.1f} → {r['with_bg']:.1f} ms/s")
+
+
+def print_accounts(r: dict[str, Any]) -> None:
+    rss = "/".join(f"{x:.0f}" for x in r["rss"])
+    met = r["missed"] == 0 and r["parked"] == r["accounts"] and r["p99"] <= 1000
+    print(f"\n{r['accounts']:,} account streams parked ({r['procs']} load processes; made and "
+          f"parked in {r['setup']:.0f} s), {r['games']} games between {2 * r['games']} of them, "
+          f"{r['moves']} turns each, every game's at once")
+    print(f"  {'parked':>7}{'told':>6}{'missed':>7}{'your_turn p50':>14}{'p99':>6}{'last':>6}"
+          f"{'RSS MB/worker':>14}{'redis conns':>12}  target")
+    print(f"  {r['parked']:>7}{r['told']:>6}{r['missed']:>7}{r['p50']:>14.0f}{r['p99']:>6.0f}"
+          f"{r['last']:>6.0f}{rss:>14}{r['clients']:>12}  {mark(met)}")
+    print("  (ms after the discard that began the turn was sent; target: every stream parked, "
+          "no your_turn missed, p99 ≤ 1000)")
 
 
 def print_loop(r: dict[str, Any]) -> None:
@@ -116,6 +136,11 @@ async def main_async(args: argparse.Namespace) -> None:
         with local_service(args.workers, env_extra=waits_off) as service:
             idle = await idle_row(service, args.idle, args.hot, args.idle_moves,
                                   args.idle_games, log)
+    accounts = None
+    if args.accounts:
+        with local_service(args.workers, env_extra=waits_off) as service:
+            accounts = await account_row(service, args.accounts, args.account_games,
+                                         args.account_moves, args.settle, log)
     loop = None
     if args.loop:
         with local_service(args.workers, limits=True) as service:
@@ -124,9 +149,12 @@ async def main_async(args: argparse.Namespace) -> None:
     print(f"\n{args.workers} gunicorn workers (gevent), waiters on one game; load average "
           f"{load_at_start:.2f} at start, {os.getloadavg()[0]:.2f} at the end "
           f"({os.cpu_count()} cores)\n")
-    print_wake(wake)
+    if wake:
+        print_wake(wake)
     if idle:
         print_idle(idle)
+    if accounts:
+        print_accounts(accounts)
     if loop:
         print_loop(loop)
 
@@ -142,6 +170,9 @@ def main() -> None:
     parser.add_argument("--idle-games", type=int, default=50)
     parser.add_argument("--hot", type=int, default=1000)
     parser.add_argument("--idle-moves", type=int, default=10)
+    parser.add_argument("--accounts", type=int, default=10_000, help="0: no account row")
+    parser.add_argument("--account-games", type=int, default=100)
+    parser.add_argument("--account-moves", type=int, default=5)
     parser.add_argument("--loop", type=int, default=5000, help="0: no looping row")
     parser.add_argument("--loop-seconds", type=float, default=60.0)
     parser.add_argument("--quiet-seconds", type=float, default=5.0)

@@ -20,6 +20,13 @@ Commands, one JSON object a line on stdin; each answered with one JSON line on s
   client looping ``n`` long-polls, each re-sent as soon as it ends (after ``Retry-After``
   when refused; on a new connection when the server closed it), for ``s`` seconds from
   when all have sent their first request; answers then with ``{"ramp": seconds}``.
+- ``{"op": "accounts", "count": n, "prefix": p, "keep": k}``: creates ``n`` bot accounts
+  (handles ``p0``, ``p1``, …; a few requests at once) and parks each one's account stream
+  (``GET /v1/me/stream``, NDJSON, with its key), each on its own connection; answers once
+  every stream's head came with ``{"accounts": [[handle, key], ...]}``, the first ``k``.
+- ``{"op": "told", "wanted": [[handle, game_id, version], ...], "wait": s}``: waits up
+  to ``s`` seconds until each account heard ``your_turn`` for that game at that version;
+  answers ``{"times": [...]}``, when each did (``null``: not in time).
 - ``{"op": "stats"}``: ``{"statuses": {"200": count, "429 too_many_waits": count, ...},
   "cpu": seconds}`` (of this process, so far).
 - ``{"op": "quit"}``: closes every connection and exits.
@@ -110,11 +117,81 @@ class Waiter:
                     self.heard.setdefault(int(match.group(1)), time.monotonic())
 
 
+class AccountWaiter:
+    """One account's parked stream; ``told`` holds when it heard ``your_turn`` of each
+    (game, version)."""
+
+    def __init__(self, port: int, handle: str, key: str, statuses: Counter[str]) -> None:
+        self.port, self.handle, self.key, self.statuses = port, handle, key, statuses
+        self.told: dict[tuple[str, int], float] = {}
+        self.parked = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        http = await Http(self.port).open()
+        try:
+            http.send("GET", "/v1/me/stream", headers={
+                "Accept": "application/x-ndjson", "Authorization": f"Bearer {self.key}"})
+            status, _ = await http.head()
+            self.statuses[f"stream {status}"] += 1
+            self.parked.set()
+            while line := await http.reader.readline():  # chunk sizes and data lines
+                if b'"your_turn"' in line:
+                    note = json.loads(line)["event"]
+                    self.told.setdefault((note["game_id"], note["version"]), time.monotonic())
+        except (ConnectionError, asyncio.IncompleteReadError):
+            self.statuses["closed"] += 1
+        finally:
+            self.parked.set()
+            http.close()
+
+
+async def make_accounts(port: int, prefix: str, count: int,
+                        at_once: int = 16) -> list[tuple[str, str]]:
+    """``count`` bot accounts, created over ``at_once`` connections."""
+    made: list[tuple[str, str]] = []
+    handles = iter(f"{prefix}{i}" for i in range(count))
+
+    async def creator() -> None:
+        http = await Http(port).open()
+        try:
+            for handle in handles:
+                status, body = await http.request(
+                    "POST", "/v1/accounts", {"handle": handle, "bot": True})
+                if status != 201:
+                    raise RuntimeError(f"account {handle}: {status} {body}")
+                made.append((handle, body["key"]))
+        finally:
+            http.close()
+
+    await asyncio.gather(*(creator() for _ in range(at_once)))
+    return made
+
+
 class Load:
     def __init__(self, port: int) -> None:
         self.port = port
         self.waiters: list[Waiter] = []
         self.statuses: Counter[str] = Counter()
+        self.accounts: dict[str, AccountWaiter] = {}
+
+    async def park_accounts(self, count: int, prefix: str, keep: int) -> dict[str, Any]:
+        made = await make_accounts(self.port, prefix, count)
+        for first in range(0, len(made), BATCH):
+            batch = [AccountWaiter(self.port, handle, key, self.statuses)
+                     for handle, key in made[first:first + BATCH]]
+            for w in batch:
+                w.task = asyncio.create_task(w.run())
+                self.accounts[w.handle] = w
+            await asyncio.wait_for(asyncio.gather(*(w.parked.wait() for w in batch)), 120)
+        return {"accounts": [list(pair) for pair in made[:keep]]}
+
+    async def told(self, wanted: list[list[Any]], wait: float) -> dict[str, Any]:
+        deadline = time.monotonic() + wait
+        pending = [(self.accounts[h], (g, v)) for h, g, v in wanted]
+        while time.monotonic() < deadline and any(k not in w.told for w, k in pending):
+            await asyncio.sleep(0.01)
+        return {"times": [w.told.get(k) for w, k in pending]}
 
     async def park(self, kind: str, games: list[list[Any]], count: int) -> dict[str, Any]:
         made = 0
@@ -160,10 +237,10 @@ class Load:
         return {"statuses": dict(self.statuses), "cpu": usage.ru_utime + usage.ru_stime}
 
     async def quit(self) -> None:
-        for w in self.waiters:
-            if w.task is not None:
-                w.task.cancel()
-        await asyncio.gather(*(w.task for w in self.waiters if w.task), return_exceptions=True)
+        tasks = [w.task for w in [*self.waiters, *self.accounts.values()] if w.task]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def serve(port: int) -> None:
@@ -179,6 +256,11 @@ async def serve(port: int) -> None:
             answer: dict[str, Any] = {"quit": True}
         elif op == "park":
             answer = await load.park(**command)
+        elif op == "accounts":
+            answer = await load.park_accounts(command["count"], command["prefix"],
+                                              command["keep"])
+        elif op == "told":
+            answer = await load.told(command["wanted"], command["wait"])
         elif op == "loop":
             answer = await load.loop(**command)
         elif op == "heard":

@@ -6,6 +6,8 @@ prints them).
   waiter heard of it; the workers' RSS growth per waiter and Redis's connections.
 - :func:`idle_row`: the workers' CPU per move of a game with its own waiters, without
   and with 5,000 idle waiters on other games.
+- :func:`account_row`: account streams parked, one per account, 10,000 and more; games
+  between some of them, and how long after a move the account on turn heard ``your_turn``.
 - :func:`loop_row`: one client (127.0.0.1) looping 5,000 long-polls past its limit on
   ``make run``'s limits while another client (127.0.0.2) probes ``/healthz`` and a view.
 """
@@ -263,3 +265,93 @@ async def loop_row(service: LocalService, count: int, seconds: float, quiet: flo
     log(f"  loop: probe p99 {percentile(loaded['all'], 0.99):.1f} ms; looper {looper}")
     return {"count": count, "seconds": seconds, "quiet": quiet_probes, "loaded": loaded,
             "looper": looper, "worker_cpu": cpu, "ramp": ramp}
+
+
+async def account_row(service: LocalService, accounts: int, games: int, moves: int,
+                      settle: float, log: Any) -> dict[str, Any]:
+    """``accounts`` bot accounts, each with its account stream parked (load processes of
+    10,000 each); the first ``2 × games`` paired in games by a challenge and its
+    acceptance. Then ``moves`` times, every game's account on turn draws and discards,
+    all games at once: when the other account's stream heard ``your_turn`` of that
+    version, in ms after the discard was sent."""
+    port = int(service.url.rsplit(":", 1)[1])
+    procs: list[LoadProcess] = []
+    kept: list[list[str]] = []
+    owner: dict[str, LoadProcess] = {}
+    started = time.monotonic()
+    try:
+        for first in range(0, accounts, PER_PROCESS):
+            proc = await LoadProcess.start(port)
+            procs.append(proc)
+            count = min(PER_PROCESS, accounts - first)
+            keep = max(0, min(count, 2 * games - len(kept)))
+            made = (await proc.ask("accounts", count=count, prefix=f"p{len(procs)}x",
+                                   keep=keep))["accounts"]
+            proc.waiters = count
+            kept += made
+            owner.update({handle: proc for handle, _ in made})
+        setup = time.monotonic() - started
+        log(f"  {accounts} accounts made and their streams parked in {setup:.0f} s")
+        tables = []
+        for g in range(games):
+            (a, key_a), (b, key_b) = kept[2 * g], kept[2 * g + 1]
+            http = await Http(port).open()
+            status, challenge = await http.request(
+                "POST", "/v1/challenges", {"to": [b], "rated": False},
+                {"Authorization": f"Bearer {key_a}"})
+            assert status == 201, challenge
+            status, accepted = await http.request(
+                "POST", f"/v1/challenges/{challenge['challenge_id']}/accept", None,
+                {"Authorization": f"Bearer {key_b}"})
+            assert status == 200 and accepted["game_id"], accepted
+            keys = [key_a, key_b]
+            view = await on_turn_view(http, accepted["game_id"], keys)
+            tables.append({"http": http, "game": accepted["game_id"], "keys": keys,
+                           "handles": [a, b], "view": view})
+        await asyncio.sleep(settle)
+        await until_idle(service)
+
+        async def turn(table: dict[str, Any]) -> tuple[str, str, int, float]:
+            """The account on turn draws, then discards: (the next account, the game, the
+            version its turn began at, when the discard was sent)."""
+            drawn = await play(table["http"], table["game"], table["keys"], table["view"])
+            sent = time.monotonic()
+            table["view"] = await play(table["http"], table["game"], table["keys"], drawn)
+            seat = table["view"]["round"]["current_seat"]
+            return table["handles"][seat], table["game"], table["view"]["version"], sent
+
+        told_ms: list[float] = []
+        missed = 0
+        for _ in range(moves):
+            turns = await asyncio.gather(*(turn(t) for t in tables))
+            for proc in procs:
+                wanted = [[h, g, v] for h, g, v, _ in turns if owner[h] is proc]
+                if not wanted:
+                    continue
+                times = (await proc.ask("told", wanted=wanted, wait=30))["times"]
+                sent = {(h, g, v): t for h, g, v, t in turns}
+                for (h, g, v), at in zip(map(tuple, wanted), times, strict=True):
+                    if at is None:
+                        missed += 1
+                    else:
+                        told_ms.append((at - sent[(h, g, v)]) * 1000)
+            await until_idle(service)
+        told_ms.sort()
+        stats = await asyncio.gather(*(p.ask("stats") for p in procs))
+        statuses: Counter[str] = Counter()
+        for s in stats:
+            statuses.update(s["statuses"])
+        rss, clients = [rss_mb(pid) for pid in workers_of(service)], redis_clients(service)
+        for table in tables:
+            table["http"].close()
+    finally:
+        for p in procs:
+            await p.quit()
+    row = {"accounts": accounts, "games": games, "moves": moves, "procs": len(procs),
+           "told": len(told_ms), "missed": missed, "setup": setup,
+           "p50": percentile(told_ms, 0.5), "p99": percentile(told_ms, 0.99),
+           "last": told_ms[-1] if told_ms else float("nan"),
+           "parked": statuses.get("stream 200", 0), "closed": statuses.get("closed", 0),
+           "rss": rss, "clients": clients}
+    log(f"  account streams {accounts}: your_turn p99 {row['p99']:.0f} ms, missed {missed}")
+    return row
