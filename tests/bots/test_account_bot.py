@@ -1,4 +1,4 @@
-"""A bot that runs on its account key alone (``python -m service.client.bot``), against a
+"""A bot that runs on its account key alone (``python -m service.bots``), against a
 live gunicorn with a move worker: killed mid-game and started again with only its key, it
 finds its game through ``GET /v1/me/games`` and finishes it; it accepts challenges as they
 come on its account stream."""
@@ -26,7 +26,7 @@ def register(url: str, handle: str, bot: bool = True) -> str:
 
 def start_bot(url: str, key: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "THREE_THIRTEEN_KEY": key}
-    return subprocess.Popen([sys.executable, "-m", "service.client.bot", "--url", url,
+    return subprocess.Popen([sys.executable, "-m", "service.bots", "--url", url,
                              "--bot", "greedy"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 

@@ -50,11 +50,12 @@ _SEAT_KEYS = ("name", "bot", "account")
 
 
 def _seat_spec(given: str, title: str) -> dict[str, Any]:
-    # `{}`: the type is PlayerSpec's own property; `enum: []`: no value is allowed, which
-    # openapi-typescript writes as `never` (a boolean schema would be clearer JSON Schema,
-    # but apispec reads a non-object property as a component's name)
+    # `{}`: the type is PlayerSpec's own property; `not: {}`: the field may not be sent
+    # (`enum: []` says the same, but openapi-python-client refuses an empty enum; a
+    # boolean schema would be clearer JSON Schema, but apispec reads a non-object property
+    # as a component's name)
     return {"title": title, "type": "object", "required": [given],
-            "properties": {given: {}, **{k: {"enum": []} for k in _SEAT_KEYS if k != given}}}
+            "properties": {given: {}, **{k: {"not": {}} for k in _SEAT_KEYS if k != given}}}
 
 
 #: What the document adds to ``PlayerSpec``: exactly one of ``name``, ``bot`` and

@@ -190,30 +190,39 @@ class FinishedGameViewSchema(_GameViewSchema):
         "description": "With the table it makes the salt (docs/records.md)."})
 
 
+class InProgressSeatViewSchema(InProgressGameViewSchema):
+    """A seat's own view of a game being played: ``you`` is set."""
+
+    you = fields.Nested(YouSchema, required=True, metadata={"description": "Your seat."})
+
+
+class FinishedSeatViewSchema(FinishedGameViewSchema):
+    """A seat's own view of a finished game: ``you`` is set."""
+
+    you = fields.Nested(YouSchema, required=True, metadata={"description": "Your seat."})
+
+
 def _by_status(names: dict[str, str]) -> dict[str, Any]:
     return {"oneOf": [ref(name) for name in names.values()],
             "discriminator": {"propertyName": "status", "mapping": {
                 status: f"#/components/schemas/{name}" for status, name in names.items()}}}
 
 
-def _seat_variant(name: str) -> dict[str, Any]:
-    return {"allOf": [ref(name), {"type": "object", "required": ["you"],
-                                  "properties": {"you": ref("You")}}]}
-
-
 #: Views as the document names them. ``GameView`` is anyone's: its ``status`` says which
 #: variant (a finished game has its winners and seed, a typed client reads them once it
 #: checked ``status``). ``SeatView`` is a seat's own (``you`` is set): what an action, a
-#: rematch and a claim answer, so a typed client needs no null check on ``you`` there.
+#: rematch and a claim answer, so a typed client needs no null check on ``you`` there. Each
+#: variant is a whole schema of its own rather than an ``allOf`` narrowing ``you``: a
+#: generator merging ``You | null`` with ``You`` fails (openapi-python-client drops both).
 VIEW_SCHEMAS: dict[str, type[Schema]] = {
     "InProgressGameView": InProgressGameViewSchema,
     "FinishedGameView": FinishedGameViewSchema,
+    "InProgressSeatView": InProgressSeatViewSchema,
+    "FinishedSeatView": FinishedSeatViewSchema,
 }
 VIEW_COMPONENTS: dict[str, dict[str, Any]] = {
     "GameView": _by_status({"in_progress": "InProgressGameView",
                             "finished": "FinishedGameView"}),
-    "InProgressSeatView": _seat_variant("InProgressGameView"),
-    "FinishedSeatView": _seat_variant("FinishedGameView"),
     "SeatView": _by_status({"in_progress": "InProgressSeatView",
                             "finished": "FinishedSeatView"}),
 }

@@ -1,4 +1,4 @@
-"""``python -m service.client.bot``: run one of the reference bots as an account, over HTTP.
+"""``python -m service.bots``: run one of the reference bots as an account, over HTTP.
 
 The account's key comes from the environment (``THREE_THIRTEEN_KEY``) or a file
 (``--key-file``), never the command line (other users of the machine read command
@@ -17,16 +17,16 @@ import os
 import sys
 from pathlib import Path
 
-from service.bots import BOTS, make_bot
+from service.client.account import Account, serve
+from service.client.http import Client
 
-from .account import Account, serve
-from .http import Client
+from . import BOTS, make_bot
 
 __all__ = ["main"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m service.client.bot", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m service.bots", description=__doc__)
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the service")
     parser.add_argument("--bot", default="greedy", choices=sorted(BOTS),
                         help="the reference bot that decides")
