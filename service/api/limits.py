@@ -27,10 +27,14 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   challenges made per account key. Over it: ``429 creation_limited``. Besides, an
   account has at most 20 pending challenges of its own (``429 too_many_challenges``).
 
-* solves (``SOLVE_LIMIT``, default ``10/second;300/minute``): ``POST /v1/solve`` per client
-  address and, when a token is sent, per token: each is up to 0.4 s of a worker's CPU,
-  and a refused ``solve_too_complex`` (which used the whole budget) counts like any.
-  Over it: ``429 rate_limited``.
+* solves (``SOLVE_LIMIT``, default ``60/second;1800/minute``): ``POST /v1/solve`` per
+  client address and, when a token is sent, per token, each weighed by its hand before it
+  runs (:func:`solve_weight`): 1 for a hand of a game (up to 14 cards, a millisecond or
+  two of CPU), one more for each card past 14, as the solver's work grows steeply with
+  the hand (30 cards: 17, up to 0.4 s). So bots solving every turn of a game at full speed
+  from one address fit, and a burst of worst-case hands is refused after a few; a refused
+  ``solve_too_complex`` (which used the whole budget) weighs as much as any solve of its
+  hand. Over it: ``429 rate_limited``.
 
 Apart from these request limits, the unfinished games with bot seats one address may
 hold are capped by their weight (``BOT_GAMES_PER_ADDRESS``, :func:`bot_load`,
@@ -63,8 +67,26 @@ from flask_smorest import Blueprint
 from service.config import Config
 from service.play import LoadLimit
 
-from .problems import problem_response
+from .problems import ApiProblem, problem_response
 from .waiting import will_wait
+from .web import read_json
+
+#: The most cards of a hand in a game (13 dealt and 1 drawn): such a solve weighs 1.
+GAME_HAND = 14
+
+
+def solve_weight() -> int:
+    """What a solve counts against ``SOLVE_LIMIT``: 1, and 1 more per card past a game's
+    hand. A body that cannot be read weighs 1 (the view answers it with its problem)."""
+    weight = g.get("solve_weight")
+    if weight is None:
+        try:
+            hand = read_json().get("hand")
+        except (ApiProblem, AttributeError):
+            hand = None
+        cards = len(hand) if isinstance(hand, list) else 0
+        weight = g.solve_weight = 1 + max(0, cards - GAME_HAND)
+    return int(weight)
 
 __all__ = [
     "LIMITER_CLIENT", "RATE_LIMITED_BLUEPRINTS", "bot_load", "install_rate_limits", "nothing_new",
@@ -258,9 +280,10 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
                                  key_func=_address_key, override_defaults=False)(blp)
         if blp.name == "solve" and _enabled(config.solve_limit):
             limiter.shared_limit(config.solve_limit, "solve-address", key_func=_address_key,
-                                 override_defaults=False)(blp)
+                                 override_defaults=False, cost=solve_weight)(blp)
             limiter.shared_limit(config.solve_limit, "solve-token", key_func=_token_key,
-                                 exempt_when=_no_token, override_defaults=False)(blp)
+                                 exempt_when=_no_token, override_defaults=False,
+                                 cost=solve_weight)(blp)
         if blp.name == "accounts" and _enabled(config.account_limit_per_address):
             limiter.shared_limit(config.account_limit_per_address, "account-address",
                                  key_func=_address_key, exempt_when=_not_account_creation,

@@ -18,7 +18,7 @@ from typing import Any, overload
 
 import gevent
 import orjson
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
@@ -134,11 +134,23 @@ def _body_in_time() -> bytes:
     ``gevent.Timeout`` bounds the whole read, however the bytes arrive; a worker that is
     not gevent's blocks outside gevent's hub, so the timer never fires there (that worker
     class is for comparison only, behind the proxy's own body timeout)."""
+    late = g.get("late_body")
+    if late is not None:  # read once already (a solve's weight, service/api/limits.py)
+        raise late
     seconds = config().body_read_seconds
-    with gevent.Timeout(seconds, False):
-        return request.get_data(cache=False)
-    raise ApiProblem(408, "body_timeout",
-                     f"the body did not arrive within {seconds:g} s: send it at once")
+    timer = gevent.Timeout(seconds)
+    timer.start()
+    try:
+        # cached: a solve's rate limit weighs the hand before the view reads it again
+        return request.get_data(cache=True)
+    except gevent.Timeout as expired:
+        if expired is not timer:
+            raise
+    finally:
+        timer.close()
+    g.late_body = ApiProblem(408, "body_timeout",
+                             f"the body did not arrive within {seconds:g} s: send it at once")
+    raise g.late_body
 
 
 #: No valid body nests more than a few levels; deeper ones are refused before any
