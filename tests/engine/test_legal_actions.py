@@ -17,17 +17,19 @@ import pytest
 
 from service.core.cards import JOKER, card_name, card_names
 from service.core.errors import (
+    EngineError,
     IllegalActionError,
     InvalidActionError,
     InvalidCardError,
     NotYourTurnError,
 )
 from service.core.rules import resolve_rules
-from service.engine import apply, legal_actions, new_game
+from service.engine import apply, legal_actions, new_game, view
+from service.engine.seats import PLAYER, SERVICE, played_by_service
 from service.engine.state import DISCARD, GameState
 from service.solver import analyze, go_out_cards
 
-from .game_helpers import NAMES, choose
+from .game_helpers import NAMES, act, choose, leaving_move
 
 POSITIONS = int(os.environ.get("ENGINE_POSITIONS", "3000"))
 
@@ -74,7 +76,7 @@ def _check_exact(state: GameState) -> int:
     for seat in range(state.players):
         legal = legal_actions(state, seat)
         if seat != state.current_seat:
-            assert legal == []
+            assert all(a["type"] == "claim_victory" for a in legal)
         for action in legal:
             new, _ = apply(state, seat, action)
             assert new.version == state.version + 1
@@ -161,3 +163,46 @@ def test_a_malformed_action_is_refused_as_bad_input_whoever_sends_it(
     for seat in range(3):
         with pytest.raises(error):
             apply(state, seat, body)
+
+
+def test_claims_of_victory_are_listed_exactly_and_abort_applies_exactly_when_the_view_says_so(
+) -> None:
+    """On positions of games whose players leave (time-outs, away seats, resignations):
+    every ``claim_victory`` listed for a seat applies and every other (against each seat)
+    is refused; ``abort`` applies exactly when the seat's view says ``can_abort``."""
+    rng = random.Random("seat-actions")
+    rules = resolve_rules({"hand_sizes": [3, 5, 7]})
+    positions: list[GameState] = []
+    game = 0
+    while len(positions) < max(200, POSITIONS // 5):
+        state = new_game(rules, NAMES[:2 + game % 3], seed=f"seat-actions-{game}")
+        game += 1
+        while state.status != "finished":
+            if rng.random() < 0.3:
+                positions.append(state)
+            seat = state.current_seat
+            assert seat is not None
+            move = leaving_move(state, rng)
+            if move is None or move[1]["type"] == "abort":  # keep the games going
+                by = SERVICE if played_by_service(state, seat) else PLAYER
+                move = (seat, choose(state, rng, "smart", by), by)
+            state, _ = act(state, *move)
+    claims = aborts = 0
+    for state in positions:
+        for seat in range(state.players):
+            listed = [a for a in legal_actions(state, seat) if a["type"] == "claim_victory"]
+            for against in range(state.players):
+                body = {"type": "claim_victory", "against": against}
+                if body in listed:
+                    claims += 1
+                    assert apply(state, seat, body)[0].version == state.version + 1
+                else:
+                    with pytest.raises(EngineError):
+                        apply(state, seat, body)
+            if view(state, seat)["you"]["can_abort"]:
+                aborts += 1
+                assert apply(state, seat, {"type": "abort"})[0].finish_reason == "aborted"
+            else:
+                with pytest.raises(EngineError):
+                    apply(state, seat, {"type": "abort"})
+    assert claims and aborts, "the positions reach both"
