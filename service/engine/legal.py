@@ -6,12 +6,13 @@ contract body a bot can send back unchanged. Order is fixed: draws (stock
 first), then discards by card order, then go-outs by card order, then the claims of
 victory (by seat), so the first element is a turn move whenever there is one.
 
-What is listed: the turn moves of the seat on turn, and ``claim_victory`` against every
-away seat, which is rare and worth a button. What is not: ``resign`` (always possible
-until the end), ``back`` (the seat's ``kind`` says when) and ``abort`` (the view's
-``you.can_abort`` says when), so that a list a client finds non-empty means there is
-something to decide, and a bot choosing at random among the list never ends a game
-it has barely begun.
+What is listed: the turn moves of the seat whose player is to move, then, on that turn
+only, ``claim_victory`` against every away seat (rare, and worth a button). What is not:
+``resign`` (always possible until the end), ``back`` (the seat's ``kind`` says when),
+``abort`` (the view's ``you.can_abort`` says when) and a claim off the claimer's turn
+(accepted all the same). Why: a client that finds the list non-empty knows it is its
+turn (``legal_actions[0]`` is a turn move), and a bot choosing at random among the list
+never ends a game it has barely begun.
 """
 
 from __future__ import annotations
@@ -43,13 +44,16 @@ class ActionBody(TypedDict, total=False):
 def legal_actions(state: GameState, seat: int | None, by: str = PLAYER) -> list[ActionBody]:
     """The turn moves ``by`` (the seat's player, or the service) may make for ``seat``
     now (none when it is not that seat's turn or not that actor's to move: a resigned,
-    away or timed-out seat is the service's), then, for its player, the claims of
-    victory it may make (:func:`.seats.claimable`)."""
+    away or timed-out seat is the service's), then, when its player is to move, the
+    claims of victory it may make (:func:`.seats.claimable`)."""
     if state.finished or seat is None:
         return []
-    claims: list[ActionBody] = ([{"type": "claim_victory", "against": s}
-                                 for s in claimable(state, seat)] if by == PLAYER else [])
-    return _turn_moves(state, seat, by) + claims
+    moves = _turn_moves(state, seat, by)
+    if not moves or by != PLAYER:
+        return moves
+    claims: list[ActionBody] = [{"type": "claim_victory", "against": s}
+                                for s in claimable(state, seat)]
+    return moves + claims
 
 
 def _turn_moves(state: GameState, seat: int, by: str) -> list[ActionBody]:

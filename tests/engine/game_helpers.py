@@ -24,6 +24,7 @@ from service.engine import apply, from_dict, legal_actions, new_game, to_dict, w
 from service.engine.seats import (
     PLAYER,
     SERVICE,
+    claimable,
     may_abort,
     played_by_service,
     seat_kind,
@@ -226,8 +227,8 @@ def leaving_move(state: GameState, rng: random.Random) -> tuple[int, dict[str, A
     aborters = [s for s in range(n) if may_abort(state, s)]
     if aborters and rng.random() < 0.02:
         return rng.choice(aborters), {"type": "abort"}, PLAYER
-    claims = [(s, dict(a)) for s in range(n) for a in legal_actions(state, s)
-              if a["type"] == "claim_victory"]
+    claims = [(s, {"type": "claim_victory", "against": a}) for s in range(n)
+              for a in claimable(state, s)]  # on turn (listed) or not (accepted all the same)
     if claims and rng.random() < 0.3:
         seat, claim = rng.choice(claims)
         return seat, claim, PLAYER

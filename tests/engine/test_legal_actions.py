@@ -25,7 +25,7 @@ from service.core.errors import (
 )
 from service.core.rules import resolve_rules
 from service.engine import apply, legal_actions, new_game, view
-from service.engine.seats import PLAYER, SERVICE, played_by_service
+from service.engine.seats import PLAYER, SERVICE, claimable, played_by_service
 from service.engine.state import DISCARD, GameState
 from service.solver import analyze, go_out_cards
 
@@ -76,7 +76,7 @@ def _check_exact(state: GameState) -> int:
     for seat in range(state.players):
         legal = legal_actions(state, seat)
         if seat != state.current_seat:
-            assert all(a["type"] == "claim_victory" for a in legal)
+            assert legal == [], "only the seat to move has anything listed"
         for action in legal:
             new, _ = apply(state, seat, action)
             assert new.version == state.version + 1
@@ -165,11 +165,13 @@ def test_a_malformed_action_is_refused_as_bad_input_whoever_sends_it(
             apply(state, seat, body)
 
 
-def test_claims_of_victory_are_listed_exactly_and_abort_applies_exactly_when_the_view_says_so(
+def test_claims_of_victory_are_listed_on_the_claimers_turn_and_abort_applies_exactly_when_the_view_says_so(
 ) -> None:
     """On positions of games whose players leave (time-outs, away seats, resignations):
-    every ``claim_victory`` listed for a seat applies and every other (against each seat)
-    is refused; ``abort`` applies exactly when the seat's view says ``can_abort``."""
+    every ``claim_victory`` listed for a seat applies; a claim against each seat applies
+    exactly when :func:`claimable` says so, and is listed exactly when it applies and the
+    seat's player is to move (after its turn moves); ``abort`` is never listed and
+    applies exactly when the seat's view says ``can_abort``."""
     rng = random.Random("seat-actions")
     rules = resolve_rules({"hand_sizes": [3, 5, 7]})
     positions: list[GameState] = []
@@ -187,16 +189,26 @@ def test_claims_of_victory_are_listed_exactly_and_abort_applies_exactly_when_the
                 by = SERVICE if played_by_service(state, seat) else PLAYER
                 move = (seat, choose(state, rng, "smart", by), by)
             state, _ = act(state, *move)
-    claims = aborts = 0
+    listed_claims = off_turn_claims = aborts = 0
     for state in positions:
         for seat in range(state.players):
-            listed = [a for a in legal_actions(state, seat) if a["type"] == "claim_victory"]
+            legal = legal_actions(state, seat)
+            assert all(a["type"] != "abort" for a in legal)
+            listed = [a for a in legal if a["type"] == "claim_victory"]
+            if listed:
+                assert legal[0]["type"] != "claim_victory", "a turn move comes first"
             for against in range(state.players):
                 body = {"type": "claim_victory", "against": against}
-                if body in listed:
-                    claims += 1
+                if against in claimable(state, seat):
                     assert apply(state, seat, body)[0].version == state.version + 1
+                    if body in listed:
+                        listed_claims += 1
+                    else:
+                        assert not [a for a in legal if a["type"] != "claim_victory"], (
+                            "a claim that applies is listed whenever the list has turn moves")
+                        off_turn_claims += 1
                 else:
+                    assert body not in listed
                     with pytest.raises(EngineError):
                         apply(state, seat, body)
             if view(state, seat)["you"]["can_abort"]:
@@ -205,4 +217,4 @@ def test_claims_of_victory_are_listed_exactly_and_abort_applies_exactly_when_the
             else:
                 with pytest.raises(EngineError):
                     apply(state, seat, {"type": "abort"})
-    assert claims and aborts, "the positions reach both"
+    assert listed_claims and off_turn_claims and aborts, "the positions reach all three"
