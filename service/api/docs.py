@@ -44,6 +44,7 @@ WHEN = {
     "invalid_input": "other input the engine refuses",
     "invalid_json": "the body is not JSON, or nests too deep",
     "invalid_query": "a query parameter (or `Last-Event-ID`) out of its schema",
+    "invalid_seek": "a rated seek without a turn clock",
     "invalid_rules": "an unknown rules option, a value out of range, or rules this table "
     "cannot be dealt with",
     "invalid_token": "no token, or one of no seat of this game (or not this seek's), or a "
