@@ -49,7 +49,13 @@ from service.storage import (
 
 from .challenges import MAX_TURN_SECONDS
 from .credentials import ACCOUNT_PREFIX, account_credential, hash_token
-from .errors import AuthError, InvalidSeekError, SeekMatchedError, UnknownSeekError
+from .errors import (
+    AuthError,
+    InvalidSeekError,
+    PlayError,
+    SeekMatchedError,
+    UnknownSeekError,
+)
 from .games import create_game
 from .seek_holds import (
     HOLD_LEASE_SECONDS,
@@ -149,7 +155,7 @@ def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
     hold = None if holder is None else Hold(holder, now + HOLD_LEASE_SECONDS)
     matching = stores.seeks.add(pool, key, seek, expires, players, game_id, table_json, now,
                                 hold)
-    _settle(stores, pool, game_id, matching)
+    _follow_up(stores, pool, game_id, matching)
     if account is not None and key not in matching.matched:
         stores.seeks.index(account.handle, seek_id, expires)
         stores.accounts.wake(account.handle)  # its streams hold the seek from now on
@@ -160,7 +166,7 @@ def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
                 matching.matched.index(key), token)
 
 
-def _settle(stores: Stores, pool: str, game_id: str, matching: Matching) -> None:
+def _follow_up(stores: Stores, pool: str, game_id: str, matching: Matching) -> None:
     """After a step of the board: create the game it matched, and wake the streams that
     hold seeks of a group waiting for them to look."""
     if matching.matched:
@@ -240,7 +246,7 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
             if seek.status != "waiting":
                 return seek
             looked = look_and_hold(stores, pool, key, entry, holder, connection, renewed,
-                                   lambda p, g, m: _settle(stores, p, g, m))
+                                   lambda p, g, m: _follow_up(stores, p, g, m))
             if looked is None:
                 raise UnknownSeekError("this seek was canceled: its connection closed")
             renewed = looked
@@ -249,7 +255,7 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
                 break
             watch.wait(min(remaining, LOOK_SECONDS))
     game_id = secrets.token_urlsafe(12)  # the hold ends; the seek waits on, held by nothing
-    _settle(stores, pool, game_id, stores.seeks.release(pool, key, holder, game_id,
+    _follow_up(stores, pool, game_id, stores.seeks.release(pool, key, holder, game_id,
                                                         time.time()))
     return seek_status(stores, seek_id, who, token)
 
@@ -257,8 +263,13 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
 def stream_holds(stores: Stores, account: Account,
                  connection: Connection | None) -> StreamHolds:
     """The holds an account's stream keeps on the account's seeks."""
-    return StreamHolds(stores, account, connection, _parse,
-                       lambda p, g, m: _settle(stores, p, g, m))
+    def follow_up(pool: str, game_id: str, matching: Matching) -> None:
+        # inside a stream nothing can be answered: a game not made here is made by its
+        # seekers when they look (seek_status)
+        with contextlib.suppress(PlayError):
+            _follow_up(stores, pool, game_id, matching)
+
+    return StreamHolds(stores, account, connection, _parse, follow_up)
 
 
 def cancel_seek(stores: Stores, seek_id: str, who: str | None) -> None:

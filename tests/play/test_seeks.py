@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from service.engine import Event, GameState
 from service.core.errors import InvalidRulesError
+from service.engine import Event, GameState
 from service.play import (
     MAX_TURN_SECONDS,
     SEEK_TURN_SECONDS,

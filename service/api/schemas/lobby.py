@@ -67,7 +67,7 @@ class SeekRequestSchema(StrictSchema):
     name = PlayerName("Your name at the table. Left out, the seek is your account's "
                       "(send its key; the seat is named by its handle): 401 without one.")
     turn_seconds = fields.Integer(
-        load_default=_seek_clock, allow_none=True,
+        load_default=_seek_clock, allow_none=True, strict=True,
         validate=validate.Range(1, MAX_TURN_SECONDS),
         metadata={"description": f"The turn clock you ask for, up to 14 days (default "
                   f"{SEEK_TURN_SECONDS}); null: none. You meet seekers who asked for the "
