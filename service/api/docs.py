@@ -71,7 +71,8 @@ WHEN = {
     "unknown_challenge": "no challenge with this id that your account is in",
     "unknown_game": "no game with this id (or it expired)",
     "unknown_seat": "a seat this game does not have",
-    "unknown_seek": "no seek with this id (never made, removed, or expired unmatched)",
+    "unknown_seek": "no seek with this id (never made, removed, expired unmatched, or ended "
+    "when the connection holding it closed)",
     "unsupported_media_type": "the body is not sent as JSON",
     "version_conflict": "a stale `If-Match` (`current_version`), or, as a 409, a write "
     "that lost its race too many times in a row (retry)",
