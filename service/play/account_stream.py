@@ -83,7 +83,7 @@ def note_messages(stores: Stores, account: Account, after: int, *, max_seconds: 
                         quiet = min(quiet, LOOK_SECONDS)
                     if watch.wait(max(0.0, min(remaining, quiet))):
                         break
-                    if holds is not None and not holds.look():
+                    if holds is not None and not holds.tick():
                         closed = True
                         return
                     if (time.monotonic() - sent >= heartbeat_seconds and not stopping()

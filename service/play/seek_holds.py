@@ -29,15 +29,24 @@ from typing import Protocol
 
 from service.storage import Account, Hold, Matching, SeekEntry, Stores
 
-__all__ = ["HOLD_LEASE_SECONDS", "LOOK_SECONDS", "RENEW_SECONDS", "Connection", "StreamHolds",
-           "look_and_hold", "new_holder"]
+__all__ = ["CLOSED", "DEADLINE", "HOLD_LEASE_SECONDS", "LOOK_SECONDS", "RENEW_SECONDS",
+           "Connection", "StreamHolds", "look_and_hold", "new_holder", "quiet_wait"]
 
 #: How long a hold lasts unless renewed: its worker died when it lapses.
 HOLD_LEASE_SECONDS = 15.0
 #: How often a holder renews its hold.
 RENEW_SECONDS = 5.0
-#: How often a holder looks at its connection while its pool is quiet.
+#: How often a holder looks at its connection while its pool is quiet (a look of its own
+#: socket: no store is read for it).
 LOOK_SECONDS = 1.0
+#: Why :func:`quiet_wait` returned, besides a wake-up of the pool or a renewal due.
+CLOSED, DEADLINE, WOKEN, RENEW = "closed", "deadline", "woken", "renew"
+
+
+class Waiter(Protocol):
+    """What a holder parks on: its pool's watch."""
+
+    def wait(self, timeout: float) -> bool: ...
 
 
 class Connection(Protocol):
@@ -82,9 +91,27 @@ def look_and_hold(stores: Stores, pool: str, key: str, entry: SeekEntry, holder:
     return time.monotonic()
 
 
+def quiet_wait(watch: Waiter, connection: Connection | None, deadline: float,
+               renewed: float) -> str:
+    """Sleep until the pool wakes the holder (:data:`WOKEN`), its hold is due for renewal
+    (:data:`RENEW`), ``deadline`` (``time.monotonic()``) passes (:data:`DEADLINE`) or its
+    connection is found closed (:data:`CLOSED`, looked at every :data:`LOOK_SECONDS`)."""
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return DEADLINE
+        if watch.wait(min(remaining, LOOK_SECONDS)):
+            return WOKEN
+        if time.monotonic() - renewed >= RENEW_SECONDS:
+            return RENEW
+        if not _open(connection):
+            return CLOSED
+
+
 class StreamHolds:
     """An account stream's holds on the account's waiting seeks (``look`` on every wake of
-    the stream, at most :data:`LOOK_SECONDS` apart while it holds any; ``end`` once)."""
+    the stream, ``tick`` at most :data:`LOOK_SECONDS` apart while it holds any; ``end``
+    once)."""
 
     def __init__(self, stores: Stores, account: Account, connection: Connection | None,
                  parse: Callable[[str], tuple[str, str]],
@@ -118,6 +145,16 @@ class StreamHolds:
                                     self.held.get(seek_id, -RENEW_SECONDS), self._settle)
             assert renewed is not None  # the connection was looked at above
             self.held[seek_id] = renewed
+        return True
+
+    def tick(self) -> bool:
+        """Between wake-ups: look at the connection (``False`` once closed, then every seek
+        it held is canceled), and renew the holds when due."""
+        if not _open(self.connection):
+            self.end(closed=True)
+            return False
+        if self.held and time.monotonic() - min(self.held.values()) >= RENEW_SECONDS:
+            return self.look()
         return True
 
     def end(self, closed: bool) -> None:

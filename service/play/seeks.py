@@ -58,12 +58,14 @@ from .errors import (
 )
 from .games import create_game
 from .seek_holds import (
+    CLOSED,
+    DEADLINE,
     HOLD_LEASE_SECONDS,
-    LOOK_SECONDS,
     Connection,
     StreamHolds,
     look_and_hold,
     new_holder,
+    quiet_wait,
 )
 
 __all__ = ["SEEK_TURN_SECONDS", "Seek", "cancel_seek", "open_seek", "seek_status",
@@ -247,13 +249,15 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
                 return seek
             looked = look_and_hold(stores, pool, key, entry, holder, connection, renewed,
                                    lambda p, g, m: _follow_up(stores, p, g, m))
-            if looked is None:
+            if looked is None:  # canceled by the look
                 raise UnknownSeekError("this seek was canceled: its connection closed")
             renewed = looked
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            why = quiet_wait(watch, connection, deadline, renewed)
+            if why == CLOSED:
+                stores.seeks.cancel(pool, key)
+                raise UnknownSeekError("this seek was canceled: its connection closed")
+            if why == DEADLINE:
                 break
-            watch.wait(min(remaining, LOOK_SECONDS))
     game_id = secrets.token_urlsafe(12)  # the hold ends; the seek waits on, held by nothing
     _follow_up(stores, pool, game_id, stores.seeks.release(pool, key, holder, game_id,
                                                         time.time()))

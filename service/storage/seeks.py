@@ -141,7 +141,8 @@ class SeekBoard(ABC):
 
     @abstractmethod
     def indexed(self, handle: str, now: float) -> list[str]:
-        """The ids of the account's seeks noted and not expired, oldest first."""
+        """The ids of the account's seeks noted and not expired, oldest first (a read
+        only: the caller unindexes what it finds gone)."""
 
     @abstractmethod
     def unindex(self, handle: str, seek_id: str) -> None:

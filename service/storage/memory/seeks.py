@@ -178,9 +178,8 @@ class MemorySeekBoard(SeekBoard):
     def indexed(self, handle: str, now: float) -> list[str]:
         with self._shared.lock:
             noted = self._indexes.get(folded(handle), {})
-            for gone in [s for s, at in noted.items() if at <= now]:
-                del noted[gone]
-            return sorted(noted, key=lambda s: (noted[s], s))
+            return sorted((s for s, at in noted.items() if at > now),
+                          key=lambda s: (noted[s], s))
 
     def unindex(self, handle: str, seek_id: str) -> None:
         with self._shared.lock:

@@ -297,16 +297,12 @@ class RedisSeekBoard(SeekBoard):
         self.connection.run(write)
 
     def indexed(self, handle: str, now: float) -> list[str]:
+        # a read only (a stream reads it at every wake): what expired is skipped here and
+        # dropped by its reader's unindex, or with the key's TTL
         client, key = self.connection.client, _seeking(handle)
-
-        def read() -> list[Any]:
-            pipe = client.pipeline(transaction=False)
-            pipe.zremrangebyscore(key, "-inf", round(now * 1000))
-            pipe.zrange(key, 0, -1)
-            replies: list[Any] = pipe.execute()
-            return replies
-
-        return [s.decode() for s in self.connection.run(read)[1]]
+        found = self.connection.run(
+            lambda: client.zrangebyscore(key, f"({round(now * 1000)}", "+inf"))
+        return [s.decode() for s in found]
 
     def unindex(self, handle: str, seek_id: str) -> None:
         client = self.connection.client
