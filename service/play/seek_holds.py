@@ -4,9 +4,10 @@ never matched after that close (no ghost matches).
 Why holds: a seeker whose client went away (a closed tab, a crashed bot) must not be
 given a seat it will never play. A seek is *held* by a long-poll on it (``POST`` or
 ``GET /v1/seeks…?timeout=``) and, for an account's seek, by each of the account's
-streams (``GET /v1/me/stream``). A holder looks at its connection whenever the pool
-changes (a seeker arrived: the board wakes the pool's long-polls, and names the accounts
-whose streams must look), every :data:`LOOK_SECONDS` meanwhile, and marks what it saw
+streams (``GET /v1/me/stream``). A holder looks at its connection whenever a group of its
+pool waits for it (a seeker arrived: the board wakes the pool's long-polls, and names
+the accounts whose streams must look), every :data:`LOOK_SECONDS` meanwhile (its own
+socket only), and marks what it saw
 (:meth:`~service.storage.SeekBoard.hold`): the board matches a group only once each of
 its holds was found open after the group's newest seeker arrived
 (:mod:`service.storage.seeks` says why that is enough). A holder that finds its
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from service.storage import Account, Hold, Matching, SeekEntry, Stores
+from service.storage.seeks import Waiter
 
 __all__ = ["CLOSED", "DEADLINE", "HOLD_LEASE_SECONDS", "LOOK_SECONDS", "RENEW_SECONDS",
            "Connection", "StreamHolds", "look_and_hold", "new_holder", "quiet_wait"]
@@ -43,12 +45,6 @@ LOOK_SECONDS = 1.0
 CLOSED, DEADLINE, WOKEN, RENEW = "closed", "deadline", "woken", "renew"
 
 
-class Waiter(Protocol):
-    """What a holder parks on: its pool's watch."""
-
-    def wait(self, timeout: float) -> bool: ...
-
-
 class Connection(Protocol):
     """The client's connection, as the HTTP layer sees it."""
 
@@ -60,7 +56,7 @@ class Connection(Protocol):
 def new_holder(handle: str | None = None) -> str:
     """A holder's id: ``p.<random>`` for a long-poll, ``s.<handle>.<random>`` for a stream
     of the account ``handle`` (the board names the streams a waiting match needs by it)."""
-    mark = secrets.token_urlsafe(9).replace(".", "_")
+    mark = secrets.token_urlsafe(9)  # no "." in it, nor in a handle
     return f"p.{mark}" if handle is None else f"s.{handle}.{mark}"
 
 
@@ -126,7 +122,8 @@ class StreamHolds:
 
     def look(self) -> bool:
         """Hold every waiting seek of the account and mark what was seen; ``False`` once
-        the connection is found closed (then every seek it held is canceled)."""
+        the connection is found closed (then every waiting seek of the account is
+        canceled, those it had not held yet too)."""
         now = time.time()
         seen: list[tuple[str, str, str, SeekEntry]] = []
         for seek_id in self.stores.seeks.indexed(self.handle, now):
@@ -138,6 +135,8 @@ class StreamHolds:
                 continue
             seen.append((seek_id, pool, key, entry))
         if not _open(self.connection):
+            for seek_id, *_ in seen:
+                self.held.setdefault(seek_id, 0.0)
             self.end(closed=True)
             return False
         for seek_id, pool, key, entry in seen:
@@ -151,8 +150,7 @@ class StreamHolds:
         """Between wake-ups: look at the connection (``False`` once closed, then every seek
         it held is canceled), and renew the holds when due."""
         if not _open(self.connection):
-            self.end(closed=True)
-            return False
+            return self.look()  # which cancels every waiting seek of the account
         if self.held and time.monotonic() - min(self.held.values()) >= RENEW_SECONDS:
             return self.look()
         return True
