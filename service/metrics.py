@@ -76,10 +76,12 @@ SOLVER_SECONDS = Histogram(
 SOLVE_SECONDS = SOLVER_SECONDS.labels("solve")
 LEGAL_ACTIONS_SECONDS = SOLVER_SECONDS.labels("legal_actions")
 ACTIONS_BY_TYPE = {kind: ACTIONS.labels(kind)
-                   for kind in ("draw", "discard", "go_out", "resign", "back")}
+                   for kind in ("draw", "discard", "go_out", "resign", "back", "abort",
+                                "claim_victory")}
 #: The event that names each action (the commit counts the actions of what it saved).
 ACTION_EVENTS = {"draw": "draw", "discard": "discard", "went_out": "go_out",
-                 "seat_resigned": "resign", "seat_back": "back"}
+                 "seat_resigned": "resign", "seat_back": "back", "game_aborted": "abort",
+                 "victory_claimed": "claim_victory"}
 
 
 def _multiprocess_dir() -> str | None:

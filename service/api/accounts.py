@@ -20,6 +20,7 @@ from service import play
 from service.storage import Account
 from service.verify.record import instant
 
+from .connections import client_connection
 from .docs import header, json_body, problems, query
 from .problems import ApiProblem
 from .schemas.accounts import (
@@ -243,11 +244,13 @@ class MyStream(MethodView):
         play.check_note_cursor(all_stores, mine, after)
         services = current_app.extensions["three_thirteen"]
 
+        holds = play.stream_holds(all_stores, mine, client_connection())
+
         def messages(_: Callable[[bytes], bytes]) -> Iterator[play.Message]:
             return play.note_messages(
                 all_stores, mine, after, max_seconds=services.config.stream_max_seconds,
                 heartbeat_seconds=services.config.stream_heartbeat_seconds,
-                stopping=services.stopping.is_set)
+                stopping=services.stopping.is_set, holds=holds)
 
         response = stream_response(messages, kind)
         response.headers["Cache-Control"] = "private, no-cache"

@@ -44,6 +44,7 @@ WHEN = {
     "invalid_input": "other input the engine refuses",
     "invalid_json": "the body is not JSON, or nests too deep",
     "invalid_query": "a query parameter (or `Last-Event-ID`) out of its schema",
+    "invalid_seek": "a rated seek without a turn clock",
     "invalid_rules": "an unknown rules option, a value out of range, or rules this table "
     "cannot be dealt with",
     "invalid_token": "no token, or one of no seat of this game (or not this seek's), or a "
@@ -70,7 +71,8 @@ WHEN = {
     "unknown_challenge": "no challenge with this id that your account is in",
     "unknown_game": "no game with this id (or it expired)",
     "unknown_seat": "a seat this game does not have",
-    "unknown_seek": "no seek with this id (never made, removed, or expired unmatched)",
+    "unknown_seek": "no seek with this id (never made, removed, expired unmatched, or ended "
+    "when the connection holding it closed)",
     "unsupported_media_type": "the body is not sent as JSON",
     "version_conflict": "a stale `If-Match` (`current_version`), or, as a 409, a write "
     "that lost its race too many times in a row (retry)",

@@ -39,6 +39,7 @@ from service.play import (
     IdempotencyKeySupersededError,
     InvalidChallengeError,
     InvalidCursorError,
+    InvalidSeekError,
     PlayError,
     PreconditionFailedError,
     RecordNotReplayableError,
@@ -115,6 +116,7 @@ STATUS = {
     ChallengeRefusedError: 403,
     InvalidChallengeError: 422,
     TooManyChallengesError: 429,
+    InvalidSeekError: 422,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).

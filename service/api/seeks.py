@@ -1,11 +1,14 @@
-"""``/v1/seeks``: matchmaking. Seekers of the same rules and player count meet in a game.
+"""``/v1/seeks``: matchmaking. Seekers of the same rules, player count and ``rated``, with
+agreeing turn clocks, meet in a game.
 
 ``POST /v1/seeks?timeout=S`` adds a seeker and answers with the seek's id and its seat
 token (shown only there, stored only as its hash) and, with ``timeout``, waits (parked
 on the worker's hub, as a long-poll) until enough seekers of the same table have
 arrived; ``GET /v1/seeks/{id}?timeout=S`` (with the token) waits the same way later;
 ``DELETE`` (with the token) takes a waiting seeker off. A matched seek carries its game
-id and seat; the token plays that seat.
+id and seat; the token plays that seat. A waiting request holds its seek, and so does
+an open account stream hold its account's: the seek ends when that connection closes
+(``service/play/seek_holds.py``, the socket looked at by :mod:`.connections`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from flask_smorest import Blueprint
 
 from service import play
 
+from .connections import client_connection
 from .docs import json_body, problems, query
 from .schemas.lobby import SeekRequestSchema
 from .web import account, bearer_token, json_response, load_body, parked, query_seconds, stores
@@ -35,7 +39,8 @@ SEEK_LOCATION = {"Location": {
                    "`/v1/games/{game_id}` of the body.",
     "schema": {"type": "string", "format": "uri-reference"}}}
 MATCHED_EXAMPLE = {"seek_id": "0f3a9c2b7d1e4a65.4.q0Zk3v6Xb0mQ1sP2aRt5uW8yB9cD1eF4",
-                   "status": "matched", "name": "ann", "players": 4, "expires": None,
+                   "status": "matched", "name": "ann", "players": 4, "turn_seconds": 60,
+                   "rated": False, "expires": None,
                    "game_id": "Zk3v6Xb0mQ1sP2aR", "seat": 2,
                    "token": "p3PEr9Q2rX0tqkNw0yJ2bH7fA4sM8cV1zL6uD5gK3eT"}
 
@@ -47,16 +52,22 @@ def _answer(seek: play.Seek, status: int = 200) -> Response:
     return json_response(seek.to_json(), status, headers)
 
 
+def _timeout() -> float:
+    return query_seconds("timeout") if "timeout" in request.args else 0.0
+
+
 def _waited(seek_id: str, who: str | None, token: str | None,
-            seek: play.Seek | None = None) -> play.Seek:
+            seek: play.Seek | None = None, holder: str | None = None) -> play.Seek:
     """``seek`` (read now when ``None``), or with ``timeout`` the seek once matched:
-    the wait reads the seek itself, after subscribing, so it is not read before. ``who``
-    is the seeker's credential, ``token`` its seat token (repeated in the answer; none
-    for an account's seek)."""
-    timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
+    the wait reads the seek itself, after subscribing, so it is not read before, and
+    holds it meanwhile (``holder``: the hold the seek was opened with). ``who`` is the
+    seeker's credential, ``token`` its seat token (repeated in the answer; none for an
+    account's seek)."""
+    timeout = _timeout()
     if timeout > 0 and (seek is None or seek.status == "waiting"):
         with parked():
-            return play.wait_for_match(stores(), seek_id, who, timeout, token)
+            return play.wait_for_match(stores(), seek_id, who, timeout, token,
+                                       client_connection(), holder)
     return seek if seek is not None else play.seek_status(stores(), seek_id, who, token)
 
 
@@ -68,24 +79,30 @@ def _bearer() -> tuple[str | None, str | None]:
 
 @blp.route("")
 class Seeks(MethodView):
-    @blp.doc(**json_body("SeekRequest", "The rules, the player count and your name.",
-                         {"rules": {"preset": "classic"}, "players": 4, "name": "ann"}),
+    @blp.doc(**json_body("SeekRequest", "The rules, the player count, your name, and the "
+                         "turn clock you ask for.",
+                         {"rules": {"preset": "classic"}, "players": 4, "name": "ann",
+                          "turn_seconds": 60}),
              operationId="createSeek", parameters=[TIMEOUT])
     @blp.response(201, "Seek", headers=SEEK_LOCATION, example=MATCHED_EXAMPLE)
     @problems(blp, "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
-              "invalid_rules", "invalid_query", "too_many_waits", "creation_limited",
-              "unknown_seek", "invalid_token")
+              "invalid_rules", "invalid_seek", "invalid_query", "too_many_waits",
+              "creation_limited", "unknown_seek", "invalid_token")
     def post(self) -> Response:
         """Seek a game
 
         Adds you to the seekers of these rules (a rules spec, or a preset name) and
         player count. The answer carries your seat's `token`, shown only here: keep it,
         it reads and cancels this seek (`Authorization: Bearer`) and plays your seat.
-        When enough have arrived, one atomic step gives each a seat of a new game:
-        `status: matched` with `game_id` and `seat`. Until then `status: waiting`;
-        with `timeout` this request waits for the match. A seek expires unmatched
-        after a few minutes (`SEEK_TTL_SECONDS`). Games from matchmaking are never
-        seeded by anyone.
+        Seekers meet when their rules, player count and `rated` are the same and their
+        clocks agree (the same `turn_seconds`, or none asked): one atomic step gives each
+        a seat of a new game, `status: matched` with `game_id` and `seat`. Until then
+        `status: waiting`; with `timeout` this request waits for the match and holds the
+        seek meanwhile: if you close the connection the seek ends at once, and it is
+        never matched with a seeker that came after (no game with a player who left).
+        An account's open stream (`GET /v1/me/stream`) holds its seeks the same way. A
+        seek expires unmatched after a few minutes (`SEEK_TTL_SECONDS`). Games from
+        matchmaking are never seeded by anyone.
         """
         body = load_body(_SEEK)
         config = current_app.extensions["three_thirteen"].config
@@ -93,11 +110,13 @@ class Seeks(MethodView):
         if mine is None and body.get("name") is None:
             raise play.AuthError("a seek without a name is an account's: send its key as "
                                  "Authorization: Bearer <key> (or name your player)")
+        holder = play.new_holder() if _timeout() > 0 else None
         seek = play.open_seek(stores(), body["rules"], body["players"], body.get("name", ""),
-                              config.seek_ttl_seconds, mine)
+                              config.seek_ttl_seconds, mine, turn_seconds=body["turn_seconds"],
+                              rated=body["rated"], holder=holder)
         who = (play.account_credential(mine.handle) if mine is not None
                else play.hash_token(seek.token or ""))
-        return _answer(_waited(seek.seek_id, who, seek.token, seek), 201)
+        return _answer(_waited(seek.seek_id, who, seek.token, seek, holder), 201)
 
 
 SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
@@ -112,8 +131,10 @@ class OneSeek(MethodView):
     def get(self, seek_id: str) -> Response:
         """Your seek: still waiting, or matched (with your seat)
 
-        With the token the seek was opened with. With `timeout`, waits for the match.
-        404 `unknown_seek` once it expired unmatched or was removed.
+        With the token the seek was opened with. With `timeout`, waits for the match,
+        holding the seek meanwhile (it ends if you close the connection). 404
+        `unknown_seek` once it expired unmatched, was removed, or its holding connection
+        closed.
         """
         return _answer(_waited(seek_id, *_bearer()))
 
@@ -127,5 +148,5 @@ class OneSeek(MethodView):
         be matched with it). A seek already matched cannot be: 409 `seek_matched` (its
         seat waits in its game).
         """
-        play.cancel_seek(stores().seeks, seek_id, _bearer()[0])
+        play.cancel_seek(stores(), seek_id, _bearer()[0])
         return Response(status=204)

@@ -29,13 +29,15 @@ __all__ = [
 
 class Action(TypedDict, total=False):
     """One action body: ``{"type": "draw", "source": "stock"}``, ``{"type": "discard",
-    "card": "7H"}`` or ``{"type": "go_out", "discard": "7H"}``."""
+    "card": "7H"}``, ``{"type": "go_out", "discard": "7H"}`` or ``{"type":
+    "claim_victory", "against": 1}``."""
 
     type: str
     source: str
     card: str
     discard: str
     melds: list[list[str]]
+    against: int
 
 
 class RoundView(TypedDict):
@@ -78,6 +80,7 @@ class Rematch(TypedDict):
 class You(TypedDict):
     seat: int
     hand: list[str]
+    can_abort: bool  # the seat has not played yet: {"type": "abort"} ends the game
 
 
 class GameView(TypedDict):

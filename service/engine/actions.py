@@ -25,7 +25,18 @@ from service.solver import GAME_STEP_BUDGET, analyze
 
 from .events import Event, EventLog
 from .rounds import arrange_final, begin_turn, end_round
-from .seats import ACTORS, PLAYER, acted, check_turn, come_back, resign, seat_kind
+from .seats import (
+    ACTORS,
+    PLAYER,
+    abort,
+    acted,
+    check_turn,
+    claim_victory,
+    come_back,
+    played,
+    resign,
+    seat_kind,
+)
 from .state import (
     DISCARD,
     DRAW,
@@ -38,7 +49,8 @@ from .state import (
     TableMeld,
 )
 
-__all__ = ["Action", "Back", "Discard", "Draw", "GoOut", "Resign", "apply", "parse_action"]
+__all__ = ["Abort", "Action", "Back", "ClaimVictory", "Discard", "Draw", "GoOut", "Resign",
+           "apply", "parse_action"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +79,25 @@ class Back:
     """The owner of an away seat plays it again (:mod:`.seats`)."""
 
 
-Action = Draw | Discard | GoOut | Resign | Back
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """End the game with no result, before this seat's first turn (:mod:`.seats`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimVictory:
+    """The away seat ``against`` resigns (:mod:`.seats`)."""
+
+    against: int
+
+
+Action = Draw | Discard | GoOut | Resign | Back | Abort | ClaimVictory
 
 _KEYS = {
     "resign": ({"type"}, set()),
     "back": ({"type"}, set()),
+    "abort": ({"type"}, set()),
+    "claim_victory": ({"type", "against"}, set()),
     "draw": ({"type", "source"}, set()),
     "discard": ({"type", "card"}, set()),
     "go_out": ({"type", "discard"}, {"melds"}),
@@ -85,7 +111,8 @@ def parse_action(body: object) -> Action:
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise InvalidActionError(
-            f"unknown action type {kind!r}: use draw, discard, go_out, resign or back",
+            f"unknown action type {kind!r}: use draw, discard, go_out, resign, back, abort "
+            "or claim_victory",
             field="type",
         )
     required, optional = _KEYS[kind]
@@ -99,6 +126,14 @@ def parse_action(body: object) -> Action:
         return Resign()
     if kind == "back":
         return Back()
+    if kind == "abort":
+        return Abort()
+    if kind == "claim_victory":
+        against = body["against"]
+        if isinstance(against, bool) or not isinstance(against, int):
+            raise InvalidActionError("claim_victory 'against' is the number of the away seat",
+                                     field="against")
+        return ClaimVictory(against)
     if kind == "draw":
         source = body["source"]
         if source not in ("stock", "discard"):
@@ -133,6 +168,10 @@ def apply(state: GameState, seat: int, body: object,
         return resign(state, seat, by)
     if isinstance(action, Back):
         return come_back(state, seat, by)
+    if isinstance(action, Abort):
+        return abort(state, seat, by)
+    if isinstance(action, ClaimVictory):
+        return claim_victory(state, seat, action.against, by)
     if state.finished:
         raise IllegalActionError("the game is finished")
     if by == PLAYER and seat_kind(state, seat) != HUMAN:
@@ -152,6 +191,7 @@ def apply(state: GameState, seat: int, body: object,
         new = _go_out(state, seat, action, by, log)
     if by == PLAYER:
         new = acted(new, seat)
+    new = played(new, seat)
     return replace(new, version=state.version + 1, event_seq=log.seq), log.events
 
 

@@ -15,7 +15,8 @@ from .seats import bot_names
 from .shoe import RandomStream, commitment
 from .state import BOT, HUMAN, IN_PROGRESS, GameState
 
-__all__ = ["MAX_SEED_LENGTH", "check_players", "claim", "new_game", "opening_events", "seed_commitment"]
+__all__ = ["MAX_SEED_LENGTH", "check_ends", "check_players", "claim", "new_game",
+           "opening_events", "seed_commitment"]
 
 MAX_SEED_LENGTH = 64
 
@@ -35,6 +36,15 @@ def check_players(rules: Rules, n: int) -> None:
             "players, turn one up and leave a stock: use more decks",
             option="decks",
         )
+
+
+def check_ends(rules: Rules, turn_seconds: int | None, bots: Sequence[str | None] = ()) -> None:
+    """Refuse ``turn_limit: null`` for a game the service plays a seat or a clock of: such
+    a game must end (matchmaking and challenges check it before a game is made)."""
+    if rules.turn_limit is None and (turn_seconds is not None or any(bots)):
+        raise InvalidRulesError(
+            "turn_limit null is only for games of humans without a turn clock: a game the "
+            "service plays a seat or a clock of must end", option="turn_limit")
 
 
 def new_game(
@@ -75,10 +85,7 @@ def new_game(
     if turn_seconds is not None and (isinstance(turn_seconds, bool) or turn_seconds < 1):
         raise InvalidRulesError("turn_seconds is a whole number of seconds, at least 1",
                                 option="turn_seconds")
-    if rules.turn_limit is None and (turn_seconds is not None or any(bot_of)):
-        raise InvalidRulesError(
-            "turn_limit null is only for games of humans without a turn clock: a game the "
-            "service plays a seat or a clock of must end", option="turn_limit")
+    check_ends(rules, turn_seconds, bot_of)
     names = [name if bot is None else auto
              for name, bot, auto in zip(names, bot_of, bot_names(bot_of), strict=True)]
     held = tuple(accounts) if accounts is not None else (None,) * n

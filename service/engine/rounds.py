@@ -31,6 +31,7 @@ from service.solver import GAME_STEP_BUDGET, solve
 from .events import EventLog, round_result_dict, round_started
 from .shoe import RandomStream, build_shoe
 from .state import (
+    ABORTED,
     COMPLETED,
     DRAW,
     FINISHED,
@@ -191,8 +192,9 @@ def end_round(state: GameState, reason: str, log: EventLog | None) -> GameState:
 
 
 def finish(state: GameState, reason: str, log: EventLog | None) -> GameState:
-    """End the game: every round played (``COMPLETED``), or every player but one resigned
-    (``OTHERS_RESIGNED``: the round in play is not scored, the totals stand as they are)."""
+    """End the game: every round played (``COMPLETED``), every player but one resigned
+    (``OTHERS_RESIGNED``: the round in play is not scored, the totals stand as they are),
+    or a seat that had not played aborted it (``ABORTED``: no result, no winners)."""
     state = replace(state, status=FINISHED, current_seat=None, phase=None,
                     turn_timed_out=False, finish_reason=reason)
     if log is not None:
@@ -214,7 +216,9 @@ def winners(state: GameState) -> tuple[int, ...]:
 
     A player who resigned ranks below every player who did not, so only those who did
     not resign can win (all of them, should everyone have resigned: never in a game the
-    service ends, which finishes when one player is left)."""
+    service ends, which finishes when one player is left). An aborted game has none."""
+    if state.finish_reason == ABORTED:
+        return ()
     totals = state.totals()
     kinds = state.seat_kinds or ()
     standing = [s for s in range(state.players) if not kinds or kinds[s] != RESIGNED]

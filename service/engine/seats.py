@@ -9,6 +9,18 @@ A seat is one of four kinds (docs/lifecycle.md):
 * ``resigned``: its player resigned; ``greedy`` plays it to the end, so the scores of
   everyone else stay meaningful. When all players but one have resigned, the game ends.
 
+Two ways out of a game that never really started, both its players' own (docs/lifecycle.md):
+
+* **abort**: a human seat whose first turn has not been played yet (no draw made for it,
+  no time-out) may end the game at once with no result (``aborted``: no winners). Why
+  per seat and not "before anyone moved": a player matched with someone who never shows
+  up has moved already, and the absent one has not; so, as on lichess, a game may be
+  aborted until every seat has played once, by the seats that have not.
+* **claim victory**: a human seat may claim against an ``away`` seat (its clock ran out
+  :data:`AWAY_AFTER` times in a row and its player has not come back): the away seat
+  resigns as if its player had (:func:`resign`), so with one player left the claimer
+  wins. A seat that came back (``back``) is present again and cannot be claimed against.
+
 Every move is made by an *actor*: :data:`PLAYER` (the seat's own player) or
 :data:`SERVICE` (a bot, the stand-in, or the turn clock). Which one may move a seat
 now is decided here, once (:func:`check_turn`, called by ``apply``): a player acts only
@@ -28,6 +40,7 @@ from dataclasses import replace
 
 from service.core.errors import (
     IllegalActionError,
+    InvalidActionError,
     SeatAwayError,
     SeatResignedError,
     TurnTimedOutError,
@@ -35,7 +48,7 @@ from service.core.errors import (
 
 from .events import Event, EventLog
 from .rounds import finish
-from .state import AWAY, BOT, HUMAN, OTHERS_RESIGNED, RESIGNED, GameState
+from .state import ABORTED, AWAY, BOT, HUMAN, OTHERS_RESIGNED, RESIGNED, GameState
 
 __all__ = [
     "ACTORS",
@@ -43,12 +56,17 @@ __all__ = [
     "PLAYER",
     "SERVICE",
     "STAND_IN",
+    "abort",
     "acted",
     "ask_rematch",
     "bot_names",
     "check_turn",
+    "claim_victory",
+    "claimable",
     "come_back",
     "humans",
+    "may_abort",
+    "played",
     "played_by_service",
     "player_of",
     "rematch_seats",
@@ -172,11 +190,76 @@ def resign(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameState, li
     _players_own(state, seat, by, "resign")
     log = EventLog(state.event_seq)
     log.add("seat_resigned", {"seat": seat, "played_by": STAND_IN})
+    return _step(_resigned(state, seat, log), log)
+
+
+def _resigned(state: GameState, seat: int, log: EventLog) -> GameState:
+    """``seat`` is resigned from now on; with one seat left standing the game ends."""
     state = replace(state, seat_kinds=_kinds(state, seat, RESIGNED))
     standing = [s for s in range(state.players) if seat_kind(state, s) != RESIGNED]
     if len(standing) == 1:
         state = finish(state, OTHERS_RESIGNED, log)
-    return _step(state, log)
+    return state
+
+
+def played(state: GameState, seat: int) -> GameState:
+    """``seat``'s turn was played or timed out: it can no longer abort the game (no
+    version: part of the move)."""
+    if seat in state.played:
+        return state
+    return replace(state, played=tuple(sorted((*state.played, seat))))
+
+
+def may_abort(state: GameState, seat: int) -> bool:
+    """Whether ``seat``'s player may abort the game now: a human seat of a game in play
+    whose first turn has not been played yet."""
+    return (not state.finished and seat_kind(state, seat) == HUMAN
+            and seat not in state.played)
+
+
+def abort(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameState, list[Event]]:
+    """``seat``, which has not played yet, ends the game at once with no result
+    (``aborted``: no winners, whatever the totals)."""
+    if state.finished:
+        raise IllegalActionError("the game is finished")
+    _players_own(state, seat, by, "abort the game")
+    if not may_abort(state, seat):
+        raise IllegalActionError(
+            f"seat {seat} has played already: a game is aborted only by a seat whose first "
+            "turn has not been played (resign instead)", seat=seat)
+    log = EventLog(state.event_seq)
+    log.add("game_aborted", {"seat": seat})
+    return _step(finish(state, ABORTED, log), log)
+
+
+def claimable(state: GameState, seat: int) -> list[int]:
+    """The seats ``seat``'s player may claim victory against now: every ``away`` seat,
+    for a ``human`` seat of a game in play (an away claimer comes ``back`` first)."""
+    if state.finished or seat_kind(state, seat) != HUMAN:
+        return []
+    return [s for s in range(state.players) if seat_kind(state, s) == AWAY]
+
+
+def claim_victory(state: GameState, seat: int, against: int,
+                  by: str = PLAYER) -> tuple[GameState, list[Event]]:
+    """``seat`` claims the game against the away seat ``against``, which resigns: the
+    stand-in plays it to the end and it ranks below every player who did not resign;
+    with one player left, that player wins at once (``resigned``)."""
+    if state.finished:
+        raise IllegalActionError("the game is finished")
+    if isinstance(against, bool) or not isinstance(against, int) or not (
+            0 <= against < state.players):
+        raise InvalidActionError(f"there is no seat {against!r} in this game", field="against")
+    if _players_own(state, seat, by, "claim victory") == AWAY:
+        raise SeatAwayError(f'seat {seat} is away: send {{"type": "back"}} first', seat=seat)
+    if against not in claimable(state, seat):
+        raise IllegalActionError(
+            f"seat {against} is not away: victory is claimed only against a seat whose turn "
+            f"clock ran out {AWAY_AFTER} times in a row and whose player has not come back",
+            seat=against)
+    log = EventLog(state.event_seq)
+    log.add("victory_claimed", {"seat": seat, "against": against, "played_by": STAND_IN})
+    return _step(_resigned(state, against, log), log)
 
 
 def come_back(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameState, list[Event]]:
@@ -213,8 +296,8 @@ def time_out(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     log.add("turn_timed_out", {"seat": seat, "timeouts": count, "away": away,
                                "played_by": STAND_IN})
     kinds = _kinds(state, seat, AWAY) if away else state.seat_kinds
-    return _step(replace(state, seat_kinds=kinds, timeouts=_timeouts(state, seat, count),
-                         turn_timed_out=True), log)
+    return _step(replace(played(state, seat), seat_kinds=kinds,
+                         timeouts=_timeouts(state, seat, count), turn_timed_out=True), log)
 
 
 def ask_rematch(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameState, list[Event]]:

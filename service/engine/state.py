@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from service.core.rules import Rules
 
 __all__ = [
+    "ABORTED",
     "AWAY",
     "BOT",
     "COMPLETED",
@@ -56,9 +57,11 @@ WENT_OUT = "went_out"
 STOCK_EXHAUSTED = "stock_exhausted"
 TURN_LIMIT = "turn_limit"
 
-#: Why a game ended: every round was played, or every player but one resigned.
+#: Why a game ended: every round was played, every player but one resigned, or a player
+#: who had not played yet aborted it (no result: :mod:`.seats`).
 COMPLETED = "completed"
 OTHERS_RESIGNED = "resigned"
+ABORTED = "aborted"
 
 #: Who plays a seat (``seat_kinds``; :mod:`.seats` says what each means).
 HUMAN = "human"
@@ -150,11 +153,14 @@ class GameState:
     #: the secret the seed's salt was made from with the table (service/verify/table.py);
     #: kept hidden like the seed, revealed with it at the end
     table_nonce: str | None = None
-    finish_reason: str | None = None  # COMPLETED or RESIGNED once finished
+    finish_reason: str | None = None  # COMPLETED, OTHERS_RESIGNED or ABORTED once finished
     #: per seat: the account that holds it (its handle), if any, and whether that account
     #: is a declared bot (empty: no seat is an account's)
     accounts: tuple[str | None, ...] = ()
     account_bots: tuple[bool, ...] = ()
+    #: the seats whose first turn has been played (a draw, by anyone) or timed out, in
+    #: seat order: the others may still abort the game (:mod:`.seats`)
+    played: tuple[int, ...] = ()
 
     # -- derived -----------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from service.core.cards import card_name, card_names, rank_name
 from .events import round_result_dict, table_dicts
 from .legal import ActionBody, legal_actions
 from .rounds import winners
-from .seats import PLAYER, player_of, seat_kind
+from .seats import PLAYER, may_abort, player_of, seat_kind
 from .shoe import commitment
 from .state import GameState
 
@@ -63,6 +63,7 @@ class PlayerView(TypedDict):
 class You(TypedDict):
     seat: int
     hand: list[str]
+    can_abort: bool
 
 
 class Clock(TypedDict):
@@ -144,7 +145,8 @@ def view(state: GameState, seat: int | None, by: str = PLAYER) -> View:
             }
             for s, name in enumerate(state.names)
         ],
-        "you": None if seat is None else {"seat": seat, "hand": card_names(state.hands[seat])},
+        "you": None if seat is None else {"seat": seat, "hand": card_names(state.hands[seat]),
+                                          "can_abort": by == PLAYER and may_abort(state, seat)},
         "legal_actions": legal_actions(state, seat, by),
         "last_round": None if state.last_round is None else round_result_dict(state.last_round),
         "clock": None if state.turn_seconds is None else {

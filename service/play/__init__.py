@@ -58,6 +58,7 @@ from .errors import (
     IdempotencyKeySupersededError,
     InvalidChallengeError,
     InvalidCursorError,
+    InvalidSeekError,
     PlayError,
     PreconditionFailedError,
     RecordNotReplayableError,
@@ -87,7 +88,16 @@ from .moves import LEASE_SECONDS, due, service_move, visit
 from .mygames import my_games
 from .records import game_record, view_at
 from .rematch import ask_for_rematch
-from .seeks import Seek, cancel_seek, open_seek, seek_status, wait_for_match
+from .seek_holds import Connection, new_holder
+from .seeks import (
+    SEEK_TURN_SECONDS,
+    Seek,
+    cancel_seek,
+    open_seek,
+    seek_status,
+    stream_holds,
+    wait_for_match,
+)
 from .streams import (
     END_RETRY_MS,
     TICKET_TTL_SECONDS,
@@ -113,6 +123,7 @@ __all__ = [
     "MAX_TURN_SECONDS",
     "PRUNE_GRACE_SECONDS",
     "RESERVED",
+    "SEEK_TURN_SECONDS",
     "TICKET_TTL_SECONDS",
     "ActionResult",
     "AlreadySeatedError",
@@ -121,6 +132,7 @@ __all__ = [
     "ChallengeRefusedError",
     "Change",
     "Committed",
+    "Connection",
     "GameBusyError",
     "GameNotFinishedError",
     "HandleTakenError",
@@ -128,6 +140,7 @@ __all__ = [
     "IdempotencyKeySupersededError",
     "InvalidChallengeError",
     "InvalidCursorError",
+    "InvalidSeekError",
     "LoadLimit",
     "LobbyPage",
     "Message",
@@ -179,6 +192,7 @@ __all__ = [
     "may_act",
     "my_challenges",
     "my_games",
+    "new_holder",
     "new_key",
     "next_visit",
     "note_messages",
@@ -194,6 +208,7 @@ __all__ = [
     "seat_of",
     "seek_status",
     "service_move",
+    "stream_holds",
     "stream_messages",
     "update_settings",
     "view_at",

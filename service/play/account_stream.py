@@ -8,10 +8,13 @@ reconnections. It waits the way a game's stream does: parked on the worker's hub
 account is a channel there), woken by the append of a note, heartbeats while idle, an
 ``end`` message at ``max_seconds`` or a shutdown, and ``unavailable`` (with a retry hint)
 if the store fails mid-stream. A bot needs this one stream and one request per move.
+While open, it holds the account's seeks: they end when the client closes it
+(:mod:`.seek_holds`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import time
@@ -21,6 +24,7 @@ from service.storage import Account, StorageUnavailableError, Stores
 
 from .credentials import ACCOUNT_PREFIX
 from .errors import AuthError, InvalidCursorError
+from .seek_holds import LOOK_SECONDS, StreamHolds
 from .streams import END_RETRY_MS, TICKET_TTL_SECONDS, Message
 
 __all__ = ["PAGE", "check_note_cursor", "issue_account_ticket", "note_messages",
@@ -43,20 +47,29 @@ def check_note_cursor(stores: Stores, account: Account, after: int) -> None:
 
 
 def note_messages(stores: Stores, account: Account, after: int, *, max_seconds: float,
-                  heartbeat_seconds: float, stopping: Callable[[], bool]) -> Iterator[Message]:
+                  heartbeat_seconds: float, stopping: Callable[[], bool],
+                  holds: StreamHolds | None = None) -> Iterator[Message]:
     """The account's notes after ``after`` as stream messages, until ``max_seconds``
-    pass or ``stopping()`` (a graceful shutdown)."""
+    pass or ``stopping()`` (a graceful shutdown). With ``holds``, the stream holds the
+    account's seeks meanwhile (:mod:`.seek_holds`): it looks at its connection on every
+    wake and every ``LOOK_SECONDS`` while it holds any, ends at once (canceling them) when
+    its client closed it, and releases them when it ends otherwise."""
     deadline = time.monotonic() + max_seconds
     handle = account.handle
+    closed = False
     try:
         with stores.accounts.watch(handle) as watch:  # subscribed before the first read
             while True:
+                if holds is not None and not holds.look():
+                    closed = True
+                    return  # the client is gone: nobody to send anything to
                 notes = stores.accounts.notes(handle, after, PAGE)
                 for note in notes:
                     yield Message("event", {"seq": note.seq, **note.body}, seq=note.seq)
                     after = note.seq
                 if len(notes) == PAGE:
                     continue
+                sent = time.monotonic()
                 while True:
                     if stopping():
                         yield _end("shutdown")
@@ -65,12 +78,28 @@ def note_messages(stores: Stores, account: Account, after: int, *, max_seconds: 
                     if remaining <= 0:
                         yield _end("max_duration")
                         return
-                    if watch.wait(min(remaining, heartbeat_seconds)):
+                    quiet = heartbeat_seconds - (time.monotonic() - sent)
+                    if holds is not None and holds.held:
+                        quiet = min(quiet, LOOK_SECONDS)
+                    if watch.wait(max(0.0, min(remaining, quiet))):
                         break
-                    if not stopping() and time.monotonic() < deadline:
+                    if holds is not None and not holds.tick():
+                        closed = True
+                        return
+                    if (time.monotonic() - sent >= heartbeat_seconds and not stopping()
+                            and time.monotonic() < deadline):
                         yield Message("heartbeat")
+                        sent = time.monotonic()
     except StorageUnavailableError:
         yield _end("unavailable")
+    except GeneratorExit:  # the server could not write to the client: it is gone
+        closed = True
+        raise
+    finally:
+        if holds is not None and holds.held:
+            # a store down now: the holds lapse by themselves (and end their seeks)
+            with contextlib.suppress(StorageUnavailableError):
+                holds.end(closed=closed)
 
 
 def _end(reason: str) -> Message:

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service.bots import BOTS
-from service.engine.game import check_players
+from service.engine.game import check_ends, check_players
 from service.engine.serialize import rules_from_json
 from service.storage import (
     Account,
@@ -140,6 +140,8 @@ def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
         raise InvalidChallengeError(f"turn_seconds is from 1 to {MAX_TURN_SECONDS}")
     rules = rules_from_json(rules_spec)
     check_players(rules, len(to) + 1)
+    # refused now, not when the last one accepts
+    check_ends(rules, turn_seconds, [folded(h) if folded(h) in BOTS else None for h in to])
     handles = [_challenged(stores, challenger, h) for h in to]
     pending = [c for c in (stores.challenges.load(i)
                            for i in stores.challenges.indexed(challenger.handle, now))

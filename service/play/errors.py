@@ -17,6 +17,7 @@ __all__ = [
     "IdempotencyKeySupersededError",
     "InvalidChallengeError",
     "InvalidCursorError",
+    "InvalidSeekError",
     "PlayError",
     "PreconditionFailedError",
     "RecordNotReplayableError",
@@ -182,3 +183,9 @@ class TooManyChallengesError(PlayError):
     """One more pending challenge than an account may have made at once (429)."""
 
     code = "too_many_challenges"
+
+
+class InvalidSeekError(PlayError):
+    """A seek that cannot be made as asked: rated without a turn clock (422)."""
+
+    code = "invalid_seek"

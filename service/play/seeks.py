@@ -1,14 +1,24 @@
-"""Matchmaking: seekers of the same table (resolved rules, decks and player count) meet
-in one game.
+"""Matchmaking: seekers of the same table (resolved rules, decks, player count and
+``rated``) with agreeing turn clocks meet in one game.
 
 A seek's seat token is a random secret made when the seek is opened and shown only in
 that answer; only its hash is stored, as for every seat. The seek is read and cancelled
 with it (``Authorization: Bearer``), so its id (``<table digest>.<players>.<random>``)
-is not a secret. Matching is one atomic step of the seek board
-(:mod:`service.storage.seeks`); the game is then created by the request that matched,
-or by the first of its seekers to find it missing. A game from matchmaking is never
-seeded by anyone (its seed is a fresh secret) and is listed in the lobby's
-``in_progress`` games, to watch.
+is not a secret. An account seeks with its key instead: the seat is then the account's,
+named by its handle, and the account's streams hold the seek (:mod:`.seek_holds`).
+
+Each seek asks for a turn clock (``turn_seconds``, :data:`SEEK_TURN_SECONDS` unless it
+says; at most :data:`~.challenges.MAX_TURN_SECONDS`) or for none (``null``). Seekers
+whose clocks agree meet: the game has the clock they asked for, and no clock only when
+every one of them asked for none (:mod:`service.storage.seeks`). A rated seek is an
+account's and has a clock, and meets rated seeks only (``rated`` is part of the table):
+so a rated game's every seat is an account and it has a clock, as ratings require.
+
+Matching is one atomic step of the seek board; the game is then created by the request
+that matched, or by the first of its seekers to find it missing. A seek held by a
+connection ends when that connection closes, and is never matched after the close
+(:mod:`.seek_holds`). A game from matchmaking is never seeded by anyone (its seed is a
+fresh secret) and is listed in the lobby's ``in_progress`` games, to watch.
 """
 
 from __future__ import annotations
@@ -25,28 +35,59 @@ from typing import Any
 
 import orjson
 
-from service.engine.game import check_players
+from service.engine.game import check_ends, check_players
 from service.engine.serialize import rules_from_json
-from service.storage import Account, GameExistsError, SeekBoard, Stores, UnknownGameError
+from service.storage import (
+    Account,
+    GameExistsError,
+    Hold,
+    Matching,
+    SeekEntry,
+    Stores,
+    UnknownGameError,
+)
 
+from .challenges import MAX_TURN_SECONDS
 from .credentials import ACCOUNT_PREFIX, account_credential, hash_token
-from .errors import AuthError, SeekMatchedError, UnknownSeekError
+from .errors import (
+    AuthError,
+    InvalidSeekError,
+    PlayError,
+    SeekMatchedError,
+    UnknownSeekError,
+)
 from .games import create_game
+from .seek_holds import (
+    CLOSED,
+    DEADLINE,
+    HOLD_LEASE_SECONDS,
+    Connection,
+    StreamHolds,
+    look_and_hold,
+    new_holder,
+    quiet_wait,
+)
 
-__all__ = ["Seek", "cancel_seek", "open_seek", "seek_status", "wait_for_match"]
+__all__ = ["SEEK_TURN_SECONDS", "Seek", "cancel_seek", "open_seek", "seek_status",
+           "stream_holds", "wait_for_match"]
+
+#: A seek's turn clock unless it names one (a challenge's default too).
+SEEK_TURN_SECONDS = 60
 
 _SEEK_ID = re.compile(r"([0-9a-f]{16})\.([2-8])\.([A-Za-z0-9_-]{32})")
 
 
 @dataclass(frozen=True, slots=True)
 class Seek:
-    """A seek as its seeker sees it (``token`` only once matched)."""
+    """A seek as its seeker sees it (``token``: its seat token, none for an account's)."""
 
     seek_id: str
     status: str  # "waiting" | "matched"
     name: str
     players: int
     expires: float | None
+    turn_seconds: int | None
+    rated: bool
     game_id: str | None = None
     seat: int | None = None
     token: str | None = None
@@ -56,20 +97,25 @@ class Seek:
         expires = None if self.expires is None else datetime.fromtimestamp(
             self.expires, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
         return {"seek_id": self.seek_id, "status": self.status, "name": self.name,
-                "players": self.players, "expires": expires, "game_id": self.game_id,
+                "players": self.players, "turn_seconds": self.turn_seconds,
+                "rated": self.rated, "expires": expires, "game_id": self.game_id,
                 "seat": self.seat, "token": self.token}
 
 
-def _pool(rules_spec: dict[str, Any] | str | None, players: int) -> tuple[str, bytes]:
+def _pool(rules_spec: dict[str, Any] | str | None, players: int, rated: bool,
+          turn_seconds: int | None) -> tuple[str, bytes]:
     """The pool's name and the table's rules (as JSON): seekers whose specs resolve to the
     same game meet (``{"preset": "classic"}`` and ``"classic"`` spelled out, ``decks:
-    "auto"`` and the number it comes to for this many players)."""
+    "auto"`` and the number it comes to for this many players), rated with rated only."""
     spec = {"preset": rules_spec} if isinstance(rules_spec, str) else rules_spec
     rules = rules_from_json(spec)
     check_players(rules, players)  # playable by this many (a shoe big enough)? Fail now
+    check_ends(rules, turn_seconds)  # and a clock only with a turn limit
     table = {**rules.to_dict(), "decks": rules.decks_for(players)}
     blob = orjson.dumps(table, option=orjson.OPT_SORT_KEYS)
-    return f"{hashlib.sha256(blob).hexdigest()[:16]}.{players}", blob
+    digest = hashlib.sha256(orjson.dumps({"table": table, "rated": rated},
+                                         option=orjson.OPT_SORT_KEYS)).hexdigest()
+    return f"{digest[:16]}.{players}", blob
 
 
 def _parse(seek_id: str) -> tuple[str, str]:
@@ -82,12 +128,21 @@ def _parse(seek_id: str) -> tuple[str, str]:
 
 def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
               players: int, name: str, ttl_seconds: float,
-              account: Account | None = None) -> Seek:
+              account: Account | None = None, *, turn_seconds: int | None = SEEK_TURN_SECONDS,
+              rated: bool = False, holder: str | None = None) -> Seek:
     """Add a seeker (an ``account``, named by its handle and seated by its key, or else a
-    fresh seat token, shown once: in this answer); if it completes a game, create that
-    game now. The seek is answered from what the add returned (no read of what was just
+    fresh seat token, shown once: in this answer), held by ``holder`` (the request's own
+    long-poll, :func:`wait_for_match`) if given; if it completes a game, create that game
+    now. The seek is answered from what the add returned (no read of what was just
     written)."""
-    pool_name, table_json = _pool(rules_spec, players)
+    if turn_seconds is not None and not 1 <= turn_seconds <= MAX_TURN_SECONDS:
+        raise InvalidSeekError(f"turn_seconds is from 1 to {MAX_TURN_SECONDS}")
+    if rated and account is None:
+        raise AuthError("a rated seek is an account's: send its key as Authorization: "
+                        "Bearer <key>")
+    if rated and turn_seconds is None:
+        raise InvalidSeekError("a rated game has a turn clock: give turn_seconds")
+    pool_name, table_json = _pool(rules_spec, players, rated, turn_seconds)
     seek_id = f"{pool_name}.{secrets.token_urlsafe(24)}"
     pool, key = _parse(seek_id)
     now = time.time()
@@ -97,13 +152,29 @@ def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
     else:
         token = secrets.token_urlsafe(32)
         credential = hash_token(token)
-    seek = {"name": name, "th": credential}
+    seek = {"name": name, "th": credential, "t": turn_seconds, "r": rated}
     expires = round((now + ttl_seconds) * 1000) / 1000  # as stored (Unix ms)
-    matched = stores.seeks.add(pool, key, seek, expires, players, game_id, table_json, now)
-    if not matched:
-        return Seek(seek_id, "waiting", name, players, expires, token=token)
-    _create(stores, pool, game_id)
-    return Seek(seek_id, "matched", name, players, None, game_id, matched.index(key), token)
+    hold = None if holder is None else Hold(holder, now + HOLD_LEASE_SECONDS)
+    matching = stores.seeks.add(pool, key, seek, expires, players, game_id, table_json, now,
+                                hold)
+    _follow_up(stores, pool, game_id, matching)
+    if account is not None and key not in matching.matched:
+        stores.seeks.index(account.handle, seek_id, expires)
+        stores.accounts.wake(account.handle)  # its streams hold the seek from now on
+    if key not in matching.matched:
+        return Seek(seek_id, "waiting", name, players, expires, turn_seconds, rated,
+                    token=token)
+    return Seek(seek_id, "matched", name, players, None, turn_seconds, rated, game_id,
+                matching.matched.index(key), token)
+
+
+def _follow_up(stores: Stores, pool: str, game_id: str, matching: Matching) -> None:
+    """After a step of the board: create the game it matched, and wake the streams that
+    hold seeks of a group waiting for them to look."""
+    if matching.matched:
+        _create(stores, pool, game_id)
+    for handle in sorted(set(matching.wake)):
+        stores.accounts.wake(handle)
 
 
 def _create(stores: Stores, pool: str, game_id: str) -> None:
@@ -115,7 +186,8 @@ def _create(stores: Stores, pool: str, game_id: str) -> None:
                 for name, th in zip(record["names"], record["ths"], strict=True)]
     with contextlib.suppress(GameExistsError):  # a racing seeker created it first
         create_game(stores, record["rules"], record["names"], None,
-                    token_hashes=record["ths"], game_id=game_id, accounts=accounts)
+                    token_hashes=record["ths"], game_id=game_id, accounts=accounts,
+                    turn_seconds=record.get("turn_seconds"))
 
 
 def _owned(record: dict[str, Any], who: str | None) -> None:
@@ -127,53 +199,94 @@ def _owned(record: dict[str, Any], who: str | None) -> None:
         raise AuthError("this token is not this seek's")
 
 
-def seek_status(stores: Stores, seek_id: str, who: str | None,
-                token: str | None = None) -> Seek:
-    """The seek now, for its seeker (the bearer of the credential ``who``; its seat
-    ``token``, when it has one, is repeated in the answer); a matched seek's game exists
-    once this returns."""
+def _read(stores: Stores, seek_id: str, who: str | None,
+          token: str | None) -> tuple[Seek, SeekEntry]:
+    """The seek now, for its seeker, and as stored; a matched seek's game exists once
+    this returns."""
     pool, key = _parse(seek_id)
-    record, expires = stores.seeks.get(pool, key)
+    entry = stores.seeks.get(pool, key)
+    record, expires = entry.record, entry.expires
     players = int(pool.rsplit(".", 1)[1])
     if record is None or (expires is not None and expires <= time.time()):
         raise UnknownSeekError("there is no seek with this id (or it expired)")
     _owned(record, who)
+    clock, rated = record.get("t"), bool(record.get("r"))
     if "game" not in record:
-        return Seek(seek_id, "waiting", record["name"], players, expires, token=token)
+        return Seek(seek_id, "waiting", record["name"], players, expires, clock, rated,
+                    token=token), entry
     game_id = record["game"]
     try:
         stores.games.load(game_id)
     except UnknownGameError:  # the matching request did not get to create it: do it here
         _create(stores, pool, game_id)
-    return Seek(seek_id, "matched", record["name"], players, None, game_id,
-                record["seat"], token)
+    return Seek(seek_id, "matched", record["name"], players, None, clock, rated, game_id,
+                record["seat"], token), entry
+
+
+def seek_status(stores: Stores, seek_id: str, who: str | None,
+                token: str | None = None) -> Seek:
+    """The seek now, for its seeker (the bearer of the credential ``who``; its seat
+    ``token``, when it has one, is repeated in the answer); a matched seek's game exists
+    once this returns."""
+    return _read(stores, seek_id, who, token)[0]
 
 
 def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float,
-                   token: str | None = None) -> Seek:
+                   token: str | None = None, connection: Connection | None = None,
+                   holder: str | None = None) -> Seek:
     """The seek once matched, or as it is after ``timeout`` seconds (parked on the board's
-    watch: the worker's hub on Redis)."""
-    pool, _ = _parse(seek_id)
+    watch: the worker's hub on Redis), held meanwhile by this wait (``holder``: the hold
+    its opening request made, else a new one): if ``connection`` closes, the seek is
+    canceled (:class:`UnknownSeekError`: nobody is left to answer)."""
+    pool, key = _parse(seek_id)
     deadline = time.monotonic() + timeout
+    holder = holder or new_holder()  # a new one holds at its first look
+    renewed = time.monotonic()
     with stores.seeks.watch(pool) as watch:  # subscribe first: a match after the read wakes us
-        seek = seek_status(stores, seek_id, who, token)
-        while seek.status == "waiting":
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not watch.wait(remaining):
+        while True:
+            seek, entry = _read(stores, seek_id, who, token)
+            if seek.status != "waiting":
+                return seek
+            looked = look_and_hold(stores, pool, key, entry, holder, connection, renewed,
+                                   lambda p, g, m: _follow_up(stores, p, g, m))
+            if looked is None:  # canceled by the look
+                raise UnknownSeekError("this seek was canceled: its connection closed")
+            renewed = looked
+            why = quiet_wait(watch, connection, deadline, renewed)
+            if why == CLOSED:
+                stores.seeks.cancel(pool, key)
+                raise UnknownSeekError("this seek was canceled: its connection closed")
+            if why == DEADLINE:
                 break
-            seek = seek_status(stores, seek_id, who, token)
-    return seek
+    game_id = secrets.token_urlsafe(12)  # the hold ends; the seek waits on, held by nothing
+    _follow_up(stores, pool, game_id, stores.seeks.release(pool, key, holder, game_id,
+                                                        time.time()))
+    return seek_status(stores, seek_id, who, token)
 
 
-def cancel_seek(board: SeekBoard, seek_id: str, who: str | None) -> None:
+def stream_holds(stores: Stores, account: Account,
+                 connection: Connection | None) -> StreamHolds:
+    """The holds an account's stream keeps on the account's seeks."""
+    def follow_up(pool: str, game_id: str, matching: Matching) -> None:
+        # inside a stream nothing can be answered: a game not made here is made by its
+        # seekers when they look (seek_status)
+        with contextlib.suppress(PlayError):
+            _follow_up(stores, pool, game_id, matching)
+
+    return StreamHolds(stores, account, connection, _parse, follow_up)
+
+
+def cancel_seek(stores: Stores, seek_id: str, who: str | None) -> None:
     """Remove a waiting seek (a seeker that leaves; the bearer of its credential)."""
     pool, key = _parse(seek_id)
-    record, _ = board.get(pool, key)
+    record = stores.seeks.get(pool, key).record
     if record is None:
         raise UnknownSeekError("there is no seek with this id (or it expired)")
     _owned(record, who)
-    done = board.cancel(pool, key)
+    done = stores.seeks.cancel(pool, key)
     if done == 2:
         raise SeekMatchedError("this seek was already matched: its seat waits in its game")
     if done == 0:
         raise UnknownSeekError("there is no seek with this id (or it expired)")
+    if record["th"].startswith(ACCOUNT_PREFIX):
+        stores.seeks.unindex(record["name"], seek_id)

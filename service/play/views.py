@@ -25,8 +25,8 @@ def game_view(
 ) -> dict[str, Any]:
     """The API contract's state (docs/api.md) for ``seat``, plus which seats are still open.
 
-    While seats are open nobody may act, so ``legal_actions`` is empty then: every
-    listed action must be one the server accepts.
+    While seats are open nobody may act, so ``legal_actions`` is empty and
+    ``you.can_abort`` false then: every action offered must be one the server accepts.
     """
     going_out_test = (seat is not None and not open_seats and not state.finished
                       and state.phase == DISCARD and seat == state.current_seat)
@@ -39,6 +39,8 @@ def game_view(
     out["open_seats"] = list(open_seats)
     if open_seats:
         out["legal_actions"] = []
+        if out["you"] is not None:
+            out["you"]["can_abort"] = False
     return out
 
 

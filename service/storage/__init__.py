@@ -38,7 +38,7 @@ from .lobby import LISTINGS, LobbyStore
 from .records import RecordStore
 from .replies import ReplyStore, StoredReply
 from .schedule import Lease, Schedule
-from .seeks import SeekBoard
+from .seeks import Hold, Matching, SeekBoard, SeekEntry
 from .stores import Stores, memory_stores, redis_stores
 from .tickets import TicketStore
 
@@ -52,15 +52,18 @@ __all__ = [
     "GameRecord",
     "GameStore",
     "GameWatch",
+    "Hold",
     "Lease",
     "LoadStore",
     "LobbyStore",
+    "Matching",
     "Note",
     "RecordStore",
     "ReplyKeySupersededError",
     "ReplyStore",
     "Schedule",
     "SeekBoard",
+    "SeekEntry",
     "StorageError",
     "StorageUnavailableError",
     "StoredReply",

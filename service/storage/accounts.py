@@ -108,3 +108,8 @@ class AccountStore(ABC):
     @abstractmethod
     def watch(self, handle: str) -> AbstractContextManager[Waiter]:
         """Park on the account's stream: woken by the next append after entering."""
+
+    @abstractmethod
+    def wake(self, handle: str) -> None:
+        """Wake the account's stream readers without a note (its streams hold its seeks:
+        a seek opened, or a match waiting for them to look at their connections)."""

@@ -1,25 +1,46 @@
 """Matchmaking's storage: the seekers waiting for the same game, matched in one step.
 
-Seekers meet in *pools* (one resolved rule set and player count, ``service/play/seeks.py``
-names them). Why adding and matching are one atomic step: with the seeker added, the
-oldest ``players`` seekers taken off the pool and each given its game and seat at once,
-two racing seekers can never both take a third, and no seeker is taken without being
-told: no seeker is placed twice and none is lost. The step only writes the *match
-record* (enough to create the game); the game is created by the request that matched,
-or by any of its seekers that finds it missing (so a worker dying between the two loses
-no game).
+Seekers meet in *pools* (one resolved rule set, player count and ``rated``;
+``service/play/seeks.py`` names them). Why adding and matching are one atomic step: with
+the seeker added and a group of ``players`` seekers taken off the pool and each given its
+game and seat at once, two racing seekers can never both take a third, and no seeker is
+taken without being told: no seeker is placed twice and none is lost. The step only
+writes the *match record* (enough to create the game); the game is created by the
+request that matched, or by any of its seekers that finds it missing (so a worker dying
+between the two loses no game).
 
-Every add also drops the pool's expired seekers and its results older than
-``results_kept_seconds``. A seeker's seat token is never stored, only its hash.
+**Which group.** Seekers are taken oldest first. Each asks for a turn clock
+(``turn_seconds``) or for none (``null``); a group's clocks must agree: the seekers that
+asked for one clock, with those that asked for none (the game has that clock), or only
+seekers that asked for none (the game has no clock). The first group of ``players`` to
+fill, scanning from the oldest, is the match.
+
+**Held seeks, and why no ghost is matched.** A seek may be *held* by connections (a
+long-poll on it, its account's stream): each :class:`Hold` names its holder, when it
+lapses unless renewed (its worker died), and ``seen``: how many seekers had arrived in
+the pool when the holder last found its connection open. Every arrival is numbered. A
+group is matched only when every hold of every member has seen the group's newest
+arrival, that is, its connection was found open *after* every member arrived; until then
+the group waits, the pool's channel is woken and the holders of streams named (the
+board's caller wakes them), so each holder looks at its connection and marks what it
+saw (:meth:`SeekBoard.hold`). A seek whose connection closed is never found open again:
+it is never matched with a seeker that arrived after the close, however the requests
+race; its holder cancels it when it finds the connection closed. A hold that lapsed ends
+its seek. A seek held by nothing is matched as it is.
+
+Every step also drops the pool's expired seekers and its results older than
+``results_kept_seconds``. A seeker's seat token is never stored, only its hash. The seeks
+of each account are indexed apart (their streams hold them), pruned as they are read.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = ["SeekBoard", "Waiter"]
+__all__ = ["Hold", "Matching", "SeekBoard", "SeekEntry", "Waiter", "stream_holder_handle"]
 
 
 class Waiter(Protocol):
@@ -30,30 +51,79 @@ class Waiter(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """A connection holding a seek: ``holder`` (``p.<random>`` for a long-poll,
+    ``s.<handle>.<random>`` for an account's stream), ``until`` (Unix seconds: it lapses
+    then unless renewed) and ``seen`` (the pool's arrivals when its connection was last
+    found open; ``None``: keep what it saw, or, as a seek is added, its own arrival)."""
+
+    holder: str
+    until: float
+    seen: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Matching:
+    """What a step of the board did: the seek keys it matched, in seat order (empty:
+    none), and the handles whose streams must look at their connections (a group waits
+    for them)."""
+
+    matched: list[str] = field(default_factory=list)
+    wake: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SeekEntry:
+    """A seek as stored (``record``: ``None`` when unknown, removed or dropped), its expiry
+    while it waits (Unix seconds; ``None`` once matched) and the pool's arrivals so far."""
+
+    record: dict[str, Any] | None
+    expires: float | None
+    arrivals: int
+
+
+def stream_holder_handle(holder: str) -> str | None:
+    """The account whose stream a holder id names (``None``: a long-poll's)."""
+    kind, _, rest = holder.partition(".")
+    handle, dot, _ = rest.rpartition(".")
+    return handle if kind == "s" and dot and handle else None
+
+
 class SeekBoard(ABC):
     """The seekers of every pool, by seek key (a hash of the seek's id)."""
 
     @abstractmethod
     def add(self, pool: str, key: str, seek: dict[str, Any], expires: float, players: int,
-            game_id: str, rules_json: bytes, now: float) -> list[str]:
-        """Add a seeker (``seek``: its ``name`` and ``th``, the hash of its seat token),
-        waiting until ``expires`` (Unix seconds), and match if the pool now holds
-        ``players``: the oldest ``players`` seekers (by expiry) leave the pool, each seek
-        gets ``game``: ``game_id`` and ``seat`` (its place among them), and the match
-        record ``{rules, names, ths}`` of ``game_id`` is stored; a match wakes the pool's
-        waiters (:meth:`watch`). Returns the matched seek keys in seat order (empty:
-        nobody was matched)."""
+            game_id: str, rules_json: bytes, now: float, hold: Hold | None = None) -> Matching:
+        """Add a seeker (``seek``: its ``name``, ``th`` (the hash of its seat token or its
+        account's credential), ``t`` (its turn clock or ``None``) and ``r`` (rated)),
+        waiting until ``expires`` (Unix seconds), held by ``hold`` (its own request) if
+        given, and match (the module says which group): each matched seek gets ``game``:
+        ``game_id`` and ``seat``, and the match record ``{rules, names, ths, turn_seconds,
+        rated}`` of ``game_id`` is stored; a match, or a group waiting for its holds, wakes
+        the pool's waiters (:meth:`watch`)."""
 
     @abstractmethod
-    def get(self, pool: str, key: str) -> tuple[dict[str, Any] | None, float | None]:
-        """A seek's record (``None``: unknown, removed or dropped) and, while it waits,
-        its expiry (Unix seconds; ``None`` once matched). An expired seek may still be
-        returned until the pool's next add drops it: the caller checks the expiry."""
+    def hold(self, pool: str, key: str, hold: Hold, game_id: str, now: float) -> Matching | None:
+        """Hold a waiting seek, or renew its hold (``until``) and mark what its holder saw
+        (``seen``), then match as :meth:`add` does (``game_id`` for the game, should one
+        be matched). ``None``: the seek is not waiting (matched, expired or gone)."""
+
+    @abstractmethod
+    def release(self, pool: str, key: str, holder: str, game_id: str, now: float) -> Matching:
+        """End one hold of a seek that goes on waiting (its holder answered normally),
+        then match as :meth:`add` does."""
+
+    @abstractmethod
+    def get(self, pool: str, key: str) -> SeekEntry:
+        """A seek as stored. An expired seek may still be returned until the pool's next
+        step drops it: the caller checks the expiry."""
 
     @abstractmethod
     def match_record(self, pool: str, game_id: str) -> dict[str, Any] | None:
-        """What the game ``game_id`` of this pool is made of (``rules``, ``names`` and
-        ``ths`` in seat order); ``None`` once dropped."""
+        """What the game ``game_id`` of this pool is made of (``rules``, ``names``, ``ths``
+        in seat order, ``turn_seconds`` and ``rated``); ``None`` once dropped."""
 
     @abstractmethod
     def cancel(self, pool: str, key: str) -> int:
@@ -61,5 +131,19 @@ class SeekBoard(ABC):
 
     @abstractmethod
     def watch(self, pool: str) -> AbstractContextManager[Waiter]:
-        """Wake on this pool's next match, for the duration of a ``with`` block: read the
-        seek *after* entering it, so a match after the read is never missed."""
+        """Wake on this pool's next match (or group waiting for its holds), for the
+        duration of a ``with`` block: read the seek *after* entering it, so a match after
+        the read is never missed."""
+
+    @abstractmethod
+    def index(self, handle: str, seek_id: str, expires: float) -> None:
+        """Note a seek of the account ``handle`` (until ``expires``), for its streams."""
+
+    @abstractmethod
+    def indexed(self, handle: str, now: float) -> list[str]:
+        """The ids of the account's seeks noted and not expired, oldest first (a read
+        only: the caller unindexes what it finds gone)."""
+
+    @abstractmethod
+    def unindex(self, handle: str, seek_id: str) -> None:
+        """Forget a seek of the account (matched, canceled or gone)."""

@@ -3,7 +3,7 @@
 Why from the event log: every version of a game is one *action* (a move, a claim, a
 resignation, a time-out…) and each action leaves exactly one event that names it
 (``draw``, ``discard``, ``went_out``, ``seat_claimed``, ``seat_resigned``, ``seat_back``,
-``turn_timed_out``); the other events (``round_started``, ``laid_down``, ``reshuffled``,
+``turn_timed_out``, ``game_aborted``, ``victory_claimed``); the other events (``round_started``, ``laid_down``, ``reshuffled``,
 ``round_ended``, ``game_finished``) are consequences the engine derives again on a replay.
 So the list of actions, with the seed and the rules, *is* the game, and the record adds
 what a reader wants without an engine: each round's deal facts, final arrangements,
@@ -30,7 +30,7 @@ RECORD_FORMAT = "three-thirteen-record/2"
 
 #: The events that are actions, and how each becomes the action the replay applies.
 ACTION_EVENTS = ("draw", "discard", "went_out", "seat_claimed", "seat_resigned",
-                 "seat_back", "turn_timed_out")
+                 "seat_back", "turn_timed_out", "game_aborted", "victory_claimed")
 #: Events after the end (a rematch asked or started) are not part of the game played.
 _AFTER_THE_END = ("rematch_asked", "rematch_started")
 
@@ -63,6 +63,10 @@ def _action(event: dict[str, Any]) -> dict[str, Any]:
         return {"seat": seat, "by": PLAYER, "type": "resign"}
     if kind == "seat_back":
         return {"seat": seat, "by": PLAYER, "type": "back"}
+    if kind == "game_aborted":
+        return {"seat": seat, "by": PLAYER, "type": "abort"}
+    if kind == "victory_claimed":
+        return {"seat": seat, "by": PLAYER, "type": "claim_victory", "against": event["against"]}
     return {"seat": seat, "by": SERVICE, "type": "time_out", "away": event["away"]}
 
 

@@ -35,9 +35,11 @@ def _players(record: Mapping[str, Any]) -> list[str]:
 
 
 #: How a round nobody went out of ended (absent: the round in play when the game ended
-#: because every other player resigned, never scored).
+#: because every other player resigned, or it was aborted: never scored).
 _ENDINGS = {"stock_exhausted": "nobody went out: the stock ran out",
             "turn_limit": "nobody went out: every player had the turn limit of turns"}
+_UNSCORED = {"resigned": "not scored: the others resigned",
+             "aborted": "not scored: the game was aborted"}
 
 
 def _round(record: Mapping[str, Any], rnd: Mapping[str, Any]) -> list[str]:
@@ -45,7 +47,8 @@ def _round(record: Mapping[str, Any], rnd: Mapping[str, Any]) -> list[str]:
     width = max(len(n) for n in names)
     out_by = rnd.get("went_out")
     ending = (f"{names[out_by]} went out" if out_by is not None
-              else _ENDINGS.get(rnd.get("reason") or "", "not scored: the others resigned"))
+              else _ENDINGS.get(rnd.get("reason") or "")
+              or _UNSCORED.get(record.get("finish_reason") or "", "not scored"))
     lines = [f"Round {rnd['number']}: {rnd['hand_size']} cards, {rnd['wild_rank']}s wild, "
              f"dealer {names[rnd['dealer']]}; {ending}"]
     for result, total in zip(rnd.get("results", []), rnd.get("totals", []), strict=True):
@@ -53,6 +56,16 @@ def _round(record: Mapping[str, Any], rnd: Mapping[str, Any]) -> list[str]:
         lines.append(f"  {name:<{width}}  score {result['score']:>3}  total {total:>4}  "
                      f"melds {_melds(result)}  deadwood {_cards(result['deadwood'])}")
     return lines
+
+
+def _result(record: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Who won, and why the game ended when it did not end with its last round."""
+    reason = record.get("finish_reason")
+    if reason == "aborted":
+        return "No result: the game was aborted before every player had played"
+    won = " and ".join(names[s] for s in record["winners"])
+    why = " (every other player resigned)" if reason == "resigned" else ""
+    return f"Winner{'s' if len(record['winners']) > 1 else ''}: {won}{why}"
 
 
 def score_sheet(record: Mapping[str, Any]) -> str:
@@ -71,13 +84,8 @@ def score_sheet(record: Mapping[str, Any]) -> str:
     for rnd in record["rounds"]:
         lines += [*_round(record, rnd), ""]
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, record["totals"], strict=True))
-    won = " and ".join(names[s] for s in record["winners"])
-    reason = (" (every other player resigned)"
-              if record.get("finish_reason") == "resigned" else "")
+    lines += [f"Final totals: {totals}", _result(record, names), ""]
     lines += [
-        f"Final totals: {totals}",
-        f"Winner{'s' if len(record['winners']) > 1 else ''}: {won}{reason}",
-        "",
         f"Seed {record['seed']!r}, salt {record['seed_salt']!r}: sha256(salt:seed) = "
         f"{record['seed_commitment']}",
         f"{record['versions']} actions. Check them: python -m service.verify record.json",

@@ -222,3 +222,38 @@ def test_a_game_with_unclaimed_seats_is_gone_after_open_game_ttl_seconds(
     assert client.get(f"/v1/games/{open_game}").json["code"] == "unknown_game"
     assert _listed(client) == []
     assert client.get(f"/v1/games/{full['game_id']}").status_code == 200
+
+
+def test_a_seek_carries_its_clock_and_rated_and_the_game_has_the_agreed_clock(
+        client: FlaskClient) -> None:
+    def seek(name: str, **body: Any) -> dict[str, Any]:
+        r = client.post("/v1/seeks", json={"players": 2, "name": name, **body})
+        assert r.status_code == 201, r.json
+        return r.json  # type: ignore[no-any-return]
+
+    slow = seek("slow", turn_seconds=3600)
+    assert (slow["turn_seconds"], slow["rated"]) == (3600, False)
+    assert seek("dee")["turn_seconds"] == play.SEEK_TURN_SECONDS  # the default clock
+    anyone = seek("any", turn_seconds=None)  # meets the oldest agreeing group: slow's
+    assert anyone["status"] == "matched" and anyone["turn_seconds"] is None
+    view = client.get(f"/v1/games/{anyone['game_id']}").json
+    assert view["clock"]["turn_seconds"] == 3600
+    assert {p["name"] for p in view["players"]} == {"slow", "any"}
+
+
+def test_a_rated_seek_needs_an_account_key_and_a_clock_and_clocks_have_a_range(
+        client: FlaskClient) -> None:
+    r = client.post("/v1/seeks", json={"players": 2, "name": "anon", "rated": True})
+    assert r.status_code == 401 and r.json["code"] == "invalid_token"
+    key = client.post("/v1/accounts", json={"handle": "ann", "bot": False}).json["key"]
+    r = client.post("/v1/seeks", json={"players": 2, "rated": True, "turn_seconds": None},
+                    headers={"Authorization": f"Bearer {key}"})
+    assert r.status_code == 422 and r.json["code"] == "invalid_seek"
+    for clock in (0, play.MAX_TURN_SECONDS + 1, "60", True):
+        r = client.post("/v1/seeks", json={"players": 2, "name": "a", "turn_seconds": clock})
+        assert r.status_code == 422 and r.json["code"] == "invalid_body", clock
+    r = client.post("/v1/seeks", json={"players": 2, "name": "a", "rated": "yes"})
+    assert r.status_code == 422 and r.json["code"] == "invalid_body"
+    r = client.post("/v1/seeks", json={"players": 2, "rated": True},
+                    headers={"Authorization": f"Bearer {key}"})
+    assert r.status_code == 201 and r.json["rated"] is True and r.json["name"] == "ann"

@@ -114,4 +114,5 @@ def test_legal_actions_are_the_action_union_and_nothing_looser() -> None:
     for view in ("InProgressGameView", "FinishedGameView"):
         items = schemas[view]["properties"]["legal_actions"]["items"]
         assert items == {"oneOf": [{"$ref": f"#/components/schemas/{n}"}
-                                   for n in ("DrawAction", "DiscardAction", "GoOutAction")]}
+                                   for n in ("DrawAction", "DiscardAction", "GoOutAction",
+                                             "ClaimVictoryAction")]}

@@ -36,6 +36,13 @@ UNREACHABLE = {
     ("createSeek", "too_many_bot_games"): "a matched game has no bot seats (create_game "
                                           "counts bot seats only, and is given no load)",
     ("getSeek", "too_many_bot_games"): "the same",
+    # the account stream's holds on its seeks run inside the stream, once the answer has
+    # begun (none of what they call can become the stream's problem response), and they
+    # create only the games of matched seeks, which have no bot seats
+    ("streamMe", "unknown_seek"): "raised by seek holds inside the stream, never answered",
+    ("streamMe", "too_many_bot_games"): "a matched game has no bot seats",
+    ("streamMe", "unknown_challenge"): "found by name (a store's load or index), not called",
+    ("streamMe", "challenge_closed"): "the same",
 }
 
 

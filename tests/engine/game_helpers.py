@@ -4,7 +4,9 @@
 scenario test can start exactly where the rules' sentence (docs/rules.md) starts.
 ``check_invariants`` is run after every action of every random game.
 ``play_random_game`` drives a game with simple seeded bots and checks, at
-every step, what the tests of issue 3 ask for.
+every step, what the tests of issue 3 ask for; with ``leaving=True`` its players
+also let their clocks run out, come back, resign, claim victory against away seats
+and abort before their first turn, the service playing their seats meanwhile.
 """
 
 from __future__ import annotations
@@ -18,15 +20,30 @@ from typing import Any
 
 from service.core.cards import card_names, parse_cards
 from service.core.rules import Rules, resolve_rules
-from service.engine import apply, from_dict, legal_actions, new_game, to_dict
+from service.engine import apply, from_dict, legal_actions, new_game, to_dict, winners
+from service.engine.seats import (
+    PLAYER,
+    SERVICE,
+    claimable,
+    may_abort,
+    played_by_service,
+    seat_kind,
+    time_out,
+)
 from service.engine.shoe import build_shoe
 from service.engine.state import (
+    ABORTED,
+    AWAY,
+    COMPLETED,
     DISCARD,
     DRAW,
     FINAL_DISCARD,
     FINAL_DRAW,
     FINISHED,
+    HUMAN,
     IN_PROGRESS,
+    OTHERS_RESIGNED,
+    RESIGNED,
     GameState,
 )
 from service.solver import analyze, solve
@@ -98,11 +115,27 @@ def check_invariants(state: GameState) -> None:
         assert list(hand) == sorted(hand), "hands are kept sorted"
     assert places == Counter(shoe), "every card of the shoe is in exactly one place"
     assert len(state.scores) == n
+    assert list(state.played) == sorted(set(state.played)) and set(state.played) <= set(range(n))
+    assert all(s in state.played for s in range(n) if seat_kind(state, s) == AWAY), (
+        "an away seat's clock ran out: it has played")
     if state.status == FINISHED:
         assert state.current_seat is None and state.phase is None
-        assert all(len(s) == rules.rounds for s in state.scores), "one score per round"
+        if state.finish_reason == COMPLETED:
+            assert all(len(s) == rules.rounds for s in state.scores), "one score per round"
+            return
+        assert all(len(s) == state.round_index for s in state.scores), (
+            "the round in play when a game is resigned or aborted is not scored")
+        if state.finish_reason == ABORTED:
+            assert winners(state) == (), "an aborted game has no result"
+            assert set(state.played) != set(range(n)), "aborted by a seat that had not played"
+        else:
+            assert state.finish_reason == OTHERS_RESIGNED
+            standing = [s for s in range(n) if seat_kind(state, s) != RESIGNED]
+            assert len(standing) == 1 and winners(state) == tuple(standing), (
+                "the one player left wins")
         return
     assert state.status == IN_PROGRESS
+    assert len([s for s in range(n) if seat_kind(state, s) != RESIGNED]) > 1
     assert all(len(s) == state.round_index for s in state.scores), "one score per past round"
     if rules.turn_limit is not None:
         assert state.turns < rules.turn_limit * n, "the turn limit ends a round in time"
@@ -111,6 +144,10 @@ def check_invariants(state: GameState) -> None:
     size = state.hand_size
     if state.phase in (DRAW, FINAL_DRAW):
         assert state.stock, "a draw phase always has a stock to draw from"
+    else:
+        assert seat in state.played, "a seat that drew has played"
+    if state.turn_timed_out:
+        assert seat in state.played, "a timed-out turn counts as played"
     if state.phase in (DRAW, DISCARD):
         assert state.went_out is None and not state.table and not state.arranged
         for s, hand in enumerate(state.hands):
@@ -140,7 +177,9 @@ class GameRecord:
     """What a random game did, for replay and for the scoring checks."""
 
     state: GameState
-    actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    #: (seat, action, by): who acted, the body, and whether its player or the service did
+    #: (a time-out is ``{"type": "time_out"}``, the service's)
+    actions: list[tuple[int, dict[str, Any], str]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     states: int = 0
     rounds_checked: int = 0
@@ -148,12 +187,13 @@ class GameRecord:
     reshuffles: int = 0
 
 
-def choose(state: GameState, rng: random.Random, bot: str) -> dict[str, Any]:
-    """A bot's move. ``smart`` goes out when it can and keeps a low hand; ``stock``
-    always draws from the stock and discards at random (to run the stock dry)."""
+def choose(state: GameState, rng: random.Random, bot: str, by: str = PLAYER) -> dict[str, Any]:
+    """A bot's turn move (made ``by`` the seat's player or the service). ``smart`` goes out
+    when it can and keeps a low hand; ``stock`` always draws from the stock and discards
+    at random (to run the stock dry)."""
     seat = state.current_seat
     assert seat is not None
-    actions = legal_actions(state, seat)
+    actions = [a for a in legal_actions(state, seat, by) if a["type"] != "claim_victory"]
     if bot == "stock":
         if state.phase in (DRAW, FINAL_DRAW):
             return {"type": "draw", "source": "stock"}
@@ -178,6 +218,41 @@ def _solver_table(state: GameState) -> tuple[tuple[int, ...], ...]:
     return tuple(m.all_cards for m in state.table) if state.rules.lay_off else ()
 
 
+def leaving_move(state: GameState, rng: random.Random) -> tuple[int, dict[str, Any], str] | None:
+    """Now and then, what players who leave do instead of the next turn move: abort before
+    their first turn (rarely: a game aborted is over), claim victory against an away seat,
+    come back, resign, or let the clock run out on their turn (the service's time-out).
+    ``None``: the next turn move."""
+    n = state.players
+    aborters = [s for s in range(n) if may_abort(state, s)]
+    if aborters and rng.random() < 0.02:
+        return rng.choice(aborters), {"type": "abort"}, PLAYER
+    claims = [(s, {"type": "claim_victory", "against": a}) for s in range(n)
+              for a in claimable(state, s)]  # on turn (listed) or not (accepted all the same)
+    if claims and rng.random() < 0.3:
+        seat, claim = rng.choice(claims)
+        return seat, claim, PLAYER
+    away = [s for s in range(n) if seat_kind(state, s) == AWAY]
+    if away and rng.random() < 0.05:
+        return rng.choice(away), {"type": "back"}, PLAYER
+    humans = [s for s in range(n) if seat_kind(state, s) in (HUMAN, AWAY)]
+    if humans and rng.random() < 0.002:
+        return rng.choice(humans), {"type": "resign"}, PLAYER
+    seat = state.current_seat
+    assert seat is not None
+    if seat_kind(state, seat) == HUMAN and not state.turn_timed_out and rng.random() < 0.25:
+        return seat, {"type": "time_out"}, SERVICE
+    return None
+
+
+def act(state: GameState, seat: int, action: dict[str, Any], by: str) -> tuple[GameState, Any]:
+    """One action of a record: a time-out is the engine's :func:`time_out`, anything else
+    its ``apply``."""
+    if action["type"] == "time_out":
+        return time_out(state, seat)
+    return apply(state, seat, action, by)
+
+
 def play_random_game(
     rules: Rules,
     players: int,
@@ -186,8 +261,10 @@ def play_random_game(
     *,
     max_actions: int = 50_000,
     check_every_state: bool = True,
+    leaving: bool = False,
 ) -> GameRecord:
-    """Play one game to the end, checking invariants, serialization and scores throughout."""
+    """Play one game to the end, checking invariants, serialization and scores throughout
+    (with ``leaving``, its players also leave in every way: :func:`leaving_move`)."""
     rng = random.Random(seed)
     state = new_game(rules, NAMES[:players], seed=seed)
     record = GameRecord(state)
@@ -197,15 +274,20 @@ def play_random_game(
         assert len(record.actions) < max_actions, "the game does not end"
         seat = state.current_seat
         assert seat is not None
-        action = choose(state, rng, bot)
-        if state.phase == FINAL_DISCARD:
-            card = cards(action["card"])[0]
-            hand = list(state.hands[seat])
-            hand.remove(card)
-            expected[seat] = solve(hand, state.wild_rank, rules, _solver_table(state)).penalty
+        by = SERVICE if played_by_service(state, seat) else PLAYER
+        move = leaving_move(state, rng) if leaving else None
+        if move is None:
+            action = choose(state, rng, bot, by)
+            if state.phase == FINAL_DISCARD:
+                card = cards(action["card"])[0]
+                hand = list(state.hands[seat])
+                hand.remove(card)
+                expected[seat] = solve(hand, state.wild_rank, rules, _solver_table(state)).penalty
+        else:
+            seat, action, by = move
         before = state
-        state, events = apply(state, seat, action)
-        record.actions.append((seat, action))
+        state, events = act(state, seat, action, by)
+        record.actions.append((seat, action, by))
         assert state.version == before.version + 1
         seqs = [e.seq for e in events]
         assert seqs == list(range(before.event_seq + 1, state.event_seq + 1)), "events numbered"
@@ -222,7 +304,8 @@ def play_random_game(
             check_invariants(state)
             assert from_dict(json.loads(json.dumps(to_dict(state)))) == state
         record.states += 1
-    check_finished(state)
+    if state.finish_reason == COMPLETED:
+        check_finished(state)
     record.state = state
     return record
 
@@ -255,14 +338,17 @@ def check_round_scores(
 
 
 def check_finished(state: GameState) -> None:
-    """A finished game: a score per round per player, and the winners by the tie-break."""
+    """A game that played every round: a score per round per player, and the winners by
+    the tie-break among those who did not resign."""
     from service.engine import winners
 
     rules = state.rules
     assert all(len(s) == rules.rounds for s in state.scores)
     totals = [sum(s) for s in state.scores]
-    low = min(totals)
-    tied = [s for s, t in enumerate(totals) if t == low]
+    # a player who resigned ranks below every player who did not
+    standing = [s for s in range(state.players) if seat_kind(state, s) != RESIGNED]
+    low = min(totals[s] for s in standing)
+    tied = [s for s in standing if totals[s] == low]
     if rules.tie_break == "zero_rounds":
         zeros = [state.scores[s].count(0) for s in tied]
         tied = [s for s, z in zip(tied, zeros, strict=True) if z == max(zeros)]
@@ -270,8 +356,9 @@ def check_finished(state: GameState) -> None:
 
 
 def replay(rules: Rules, players: int, seed: str, salt: str, actions: list) -> GameState:
-    """Seed + salt + actions → the final state, again."""
+    """Seed + salt + actions (each made by the actor the record names) → the final state,
+    again."""
     state = new_game(rules, NAMES[:players], seed=seed, seed_salt=salt)
-    for seat, action in actions:
-        state, _ = apply(state, seat, action)
+    for seat, action, by in actions:
+        state, _ = act(state, seat, action, by)
     return state

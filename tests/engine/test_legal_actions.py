@@ -17,17 +17,19 @@ import pytest
 
 from service.core.cards import JOKER, card_name, card_names
 from service.core.errors import (
+    EngineError,
     IllegalActionError,
     InvalidActionError,
     InvalidCardError,
     NotYourTurnError,
 )
 from service.core.rules import resolve_rules
-from service.engine import apply, legal_actions, new_game
+from service.engine import apply, legal_actions, new_game, view
+from service.engine.seats import PLAYER, SERVICE, claimable, played_by_service
 from service.engine.state import DISCARD, GameState
 from service.solver import analyze, go_out_cards
 
-from .game_helpers import NAMES, choose
+from .game_helpers import NAMES, act, choose, leaving_move
 
 POSITIONS = int(os.environ.get("ENGINE_POSITIONS", "3000"))
 
@@ -74,7 +76,7 @@ def _check_exact(state: GameState) -> int:
     for seat in range(state.players):
         legal = legal_actions(state, seat)
         if seat != state.current_seat:
-            assert legal == []
+            assert legal == [], "only the seat to move has anything listed"
         for action in legal:
             new, _ = apply(state, seat, action)
             assert new.version == state.version + 1
@@ -161,3 +163,58 @@ def test_a_malformed_action_is_refused_as_bad_input_whoever_sends_it(
     for seat in range(3):
         with pytest.raises(error):
             apply(state, seat, body)
+
+
+def test_claims_of_victory_are_listed_on_the_claimers_turn_and_abort_applies_exactly_when_the_view_says_so(
+) -> None:
+    """On positions of games whose players leave (time-outs, away seats, resignations):
+    every ``claim_victory`` listed for a seat applies; a claim against each seat applies
+    exactly when :func:`claimable` says so, and is listed exactly when it applies and the
+    seat's player is to move (after its turn moves); ``abort`` is never listed and
+    applies exactly when the seat's view says ``can_abort``."""
+    rng = random.Random("seat-actions")
+    rules = resolve_rules({"hand_sizes": [3, 5, 7]})
+    positions: list[GameState] = []
+    game = 0
+    while len(positions) < max(200, POSITIONS // 5):
+        state = new_game(rules, NAMES[:2 + game % 3], seed=f"seat-actions-{game}")
+        game += 1
+        while state.status != "finished":
+            if rng.random() < 0.3:
+                positions.append(state)
+            seat = state.current_seat
+            assert seat is not None
+            move = leaving_move(state, rng)
+            if move is None or move[1]["type"] == "abort":  # keep the games going
+                by = SERVICE if played_by_service(state, seat) else PLAYER
+                move = (seat, choose(state, rng, "smart", by), by)
+            state, _ = act(state, *move)
+    listed_claims = off_turn_claims = aborts = 0
+    for state in positions:
+        for seat in range(state.players):
+            legal = legal_actions(state, seat)
+            assert all(a["type"] != "abort" for a in legal)
+            listed = [a for a in legal if a["type"] == "claim_victory"]
+            if listed:
+                assert legal[0]["type"] != "claim_victory", "a turn move comes first"
+            for against in range(state.players):
+                body = {"type": "claim_victory", "against": against}
+                if against in claimable(state, seat):
+                    assert apply(state, seat, body)[0].version == state.version + 1
+                    if body in listed:
+                        listed_claims += 1
+                    else:
+                        assert not [a for a in legal if a["type"] != "claim_victory"], (
+                            "a claim that applies is listed whenever the list has turn moves")
+                        off_turn_claims += 1
+                else:
+                    assert body not in listed
+                    with pytest.raises(EngineError):
+                        apply(state, seat, body)
+            if view(state, seat)["you"]["can_abort"]:
+                aborts += 1
+                assert apply(state, seat, {"type": "abort"})[0].finish_reason == "aborted"
+            else:
+                with pytest.raises(EngineError):
+                    apply(state, seat, {"type": "abort"})
+    assert listed_claims and off_turn_claims and aborts, "the positions reach all three"

@@ -4,11 +4,14 @@
 checks: the invariants after every action, the exact JSON round trip of every
 state, every round's scores against the solver, the winners by the tie-break,
 and finally that seed + salt + the action list replays to the identical state.
+A tenth as many again are played by players who leave (time-outs, away seats coming
+back, resignations, claims of victory, aborts), checked the same way.
 """
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -144,3 +147,38 @@ def test_a_round_where_nobody_goes_out_ends_at_the_turn_limit_with_every_hand_sc
                                "limit", "stock")
     assert limited.reasons["turn_limit"] >= 1
     assert limited.state.finished
+
+
+def _leaving_games() -> list[Any]:
+    every = _games()
+    return every[:: max(1, len(every) // max(12, GAMES // 10))]
+
+
+@pytest.mark.parametrize(("spec", "players", "bot", "seed"), _leaving_games())
+def test_a_random_game_whose_players_leave_keeps_every_rule_and_replays_identically(
+    spec: dict[str, Any], players: int, bot: str, seed: str
+) -> None:
+    """Time-outs, the stand-in's turns, away seats coming back, resignations, claims of
+    victory and aborts, mixed into random games: the invariants hold after each, and the
+    record (who made each move included) replays to the identical state."""
+    rules = resolve_rules(spec)
+    record = play_random_game(rules, players, f"leave-{seed}", bot, leaving=True)
+    again = replay(rules, players, f"leave-{seed}", record.state.seed_salt, record.actions)
+    assert again == record.state
+
+
+def test_players_who_leave_meet_every_way_out_of_a_game() -> None:
+    """Short games of players who leave, until each way of leaving has happened: so the
+    random games above are known to reach them."""
+    events: Counter[str] = Counter()
+    endings: Counter[str] = Counter()
+    game = 0
+    wanted = {"turn_timed_out", "seat_back", "seat_resigned", "victory_claimed",
+              "game_aborted"}
+    while not (wanted <= set(events) and {"completed", "resigned", "aborted"} <= set(endings)):
+        assert game < 400, f"400 games and still not every way out: {events}, {endings}"
+        record = play_random_game(resolve_rules({"hand_sizes": [3, 4]}), 2 + game % 3,
+                                  f"ways-{game}", leaving=True)
+        events.update(e["type"] for e in record.events)
+        endings[str(record.state.finish_reason)] += 1
+        game += 1

@@ -60,7 +60,7 @@ def test_no_view_shows_another_seats_hand_the_stock_or_the_seed_before_the_end()
         shown = view(state, seat)
         assert not _keys(shown) & {"stock", "hands", "seed", "seed_salt", "deck"}
         if seat is not None:
-            assert set(shown["you"]) == {"seat", "hand"} and shown["you"]["seat"] == seat
+            assert set(shown["you"]) == {"seat", "hand", "can_abort"} and shown["you"]["seat"] == seat
             assert len(shown["you"]["hand"]) == 3
         assert all("hand" not in p for p in shown["players"])
 

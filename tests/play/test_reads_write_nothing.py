@@ -37,10 +37,10 @@ WRITES: dict[str, tuple[type, set[str]]] = {
     "lobby": (LobbyStore, {"list_game", "relist_game"}),
     "schedule": (Schedule, {"plan", "take", "release"}),
     "tickets": (TicketStore, {"put_ticket", "take_ticket"}),
-    "seeks": (SeekBoard, {"add", "cancel"}),
+    "seeks": (SeekBoard, {"add", "cancel", "hold", "release", "index", "unindex"}),
 }
 READS = {"load", "load_many", "events", "watch", "wake_all", "ping", "stored_reply",
-         "load_record", "listed", "visits_due", "wait", "get", "match_record"}
+         "load_record", "listed", "visits_due", "wait", "get", "match_record", "indexed"}
 
 
 def _counted(write: Callable[..., Any], name: str, writes: list[str]) -> Callable[..., Any]:

@@ -13,12 +13,17 @@ from typing import Any
 
 import pytest
 
+from service.core.errors import InvalidRulesError
 from service.engine import Event, GameState
 from service.play import (
+    MAX_TURN_SECONDS,
+    SEEK_TURN_SECONDS,
     AuthError,
+    InvalidSeekError,
     SeekMatchedError,
     UnknownSeekError,
     cancel_seek,
+    create_account,
     lobby_page,
     open_seek,
     seat_of,
@@ -96,9 +101,12 @@ def test_a_waiting_seeker_is_woken_by_the_seeker_that_completes_its_game(
     waiter.start()
     assert wait_for_match(stores, waiting.seek_id, hash_token(waiting.token), 0.05).status == "waiting"  # no news: waits
     other = open_seek(stores, "classic", 2, "bob", TTL)
+    # ann's wait holds her seek: bob's arrival wakes it, it finds ann still there and the
+    # match is made then (bob is answered before that: waiting)
     waiter.join(10)
-    assert woken[0].status == "matched" and woken[0].game_id == other.game_id
-    assert {woken[0].seat, other.seat} == {0, 1}
+    bob = seek_status(stores, other.seek_id, hash_token(other.token))
+    assert woken[0].status == "matched" and woken[0].game_id == bob.game_id
+    assert {woken[0].seat, bob.seat} == {0, 1}
 
 
 def test_an_expired_seek_is_unknown_and_never_matched(stores: Stores) -> None:
@@ -111,15 +119,15 @@ def test_an_expired_seek_is_unknown_and_never_matched(stores: Stores) -> None:
 
 def test_a_removed_seek_is_gone_and_a_matched_one_cannot_be_removed(stores: Stores) -> None:
     a = open_seek(stores, "classic", 2, "a", TTL)
-    cancel_seek(stores.seeks, a.seek_id, hash_token(a.token))
+    cancel_seek(stores, a.seek_id, hash_token(a.token))
     with pytest.raises(UnknownSeekError):
         seek_status(stores, a.seek_id, hash_token(a.token))
     with pytest.raises(UnknownSeekError):
-        cancel_seek(stores.seeks, a.seek_id, hash_token(a.token))
+        cancel_seek(stores, a.seek_id, hash_token(a.token))
     assert open_seek(stores, "classic", 2, "b", TTL).status == "waiting"
     matched = open_seek(stores, "classic", 2, "c", TTL)
     with pytest.raises(SeekMatchedError):
-        cancel_seek(stores.seeks, matched.seek_id, hash_token(matched.token))
+        cancel_seek(stores, matched.seek_id, hash_token(matched.token))
     with pytest.raises(UnknownSeekError):
         seek_status(stores, "not-a-seek-id", hash_token("any"))
 
@@ -160,7 +168,7 @@ def test_a_seek_is_read_and_cancelled_only_with_its_own_random_token(stores: Sto
         with pytest.raises(AuthError):
             seek_status(stores, a.seek_id, None if wrong is None else hash_token(wrong))
         with pytest.raises(AuthError):
-            cancel_seek(stores.seeks, a.seek_id, None if wrong is None else hash_token(wrong))
+            cancel_seek(stores, a.seek_id, None if wrong is None else hash_token(wrong))
     stored = repr(stores.seeks.get(*_parse(a.seek_id)))
     assert a.token not in stored and hash_token(a.token) in stored  # only its hash
 
@@ -172,3 +180,62 @@ def test_seekers_of_one_table_meet_however_they_spell_its_rules(stores: Stores) 
     spelled = open_seek(stores, {"preset": "classic", "decks": 2}, 2, "bob", TTL)
     assert spelled.status == "matched" and auto.seek_id.split(".")[0] == spelled.seek_id.split(".")[0]
     assert stores.games.load(spelled.game_id).state.rules.decks == 2
+
+
+def test_seekers_of_one_clock_meet_in_a_game_with_that_clock_and_other_clocks_never(
+        stores: Stores) -> None:
+    fast = open_seek(stores, "classic", 2, "fast", TTL, turn_seconds=30)
+    slow = open_seek(stores, "classic", 2, "slow", TTL, turn_seconds=86_400)
+    assert (fast.status, slow.status) == ("waiting", "waiting")
+    default = open_seek(stores, "classic", 2, "dee", TTL)  # SEEK_TURN_SECONDS
+    assert default.status == "waiting" and default.turn_seconds == SEEK_TURN_SECONDS
+    also_slow = open_seek(stores, "classic", 2, "sloe", TTL, turn_seconds=86_400)
+    assert also_slow.status == "matched"
+    game = stores.games.load(also_slow.game_id).state
+    assert game.turn_seconds == 86_400 and set(game.names) == {"slow", "sloe"}
+
+
+def test_a_seeker_who_asked_for_no_clock_gets_the_others_clock_and_none_only_with_all(
+        stores: Stores) -> None:
+    # oldest first (a millisecond apart): 60, none, 3600, none: the 60 and the two who
+    # asked for none fill first
+    a, b, c, d = (time.sleep(0.002) or open_seek(stores, "classic", 3, name, TTL,
+                                                 turn_seconds=clock)
+                  for name, clock in (("a", 60), ("b", None), ("c", 3600), ("d", None)))
+    assert d.status == "matched" and status_of(stores, c) == "waiting"
+    game = stores.games.load(d.game_id).state
+    assert game.turn_seconds == 60 and game.names == ("a", "b", "d")
+    assert [seek_status(stores, s.seek_id, hash_token(s.token)).seat for s in (a, b)] == [0, 1]
+    nones = [open_seek(stores, "classic", 2, n, TTL, turn_seconds=None) for n in ("x", "y")]
+    assert nones[1].status == "matched"
+    assert stores.games.load(nones[1].game_id).state.turn_seconds is None
+
+
+def status_of(stores: Stores, seek: Any) -> str:
+    return seek_status(stores, seek.seek_id, hash_token(seek.token)).status
+
+
+def test_rated_seeks_are_accounts_with_a_clock_and_meet_rated_seeks_only(
+        stores: Stores) -> None:
+    ann, bob, cy = (create_account(stores, h, False)[0] for h in ("ann", "bob", "cy"))
+    with pytest.raises(AuthError):
+        open_seek(stores, "classic", 2, "anon", TTL, rated=True)
+    with pytest.raises(InvalidSeekError):
+        open_seek(stores, "classic", 2, "", TTL, ann, rated=True, turn_seconds=None)
+    rated = open_seek(stores, "classic", 2, "", TTL, ann, rated=True)
+    casual = open_seek(stores, "classic", 2, "", TTL, bob)
+    assert (rated.status, casual.status, rated.rated) == ("waiting", "waiting", True)
+    other = open_seek(stores, "classic", 2, "", TTL, cy, rated=True)
+    assert other.status == "matched" and other.rated
+    game = stores.games.load(other.game_id).state
+    assert set(game.accounts) == {"ann", "cy"} and game.turn_seconds == SEEK_TURN_SECONDS
+
+
+def test_a_clock_out_of_range_or_with_no_turn_limit_is_refused(stores: Stores) -> None:
+    for clock in (0, MAX_TURN_SECONDS + 1):
+        with pytest.raises(InvalidSeekError):
+            open_seek(stores, "classic", 2, "a", TTL, turn_seconds=clock)
+    with pytest.raises(InvalidRulesError):
+        open_seek(stores, {"preset": "classic", "turn_limit": None}, 2, "a", TTL)
+    assert open_seek(stores, {"preset": "classic", "turn_limit": None}, 2, "a", TTL,
+                     turn_seconds=None).status == "waiting"

@@ -16,6 +16,8 @@ from service.engine.seats import (
     PLAYER,
     SERVICE,
     STAND_IN,
+    claimable,
+    may_abort,
     played_by_service,
     player_of,
     time_out,
@@ -33,14 +35,17 @@ def recorded_game(seed: str = "golden", rules: dict[str, Any] | None = None,
                   names: tuple[str, ...] = ("ann", "bob"), *, open_seat: int | None = None,
                   resign_at: int | None = None, time_out_at: int | None = None,
                   bots: tuple[str | None, ...] | None = None, resigners: tuple[int, ...] = (0,),
+                  abort_at: int | None = None, absent: int | None = None,
                   ) -> dict[str, Any]:
     """The record of a seeded game of greedy players; ``open_seat`` starts open and is
     claimed first, the ``resigners`` resign at version ``resign_at``, the seat on turn at
     version ``time_out_at`` times out, and ``bots`` makes seats bot seats (played by the
-    service with their bot)."""
+    service with their bot). At version ``abort_at`` the first seat that has not played
+    aborts; the ``absent`` seat's clock runs out on every turn until it is away, and then
+    the next seat claims victory against it."""
     start = [None if s == open_seat else n for s, n in enumerate(names)]
     state = seal(new_game(rules_from_json(rules or {"preset": "classic"}), start, seed,
-                          bots=bots, turn_seconds=60 if time_out_at is not None else None),
+                          bots=bots, turn_seconds=60 if (time_out_at, absent) != (None, None) else None),
                  NONCE)
     events: list[Event] = list(opening_events(state))
     if open_seat is not None:
@@ -56,6 +61,14 @@ def recorded_game(seed: str = "golden", rules: dict[str, Any] | None = None,
                     state, some = apply(state, resigner, {"type": "resign"})
                     more += some
         elif state.version == time_out_at:
+            state, more = time_out(state, seat)
+        elif state.version == abort_at:
+            aborter = next(s for s in range(state.players) if may_abort(state, s))
+            state, more = apply(state, aborter, {"type": "abort"})
+        elif absent is not None and absent in claimable(state, (absent + 1) % state.players):
+            state, more = apply(state, (absent + 1) % state.players,
+                                {"type": "claim_victory", "against": absent})
+        elif seat == absent and not played_by_service(state, seat):
             state, more = time_out(state, seat)
         else:
             by = SERVICE if played_by_service(state, seat) else PLAYER

@@ -44,6 +44,22 @@ def test_records_of_every_preset_and_of_claims_resigns_and_time_outs_are_accepte
     assert verify(timed) == []
 
 
+def test_records_of_an_aborted_game_and_of_a_claimed_victory_replay_to_their_ends() -> None:
+    aborted = recorded_game("aborted", abort_at=1)
+    assert [a["type"] for a in aborted["actions"]] == ["draw", "abort"]
+    assert (aborted["finish_reason"], aborted["winners"]) == ("aborted", [])
+    assert verify(aborted) == []
+    claimed = recorded_game("absent", {"preset": "classic", "hand_sizes": [3, 4, 5]}, absent=1)
+    assert claimed["actions"][-1] == {**claimed["actions"][-1], "type": "claim_victory",
+                                      "seat": 0, "against": 1, "by": "player"}
+    assert (claimed["finish_reason"], claimed["winners"]) == ("resigned", [0])
+    assert verify(claimed) == []
+    for record in (aborted, claimed):  # the ending is replayed, not taken on trust
+        bad = _changed(record)
+        bad["finish_reason"] = "completed"
+        assert any("finish_reason" in p for p in verify(bad))
+
+
 def test_a_changed_card_in_an_action_is_rejected_naming_the_action_and_card(
         record: dict[str, Any]) -> None:
     bad = _changed(record)

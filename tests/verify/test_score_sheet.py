@@ -27,3 +27,7 @@ def test_the_score_sheet_says_how_a_game_ended_early_and_a_round_at_the_turn_lim
     limited = score_sheet(recorded_game("limit", {"preset": "classic", "hand_sizes": [9],
                                                   "turn_limit": 1}, ("ann", "bob", "cat")))
     assert "every player had the turn limit of turns" in limited
+    aborted = score_sheet(recorded_game("aborted", abort_at=1))
+    assert "not scored: the game was aborted" in aborted
+    assert "No result: the game was aborted before every player had played" in aborted
+    assert "Winner" not in aborted

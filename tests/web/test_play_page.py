@@ -320,6 +320,20 @@ def test_resigning_against_bots_ends_the_game_at_once_and_offers_no_rematch(
     page.assert_clean()
 
 
+def test_aborting_before_the_first_move_ends_the_game_with_no_result(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    page = browser()
+    create_from_form(page, f"{live_server}/play?pace=0", "1", ["greedy"])
+    shown = "return !document.getElementById(arguments[0]).hidden;"
+    page.until(lambda: page.js(shown, "abort"), what="the abort button")
+    page.click("#abort")
+    page.until(lambda: page.data("status") == "finished", 30, "the game's end")
+    assert "no result" in page.text("#final")
+    assert not page.js(shown, "abort") and not page.js(shown, "resign")
+    page.assert_clean()
+
+
 def test_the_rematch_on_the_final_table_opens_as_the_same_seat(
     browser: Callable[..., Page], live_server: str,
 ) -> None:

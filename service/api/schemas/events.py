@@ -131,9 +131,10 @@ class GameFinishedEventSchema(_EventBase):
     seed = fields.String(required=True)
     seed_salt = fields.String(required=True)
     reason = fields.String(
-        required=True, validate=validate.OneOf(["completed", "resigned"]),
+        required=True, validate=validate.OneOf(["completed", "resigned", "aborted"]),
         metadata={"description": "`completed`: every round was played; `resigned`: every "
-                  "player but the winner resigned (the round in play was not scored)."})
+                  "player but the winner resigned (the round in play was not scored); "
+                  "`aborted`: a seat that had not played ended it (no winners)."})
 
 
 class SeatClaimedEventSchema(_EventBase):
@@ -178,6 +179,26 @@ class SeatBackEventSchema(_EventBase):
     seat = fields.Integer(required=True)
 
 
+class GameAbortedEventSchema(_EventBase):
+    """A seat that had not played its first turn aborted the game (`game_finished`
+    follows, with no winners)."""
+
+    type = _type("game_aborted")
+    seat = fields.Integer(required=True)
+
+
+class VictoryClaimedEventSchema(_EventBase):
+    """A player claimed victory against an away seat, which has resigned: the stand-in
+    plays it to the end (with one player left the game ends: `game_finished` follows)."""
+
+    type = _type("victory_claimed")
+    seat = fields.Integer(required=True, metadata={"description": "Who claimed."})
+    against = fields.Integer(required=True, metadata={"description": "The away seat, now "
+                                                      "resigned."})
+    played_by = fields.String(required=True, metadata={"description": "The stand-in bot.",
+                                                       "example": "greedy"})
+
+
 class RematchAskedEventSchema(_EventBase):
     """After the end, a seat asked for (or accepted) a rematch."""
 
@@ -211,6 +232,8 @@ EVENT_TYPES = {
     "seat_resigned": ("SeatResignedEvent", SeatResignedEventSchema),
     "turn_timed_out": ("TurnTimedOutEvent", TurnTimedOutEventSchema),
     "seat_back": ("SeatBackEvent", SeatBackEventSchema),
+    "game_aborted": ("GameAbortedEvent", GameAbortedEventSchema),
+    "victory_claimed": ("VictoryClaimedEvent", VictoryClaimedEventSchema),
     "rematch_asked": ("RematchAskedEvent", RematchAskedEventSchema),
     "rematch_started": ("RematchStartedEvent", RematchStartedEventSchema),
 }

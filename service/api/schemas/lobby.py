@@ -7,9 +7,10 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from service.core.rules import PRESETS
+from service.play import MAX_TURN_SECONDS, SEEK_TURN_SECONDS
 
 from ..names import PlayerName
-from .cards import Described, StrictSchema, absent_is_null, ref
+from .cards import Described, StrictSchema, absent_is_null, check_boolean, ref
 from .rules import RulesSchema
 from .views import seat_bot, seat_kind
 
@@ -51,6 +52,10 @@ class LobbyPageSchema(Schema):
         metadata={"description": "Pass as `cursor` for the next page (null: no more)."})
 
 
+def _seek_clock() -> int:
+    return SEEK_TURN_SECONDS  # a callable: see absent_is_null
+
+
 class SeekRequestSchema(StrictSchema):
     rules = fields.Raw(load_default=absent_is_null, allow_none=True, metadata={
         "description": "The rules: a spec or a preset name; default classic. Seekers meet "
@@ -61,6 +66,17 @@ class SeekRequestSchema(StrictSchema):
                              metadata={"description": "How many players the game has."})
     name = PlayerName("Your name at the table. Left out, the seek is your account's "
                       "(send its key; the seat is named by its handle): 401 without one.")
+    turn_seconds = fields.Integer(
+        load_default=_seek_clock, allow_none=True, strict=True,
+        validate=validate.Range(1, MAX_TURN_SECONDS),
+        metadata={"description": f"The turn clock you ask for, up to 14 days (default "
+                  f"{SEEK_TURN_SECONDS}); null: none. You meet seekers who asked for the "
+                  "same clock or for none; the game has no clock only if every one of you "
+                  "asked for none."})
+    rated = fields.Raw(load_default=bool, validate=check_boolean, metadata={
+        "type": "boolean", "description": "Whether the game counts for ratings (default "
+        "false): rated seeks meet rated seeks only, each an account's (401 without its "
+        "key) with a turn clock (422 `invalid_seek` without)."})
 
 
 class _SeekSchema(Schema):
@@ -68,6 +84,10 @@ class _SeekSchema(Schema):
         "description": "The seek's id (not a secret: its token is)."})
     name = fields.String(required=True)
     players = fields.Integer(required=True)
+    turn_seconds = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The turn clock this seek asked for (null: none); the game's is in "
+                       "its view's `clock`."})
+    rated = fields.Boolean(required=True)
     token = fields.String(required=True, allow_none=True, metadata={
         "description": "Your seat's bearer token: it reads and cancels this seek and, once "
                        "matched, plays your seat. Made when the seek is opened and stored "

@@ -12,7 +12,8 @@ from .cards import RANKS, Card, Melds
 from .rules import RulesSchema
 from .views import SeatResultSchema
 
-ACTION_TYPES = ["draw", "discard", "go_out", "claim", "resign", "back", "time_out"]
+ACTION_TYPES = ["draw", "discard", "go_out", "claim", "resign", "back", "abort", "claim_victory",
+                "time_out"]
 
 
 class RecordPlayerSchema(Schema):
@@ -48,9 +49,10 @@ class RecordActionSchema(Schema):
                        "refuses a move that was not that actor's to make.",
         "example": "player"})
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES), metadata={
-        "description": "A move (`draw`, `discard`, `go_out`, `resign`, `back`: the body of "
-                       "`POST …/actions`), an open seat named (`claim`), or a turn that the "
-                       "clock ended (`time_out`: the stand-in's moves follow).",
+        "description": "A move (`draw`, `discard`, `go_out`, `resign`, `back`, `abort`, "
+                       "`claim_victory`: the body of `POST …/actions`), an open seat named "
+                       "(`claim`), or a turn that the clock ended (`time_out`: the stand-in's "
+                       "moves follow).",
         "example": "draw"})
     source = fields.String(validate=validate.OneOf(["stock", "discard"]),
                            metadata={"description": "`draw` only."})
@@ -60,6 +62,7 @@ class RecordActionSchema(Schema):
     name = fields.String(metadata={"description": "`claim` only."})
     away = fields.Boolean(metadata={"description": "`time_out` only: whether the seat went "
                                     "`away` with it (its second time-out in a row)."})
+    against = fields.Integer(metadata={"description": "`claim_victory` only: the away seat."})
 
 
 class RecordRoundSchema(Schema):
@@ -70,12 +73,12 @@ class RecordRoundSchema(Schema):
     dealer = fields.Integer(required=True, metadata={"example": 1})
     discard_top = Card(required=True)  # the card turned up
     # how the round ended: absent only from the round in play when the game ended by
-    # resignations (finish_reason `resigned`), which was not scored
+    # resignations (finish_reason `resigned`) or was aborted, which was not scored
     went_out = fields.Integer(allow_none=True)
     reason = fields.String(validate=validate.OneOf(["went_out", "stock_exhausted", "turn_limit"]))
     results = fields.List(fields.Nested(SeatResultSchema), metadata={
         "description": "Each seat's final arrangement and score (absent: the round in play "
-                       "when the others resigned, not scored)."})
+                       "when the others resigned or the game was aborted, not scored)."})
     totals = fields.List(fields.Integer(),
                          metadata={"description": "Running totals after this round."})
 
@@ -113,8 +116,9 @@ class RecordSchema(Schema):
     totals = fields.List(fields.Integer(), required=True)
     winners = fields.List(fields.Integer(), required=True)
     finish_reason = fields.String(
-        required=True, validate=validate.OneOf(["completed", "resigned"]),
+        required=True, validate=validate.OneOf(["completed", "resigned", "aborted"]),
         metadata={"description": "`completed`: every round played; `resigned`: every player "
-                  "but the winner resigned."})
+                  "but the winner resigned; `aborted`: a seat that had not played ended it "
+                  "(no winners)."})
     created_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
     finished_at = fields.String(required=True, metadata={"format": "date-time"})

@@ -121,6 +121,9 @@ class RematchSchema(Schema):
 class YouSchema(Schema):
     seat = fields.Integer(required=True)
     hand = Cards("Your hand, sorted.", required=True)
+    can_abort = fields.Boolean(required=True, metadata={
+        "description": "Your seat has not played its first turn yet: `{\"type\": \"abort\"}` "
+                       "ends the game with no result (never listed in `legal_actions`)."})
 
 
 class SeatResultSchema(Schema):
@@ -161,7 +164,9 @@ class _GameViewSchema(Schema):
     )
     legal_actions = fields.List(
         Described(ACTION_ONE_OF), required=True,
-        metadata={"description": "Every action you may send now, each a valid action body."},
+        metadata={"description": "The moves of your turn, each a valid action body, then "
+                  "`claim_victory` against each away seat; empty off your turn. `resign`, "
+                  "`back` and `abort` are never listed (see `you.can_abort`)."},
     )
     last_round = fields.Nested(LastRoundSchema, required=True, allow_none=True)
     clock = fields.Nested(ClockSchema, required=True, allow_none=True,
@@ -181,9 +186,10 @@ class FinishedGameViewSchema(_GameViewSchema):
     status = fields.String(required=True, validate=validate.OneOf(["finished"]))
     winners = fields.List(fields.Integer(), required=True)
     finish_reason = fields.String(
-        required=True, validate=validate.OneOf(["completed", "resigned"]),
-        metadata={"description": "`completed` (every round played) or `resigned` (every "
-                  "player but the winner resigned)."})
+        required=True, validate=validate.OneOf(["completed", "resigned", "aborted"]),
+        metadata={"description": "`completed` (every round played), `resigned` (every "
+                  "player but the winner resigned or was claimed against) or `aborted` (a "
+                  "seat that had not played ended it: no result, no winners)."})
     seed = fields.String(required=True, metadata={"description": "The seed, revealed."})
     seed_salt = fields.String(required=True, metadata={"description": "The salt, revealed."})
     table_nonce = fields.String(required=True, metadata={

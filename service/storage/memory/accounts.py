@@ -103,3 +103,7 @@ class MemoryAccounts(AccountStore):
     @contextmanager
     def watch(self, handle: str) -> Iterator[Waiter]:
         yield self._shared.waiter(f"acct:{folded(handle)}")
+
+    def wake(self, handle: str) -> None:
+        with self._shared.lock:
+            self._shared.announce(f"acct:{folded(handle)}")

@@ -1,11 +1,12 @@
-"""The in-memory :class:`~service.storage.seeks.SeekBoard`: the Redis board's script, step
+"""The in-memory :class:`~service.storage.seeks.SeekBoard`: the Redis board's scripts, step
 by step, in Python under the shared lock, so matchmaking has fast tests too.
 
 It keeps what the Redis board keeps, the same way: per pool the waiting seekers with
 their expiry (Unix ms, ordered by it, then by key, as a sorted set is), every seek's
-JSON and each match record (``"m:<game id>"``), and when to drop each matched entry. A
-match is announced on the pool's channel of :mod:`.shared`, where its seekers wait. No
-TTL empties an idle pool: tests hold a handful.
+JSON, each match record (``"m:<game id>"``), the pool's rules and its arrivals, and when
+to drop each matched entry. A match (or a group waiting for its holds) is announced on
+the pool's channel of :mod:`.shared`, where its seekers wait. No TTL empties an idle
+pool: tests hold a handful.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 
 import orjson
 
-from ..seeks import SeekBoard, Waiter
+from ..accounts import folded
+from ..seeks import Hold, Matching, SeekBoard, SeekEntry, Waiter, stream_holder_handle
 from .shared import Shared
 
 __all__ = ["MemorySeekBoard"]
@@ -26,8 +28,38 @@ __all__ = ["MemorySeekBoard"]
 @dataclass
 class _Pool:
     queue: dict[str, int] = field(default_factory=dict)  # seek key -> expiry ms
-    seeks: dict[str, bytes] = field(default_factory=dict)  # seek key or "m:<game>" -> JSON
-    done: dict[str, int] = field(default_factory=dict)  # matched field -> when to drop, ms
+    seeks: dict[str, dict[str, Any]] = field(default_factory=dict)  # seek key -> seek
+    records: dict[str, bytes] = field(default_factory=dict)  # game id -> match record
+    done: dict[str, int] = field(default_factory=dict)  # matched key or "m:<game>" -> drop ms
+    rules: bytes = b"null"
+    arrivals: int = 0
+
+
+def _group(pool: _Pool, players: int, now_ms: int) -> tuple[list[str], str | None]:
+    """Drop the seekers whose holds lapsed, then the oldest group of ``players`` whose
+    clocks agree (and its clock, ``None``: none), as the Redis script finds it."""
+    groups: dict[str, list[str]] = {}
+    nulls: list[str] = []
+    found: tuple[list[str], str | None] | None = None
+    for key in sorted(pool.queue, key=lambda m: (pool.queue[m], m)):
+        seek = pool.seeks[key]
+        if any(until <= now_ms for until, _ in seek.get("h", {}).values()):
+            del pool.queue[key]
+            del pool.seeks[key]
+            continue
+        if found is not None:
+            continue
+        if seek.get("t") is None:
+            nulls.append(key)
+            groups.setdefault("none", [])
+            for members in groups.values():
+                members.append(key)
+        else:
+            groups.setdefault(str(seek["t"]), list(nulls)).append(key)
+        full = next((k for k, members in groups.items() if len(members) >= players), None)
+        if full is not None:
+            found = groups[full], None if full == "none" else full
+    return found if found is not None else ([], None)
 
 
 class MemorySeekBoard(SeekBoard):
@@ -37,46 +69,94 @@ class MemorySeekBoard(SeekBoard):
         self._shared = shared
         self.results_kept = int(results_kept_seconds)
         self._pools: dict[str, _Pool] = {}
+        self._indexes: dict[str, dict[str, float]] = {}
+
+    def _dated(self, p: _Pool, now_ms: int) -> None:
+        for gone in [m for m, at in p.queue.items() if at <= now_ms]:
+            del p.queue[gone]
+            p.seeks.pop(gone, None)
+        for gone in [m for m, at in p.done.items() if at <= now_ms]:
+            del p.done[gone]
+            p.seeks.pop(gone, None)
+            p.records.pop(gone.removeprefix("m:"), None)
+
+    def _match(self, pool: str, p: _Pool, players: int, game_id: str, now_ms: int,
+               arrived: bool) -> Matching:
+        members, clock = _group(p, players, now_ms)
+        if not members:
+            return Matching()
+        newest = max(p.seeks[m]["ag"] for m in members)
+        stale = [holder for m in members for holder, (_, seen) in p.seeks[m].get("h", {}).items()
+                 if seen < newest]
+        if stale:
+            if arrived:
+                self._shared.announce(pool)
+            return Matching([], [h for h in map(stream_holder_handle, stale) if h is not None])
+        keep = now_ms + self.results_kept * 1000
+        for seat, member in enumerate(members):
+            del p.queue[member]
+            p.seeks[member] = {**p.seeks[member], "game": game_id, "seat": seat}
+            p.done[member] = keep
+        first = p.seeks[members[0]]
+        p.records[game_id] = orjson.dumps({
+            "rules": orjson.loads(p.rules), "names": [p.seeks[m]["name"] for m in members],
+            "ths": [p.seeks[m]["th"] for m in members],
+            "turn_seconds": None if clock is None else int(clock),
+            "rated": bool(first.get("r"))})
+        p.done[f"m:{game_id}"] = keep
+        self._shared.announce(pool)
+        return Matching(members)
 
     def add(self, pool: str, key: str, seek: dict[str, Any], expires: float, players: int,
-            game_id: str, rules_json: bytes, now: float) -> list[str]:
+            game_id: str, rules_json: bytes, now: float, hold: Hold | None = None) -> Matching:
         now_ms = round(now * 1000)
         with self._shared.lock:
             p = self._pools.setdefault(pool, _Pool())
-            p.seeks[key] = orjson.dumps(seek)
-            for dated in (p.queue, p.done):
-                for gone in [m for m, at in dated.items() if at <= now_ms]:
-                    del dated[gone]
-                    p.seeks.pop(gone, None)
+            p.arrivals += 1
+            stored = {**seek, "ag": p.arrivals}
+            if hold is not None:
+                stored["h"] = {hold.holder: [round(hold.until * 1000), p.arrivals]}
+            p.seeks[key] = stored
+            p.rules = rules_json
+            self._dated(p, now_ms)
             p.queue[key] = round(expires * 1000)
-            if len(p.queue) < players:
-                return []
-            members = sorted(p.queue, key=lambda m: (p.queue[m], m))[:players]
-            keep = now_ms + self.results_kept * 1000
-            names, ths = [], []
-            for seat, member in enumerate(members):
-                del p.queue[member]
-                matched = orjson.loads(p.seeks[member])
-                names.append(matched["name"])
-                ths.append(matched["th"])
-                p.seeks[member] = orjson.dumps({**matched, "game": game_id, "seat": seat})
-                p.done[member] = keep
-            record = {"rules": orjson.loads(rules_json), "names": names, "ths": ths}
-            p.seeks[f"m:{game_id}"] = orjson.dumps(record)
-            p.done[f"m:{game_id}"] = keep
-            self._shared.announce(pool)
-            return members
+            return self._match(pool, p, players, game_id, now_ms, arrived=True)
 
-    def get(self, pool: str, key: str) -> tuple[dict[str, Any] | None, float | None]:
+    def hold(self, pool: str, key: str, hold: Hold, game_id: str, now: float) -> Matching | None:
+        now_ms = round(now * 1000)
+        with self._shared.lock:
+            p = self._pools.get(pool)
+            if p is None or p.queue.get(key, 0) <= now_ms:
+                return None
+            holds = dict(p.seeks[key].get("h", {}))
+            seen = hold.seen if hold.seen is not None else holds.get(hold.holder, [0, 0])[1]
+            holds[hold.holder] = [round(hold.until * 1000), seen]
+            p.seeks[key] = {**p.seeks[key], "h": holds}
+            self._dated(p, now_ms)
+            return self._match(pool, p, _players(pool), game_id, now_ms, arrived=False)
+
+    def release(self, pool: str, key: str, holder: str, game_id: str, now: float) -> Matching:
+        now_ms = round(now * 1000)
+        with self._shared.lock:
+            p = self._pools.get(pool)
+            if p is None:
+                return Matching()
+            if key in p.queue:
+                holds = {h: v for h, v in p.seeks[key].get("h", {}).items() if h != holder}
+                p.seeks[key] = {**p.seeks[key], "h": holds}
+            self._dated(p, now_ms)
+            return self._match(pool, p, _players(pool), game_id, now_ms, arrived=False)
+
+    def get(self, pool: str, key: str) -> SeekEntry:
         with self._shared.lock:
             p = self._pools.get(pool, _Pool())
-            blob, expires = p.seeks.get(key), p.queue.get(key)
-        return (None if blob is None else orjson.loads(blob),
-                None if expires is None else expires / 1000)
+            seek, expires = p.seeks.get(key), p.queue.get(key)
+            return SeekEntry(None if seek is None else orjson.loads(orjson.dumps(seek)),
+                             None if expires is None else expires / 1000, p.arrivals)
 
     def match_record(self, pool: str, game_id: str) -> dict[str, Any] | None:
         with self._shared.lock:
-            blob = self._pools.get(pool, _Pool()).seeks.get(f"m:{game_id}")
+            blob = self._pools.get(pool, _Pool()).records.get(game_id)
         return None if blob is None else orjson.loads(blob)
 
     def cancel(self, pool: str, key: str) -> int:
@@ -90,3 +170,22 @@ class MemorySeekBoard(SeekBoard):
     @contextmanager
     def watch(self, pool: str) -> Iterator[Waiter]:
         yield self._shared.waiter(pool)
+
+    def index(self, handle: str, seek_id: str, expires: float) -> None:
+        with self._shared.lock:
+            self._indexes.setdefault(folded(handle), {})[seek_id] = expires
+
+    def indexed(self, handle: str, now: float) -> list[str]:
+        with self._shared.lock:
+            noted = self._indexes.get(folded(handle), {})
+            return sorted((s for s, at in noted.items() if at > now),
+                          key=lambda s: (noted[s], s))
+
+    def unindex(self, handle: str, seek_id: str) -> None:
+        with self._shared.lock:
+            self._indexes.get(folded(handle), {}).pop(seek_id, None)
+
+
+def _players(pool: str) -> int:
+    """A pool's player count: its name ends with it (``<digest>.<players>``)."""
+    return int(pool.rsplit(".", 1)[1])

@@ -50,6 +50,9 @@ if #given > 0 then redis.call(ARGV[1], ARGV[2], given[#given]) end
 return given
 """
 
+# KEYS: notes (for its slot). ARGV: publish command, channel. Wakes the stream's readers.
+_WAKE = "redis.call(ARGV[1], ARGV[2], '0')"
+
 # KEYS: account. ARGV: field/value pairs. Creates it unless one exists: 1 created, 0 taken.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -100,6 +103,7 @@ class RedisAccounts(AccountStore):
         self._append = client.register_script(_APPEND)
         self._create = client.register_script(_CREATE)
         self._update = client.register_script(_UPDATE)
+        self._wake = client.register_script(_WAKE)
 
     def _pairs(self, values: dict[str, Any]) -> list[str]:
         return [x for name, value in values.items()
@@ -172,3 +176,8 @@ class RedisAccounts(AccountStore):
     def watch(self, handle: str) -> Iterator[Waiter]:
         with self.connection.hub.watch(f"acct:{folded(handle)}") as watch:
             yield watch
+
+    def wake(self, handle: str) -> None:
+        # a script, so a Redis Cluster routes the publish to the account's shard by its key
+        args = list(self.connection.publish_command(f"acct:{folded(handle)}"))
+        self.connection.run(lambda: self._wake(keys=[_key(handle, "notes")], args=args))

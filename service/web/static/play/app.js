@@ -375,7 +375,7 @@ function renderTable() {
 /** The status line once the game is over, however it ended (a bot's move included). */
 function sayOutcome(view) {
   const names = view.winners.map((s) => playerName(view, s)).join(" and ");
-  say(`The game is over: ${names} won.`);
+  say(view.finish_reason === "aborted" ? "The game was aborted: no result." : `The game is over: ${names} won.`);
 }
 
 function show(view) {

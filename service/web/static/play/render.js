@@ -184,8 +184,12 @@ export function renderFinal(view, sheet, recordUrl) {
   box.replaceChildren();
   if (box.hidden) return;
   const names = view.winners.map((s) => playerName(view, s)).join(" and ");
-  box.append(el("h2", `Final table: ${names} won`));
+  const aborted = view.finish_reason === "aborted";
+  box.append(el("h2", aborted ? "Final table: no result" : `Final table: ${names} won`));
   const rounds = Math.max(0, ...runningTotals(view.players).map((t) => t.length - 1));
+  if (aborted) {
+    box.append(el("p", "The game was aborted before every player had played: it has no result.", "finish-reason"));
+  }
   if (view.finish_reason === "resigned") {
     const played = `${rounds} round${rounds === 1 ? "" : "s"} of ${view.round.rounds} scored`;
     box.append(el("p", `The game ended early: everyone but ${names} resigned (${played}).`, "finish-reason"));
@@ -243,7 +247,10 @@ export function describeEvent(view, e) {
     }
     case "reshuffled": return `The pile was reshuffled into the stock (${e.stock_count} cards)`;
     case "round_ended": return `Round ${e.number} ended${e.reason === "turn_limit" ? " at the turn limit" : ""}`;
-    case "game_finished": return `Game over: ${e.winners.map(who).join(" and ")} won${e.reason === "resigned" ? " (the others resigned)" : ""}`;
+    case "game_finished": return e.reason === "aborted" ? "Game over: aborted, no result"
+      : `Game over: ${e.winners.map(who).join(" and ")} won${e.reason === "resigned" ? " (the others resigned)" : ""}`;
+    case "game_aborted": return `${who(e.seat)} aborted the game before playing`;
+    case "victory_claimed": return `${who(e.seat)} claimed the game: ${who(e.against)} was away and resigns`;
     case "seat_claimed": return `${e.name} took seat ${e.seat}`;
     case "seat_resigned": return `${who(e.seat)} resigned; ${e.played_by} plays on`;
     case "turn_timed_out": return `${who(e.seat)} ran out of time; ${e.played_by} played the turn`;

@@ -1,7 +1,8 @@
 // What a seat may do besides its turns: resign (a bot plays the seat to the end), come
-// back after being marked away, and, once the game is over, ask for the rematch.
-// None of these is in `legal_actions` (they are not turn actions), so the buttons follow
-// the seat's `kind` and the view's `rematch` instead.
+// back after being marked away, abort before its first turn, claim the game against an
+// away opponent, and, once the game is over, ask for the rematch. None of these is a turn
+// action (a claim is listed on your turn only), so the buttons follow the seat's `kind`,
+// `you.can_abort`, the others' kinds and the view's `rematch` instead.
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +20,7 @@ export class SeatControls {
     this.resignTimer = null;
     $("resign").addEventListener("click", () => this.resign());
     $("back").addEventListener("click", () => this.seatAction({ type: "back" }));
+    $("abort").addEventListener("click", () => this.seatAction({ type: "abort" }));
     $("rematch").addEventListener("click", () => this.rematch());
   }
 
@@ -27,6 +29,18 @@ export class SeatControls {
     const playing = view.status === "in_progress" && me !== null;
     $("resign").hidden = !playing || !(me.kind === "human" || me.kind === "away");
     $("back").hidden = !playing || me.kind !== "away";
+    $("abort").hidden = !playing || !view.you.can_abort;
+    const claims = $("claims");
+    claims.replaceChildren();
+    if (playing && me.kind === "human") {
+      for (const p of view.players.filter((x) => x.kind === "away" && x.seat !== me.seat)) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = `Claim the game: ${p.name} is away`;
+        button.addEventListener("click", () => this.seatAction({ type: "claim_victory", against: p.seat }));
+        claims.append(button);
+      }
+    }
     if ($("resign").hidden) this.disarm();
     const box = $("rematch-box");
     // a deployment without rematches sends no `rematch` field: no button then
@@ -68,7 +82,7 @@ export class SeatControls {
     delete $("resign").dataset.armed;
   }
 
-  /** Resign and back are allowed at any version, so they are sent without If-Match. */
+  /** Resign, back, abort and claims are not turn moves: they are sent without If-Match. */
   async seatAction(action) {
     const { gameId, token } = this.page.current();
     try {
