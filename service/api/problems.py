@@ -39,6 +39,8 @@ from service.play import (
     IdempotencyKeySupersededError,
     InvalidChallengeError,
     InvalidCursorError,
+    InvalidWebhookUrlError,
+    NoWebhookError,
     PlayError,
     PreconditionFailedError,
     RecordNotReplayableError,
@@ -115,6 +117,8 @@ STATUS = {
     ChallengeRefusedError: 403,
     InvalidChallengeError: 422,
     TooManyChallengesError: 429,
+    InvalidWebhookUrlError: 422,
+    NoWebhookError: 409,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).

@@ -58,6 +58,8 @@ from .errors import (
     IdempotencyKeySupersededError,
     InvalidChallengeError,
     InvalidCursorError,
+    InvalidWebhookUrlError,
+    NoWebhookError,
     PlayError,
     PreconditionFailedError,
     RecordNotReplayableError,
@@ -99,6 +101,7 @@ from .streams import (
 )
 from .views import game_view, game_view_bytes
 from .waits import changed_from, events_when, on_turn, view_when
+from .webhooks import WEBHOOK_TYPES, queue_webhooks, rotate_webhook_secret, set_webhook
 
 __all__ = [
     "CHALLENGES_FROM",
@@ -114,6 +117,7 @@ __all__ = [
     "PRUNE_GRACE_SECONDS",
     "RESERVED",
     "TICKET_TTL_SECONDS",
+    "WEBHOOK_TYPES",
     "ActionResult",
     "AlreadySeatedError",
     "AuthError",
@@ -128,9 +132,11 @@ __all__ = [
     "IdempotencyKeySupersededError",
     "InvalidChallengeError",
     "InvalidCursorError",
+    "InvalidWebhookUrlError",
     "LoadLimit",
     "LobbyPage",
     "Message",
+    "NoWebhookError",
     "PlayError",
     "PreconditionFailedError",
     "RecordNotReplayableError",
@@ -187,13 +193,16 @@ __all__ = [
     "open_seek",
     "profile",
     "prune_listing",
+    "queue_webhooks",
     "read_challenge",
     "redeem_account_ticket",
     "redeem_ticket",
     "rotate_key",
+    "rotate_webhook_secret",
     "seat_of",
     "seek_status",
     "service_move",
+    "set_webhook",
     "stream_messages",
     "update_settings",
     "view_at",

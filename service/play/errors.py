@@ -17,6 +17,8 @@ __all__ = [
     "IdempotencyKeySupersededError",
     "InvalidChallengeError",
     "InvalidCursorError",
+    "InvalidWebhookUrlError",
+    "NoWebhookError",
     "PlayError",
     "PreconditionFailedError",
     "RecordNotReplayableError",
@@ -182,3 +184,15 @@ class TooManyChallengesError(PlayError):
     """One more pending challenge than an account may have made at once (429)."""
 
     code = "too_many_challenges"
+class InvalidWebhookUrlError(PlayError):
+    """A webhook URL no webhook may go to (422): not http(s), with a user name or password,
+    a host that does not resolve, or one on a non-public address (``WEBHOOK_ALLOW_PRIVATE``
+    off); the message says which."""
+
+    code = "invalid_webhook_url"
+
+
+class NoWebhookError(PlayError):
+    """A webhook secret asked of an account without a webhook URL (409)."""
+
+    code = "no_webhook"
