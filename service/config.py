@@ -60,13 +60,14 @@ variable                   default                     what it sets
 ``WEBHOOK_ALLOW_PRIVATE``  ``false``                   allow webhook URLs whose host is on a loopback,
                                                        private, link-local or other non-public
                                                        address (``true``: for tests and closed
-                                                       networks; docs/webhooks.md)
+                                                       networks; docs/accounts.md#webhooks)
 ``WEBHOOK_RETRY_SECONDS``  ``5,300,1800,7200,``        the wait before each retry of a webhook
-                           ``18000,36000,36000``       delivery after a failed attempt (the first
+                           ``18000,28800,28800``       delivery after a failed attempt (the first
                                                        is made at once); a failed attempt with no
-                                                       wait left gives up (after about 27 h)
+                                                       wait left gives up: by default the eighth,
+                                                       23 h 35 min after the first
 ``WEBHOOK_TIMEOUT_SECONDS`` ``5``                      a delivery's connect timeout, and its read
-                                                       timeout
+                                                       timeout; an attempt lasts at most twice it
 ``WEBHOOK_QUEUE_MAX``      ``1000``                    undelivered webhooks kept per account (more:
                                                        the oldest is dropped)
 ``WEBHOOK_CONCURRENCY``    ``8``                       deliveries a worker process makes at once
@@ -122,11 +123,13 @@ class Config:
     #: how much lower a move worker's CPU priority is than the web workers' (nice(2)):
     #: under load the kernel serves requests first, bot decisions with what is left
     worker_nice: int = 10
-    #: webhook URLs on non-public addresses allowed (docs/webhooks.md): off, since a
-    #: webhook is a request the service makes to wherever an account says
+    #: webhook URLs on non-public addresses allowed (docs/accounts.md#webhooks): off,
+    #: since a webhook is a request the service makes to wherever an account says
     webhook_allow_private: bool = False
-    #: seconds before each retry of a delivery: the Standard Webhooks schedule
-    webhook_retry_seconds: str = "5,300,1800,7200,18000,36000,36000"
+    #: seconds before each retry of a delivery: Standard Webhooks' schedule (5 s, 5 min,
+    #: 30 min, 2 h, 5 h, 10 h, 10 h) with its last two waits 8 h, so the last attempt
+    #: comes within a day of the event, as the service promises
+    webhook_retry_seconds: str = "5,300,1800,7200,18000,28800,28800"
     webhook_timeout_seconds: float = 5.0
     webhook_queue_max: int = 1000
     webhook_concurrency: int = 8

@@ -11,8 +11,8 @@ served by the other slots.
 
 Each event is attempted at once, then after each wait of ``WEBHOOK_RETRY_SECONDS``
 while its attempts fail (any answer but a 2xx, a timeout, a refused address), and
-given up after the last (Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h, 5 h,
-10 h, 10 h, about 27 h in all). A delivery is removed from the queue only once its
+given up after the last (by default 5 s, 5 min, 30 min, 2 h, 5 h, 8 h, 8 h: Standard
+Webhooks' schedule kept within a day, the last attempt 23 h 35 min after the first). A delivery is removed from the queue only once its
 attempt succeeded or its last failed, so a worker that died during an attempt leaves it
 queued: another makes it again when the lease runs out, with the same ``webhook-id``
 and body (at least once). Every attempt reads the account's URL and secret afresh: a
@@ -72,5 +72,6 @@ def deliver(stores: Stores, lease: Lease, send: Send, retries: tuple[float, ...]
     (log.warning if outcome == "failed" else log.info)(
         "webhook %s of %s, attempt %d: %s (%s)", head.event_id, account.handle, made,
         attempt.reason, outcome)
-    stores.webhook_schedule.release(lease, after)
+    # not before now: an account with many events due goes behind those due meanwhile
+    stores.webhook_schedule.release(lease, None if after is None else max(after, clock()))
     return outcome

@@ -55,8 +55,9 @@ class Receiver:
 
     statuses: list[int] = field(default_factory=list)
     then: int = 200
-    #: seconds to wait before answering (a slow receiver)
+    #: seconds to wait before answering (a slow receiver), or per request in turn
     delay: float = 0.0
+    delays: list[float] = field(default_factory=list)
     received: list[Received] = field(default_factory=list)
     port: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -64,9 +65,14 @@ class Receiver:
     def url(self, path: str = "/hook") -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def answer(self, request: Received) -> int:
+    def arrived(self, request: Received) -> float:
+        """Keep ``request`` (as it arrives, answered or not); how long to wait first."""
         with self.lock:
             self.received.append(request)
+            return self.delays.pop(0) if self.delays else self.delay
+
+    def answer(self) -> int:
+        with self.lock:
             return self.statuses.pop(0) if self.statuses else self.then
 
     def ids(self) -> list[str]:
@@ -95,8 +101,8 @@ def receiving(receiver: Receiver | None = None, **script: Any) -> Iterator[Recei
             body = self.rfile.read(length)
             request = Received(self.path, {k.lower(): v for k, v in self.headers.items()},
                                body, time.time())
-            time.sleep(got.delay)
-            status = got.answer(request)
+            time.sleep(got.arrived(request))
+            status = got.answer()
             self.send_response(status)
             self.send_header("Content-Length", "0")
             if 300 <= status < 400:

@@ -2,7 +2,7 @@
 body POSTed as JSON with the three Standard Webhooks headers, the signature checked by
 the reference algorithm written in the test; any 2xx a success and nothing else; no
 redirect followed; a slow receiver cut at the timeout; no more of an answer read than a
-kilobyte (``READ_MAX``); a non-public address refused before any connection unless allowed, including
+kilobyte (``READ_MAX``); an answer dribbled a byte at a time cut at the attempt's deadline; a non-public address refused before any connection unless allowed, including
 when the name's address changed since it was registered (DNS rebinding)."""
 
 from __future__ import annotations
@@ -64,8 +64,41 @@ def test_a_receiver_that_answers_too_late_fails_the_attempt_at_the_timeout() -> 
         begun = time.monotonic()
         sent = attempt(receiver.url(), new_secret(), timeout=0.5)
         took = time.monotonic() - begun
-    assert not sent.ok and sent.status is None and sent.reason == "ReadTimeoutError"
+    assert not sent.ok and sent.status is None and sent.reason == "timeout"
     assert took < 2.0
+
+
+@pytest.fixture
+def dribbling() -> Iterator[int]:
+    """A server whose answer never ends: a status line, then a header byte every 0.1 s,
+    each well within any read timeout."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            try:
+                conn.sendall(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+                for _ in range(300):
+                    time.sleep(0.1)
+                    conn.sendall(b"x")
+            except OSError:
+                return
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1]
+    listener.close()
+
+
+def test_an_answer_dribbled_within_every_read_timeout_is_cut_at_twice_the_timeout(
+        dribbling: int) -> None:
+    begun = time.monotonic()
+    sent = attempt(f"http://127.0.0.1:{dribbling}/hook", new_secret(), timeout=0.5)
+    took = time.monotonic() - begun
+    assert (sent.ok, sent.status, sent.reason) == (False, None, "deadline")
+    assert 0.9 < took < 2.0  # the deadline (2 x 0.5 s), not the 30 s of dribbling
 
 
 def test_a_port_nobody_listens_on_fails_the_attempt_naming_no_address() -> None:

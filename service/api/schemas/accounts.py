@@ -16,7 +16,7 @@ __all__ = ["HANDLE_PATTERN", "WEBHOOK_URL_MAX", "AccountRequestSchema", "Account
 WEBHOOK_URL_MAX = 2048
 _SECRET = ("The secret your webhook's deliveries are signed with (Standard Webhooks: "
            "`whsec_` and base64), shown only here; verify each delivery's "
-           "`webhook-signature` with it. See docs/webhooks.md.")
+           "`webhook-signature` with it. See docs/accounts.md, Webhooks.")
 
 
 def handle_field(description: str, required: bool = False) -> fields.String:
