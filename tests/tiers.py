@@ -74,6 +74,7 @@ BY_PATH: dict[str, str] = {
     # a real redis-server, the app in this process (Flask's test client)
     "tests/api/": "api",
     "tests/api/test_streams_on_gunicorn.py": "process",
+    "tests/api/test_webhook_deliveries.py": "process",  # python -m service.workers, killed
     "tests/faults/": "process",
     "tests/faults/test_redis_full.py": "api",
     # real gunicorn, other processes

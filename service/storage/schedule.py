@@ -59,9 +59,12 @@ class Schedule(ABC):
         ``lease_seconds`` in the same atomic step; ``None`` if none is due."""
 
     @abstractmethod
-    def release(self, lease: Lease, at: float | None) -> bool:
+    def release(self, lease: Lease, at: float | None, wake: bool = False) -> bool:
         """End ``lease``: the next visit at ``at`` (``None``: no visit planned), unless the
-        key was planned again since it was taken (``False``: that plan stands)."""
+        key was planned again since it was taken (``False``: that plan stands). With
+        ``wake``, a next visit wakes one waiting worker, as a plan does: for a releaser
+        that does not go on to take the next visit itself (a delivery's sending thread,
+        whose dispatcher may be waiting on the lease's end)."""
 
     @abstractmethod
     def wait(self, timeout: float) -> bool:

@@ -18,6 +18,15 @@ Why these operations keep every event until it is delivered or given up:
   :meth:`WebhookQueue.retry`. A worker that dies between the two leaves the event where
   it was, due again, and the account's lease on the schedule runs out: another worker
   delivers it (at least once; the receiver knows a repeat by its ``webhook-id``).
+
+Why a hold beside the schedule's lease: a lease is a score on the schedule, and an event
+queued during an attempt plans the account sooner (a plan only brings a visit forward),
+which ends the lease's protection: another worker could take the account and send the
+same event again while the first attempt is still waiting on the receiver, and an
+account whose receiver hangs and whose notes keep coming would occupy every sending
+thread. :meth:`WebhookQueue.hold` is the account's own mark, on its shard, that an
+attempt is under way, ending with the lease: one attempt per account at a time, however
+often it is planned.
 """
 
 from __future__ import annotations
@@ -66,6 +75,16 @@ class WebhookQueue(ABC):
     def retry(self, handle: str, event_id: str, attempts: int, at: float) -> float | None:
         """Record ``attempts`` made and put the next attempt at ``at`` (an event no longer
         queued, dropped meanwhile, stays gone); when the next delivery is due."""
+
+    @abstractmethod
+    def hold(self, handle: str, holder: str, now: float, until: float) -> float | None:
+        """Mark an attempt of ``holder`` under way for ``handle`` until ``until`` (when its
+        lease ends), unless another holder's mark is still on: then when that one ends
+        (and nothing is marked)."""
+
+    @abstractmethod
+    def unhold(self, handle: str, holder: str) -> None:
+        """Remove ``holder``'s mark (another's, made after it ran out, stays)."""
 
     @abstractmethod
     def clear(self, handle: str) -> int:

@@ -12,7 +12,7 @@ import pytest
 
 from service.play import close_account, rotate_webhook_secret, set_webhook
 from service.play.deliveries import deliver, lease_seconds
-from service.play.notes import tell
+from service.play.webhooks import queue_webhooks
 from service.storage import Stores
 from service.webhooks import Attempt
 from tests.play.test_webhooks import URL, hooked, public
@@ -55,8 +55,6 @@ def visit(stores: Stores, send: Script, clock: Clock) -> str | None:
 
 
 def told(stores: Stores, handle: str, *note_ids: str, clock: Clock) -> None:
-    from service.play.webhooks import queue_webhooks
-
     notes = [(n, {"type": "your_turn", "game_id": n}) for n in note_ids]
     stores.accounts.append(handle, notes)
     queue_webhooks(stores, handle, notes, now=clock())
@@ -146,3 +144,30 @@ def test_accounts_with_events_due_take_turns_one_attempt_each(stores: Stores) ->
         pass
     # each visit made one attempt and put its account behind the other one due
     assert [c[0].rsplit("/", 1)[1] for c in send.calls] == ["ann", "bob"] * 3
+
+
+def test_an_event_queued_during_an_attempt_waits_for_it_instead_of_a_second_attempt(
+        stores: Stores) -> None:
+    """The new event plans the account sooner than its lease: another worker takes it,
+    finds the attempt under way and puts the account off; the first worker, done, plans
+    the next event at once."""
+    clock = Clock()
+    hooked(stores, "ann")
+    told(stores, "ann", "g:1", clock=clock)
+    calls: list[str] = []
+
+    def during(url: str, secret: str, event_id: str, body: str) -> Attempt:
+        calls.append(event_id)
+        if len(calls) == 1:  # while the first attempt waits on the receiver
+            told(stores, "ann", "g:2", clock=clock)
+            assert visit(stores, Script(), clock) is None  # held: no second attempt
+            assert visit(stores, Script(), clock) == "idle"  # put off until the hold ends
+        return Attempt(True, 200, "status 200")
+
+    lease = stores.webhook_schedule.take(clock(), lease_seconds(5.0))
+    assert lease is not None
+    assert deliver(stores, lease, during, RETRIES, clock) == "ok"
+    lease = stores.webhook_schedule.take(clock(), lease_seconds(5.0))  # g:2, due now
+    assert lease is not None
+    assert deliver(stores, lease, during, RETRIES, clock) == "ok"
+    assert len(calls) == len(set(calls)) == 2 and stores.webhooks.head("ann") is None

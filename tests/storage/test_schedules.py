@@ -121,3 +121,17 @@ def test_wake_ups_nobody_takes_are_kept_to_a_bound(on_redis: Schedule, db: redis
     for n in range(WAKES_KEPT + 20):
         on_redis.plan(f"g{n}", float(n))
     assert db.llen(WAKE_KEY) == WAKES_KEPT and db.zcard(DUE_KEY) == WAKES_KEPT + 20
+
+
+def test_a_release_wakes_a_waiting_worker_only_when_asked_and_only_with_a_next_visit(
+        schedule: Schedule) -> None:
+    while schedule.wait(0.001):  # the wake-ups of earlier plans: taken
+        pass
+    for game_id in ("a", "b", "c"):
+        schedule.plan(game_id, 100.0)
+        schedule.wait(0.001)
+    plain, waking, dropped = (schedule.take(100.0, 60) for _ in range(3))
+    assert plain is not None and waking is not None and dropped is not None
+    assert schedule.release(plain, 200.0) is True and schedule.wait(0.05) is False
+    assert schedule.release(waking, 200.0, wake=True) is True and schedule.wait(0.05) is True
+    assert schedule.release(dropped, None, wake=True) is True and schedule.wait(0.05) is False

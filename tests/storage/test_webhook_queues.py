@@ -8,6 +8,7 @@ own, on keys apart from the move workers'."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -124,3 +125,27 @@ def test_the_accounts_with_a_delivery_due_are_a_schedule_apart_from_the_moves(
     assert lease is not None and lease.key == "ann"
     assert db.zscore("ttt:{hooks}:due", "ann") == 130_000
     assert db.llen("ttt:{hooks}:wake") == 1 and db.exists("ttt:{moves}:due") == 0
+
+
+def test_a_hold_lets_one_attempt_at_a_time_until_it_is_released(queue: WebhookQueue) -> None:
+    now = time.time()  # Redis counts a hold's time itself
+    assert queue.hold("Ann", "a", now, now + 20) is None
+    busy = queue.hold("ann", "b", now, now + 25)
+    assert busy is not None and abs(busy - (now + 20)) < 0.5  # a's, until its lease ends
+    assert queue.hold("bob", "b", now, now + 25) is None  # another account's is its own
+    queue.unhold("ann", "b")  # not b's to remove
+    assert queue.hold("ann", "c", now, now + 30) is not None
+    queue.unhold("ann", "a")
+    assert queue.hold("ann", "c", now, now + 30) is None
+
+
+def test_a_hold_runs_out_with_its_lease_on_redis(on_redis: Stores, db: redis.Redis) -> None:
+    queue = on_redis.webhooks
+    now = time.time()
+    assert queue.hold("ann", "dead", now, now + 0.2) is None  # its worker died
+    assert db.exists("ttt:{acct:ann}:hooks:hold") == 1
+    assert queue.hold("ann", "next", now, now + 10) is not None
+    time.sleep(0.3)
+    assert queue.hold("ann", "next", time.time(), time.time() + 10) is None
+    queue.unhold("ann", "next")
+    assert db.keys("*") == []

@@ -38,7 +38,7 @@ class MemorySchedule(Schedule):
             self._visits[key] = until
             return Lease(key, until, at)
 
-    def release(self, lease: Lease, at: float | None) -> bool:
+    def release(self, lease: Lease, at: float | None, wake: bool = False) -> bool:
         with self._cond:
             if self._visits.get(lease.key) != lease.until:
                 return False
@@ -46,6 +46,9 @@ class MemorySchedule(Schedule):
                 del self._visits[lease.key]
             else:
                 self._visits[lease.key] = at
+                if wake:
+                    self._wakes += 1
+                    self._cond.notify()
             return True
 
     def wait(self, timeout: float) -> bool:

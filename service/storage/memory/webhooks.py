@@ -20,6 +20,7 @@ class MemoryWebhooks(WebhookQueue):
         self.cap = cap
         self._lock = threading.Lock()
         self._queues: dict[str, dict[str, Delivery]] = {}
+        self._holds: dict[str, tuple[str, float]] = {}
 
     def push(self, handle: str, deliveries: Sequence[Delivery]) -> tuple[int, int]:
         with self._lock:
@@ -56,6 +57,19 @@ class MemoryWebhooks(WebhookQueue):
                 queue[event_id] = replace(queue[event_id], attempts=attempts, due=at)
             first = self._first(handle)
             return None if first is None else first.due
+
+    def hold(self, handle: str, holder: str, now: float, until: float) -> float | None:
+        with self._lock:
+            other = self._holds.get(folded(handle))
+            if other is not None and other[1] > now:
+                return other[1]
+            self._holds[folded(handle)] = (holder, until)
+            return None
+
+    def unhold(self, handle: str, holder: str) -> None:
+        with self._lock:
+            if self._holds.get(folded(handle), ("", 0.0))[0] == holder:
+                del self._holds[folded(handle)]
 
     def clear(self, handle: str) -> int:
         with self._lock:

@@ -23,7 +23,6 @@ from .connection import RedisConnection
 __all__ = ["DUE_KEY", "WAKE_KEY", "RedisSchedule", "schedule_keys"]
 
 
-
 def schedule_keys(tag: str) -> tuple[str, str]:
     """The sorted set and the wake-up list of the schedule named ``tag`` (its hash tag)."""
     return f"ttt:{{{tag}}}:due", f"ttt:{{{tag}}}:wake"
@@ -55,13 +54,20 @@ redis.call('ZADD', KEYS[1], ARGV[2], due[1])
 return due
 """
 
-# KEYS: due. ARGV: game id, the lease's end ms, the next visit ms ('' for none). Only
-# while the entry still holds the lease: a plan made meanwhile stands. Returns 1 if done.
+# KEYS: due, wake. ARGV: game id, the lease's end ms, the next visit ms ('' for none),
+# '1' to push a wake-up with a next visit, wakes kept. Only while the entry still holds
+# the lease: a plan made meanwhile stands. Returns 1 if done.
 RELEASE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
 if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1])
-else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  if ARGV[4] == '1' then
+    redis.call('LPUSH', KEYS[2], '1')
+    redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[5]) - 1)
+  end
+end
 return 1
 """
 
@@ -96,10 +102,11 @@ class RedisSchedule(Schedule):
         key, due = taken
         return Lease(key.decode(), until / 1000, float(due) / 1000)
 
-    def release(self, lease: Lease, at: float | None) -> bool:
+    def release(self, lease: Lease, at: float | None, wake: bool = False) -> bool:
         return bool(self.connection.run(lambda: self._release(
-            keys=[self.due_key], args=[lease.key, _ms(lease.until),
-                                  "" if at is None else _ms(at)])))
+            keys=[self.due_key, self.wake_key],
+            args=[lease.key, _ms(lease.until), "" if at is None else _ms(at),
+                  "1" if wake else "0", WAKES_KEPT])))
 
     def wait(self, timeout: float) -> bool:
         seconds = min(max(timeout, 0.001), LONGEST_WAIT_SECONDS)

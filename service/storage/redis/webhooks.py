@@ -7,6 +7,8 @@ each operation is one script)::
     ttt:{acct:<h>}:hooks:due    sorted set: event id by its next attempt (Unix ms)
     ttt:{acct:<h>}:hooks:order  sorted set: event id by when it was queued (the cap drops
                                 the lowest)
+    ttt:{acct:<h>}:hooks:hold   string, the holder of the attempt under way (expires with
+                                its lease)
 
 Empty, they are gone (Redis deletes an empty hash or sorted set), so an account without
 waiting deliveries costs nothing here. The accounts with a delivery due are the webhook
@@ -77,6 +79,19 @@ end
 """ + _NEXT_DUE
 
 
+# KEYS: hold. ARGV: holder, ms until the lease ends. Nil if held now, else the ms left of
+# the other holder's mark.
+_HOLD = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
+return redis.call('PTTL', KEYS[1])
+"""
+
+# KEYS: hold. ARGV: holder. Only its own mark.
+_UNHOLD = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+"""
+
+
 def _ms(at: float) -> int:
     return round(at * 1000)
 
@@ -96,6 +111,8 @@ class RedisWebhooks(WebhookQueue):
         self._head = client.register_script(_HEAD)
         self._done = client.register_script(_DONE)
         self._retry = client.register_script(_RETRY)
+        self._hold = client.register_script(_HOLD)
+        self._unhold = client.register_script(_UNHOLD)
 
     @staticmethod
     def _keys(handle: str) -> list[str]:
@@ -127,6 +144,17 @@ class RedisWebhooks(WebhookQueue):
     def retry(self, handle: str, event_id: str, attempts: int, at: float) -> float | None:
         return _seconds(self.connection.run(lambda: self._retry(
             keys=self._keys(handle)[:2], args=[event_id, attempts, _ms(at)])))
+
+    def hold(self, handle: str, holder: str, now: float, until: float) -> float | None:
+        # relative to now (PX), so the workers' clocks need not agree with Redis's
+        left = self.connection.run(lambda: self._hold(
+            keys=[account_key(handle, "hooks:hold")],
+            args=[holder, max(1, _ms(until - now))]))
+        return None if left is None else now + max(int(left), 0) / 1000
+
+    def unhold(self, handle: str, holder: str) -> None:
+        self.connection.run(lambda: self._unhold(keys=[account_key(handle, "hooks:hold")],
+                                                 args=[holder]))
 
     def clear(self, handle: str) -> int:
         keys, client = self._keys(handle), self.connection.client
