@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         worker.run(stopping.is_set)
     if deliveries is not None:
         deliveries.finish()
+        deliveries.stores.close()
     stores.close()
     log.info("move worker stopped")
     return 0
