@@ -164,9 +164,11 @@ class Config:
         if not 0 < self.webhook_timeout_seconds <= 60:
             raise ValueError(f"WEBHOOK_TIMEOUT_SECONDS={self.webhook_timeout_seconds} must be "
                              "more than 0 and at most 60")
-        if self.webhook_queue_max < 1 or self.webhook_concurrency < 0:
-            raise ValueError("WEBHOOK_QUEUE_MAX must be 1 or more, WEBHOOK_CONCURRENCY 0 or "
-                             "more")
+        if self.webhook_queue_max < 1:
+            raise ValueError(f"WEBHOOK_QUEUE_MAX={self.webhook_queue_max} must be 1 or more")
+        if self.webhook_concurrency < 0:
+            raise ValueError(f"WEBHOOK_CONCURRENCY={self.webhook_concurrency} must be 0 or "
+                             "more (0: this process delivers none)")
 
     @property
     def webhook_retries(self) -> tuple[float, ...]:

@@ -9,6 +9,7 @@ for the delivery workers, never sent by the request."""
 from __future__ import annotations
 
 import base64
+import logging
 from dataclasses import replace
 from typing import Any
 
@@ -112,3 +113,20 @@ def test_a_challenge_is_queued_in_the_accounts_keys_for_the_workers_not_sent(
     assert redis_db.zcard("ttt:{hooks}:due") == 1
     assert redis_db.zrange("ttt:{hooks}:due", 0, -1) == [b"bob"]
     assert redis_db.exists("ttt:{acct:ann}:hooks") == 0  # ann has no webhook
+
+
+def test_a_webhook_secret_is_in_no_log_line_and_no_other_answer(
+        allowing: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    key = register(allowing, "ann")
+    made = patch(allowing, key, webhook_url=HOOK).json["webhook_secret"]
+    rotated = done(allowing.post("/v1/me/webhook-secret", headers=key_auth(key)))
+    secret = rotated.json["webhook_secret"]
+    others = [allowing.get("/v1/me", headers=key_auth(key)),
+              allowing.get("/v1/accounts/ann"),
+              done(allowing.patch("/v1/me", json={"challenges_from": "bots"},
+                                  headers=key_auth(key)))]
+    for shown in (made, secret):
+        assert shown[6:] not in caplog.text
+        assert not [r for r in others if shown[6:] in r.get_data(as_text=True)
+                    + str(dict(r.headers))]
