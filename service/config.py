@@ -58,6 +58,21 @@ variable                   default                     what it sets
                                                        and ``-Proto`` (werkzeug's ``ProxyFix``): the
                                                        client address (per-address limit) is the
                                                        value that many hops back; ``0`` trusts none
+``WEBHOOK_ALLOW_PRIVATE``  ``false``                   allow webhook URLs whose host is on a loopback,
+                                                       private, link-local or other non-public
+                                                       address (``true``: for tests and closed
+                                                       networks; docs/accounts.md#webhooks)
+``WEBHOOK_RETRY_SECONDS``  ``5,300,1800,7200,``        the wait before each retry of a webhook
+                           ``18000,28800,28800``       delivery after a failed attempt (the first
+                                                       is made at once); a failed attempt with no
+                                                       wait left gives up: by default the eighth,
+                                                       23 h 35 min after the first
+``WEBHOOK_TIMEOUT_SECONDS`` ``5``                      a delivery's connect timeout, and its read
+                                                       timeout; an attempt lasts at most twice it
+``WEBHOOK_QUEUE_MAX``      ``1000``                    undelivered webhooks kept per account (more:
+                                                       the oldest is dropped)
+``WEBHOOK_CONCURRENCY``    ``8``                       deliveries a worker process makes at once
+                                                       (``0``: it delivers none)
 =========================  ==========================  =========================================
 """
 
@@ -109,6 +124,16 @@ class Config:
     #: how much lower a move worker's CPU priority is than the web workers' (nice(2)):
     #: under load the kernel serves requests first, bot decisions with what is left
     worker_nice: int = 10
+    #: webhook URLs on non-public addresses allowed (docs/accounts.md#webhooks): off,
+    #: since a webhook is a request the service makes to wherever an account says
+    webhook_allow_private: bool = False
+    #: seconds before each retry of a delivery: Standard Webhooks' schedule (5 s, 5 min,
+    #: 30 min, 2 h, 5 h, 10 h, 10 h) with its last two waits 8 h, so the last attempt
+    #: comes within a day of the event, as the service promises
+    webhook_retry_seconds: str = "5,300,1800,7200,18000,28800,28800"
+    webhook_timeout_seconds: float = 5.0
+    webhook_queue_max: int = 1000
+    webhook_concurrency: int = 8
 
     def __post_init__(self) -> None:
         if self.stream_max_seconds <= 0 or self.stream_heartbeat_seconds <= 0:
@@ -130,6 +155,26 @@ class Config:
                                  "not a positive number (or off)") from None
         if self.proxy_hops < 0:
             raise ValueError(f"PROXY_HOPS={self.proxy_hops} must be 0 or more")
+        try:
+            retries = self.webhook_retries
+        except ValueError:
+            retries = ()
+        if not retries or any(not 0 <= s < 7 * 24 * 3600 for s in retries):
+            raise ValueError(f"WEBHOOK_RETRY_SECONDS={self.webhook_retry_seconds!r} is not a "
+                             "comma-separated list of seconds (0 to 7 days)")
+        if not 0 < self.webhook_timeout_seconds <= 60:
+            raise ValueError(f"WEBHOOK_TIMEOUT_SECONDS={self.webhook_timeout_seconds} must be "
+                             "more than 0 and at most 60")
+        if self.webhook_queue_max < 1:
+            raise ValueError(f"WEBHOOK_QUEUE_MAX={self.webhook_queue_max} must be 1 or more")
+        if self.webhook_concurrency < 0:
+            raise ValueError(f"WEBHOOK_CONCURRENCY={self.webhook_concurrency} must be 0 or "
+                             "more (0: this process delivers none)")
+
+    @property
+    def webhook_retries(self) -> tuple[float, ...]:
+        """``WEBHOOK_RETRY_SECONDS`` as numbers: the wait before each retry."""
+        return tuple(float(s) for s in self.webhook_retry_seconds.split(","))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -142,7 +187,18 @@ class Config:
                 continue
             kind = type(getattr(cls(), f.name))
             try:
-                values[f.name] = kind(raw)
+                values[f.name] = _boolean(raw) if kind is bool else kind(raw)
             except ValueError:
                 raise ValueError(f"{f.name.upper()}={raw!r} is not a valid {kind.__name__}") from None
         return cls(**values)
+
+
+def _boolean(raw: str) -> bool:
+    """A switch's value: ``true``/``1``/``yes``/``on`` or ``false``/``0``/``no``/``off``
+    (``bool("false")`` would be true)."""
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(raw)

@@ -69,9 +69,12 @@ BY_PATH: dict[str, str] = {
     "test_the_built_overlay_points_the_service_at_the_cluster_through_its_secret":
         "process",  # kubectl kustomize
     "tests/workers/": "fast",  # the move workers' loop and metrics on the in-memory stores
+    "tests/webhooks/": "fast",  # where a webhook may go (the test's resolver)
+    "tests/webhooks/test_send.py": "api",  # attempts against a receiver on loopback
     # a real redis-server, the app in this process (Flask's test client)
     "tests/api/": "api",
     "tests/api/test_streams_on_gunicorn.py": "process",
+    "tests/api/test_webhook_deliveries.py": "process",  # python -m service.workers, killed
     "tests/faults/": "process",
     "tests/faults/test_redis_full.py": "api",
     # real gunicorn, other processes

@@ -3,9 +3,11 @@
 An account is made with ``POST /v1/accounts`` (its key shown once); its key, sent as
 ``Authorization: Bearer <key>``, then identifies it on every route a seat token is taken
 (``service/play/credentials.py``) and on ``/v1/me…``: the account itself, its settings,
-a new key, its games (``/v1/me/games``) and its stream of notes (``/v1/me/stream``,
-framed like a game's stream: :mod:`.stream`). Every answer that carries a key is
-``no-store``; a key is never logged (the access log has no headers) nor counted.
+a new key, its webhook and that webhook's secret (``/v1/me/webhook-secret``), its games
+(``/v1/me/games``) and its stream of notes (``/v1/me/stream``, framed like a game's
+stream: :mod:`.stream`). Every answer that carries a key or a webhook secret is
+``no-store``; neither is ever logged (the access log has no headers or bodies) nor
+counted, and ``GET /v1/me`` shows the webhook's URL, never its secret.
 """
 
 from __future__ import annotations
@@ -31,9 +33,20 @@ from .schemas.accounts import (
     KeySchema,
     MyGamesSchema,
     ProfileSchema,
+    UpdatedAccountSchema,
+    WebhookSecretSchema,
 )
 from .stream import NDJSON, SSE, media_type, stream_cursor, stream_response
-from .web import QUERY_INT_MAX, URL_SAFE_ID, account, json_response, load_body, query_int, stores
+from .web import (
+    QUERY_INT_MAX,
+    URL_SAFE_ID,
+    account,
+    config,
+    json_response,
+    load_body,
+    query_int,
+    stores,
+)
 
 __all__ = ["accounts_blp", "me_blp"]
 
@@ -114,20 +127,30 @@ class Me(MethodView):
         return json_response(_me(_mine()), 200, {"Cache-Control": "private, no-cache"})
 
     @me_blp.doc(**json_body("AccountSettings", "The settings to change.",
-                            {"challenges_from": "bots"}),
+                            {"challenges_from": "bots",
+                             "webhook_url": "https://bots.example.com/three-thirteen"}),
                 operationId="updateMe", security=ACCOUNT_KEY)
-    @me_blp.response(200, AccountSchema)
-    @problems(me_blp, "invalid_token", "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body")
+    @me_blp.response(200, UpdatedAccountSchema)
+    @problems(me_blp, "invalid_token", "body_timeout", "body_too_large",
+              "unsupported_media_type", "invalid_json", "invalid_body", "invalid_webhook_url")
     def patch(self) -> Response:
         """Change your settings
 
         `challenges_from`: who may challenge you (`anyone`, `bots`: declared bot
-        accounts only, `nobody`).
+        accounts only, `nobody`). `webhook_url`: where your `your_turn`, `challenge`
+        and `game_finished` notes are POSTed (null: nowhere); a new or changed URL
+        answers with its signing secret, `webhook_secret`, shown only then.
         """
         mine = _mine()
         changes = load_body(_SETTINGS)
+        secret = None
+        if "webhook_url" in changes:
+            mine, secret = play.set_webhook(stores(), mine, changes.pop("webhook_url"),
+                                            allow_private=config().webhook_allow_private)
         changed = play.update_settings(stores(), mine, **changes) if changes else mine
-        return json_response(_me(changed), 200, {"Cache-Control": "private, no-cache"})
+        if secret is None:
+            return json_response(_me(changed), 200, {"Cache-Control": "private, no-cache"})
+        return json_response({**_me(changed), "webhook_secret": secret}, 200, NO_STORE)
 
     @me_blp.doc(operationId="closeMe", security=ACCOUNT_KEY)
     @me_blp.response(204)
@@ -156,6 +179,22 @@ class Key(MethodView):
         """
         key = play.rotate_key(stores(), _mine())
         return json_response({"key": key}, 201, NO_STORE)
+
+
+@me_blp.route("/webhook-secret")
+class WebhookSecret(MethodView):
+    @me_blp.doc(operationId="rotateWebhookSecret", security=ACCOUNT_KEY)
+    @me_blp.response(201, WebhookSecretSchema)
+    @problems(me_blp, "invalid_token", "no_webhook")
+    def post(self) -> Response:
+        """Replace your webhook's secret
+
+        The new secret is shown only here; every delivery from now on (retries of
+        earlier events too) is signed with it alone. Without a `webhook_url`,
+        409 `no_webhook`.
+        """
+        secret = play.rotate_webhook_secret(stores(), _mine())
+        return json_response({"webhook_secret": secret}, 201, NO_STORE)
 
 
 @me_blp.route("/games")

@@ -47,11 +47,14 @@ WHEN = {
     "invalid_seek": "a rated seek without a turn clock",
     "invalid_rules": "an unknown rules option, a value out of range, or rules this table "
     "cannot be dealt with",
+    "invalid_webhook_url": "a webhook URL that is not http(s), carries a user name or "
+    "password, does not resolve, or whose host is on a non-public address",
     "invalid_token": "no token, or one of no seat of this game (or not this seek's), or a "
     "key of no open account",
     "method_not_allowed": "another method than the path's",
     "not_acceptable": "the `Accept` header allows none of the response's media types",
     "not_found": "no such path",
+    "no_webhook": "no webhook URL is registered: there is no secret to make",
     "not_your_account": "a seat of an account other than your key's",
     "not_your_turn": "another seat is on turn (`current_seat`)",
     "rate_limited": "over a rate limit of this seat token or client address",

@@ -40,6 +40,8 @@ from service.play import (
     InvalidChallengeError,
     InvalidCursorError,
     InvalidSeekError,
+    InvalidWebhookUrlError,
+    NoWebhookError,
     PlayError,
     PreconditionFailedError,
     RecordNotReplayableError,
@@ -117,6 +119,8 @@ STATUS = {
     InvalidChallengeError: 422,
     TooManyChallengesError: 429,
     InvalidSeekError: 422,
+    InvalidWebhookUrlError: 422,
+    NoWebhookError: 409,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).

@@ -59,6 +59,8 @@ from .errors import (
     InvalidChallengeError,
     InvalidCursorError,
     InvalidSeekError,
+    InvalidWebhookUrlError,
+    NoWebhookError,
     PlayError,
     PreconditionFailedError,
     RecordNotReplayableError,
@@ -109,6 +111,7 @@ from .streams import (
 )
 from .views import game_view, game_view_bytes
 from .waits import changed_from, events_when, on_turn, view_when
+from .webhooks import WEBHOOK_TYPES, queue_webhooks, rotate_webhook_secret, set_webhook
 
 __all__ = [
     "CHALLENGES_FROM",
@@ -125,6 +128,7 @@ __all__ = [
     "RESERVED",
     "SEEK_TURN_SECONDS",
     "TICKET_TTL_SECONDS",
+    "WEBHOOK_TYPES",
     "ActionResult",
     "AlreadySeatedError",
     "AuthError",
@@ -141,9 +145,11 @@ __all__ = [
     "InvalidChallengeError",
     "InvalidCursorError",
     "InvalidSeekError",
+    "InvalidWebhookUrlError",
     "LoadLimit",
     "LobbyPage",
     "Message",
+    "NoWebhookError",
     "PlayError",
     "PreconditionFailedError",
     "RecordNotReplayableError",
@@ -201,13 +207,16 @@ __all__ = [
     "open_seek",
     "profile",
     "prune_listing",
+    "queue_webhooks",
     "read_challenge",
     "redeem_account_ticket",
     "redeem_ticket",
     "rotate_key",
+    "rotate_webhook_secret",
     "seat_of",
     "seek_status",
     "service_move",
+    "set_webhook",
     "stream_holds",
     "stream_messages",
     "update_settings",

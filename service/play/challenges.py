@@ -282,7 +282,7 @@ def _start(stores: Stores, challenge: Challenge, load: LoadLimit | None) -> None
 def visit_challenge(stores: Stores, lease: Lease, now: float) -> None:
     """A move worker's visit of a challenge: expire it when due unanswered, or start the
     game of an accepted one whose accepting request did not (it died); then release it."""
-    challenge_id = lease.game_id.removeprefix(CHALLENGE_MEMBER)
+    challenge_id = lease.key.removeprefix(CHALLENGE_MEMBER)
     challenge = stores.challenges.load(challenge_id)
     if challenge is not None and challenge["status"] == "accepted":
         try:

@@ -18,6 +18,8 @@ __all__ = [
     "InvalidChallengeError",
     "InvalidCursorError",
     "InvalidSeekError",
+    "InvalidWebhookUrlError",
+    "NoWebhookError",
     "PlayError",
     "PreconditionFailedError",
     "RecordNotReplayableError",
@@ -189,3 +191,17 @@ class InvalidSeekError(PlayError):
     """A seek that cannot be made as asked: rated without a turn clock (422)."""
 
     code = "invalid_seek"
+
+
+class InvalidWebhookUrlError(PlayError):
+    """A webhook URL no webhook may go to (422): not http(s), with a user name or password,
+    a host that does not resolve, or one on a non-public address (``WEBHOOK_ALLOW_PRIVATE``
+    off); the message says which."""
+
+    code = "invalid_webhook_url"
+
+
+class NoWebhookError(PlayError):
+    """A webhook secret asked of an account without a webhook URL (409)."""
+
+    code = "no_webhook"

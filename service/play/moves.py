@@ -91,11 +91,11 @@ def visit(stores: Stores, lease: Lease,
     """Make the one move the game of ``lease`` owes now, if any, and release it with its
     next visit; the game as that move saved it (``None``: nothing was due). A
     challenge's visit (its expiry, or the start of its game) is :func:`visit_challenge`'s."""
-    if lease.game_id.startswith(CHALLENGE_MEMBER):
+    if lease.key.startswith(CHALLENGE_MEMBER):
         visit_challenge(stores, lease, clock())
         return None
     try:
-        committed = commit(stores, lease.game_id, service_move(stores, clock()), lease=lease,
+        committed = commit(stores, lease.key, service_move(stores, clock()), lease=lease,
                            clock=clock)
     except NothingDue as nothing:
         stores.schedule.release(lease, next_visit(nothing.record, clock()))

@@ -25,14 +25,18 @@ from service.engine.seats import played_by_service
 from service.storage import GameRecord, Stores
 from service.verify.record import instant
 
+from .webhooks import queue_webhooks
+
 __all__ = ["account_effects", "tell"]
 
 
 def tell(stores: Stores, handle: str, notes: list[tuple[str, dict[str, Any]]]) -> None:
-    """Append ``(note id, body)`` notes to ``handle``'s stream, each once: the one way an
-    account is told anything (games' changes here, challenges in :mod:`.challenges`)."""
+    """Append ``(note id, body)`` notes to ``handle``'s stream, each once, and queue those
+    its webhook is sent (:func:`.webhooks.queue_webhooks`): the one way an account is
+    told anything (games' changes here, challenges in :mod:`.challenges`)."""
     if notes:
         stores.accounts.append(handle, notes)
+        queue_webhooks(stores, handle, notes)
 
 
 def _note(record: GameRecord, kind: str, seat: int, **fields: Any) -> tuple[str, dict[str, Any]]:

@@ -16,9 +16,11 @@ interface                 what                                                 m
 :class:`AccountStore`     accounts, their games and their event streams        ``accounts``
 :class:`ChallengeStore`   challenges, changed by compare-and-set; each         ``challenges``
                           account's index of its own
+:class:`WebhookQueue`     each account's webhook deliveries waiting            ``webhooks``
 ========================  ===================================================  ==============
 
-:class:`Stores` bundles one of each, built by :func:`redis_stores` (from the
+:class:`Stores` bundles one of each (and a second :class:`Schedule`, the webhook
+deliveries'), built by :func:`redis_stores` (from the
 configuration) or :func:`memory_stores`.
 """
 
@@ -41,6 +43,7 @@ from .schedule import Lease, Schedule
 from .seeks import Hold, Matching, SeekBoard, SeekEntry
 from .stores import Stores, memory_stores, redis_stores
 from .tickets import TicketStore
+from .webhooks import Delivery, WebhookQueue
 
 __all__ = [
     "LISTINGS",
@@ -48,6 +51,7 @@ __all__ = [
     "AccountStore",
     "Challenge",
     "ChallengeStore",
+    "Delivery",
     "GameExistsError",
     "GameRecord",
     "GameStore",
@@ -71,6 +75,7 @@ __all__ = [
     "TicketStore",
     "UnknownGameError",
     "VersionConflictError",
+    "WebhookQueue",
     "folded",
     "memory_stores",
     "redis_stores",

@@ -1,4 +1,5 @@
-"""The move workers' schedule: when the service owes a game a move, and who makes it.
+"""The move workers' schedule: when the service owes a game a move, and who makes it (and
+the webhook workers' schedule, the same kind: which account has a delivery due).
 
 Why a schedule beside the games: the moves the service makes itself (a bot seat's, the
 stand-in's, a turn clock's time-out) are made by move workers (``python -m
@@ -18,6 +19,10 @@ Why these operations, and why they cannot lose a move:
 * :meth:`Schedule.release` is the only way a visit is put off or dropped, and only by the
   worker holding the lease, and only if nobody planned it sooner meanwhile (a request
   that made a move due while the worker was looking): that plan stands.
+
+The webhook deliveries (:mod:`.webhooks`) need exactly this of their index across
+accounts, so it is this class again with accounts for games (a schedule's *key* is
+either), on keys of its own (``redis_stores`` builds both).
 """
 
 from __future__ import annotations
@@ -30,33 +35,36 @@ __all__ = ["Lease", "Schedule"]
 
 @dataclass(frozen=True, slots=True)
 class Lease:
-    """A game taken by one worker until ``until`` (Unix seconds, as the schedule holds it:
-    :meth:`Schedule.release` compares it exactly); ``due`` is when its visit was planned
-    (how late the worker came is a worker's metric)."""
+    """A key (a game, an account) taken by one worker until ``until`` (Unix seconds, as the
+    schedule holds it: :meth:`Schedule.release` compares it exactly); ``due`` is when its
+    visit was planned (how late the worker came is a worker's metric)."""
 
-    game_id: str
+    key: str
     until: float
     due: float
 
 
 class Schedule(ABC):
-    """One planned visit per game (Unix seconds), taken by the move workers under a lease."""
+    """One planned visit per key (Unix seconds), taken by the workers under a lease."""
 
     @abstractmethod
-    def plan(self, game_id: str, at: float) -> bool:
-        """Visit ``game_id`` no later than ``at``: a visit planned sooner stands, one
+    def plan(self, key: str, at: float) -> bool:
+        """Visit ``key`` no later than ``at``: a visit planned sooner stands, one
         planned later is brought forward, and when this makes the visit sooner (or new) a
         waiting worker is woken (``True``)."""
 
     @abstractmethod
     def take(self, now: float, lease_seconds: float) -> Lease | None:
-        """The game whose visit is the earliest at or before ``now``, leased for
+        """The key whose visit is the earliest at or before ``now``, leased for
         ``lease_seconds`` in the same atomic step; ``None`` if none is due."""
 
     @abstractmethod
-    def release(self, lease: Lease, at: float | None) -> bool:
+    def release(self, lease: Lease, at: float | None, wake: bool = False) -> bool:
         """End ``lease``: the next visit at ``at`` (``None``: no visit planned), unless the
-        game was planned again since it was taken (``False``: that plan stands)."""
+        key was planned again since it was taken (``False``: that plan stands). With
+        ``wake``, a next visit wakes one waiting worker, as a plan does: for a releaser
+        that does not go on to take the next visit itself (a delivery's sending thread,
+        whose dispatcher may be waiting on the lease's end)."""
 
     @abstractmethod
     def wait(self, timeout: float) -> bool:

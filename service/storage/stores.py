@@ -1,7 +1,7 @@
 """One store of each concept, bundled: what the service layer and the HTTP layer are handed.
 
 Why a bundle: a move touches several concepts (the game and its events, the acting
-seat's reply, the lobby, the move workers' schedule), and the play functions that make one
+seat's reply, the lobby, the move workers' schedule, the accounts told and their webhooks), and the play functions that make one
 take the bundle; a function that needs one concept takes just that store. The bundle is
 built in one place, from the configuration: :func:`redis_stores` for the service and the
 move workers (every store on one shared connection), :func:`memory_stores` for fast tests.
@@ -30,6 +30,7 @@ from .memory import (
     MemorySchedule,
     MemorySeekBoard,
     MemoryTickets,
+    MemoryWebhooks,
     Shared,
 )
 from .records import RecordStore
@@ -45,11 +46,13 @@ from .redis import (
     RedisSchedule,
     RedisSeekBoard,
     RedisTickets,
+    RedisWebhooks,
 )
 from .replies import ReplyStore
 from .schedule import Schedule
 from .seeks import SeekBoard
 from .tickets import TicketStore
+from .webhooks import WebhookQueue
 
 __all__ = ["Stores", "memory_stores", "redis_stores"]
 
@@ -72,6 +75,10 @@ class Stores:
     loads: LoadStore
     accounts: AccountStore
     challenges: ChallengeStore
+    #: each account's webhook deliveries waiting, and which accounts have one due (a
+    #: schedule of its own, taken by the delivery workers)
+    webhooks: WebhookQueue
+    webhook_schedule: Schedule
     #: releases what the stores share (Redis: the connections and the hub)
     release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
@@ -104,15 +111,19 @@ def redis_stores(config: Config) -> Stores:
         loads=RedisLoads(connection),
         accounts=RedisAccounts(connection),
         challenges=RedisChallenges(connection),
+        webhooks=RedisWebhooks(connection, cap=config.webhook_queue_max),
+        webhook_schedule=RedisSchedule(connection, tag="hooks"),
         release=connection.close,
     )
 
 
 def memory_stores(config: Config | None = None) -> Stores:
     """Fresh in-memory stores (``config``: only its ``open_game_ttl_seconds``, how long a
-    match's record is kept), for tests: nothing is shared with any other bundle."""
+    match's record is kept, and ``webhook_queue_max``), for tests: nothing is shared with
+    any other bundle."""
     shared = Shared()
-    kept = (config or Config()).open_game_ttl_seconds
+    config = config or Config()
+    kept = config.open_game_ttl_seconds
     return Stores(
         games=MemoryGameStore(shared),
         replies=MemoryReplies(shared),
@@ -124,4 +135,6 @@ def memory_stores(config: Config | None = None) -> Stores:
         loads=MemoryLoads(),
         accounts=MemoryAccounts(shared),
         challenges=MemoryChallenges(),
+        webhooks=MemoryWebhooks(cap=config.webhook_queue_max),
+        webhook_schedule=MemorySchedule(),
     )

@@ -1,4 +1,5 @@
-"""``python -m service.workers``: a move worker process (:mod:`service.workers.moves`).
+"""``python -m service.workers``: a move worker process (:mod:`service.workers.moves`), with
+the webhook deliveries on threads beside it (:mod:`service.workers.deliveries`).
 
 It reads the service's own environment (``REDIS_URL`` and the rest of
 :class:`~service.config.Config`), needs no gunicorn, and any number may run at once
@@ -6,13 +7,21 @@ It reads the service's own environment (``REDIS_URL`` and the rest of
 ``WORKER_NICE`` first. SIGTERM or SIGINT ends it after the move at hand. Logs are JSON
 lines on stderr, like the web workers'. With ``--metrics-port`` (or
 ``WORKER_METRICS_PORT``) it serves its own Prometheus ``/metrics``: visits, moves,
-failures, how late visits were taken, and how many games are overdue and by how long.
+failures, how late visits were taken, how many games are overdue and by how long, and
+the webhook attempts by outcome.
+
+The deliveries have stores of their own (their own Redis connections, and their own
+blocking read of the webhook schedule), so neither loop waits for the other's
+connection; ``WEBHOOK_CONCURRENCY=0`` leaves them to other processes. urllib3 logs each
+request's path at debug level, so its logger stays at warnings whatever ``LOG_LEVEL``
+says: a webhook's URL is never logged.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -29,7 +38,8 @@ class Stopped(Exception):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m service.workers",
-        description="Make the moves the service owes: bot seats, stand-ins, turn clocks.")
+        description="Make the moves the service owes (bot seats, stand-ins, turn clocks) "
+                    "and deliver the webhooks.")
     parser.add_argument("--metrics-port", type=int,
                         help="serve /metrics on this port (default: WORKER_METRICS_PORT; 0: none)")
     args = parser.parse_args(argv)
@@ -43,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     from service.config import Config
     from service.jsonlog import JsonFormatter
     from service.storage import redis_stores
+    from service.webhooks import post
 
+    from .deliveries import DeliveryWorker
     from .metrics import WorkerMetrics
     from .moves import MoveWorker
 
@@ -51,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     handler.setFormatter(JsonFormatter())
     # LOG_LEVEL as gunicorn's workers read it (deploy/gunicorn.conf.py)
     logging.basicConfig(level=os.environ.get("LOG_LEVEL", "info").upper(), handlers=[handler])
+    logging.getLogger("urllib3").setLevel(logging.WARNING)  # its debug lines name URLs
     config = Config.from_env()
     os.nice(config.worker_nice)
     port = config.worker_metrics_port if args.metrics_port is None else args.metrics_port
@@ -65,6 +78,18 @@ def main(argv: list[str] | None = None) -> int:
     stores = redis_stores(config)
     worker = MoveWorker(stores, metrics)
     stopping = threading.Event()
+    deliveries, delivering = None, None
+    if config.webhook_concurrency:
+        hook_stores = redis_stores(config)
+        send = functools.partial(post, timeout=config.webhook_timeout_seconds,
+                                 allow_private=config.webhook_allow_private)
+        deliveries = DeliveryWorker(
+            hook_stores, send, retries=config.webhook_retries,
+            timeout=config.webhook_timeout_seconds,
+            concurrency=config.webhook_concurrency, metrics=metrics)
+        # a daemon: one blocked on the schedule is not waited for; attempts are (finish)
+        delivering = threading.Thread(target=deliveries.run, args=(stopping.is_set,),
+                                      name="webhooks", daemon=True)
 
     def stop(*_: object) -> None:
         stopping.set()
@@ -74,8 +99,14 @@ def main(argv: list[str] | None = None) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, stop)
     log.info("move worker started (nice %d)", config.worker_nice)
+    if delivering is not None:
+        delivering.start()
+        log.info("webhook deliveries started (%d at once)", config.webhook_concurrency)
     with contextlib.suppress(Stopped):
         worker.run(stopping.is_set)
+    if deliveries is not None:
+        deliveries.finish()
+        deliveries.stores.close()
     stores.close()
     log.info("move worker stopped")
     return 0

@@ -10,6 +10,11 @@ Why a lateness histogram and gauges of the schedule, not only counters: a worker
 alive but behind (too few replicas for the bots and clocks in play) shows as visits
 taken late and games overdue. Every replica reads the same schedule, so take the
 ``max`` of the gauges across replicas, not the sum; the histogram and the counters add up.
+
+The webhook deliveries (:mod:`.deliveries`) count their attempts by outcome: ``ok`` (a
+2xx), ``retried`` (failed, tried again later) and ``failed`` (failed for the last time:
+given up). No label names an account, a URL or a secret: the series stay few, and
+``/metrics`` shows nothing an account registered.
 """
 
 from __future__ import annotations
@@ -28,7 +33,10 @@ from prometheus_client import (
 
 from service.storage import GameRecord, Schedule
 
-__all__ = ["WorkerMetrics"]
+__all__ = ["WEBHOOK_OUTCOMES", "WorkerMetrics"]
+
+#: What came of a webhook delivery attempt (:func:`service.play.deliveries.deliver`).
+WEBHOOK_OUTCOMES = ("ok", "retried", "failed")
 
 _LATENESS_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -65,7 +73,16 @@ class WorkerMetrics:
         self.overdue = Gauge("ttt_worker_overdue_seconds",
                              "How long the earliest due visit had waited when the schedule "
                              "was last read (0: none was due).", registry=r)
-        for unknown in (self.due, self.overdue):  # NaN, not 0, until the schedule is read
+        self.webhooks = Counter("ttt_worker_webhook_deliveries_total",
+                                "Webhook delivery attempts, by outcome: ok (a 2xx), retried "
+                                "(failed, tried again later), failed (the last attempt "
+                                "failed: given up).", ["outcome"], registry=r)
+        for outcome in WEBHOOK_OUTCOMES:  # every series from the start, at 0
+            self.webhooks.labels(outcome)
+        self.webhooks_due = Gauge("ttt_worker_webhook_accounts_due",
+                                  "Accounts with a webhook delivery due when the webhook "
+                                  "schedule was last read.", registry=r)
+        for unknown in (self.due, self.overdue, self.webhooks_due):  # NaN until read
             unknown.set(math.nan)
 
     def serve(self, port: int) -> None:

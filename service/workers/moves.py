@@ -100,7 +100,7 @@ class MoveWorker:
         except StorageUnavailableError:
             raise
         except Exception:  # a bug in one game: logged; it comes due again with its lease
-            log.exception("the visit of game %s failed", lease.game_id)
+            log.exception("the visit of game %s failed", lease.key)
             self.metrics.failed.inc()
         return True
 

@@ -18,9 +18,10 @@ test_features_across_shards.py; the bounded per-node pools are test_cluster_pool
 The subset adds the rest: idempotent replies and superseded keys, the keys' TTLs and
 shared hash tag, a save that loses its compare-and-set, seat claims and their wake-up,
 event paging, the lobby's listings (skipped and pruned), seek contention, cancel and
-expiry, stream tickets, records outliving the game's keys, and 429s counted in the
-cluster. The other tests of ``tests/api`` check validation, rendering and HTTP, which do
-not depend on where the keys live; ``make test`` runs them all on one Redis. A test
+expiry, stream tickets, records outliving the game's keys, 429s counted in the
+cluster, and webhook queues with their schedule, delivered by a worker process. The
+other tests of ``tests/api`` check validation, rendering and HTTP, which do not depend
+on where the keys live; ``make test`` runs them all on one Redis. A test
 named here that is renamed or removed fails this one, naming it, rather than silently
 dropping out.
 """
@@ -136,6 +137,11 @@ API_ON_THE_CLUSTER = [
     "test_challenges.py::test_three_accounts_play_a_challenge_with_their_keys_and_hear_every_note_once",
     "test_challenges.py::test_an_unanswered_challenge_expires_and_both_sides_hear_it",
     "test_rate_limits.py::test_challenging_past_the_accounts_quota_is_429_with_ratelimit_headers",
+    # webhooks: the queue in the account's keys (its shard), the webhook schedule on its
+    # own, retries by a worker process on the cluster until the receiver answers 200
+    "test_webhooks.py::test_a_challenge_is_queued_in_the_accounts_keys_for_the_workers_not_sent",
+    "test_webhook_deliveries.py::"
+    "test_a_receiver_answering_500_three_times_then_200_gets_one_event_id_signed_each_time",
 ]
 
 

@@ -25,7 +25,7 @@ from service.play import PlayError
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"
 API = SERVICE / "api"
-METHODS = {"get", "post", "delete"}
+METHODS = {"get", "post", "patch", "delete"}
 #: werkzeug's own errors that helpers raise, by the code they become
 WERKZEUG = {"RequestEntityTooLarge": "body_too_large", "ClientDisconnected": "bad_request"}
 #: codes any request may meet whatever its operation, so no operation lists them

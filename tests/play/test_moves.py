@@ -251,7 +251,7 @@ def test_a_visit_makes_one_move_and_puts_the_game_behind_those_due_before_it() -
         clock.now += 0.001
         lease = stores.schedule.take(clock.now, LEASE_SECONDS)
         assert lease is not None
-        order.append(lease.game_id)
+        order.append(lease.key)
         assert visit(stores, lease, clock) is not None
     # round robin, one move each (games due at the same moment go in id order)
     assert sorted(order[:3]) == sorted(games) and order == order[:3] * 3

@@ -55,13 +55,13 @@ def test_due_games_are_taken_earliest_first_each_under_a_lease(schedule: Schedul
         schedule.plan(game_id, at)
     first = schedule.take(250.0, 1000)
     second = schedule.take(250.0, 1000)
-    assert (first and first.game_id, second and second.game_id) == ("early", "mid")
+    assert (first and first.key, second and second.key) == ("early", "mid")
     assert first is not None and (first.until, first.due) == (1250.0, 100.0)
     assert schedule.take(250.0, 1000) is None  # "late" is not due; the others are leased
     late = schedule.take(1250.0, 10)
     again = schedule.take(1250.0, 10)  # a lease ran out: its worker died
-    assert late is not None and late.game_id == "late"
-    assert again is not None and again.game_id == "early" and again.due == 1250.0
+    assert late is not None and late.key == "late"
+    assert again is not None and again.key == "early" and again.due == 1250.0
 
 
 def test_a_release_plans_the_next_visit_or_drops_it_unless_planned_again_meanwhile(
@@ -71,7 +71,7 @@ def test_a_release_plans_the_next_visit_or_drops_it_unless_planned_again_meanwhi
     lease_a, lease_b = schedule.take(100.0, 60), schedule.take(100.0, 60)
     assert lease_a is not None and lease_b is not None
     assert schedule.release(lease_a, 500.0) is True
-    assert schedule.plan(lease_b.game_id, 120.0) is True  # a move made due while it looked
+    assert schedule.plan(lease_b.key, 120.0) is True  # a move made due while it looked
     assert schedule.release(lease_b, None) is False  # the plan stands
     assert schedule.visits_due(130.0) == (1, 120.0)
     taken = schedule.take(130.0, 60)
@@ -87,7 +87,7 @@ def test_racing_workers_take_every_due_game_exactly_once_within_a_lease(
 
     def worker(mine: list[str]) -> None:
         while (lease := schedule.take(2000.0, 60)) is not None:
-            mine.append(lease.game_id)
+            mine.append(lease.key)
 
     threads = [threading.Thread(target=worker, args=(t,)) for t in taken]
     for t in threads:
@@ -121,3 +121,17 @@ def test_wake_ups_nobody_takes_are_kept_to_a_bound(on_redis: Schedule, db: redis
     for n in range(WAKES_KEPT + 20):
         on_redis.plan(f"g{n}", float(n))
     assert db.llen(WAKE_KEY) == WAKES_KEPT and db.zcard(DUE_KEY) == WAKES_KEPT + 20
+
+
+def test_a_release_wakes_a_waiting_worker_only_when_asked_and_only_with_a_next_visit(
+        schedule: Schedule) -> None:
+    while schedule.wait(0.001):  # the wake-ups of earlier plans: taken
+        pass
+    for game_id in ("a", "b", "c"):
+        schedule.plan(game_id, 100.0)
+        schedule.wait(0.001)
+    plain, waking, dropped = (schedule.take(100.0, 60) for _ in range(3))
+    assert plain is not None and waking is not None and dropped is not None
+    assert schedule.release(plain, 200.0) is True and schedule.wait(0.05) is False
+    assert schedule.release(waking, 200.0, wake=True) is True and schedule.wait(0.05) is True
+    assert schedule.release(dropped, None, wake=True) is True and schedule.wait(0.05) is False

@@ -60,3 +60,11 @@ def test_a_taken_port_is_an_os_error() -> None:
         taken.listen()
         with pytest.raises(OSError):
             WorkerMetrics().serve(taken.getsockname()[1])
+
+
+def test_webhook_outcomes_are_counted_from_zero_and_the_due_gauge_is_unknown_until_read() \
+        -> None:
+    metrics = WorkerMetrics()
+    for outcome in ("ok", "retried", "failed"):
+        assert value(metrics, "ttt_worker_webhook_deliveries_total", outcome=outcome) == 0
+    assert math.isnan(value(metrics, "ttt_worker_webhook_accounts_due"))  # type: ignore[arg-type]

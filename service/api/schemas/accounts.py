@@ -8,9 +8,15 @@ from service.play import CHALLENGES_FROM, HANDLE_PATTERN
 
 from .cards import StrictSchema, check_boolean
 
-__all__ = ["HANDLE_PATTERN", "AccountRequestSchema", "AccountSchema", "AccountSettingsSchema",
-           "CreatedAccountSchema", "KeySchema", "MyGamesSchema", "ProfileSchema",
-           "handle_field"]
+__all__ = ["HANDLE_PATTERN", "WEBHOOK_URL_MAX", "AccountRequestSchema", "AccountSchema",
+           "AccountSettingsSchema", "CreatedAccountSchema", "KeySchema", "MyGamesSchema",
+           "ProfileSchema", "UpdatedAccountSchema", "WebhookSecretSchema", "handle_field"]
+
+#: The longest webhook URL taken.
+WEBHOOK_URL_MAX = 2048
+_SECRET = ("The secret your webhook's deliveries are signed with (Standard Webhooks: "
+           "`whsec_` and base64), shown only here; verify each delivery's "
+           "`webhook-signature` with it. See docs/accounts.md, Webhooks.")
 
 
 def handle_field(description: str, required: bool = False) -> fields.String:
@@ -51,17 +57,38 @@ class AccountSchema(Schema):
                                     metadata={"description": "Who may challenge you."})
     webhook_url = fields.String(required=True, allow_none=True, metadata={
         "description": "Where `your_turn`, `challenge` and `game_finished` are POSTed "
-                       "(null: nowhere)."})
+                       "(null: nowhere). Its secret is never shown here."})
     last_note = fields.Integer(required=True, metadata={
         "description": "The number of your newest note (0: none): a bot that starts reads "
                        "`GET /v1/me/games` and `GET /v1/challenges`, then follows "
                        "`/v1/me/stream?after=<this>`."})
 
 
+class UpdatedAccountSchema(AccountSchema):
+    """Your account as changed: with the webhook's new secret when one was made."""
+
+    webhook_secret = fields.String(metadata={
+        "description": f"Present only when this change registered a new or changed "
+                       f"`webhook_url`. {_SECRET}", "example": "whsec_" + "A" * 43 + "="})
+
+
 class AccountSettingsSchema(StrictSchema):
     challenges_from = fields.String(validate=validate.OneOf(CHALLENGES_FROM), metadata={
         "description": "Who may challenge you: `anyone`, `bots` (declared bot accounts "
                        "only) or `nobody`."})
+    webhook_url = fields.String(allow_none=True, validate=validate.Length(
+        min=1, max=WEBHOOK_URL_MAX), metadata={
+        "description": "Where `your_turn`, `challenge` and `game_finished` are POSTed, "
+                       "signed (Standard Webhooks); null removes it and drops what is "
+                       "waiting. An `http` or `https` URL without a user name or password "
+                       "whose host is on public addresses only (else 422 "
+                       "`invalid_webhook_url`). A new or changed URL gets a new secret, "
+                       "shown once in the answer (`webhook_secret`).",
+        "example": "https://bots.example.com/three-thirteen"})
+
+
+class WebhookSecretSchema(Schema):
+    webhook_secret = fields.String(required=True, metadata={"description": _SECRET})
 
 
 class ProfileSchema(Schema):

@@ -18,6 +18,7 @@ from .schedule import MemorySchedule
 from .seeks import MemorySeekBoard
 from .shared import Shared
 from .tickets import MemoryTickets
+from .webhooks import MemoryWebhooks
 
 __all__ = [
     "MemoryAccounts",
@@ -30,5 +31,6 @@ __all__ = [
     "MemorySchedule",
     "MemorySeekBoard",
     "MemoryTickets",
+    "MemoryWebhooks",
     "Shared",
 ]

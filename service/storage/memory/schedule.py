@@ -1,5 +1,5 @@
-"""The in-memory :class:`~service.storage.schedule.Schedule`: a dict of game id to its
-planned visit under one condition variable (planning, taking and releasing are each one
+"""The in-memory :class:`~service.storage.schedule.Schedule`: a dict of key (a game id, an
+account) to its planned visit under one condition variable (planning, taking and releasing are each one
 step under it; a plan that brings a visit forward notifies one waiter)."""
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ class MemorySchedule(Schedule):
         self._visits: dict[str, float] = {}
         self._wakes = 0
 
-    def plan(self, game_id: str, at: float) -> bool:
+    def plan(self, key: str, at: float) -> bool:
         with self._cond:
-            if game_id in self._visits and self._visits[game_id] <= at:
+            if key in self._visits and self._visits[key] <= at:
                 return False
-            self._visits[game_id] = at
+            self._visits[key] = at
             self._wakes += 1
             self._cond.notify()
             return True
@@ -33,19 +33,22 @@ class MemorySchedule(Schedule):
             due = [(at, g) for g, at in self._visits.items() if at <= now]
             if not due:
                 return None
-            at, game_id = min(due)
+            at, key = min(due)
             until = now + lease_seconds
-            self._visits[game_id] = until
-            return Lease(game_id, until, at)
+            self._visits[key] = until
+            return Lease(key, until, at)
 
-    def release(self, lease: Lease, at: float | None) -> bool:
+    def release(self, lease: Lease, at: float | None, wake: bool = False) -> bool:
         with self._cond:
-            if self._visits.get(lease.game_id) != lease.until:
+            if self._visits.get(lease.key) != lease.until:
                 return False
             if at is None:
-                del self._visits[lease.game_id]
+                del self._visits[lease.key]
             else:
-                self._visits[lease.game_id] = at
+                self._visits[lease.key] = at
+                if wake:
+                    self._wakes += 1
+                    self._cond.notify()
             return True
 
     def wait(self, timeout: float) -> bool:

@@ -22,9 +22,13 @@ them together)::
     ttt:{load:<c>}:bots     hash, a client's games with bot seats          loads.py
     ttt:{acct:<h>}:…        an account, its games, notes and challenges    accounts.py
     ttt:{ch:<id>}:challenge string, a challenge (JSON)                     challenges.py
+    ttt:{acct:<h>}:hooks…   its webhook deliveries waiting                 webhooks.py
+    ttt:{hooks}:due         sorted set, accounts with a delivery due       schedule.py
+    ttt:{hooks}:wake        list, one entry a waiting delivery worker to wake
 
 The game's own keys are written together by the save script (:mod:`.scripts`); the
-lobby, the schedule and the pools are indexes across games, each on a shard of its own.
+lobby, the schedule and the pools are indexes across games, each on a shard of its own,
+as the webhook schedule is across accounts.
 """
 
 from .accounts import RedisAccounts
@@ -38,6 +42,7 @@ from .replies import RedisReplies
 from .schedule import RedisSchedule
 from .seeks import RedisSeekBoard
 from .tickets import RedisTickets
+from .webhooks import RedisWebhooks
 
 __all__ = [
     "RedisAccounts",
@@ -51,4 +56,5 @@ __all__ = [
     "RedisSchedule",
     "RedisSeekBoard",
     "RedisTickets",
+    "RedisWebhooks",
 ]

@@ -11,6 +11,7 @@ Keys of one account share the hash tag ``{acct:<handle folded>}``::
                              appended twice is kept once
     ttt:{acct:<h>}:moved     pub/sub channel: every append publishes on it (the hub's
                              channel of the "game" ``acct:<h>``: readers park on the hub)
+    ttt:{acct:<h>}:hooks…    its webhook deliveries waiting (webhooks.py)
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..accounts import Account, AccountStore, Note, folded
 from ..seeks import Waiter
 from .connection import RedisConnection
 
-__all__ = ["RedisAccounts"]
+__all__ = ["RedisAccounts", "account_key"]
 
 #: Note ids remembered for the once-only append, and notes kept in a stream.
 IDS_KEPT = 5_000
@@ -74,8 +75,13 @@ _FIELDS = {"handle": "handle", "bot": "bot", "key_hash": "key", "created": "crea
            "closed": "closed"}
 
 
-def _key(handle: str, what: str) -> str:
+def account_key(handle: str, what: str) -> str:
+    """A key of ``handle``'s account: all share its hash tag (so one shard, one script)."""
     return f"ttt:{{acct:{folded(handle)}}}:{what}"
+
+
+def _key(handle: str, what: str) -> str:
+    return account_key(handle, what)
 
 
 def _stored(name: str, value: Any) -> str:

@@ -1,0 +1,171 @@
+"""Webhook deliveries end to end on a real Redis: accounts and a challenge made over HTTP
+(the app in this process), the deliveries made by ``python -m service.workers`` processes,
+to a receiver on loopback (so the operator's ``WEBHOOK_ALLOW_PRIVATE`` is on, as only a
+test or a closed network sets it), with retry waits of a fraction of a second.
+
+What they show: a receiver that answers 500 three times and then 200 gets the same event
+(one ``webhook-id``, the same body) four times, each validly signed by the account's
+secret as the test's own Standard Webhooks verification computes it, each retry after its
+configured wait (and soon after it), and no fifth; a delivery worker killed by SIGKILL between two attempts,
+or during one, loses nothing: another started after it delivers the event, with the same
+id; and neither the secret nor the URL is ever in a worker's log."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.config import Config
+from service.play.deliveries import lease_seconds
+from tests.api.conftest import done
+from tests.api.test_accounts import key_auth, register
+from tests.conftest import ROOT, wait_until
+from tests.webhooks.receiver import Receiver, receiving, reference_signature, signed_by
+
+#: The path the receiver is registered at: a worker's log must never show it.
+PATH = "/ttt-hooks-d41d8cd9"
+TIMEOUT_SECONDS = 1.0
+
+
+@pytest.fixture
+def http(config: Config, redis_db: Any) -> FlaskClient:
+    """A client of an app whose operator allows webhooks to loopback."""
+    app = create_app(replace(config, webhook_allow_private=True))
+    app.config["TESTING"] = True
+    return app.test_client()
+
+
+class Deliverers:
+    """``python -m service.workers`` processes on the test's Redis, each logging to its
+    own file; every one still running is killed at the end."""
+
+    def __init__(self, config: Config, folder: Path, retries: str) -> None:
+        self.env = {**os.environ, "REDIS_URL": config.redis_url, "LOG_LEVEL": "info",
+                    "WEBHOOK_ALLOW_PRIVATE": "1", "WEBHOOK_RETRY_SECONDS": retries,
+                    "WEBHOOK_TIMEOUT_SECONDS": str(TIMEOUT_SECONDS), "WORKER_NICE": "0"}
+        self.folder = folder
+        self.started: list[tuple[subprocess.Popen[bytes], Path]] = []
+
+    def start(self) -> subprocess.Popen[bytes]:
+        log = self.folder / f"worker-{len(self.started)}.log"
+        with log.open("wb") as out:
+            proc = subprocess.Popen([sys.executable, "-m", "service.workers"], cwd=ROOT,
+                                    env=self.env, stderr=out)
+        self.started.append((proc, log))
+        return proc
+
+    def logs(self) -> str:
+        return "".join(log.read_text() for _, log in self.started)
+
+    def close(self) -> None:
+        for proc, _ in self.started:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(10)
+
+
+@pytest.fixture
+def deliverers(config: Config, tmp_path: Path, request: pytest.FixtureRequest
+               ) -> Iterator[Deliverers]:
+    made = Deliverers(config, tmp_path, getattr(request, "param", "0.3,0.6,1.2,5"))
+    yield made
+    made.close()
+
+
+def challenged(http: FlaskClient, url: str) -> tuple[str, str]:
+    """Ann challenges Bob, whose webhook is ``url``: Bob's secret and the challenge's id."""
+    ann, bob = register(http, "ann"), register(http, "bob")
+    r = done(http.patch("/v1/me", json={"webhook_url": url}, headers=key_auth(bob)))
+    assert r.status_code == 200, r.json
+    made = done(http.post("/v1/challenges", headers=key_auth(ann), json={
+        "to": ["bob"], "rules": {"preset": "classic", "hand_sizes": [3]}}))
+    assert made.status_code == 201, made.json
+    return r.json["webhook_secret"], made.json["challenge_id"]
+
+
+def queued(redis_db: redis.Redis) -> dict[bytes, bytes]:
+    return redis_db.hgetall("ttt:{acct:bob}:hooks")  # type: ignore[return-value]
+
+
+def test_a_receiver_answering_500_three_times_then_200_gets_one_event_id_signed_each_time(
+        http: FlaskClient, redis_db: redis.Redis, deliverers: Deliverers) -> None:
+    waits = (0.3, 0.6, 1.2)
+    with receiving(statuses=[500, 500, 500]) as receiver:
+        secret, challenge_id = challenged(http, receiver.url(PATH))
+        deliverers.start()
+        got = receiver.wait_for(4, 30)
+        time.sleep(1.0)  # the 200 ends it: no fifth attempt
+        assert len(receiver.received) == 4
+    ids = {r.headers["webhook-id"] for r in got}
+    assert len(ids) == 1 and next(iter(ids)).startswith("msg_")
+    assert {r.body for r in got} == {got[0].body} and {r.path for r in got} == {PATH}
+    for r in got:
+        assert r.headers["webhook-signature"] == reference_signature(
+            secret, r.headers["webhook-id"], r.headers["webhook-timestamp"], r.body)
+        assert signed_by(secret, r.headers, r.body)
+        assert r.headers["content-type"] == "application/json"
+    event = json.loads(got[0].body)
+    assert event["type"] == "challenge" and event["data"]["challenge_id"] == challenge_id
+    assert event["data"]["account"] == "bob"
+    # each retry after its wait, and soon after it: the worker is woken, it does not poll
+    gaps = [b.at - a.at for a, b in itertools.pairwise(got)]
+    assert all(wait <= gap < wait + 1.0 for gap, wait in zip(gaps, waits, strict=True)), gaps
+    wait_until(lambda: not queued(redis_db), 5, "the delivered event gone from the queue")
+    assert redis_db.zcard("ttt:{hooks}:due") == 0
+    logs = deliverers.logs()
+    assert "webhook deliveries started" in logs and "retried" in logs
+    assert secret not in logs and secret[6:] not in logs and PATH not in logs
+
+
+@pytest.mark.parametrize("deliverers", ["2"], indirect=True)
+def test_a_worker_killed_between_attempts_leaves_the_event_to_the_next_worker(
+        http: FlaskClient, redis_db: redis.Redis, deliverers: Deliverers) -> None:
+    with receiving(statuses=[500]) as receiver:
+        secret, _ = challenged(http, receiver.url(PATH))
+        first = deliverers.start()
+        receiver.wait_for(1, 30)
+        # the failed attempt is recorded (its retry due 2 s later): now the worker dies
+        wait_until(lambda: [v.split(b"|")[0] for v in queued(redis_db).values()] == [b"1"],
+                   10, "the first attempt recorded")
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        assert len(queued(redis_db)) == 1
+        deliverers.start()
+        got = receiver.wait_for(2, 30)
+    assert got[0].headers["webhook-id"] == got[1].headers["webhook-id"]
+    assert got[0].body == got[1].body and signed_by(secret, got[1].headers, got[1].body)
+    wait_until(lambda: not queued(redis_db), 5, "the delivered event gone from the queue")
+
+
+def test_a_worker_killed_during_an_attempt_leaves_the_event_to_the_next_worker(
+        http: FlaskClient, redis_db: redis.Redis, deliverers: Deliverers) -> None:
+    """The first attempt is under way (the receiver holds it) when its worker is killed:
+    the account stays leased to the dead worker until the lease runs out (twice the
+    timeout and a margin), and then the next worker makes the attempt again."""
+    with receiving(Receiver(delays=[30.0])) as receiver:
+        secret, _ = challenged(http, receiver.url(PATH))
+        first = deliverers.start()
+        receiver.wait_for(1, 30)
+        first.send_signal(signal.SIGKILL)
+        killed = time.time()
+        first.wait(10)
+        deliverers.start()
+        got = receiver.wait_for(2, lease_seconds(TIMEOUT_SECONDS) + 20)
+    assert got[1].at - killed < lease_seconds(TIMEOUT_SECONDS) + 5
+    assert got[0].headers["webhook-id"] == got[1].headers["webhook-id"]
+    assert got[0].body == got[1].body and signed_by(secret, got[1].headers, got[1].body)
+    wait_until(lambda: not queued(redis_db), 5, "the delivered event gone from the queue")
