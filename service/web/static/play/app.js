@@ -1,13 +1,15 @@
 // The page's flow: set up, join or claim a game, then follow it through the stream and
 // act by clicking. Rendering is in render.js (summary, hand, scores, final table),
 // table.js (the seats around the table, stock and pile) and roundend.js (a round's end);
-// the API calls in api.js.
+// the API calls in api.js; what the browser keeps (seat tokens, the account's key) in
+// session.js; signing in, my games and challenges in account.js.
 //
 // Query parameters: `api` (the service's base URL; default this origin), `game` (a game
 // to open), `claim` (with `game`: the seat an invite link offers), `watch` (open it as a
 // spectator), `pace` (ms between opponents' moves), `linger` (ms a round's result stays
 // up when every other seat is a bot).
 
+import { AccountPanel } from "./account.js";
 import { Api, Problem } from "./api.js";
 import { backElement, cardElement, cardLabel } from "./cards.js";
 import { fly } from "./motion.js";
@@ -16,11 +18,13 @@ import {
 } from "./render.js";
 import { RoundEnd, othersAreBots } from "./roundend.js";
 import { SeatControls } from "./seat.js";
+import { Session } from "./session.js";
 import { playerName, renderPile, renderSeats, renderTableMelds, setPileTop } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const api = new Api(params.get("api") || location.origin);
+const session = new Session(api.base);
 const pace = Math.max(0, Number(params.get("pace") ?? 500));
 const linger = Math.max(0, Number(params.get("linger") ?? 6000));
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -28,6 +32,7 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const state = {
   features: { lobby: false, record: false },
   gameId: null, seat: null, token: null, view: null,
+  byAccount: false, // the seat is the signed-in account's: `token` is its key, never stored per game
   arranged: false, arrangement: null, queue: [], draining: false, stop: null, acting: null,
   sheet: null, solved: null, // the finished game's score sheet, the last hand's solver answer
   live: false, // set by the stream's first view: the events before it are the replay
@@ -50,17 +55,7 @@ function explain(error) {
   return error instanceof Problem ? `${error.message} (${error.code})` : String(error.message || error);
 }
 
-// --- the seat token, kept per game in this browser so a reload resumes the seat --------
-
-const sessionKey = (gameId) => `three-thirteen:${api.base}:${gameId}`;
-
-function saveSeat(gameId, seat, token) {
-  localStorage.setItem(sessionKey(gameId), JSON.stringify({ seat, token }));
-}
-
-function loadSeat(gameId) {
-  try { return JSON.parse(localStorage.getItem(sessionKey(gameId))); } catch { return null; }
-}
+// --- links ------------------------------------------------------------------------------
 
 function linkTo(gameId, watch) {
   const q = new URLSearchParams(params);
@@ -127,6 +122,7 @@ async function showSetup() {
   for (const [value, label] of [["", "every round (3 to 13 cards)"], ["1", "1 round"], ["2", "2 rounds"], ["3", "3 rounds"], ["5", "5 rounds"]]) {
     $("rounds").add(new Option(label, value));
   }
+  account.start(presets, bots);
   addOpponent("bot", bots);
   $("add-bot").addEventListener("click", () => addOpponent("bot", bots));
   $("add-human").addEventListener("click", () => addOpponent("open", bots));
@@ -146,7 +142,8 @@ async function showSetup() {
 }
 
 async function create(form) {
-  const players = [{ name: form.get("name") }];
+  const me = session.account(); // signed in: the first seat is the account's, played with its key
+  const players = [me ? { account: me.handle } : { name: form.get("name") }];
   for (const select of $("bot-rows").querySelectorAll("select")) {
     players.push(select.value ? { bot: select.value } : { name: null });
   }
@@ -156,8 +153,8 @@ async function create(form) {
   const body = { players, rules };
   if (form.get("turn_seconds")) body.turn_seconds = Number(form.get("turn_seconds"));
   try {
-    const created = await api.create(body);
-    saveSeat(created.game_id, 0, created.seats[0].token);
+    const created = await api.create(body, me?.key);
+    if (!me) session.saveSeat(created.game_id, 0, created.seats[0].token);
     history.pushState(null, "", linkTo(created.game_id, false));
     $("setup").hidden = true;
     await openGame(created.game_id, false);
@@ -175,12 +172,20 @@ async function join(form) {
       if (!view.open_seats.length) throw new Error("no open seat in that game: watch it instead");
       seat = view.open_seats[0];
     }
-    const claimed = await api.claim(gameId, Number(seat), form.get("name") || "you");
-    saveSeat(gameId, claimed.seat, claimed.token);
+    const claimed = await claim(gameId, Number(seat), form.get("name") || "you");
     history.pushState(null, "", linkTo(gameId, false));
     $("setup").hidden = true;
     await openGame(gameId, false);
   } catch (e) { say(`Could not join: ${explain(e)}`, true); }
+}
+
+/** Claim a seat: the signed-in account's (named by its handle), else by `name` with the
+ * seat's token kept in this browser. */
+async function claim(gameId, seat, name) {
+  const me = session.account();
+  const claimed = await api.claim(gameId, seat, name, me?.key);
+  if (!me) session.saveSeat(gameId, claimed.seat, claimed.token);
+  return claimed;
 }
 
 /** An invite link (`?game=…&claim=N`): who is at the table, then the seat for a name. */
@@ -210,14 +215,17 @@ async function showInvite(gameId, seat) {
     say(`Seat ${seat} is taken (or the game has no such seat): you can watch the game.`, true);
     return;
   }
-  say(`You are invited to seat ${seat}: choose a name and take it.`);
-  $("invite-name").focus();
+  const me = session.account();
+  $("invite-name").closest("label").hidden = Boolean(me);
+  $("invite-name").required = !me;
+  say(me ? `You are invited to seat ${seat}: take it as ${me.handle}.`
+    : `You are invited to seat ${seat}: choose a name and take it.`);
+  (me ? $("take-seat") : $("invite-name")).focus();
   $("invite-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     $("take-seat").disabled = true;
     try {
-      const claimed = await api.claim(gameId, seat, $("invite-name").value.trim() || "you");
-      saveSeat(gameId, claimed.seat, claimed.token);
+      await claim(gameId, seat, $("invite-name").value.trim() || "you");
       history.replaceState(null, "", linkTo(gameId, false));
       $("invite").hidden = true;
       await openGame(gameId, false);
@@ -263,9 +271,23 @@ async function showLobby() {
 
 // --- following a game ----------------------------------------------------------------
 
+/** The seat the signed-in account holds in `gameId` (`{ seat, token: key }`), or null:
+ * the public view names each seat's account. */
+async function accountSeat(gameId) {
+  const me = session.account();
+  if (!me) return null;
+  try {
+    const view = await api.view(gameId);
+    const seat = view.players.findIndex((p) => p.account?.toLowerCase() === me.handle.toLowerCase());
+    return seat < 0 ? null : { seat, token: me.key, byAccount: true };
+  } catch { return null; } // no such game: opening it says so
+}
+
 async function openGame(gameId, watch) {
-  const session = watch ? null : loadSeat(gameId);
-  Object.assign(state, { gameId, seat: session ? session.seat : null, token: session ? session.token : null });
+  const held = watch ? null : session.seat(gameId) || await accountSeat(gameId);
+  Object.assign(state, {
+    gameId, seat: held ? held.seat : null, token: held ? held.token : null, byAccount: Boolean(held?.byAccount),
+  });
   document.body.dataset.game = gameId;
   document.body.dataset.seat = state.seat ?? "spectator";
   $("game").hidden = false;
@@ -275,7 +297,7 @@ async function openGame(gameId, watch) {
   } catch (e) {
     if (e instanceof Problem && e.code === "invalid_token") {
       // the stored seat is of a game this server no longer knows by that token
-      localStorage.removeItem(sessionKey(gameId));
+      if (!state.byAccount) session.forgetSeat(gameId);
       return openGame(gameId, true);
     }
     $("game").hidden = true;
@@ -501,7 +523,7 @@ async function hint() {
 
 /** Every seat keeps its token in the rematch, so this page opens it as the same seat. */
 function openRematch(gameId) {
-  saveSeat(gameId, state.seat, state.token);
+  if (!state.byAccount) session.saveSeat(gameId, state.seat, state.token);
   if (state.stop) state.stop();
   roundEnd.close();
   Object.assign(state, {
@@ -514,6 +536,16 @@ function openRematch(gameId) {
 }
 
 const roundEnd = new RoundEnd({ linger });
+
+const account = new AccountPanel({
+  api, session, say, explain, linkTo,
+  // signed in, a new game's first seat is the account's: its handle names it
+  onChange: () => {
+    const signedIn = Boolean(session.account());
+    $("create-name").hidden = signedIn;
+    $("create-name").querySelector("input").disabled = signedIn;
+  },
+});
 
 const seat = new SeatControls({
   api, say, explain, show, openRematch, linkTo,
@@ -543,7 +575,7 @@ async function start() {
     const gameId = params.get("game");
     const claim = params.get("claim");
     // an invite link opens the claim, unless this browser already holds a seat there
-    if (gameId && claim !== null && /^\d+$/.test(claim) && !params.has("watch") && !loadSeat(gameId)) {
+    if (gameId && claim !== null && /^\d+$/.test(claim) && !params.has("watch") && !session.seat(gameId)) {
       await showInvite(gameId, Number(claim));
     } else if (gameId) await openGame(gameId, params.has("watch"));
     else await showSetup();
