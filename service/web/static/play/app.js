@@ -542,8 +542,10 @@ const account = new AccountPanel({
   // signed in, a new game's first seat is the account's: its handle names it
   onChange: () => {
     const signedIn = Boolean(session.account());
-    $("create-name").hidden = signedIn;
-    $("create-name").querySelector("input").disabled = signedIn;
+    for (const label of [$("create-name"), $("join-name")]) {
+      label.hidden = signedIn;
+      label.querySelector("input").disabled = signedIn;
+    }
   },
 });
 
