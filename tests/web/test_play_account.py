@@ -19,7 +19,7 @@ from typing import Any
 import requests
 
 from tests.web.conftest import Page
-from tests.web.player import play_turn, view_as, wait_for_turn
+from tests.web.player import create_from_form, create_game, play_turn, view_as, wait_for_turn
 
 PHONE = (390, 844)
 
@@ -286,4 +286,30 @@ def test_challenging_a_reference_bot_starts_a_game_the_bot_plays(
     page.until(lambda: page.js("return [...document.querySelectorAll('#log li')].some(li =>"
                                " ['discard', 'went_out'].includes(li.dataset.type) && li.textContent.startsWith('greedy'))"),
                what="greedy's move in the move log")
+    done(page, key)
+
+
+def test_signed_in_a_game_made_by_the_form_and_a_seat_taken_by_an_invite_are_the_accounts(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    handle, key = new_account(live_server, "ivy")
+    page = browser(*PHONE)
+    sign_in(page, live_server, key)
+    assert page.js("return document.getElementById('create-name').hidden") is True  # the handle names it
+    made = create_from_form(page, None, "1", ["greedy"])
+    assert view_as(live_server, made)["players"][0]["account"] == handle
+    assert page.data("viewSeat") == "0"
+    invited = create_game(live_server, [{"name": "jo"}, {"name": None}], {"hand_sizes": [3]})["game_id"]
+    page.open(f"{live_server}/play/?game={invited}&claim=1&pace=0")
+    page.until(lambda: f"take it as {handle}" in page.text("#status"), what="the invite, signed in")
+    assert page.js("return document.getElementById('invite-name').closest('label').hidden") is True
+    page.click("#take-seat")
+    page.until(lambda: page.data("game") == invited and page.data("live") == "true", what="the seat taken")
+    assert page.data("viewSeat") == "1"
+    assert view_as(live_server, invited)["players"][1]["account"] == handle
+    # neither seat has a token: nothing is stored per game, the key plays both
+    assert page.js("return Object.keys(localStorage).filter(k => k.startsWith('three-thirteen:')).length") == 0
+    open_home(page, live_server)
+    page.until(lambda: {e["game"] for e in entries(page, "#my-games li[data-game]")} == {made, invited},
+               what="both games in my games")
     done(page, key)

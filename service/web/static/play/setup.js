@@ -137,6 +137,14 @@ export async function showInvite(gameId, seat) {
     $("invite-form").hidden = true;
     return;
   }
+  const me = page.session.account();
+  if (me && view.players.some((p) => p.account?.toLowerCase() === me.handle.toLowerCase())) {
+    // the signed-in account sits in this game already: open it as that seat
+    history.replaceState(null, "", page.linkTo(gameId, false));
+    $("invite").hidden = true;
+    await page.openGame(gameId, false);
+    return;
+  }
   const list = $("invite-players");
   list.replaceChildren(...view.players.map((p) => {
     const item = document.createElement("li");
@@ -151,7 +159,6 @@ export async function showInvite(gameId, seat) {
     page.say(`Seat ${seat} is taken (or the game has no such seat): you can watch the game.`, true);
     return;
   }
-  const me = page.session.account();
   $("invite-name").closest("label").hidden = Boolean(me);
   $("invite-name").required = !me;
   page.say(me ? `You are invited to seat ${seat}: take it as ${me.handle}.`
