@@ -21,8 +21,9 @@ __all__ = ["PLAY_FILES", "STATIC_DIR", "blp"]
 STATIC_DIR = Path(__file__).resolve().parent / "static" / "play"
 
 #: The files the page is made of; nothing else in the folder is served.
-PLAY_FILES = frozenset({"index.html", "style.css", "api.js", "app.js", "cards.js", "chart.js",
-                        "motion.js", "render.js", "roundend.js", "seat.js", "svg.js", "table.js"})
+PLAY_FILES = frozenset({"index.html", "style.css", "account.js", "api.js", "app.js", "cards.js",
+                        "challenges.js", "chart.js", "motion.js", "mygames.js", "render.js",
+                        "roundend.js", "seat.js", "session.js", "setup.js", "svg.js", "table.js"})
 
 blp = Blueprint("play", __name__)
 

@@ -39,14 +39,18 @@ export class Api {
   presets() { return this.request("GET", "/v1/rules/presets"); }
   bots() { return this.request("GET", "/v1/bots"); }
   lobby(status) { return this.request("GET", `/v1/games?status=${encodeURIComponent(status)}`); }
-  create(body) { return this.request("POST", "/v1/games", { body }); }
+  /** A new game; with an account's `key`, its `{"account": handle}` seat is the account's. */
+  create(body, key) { return this.request("POST", "/v1/games", { body, token: key }); }
   view(gameId, token) { return this.request("GET", `/v1/games/${enc(gameId)}`, { token }); }
   /** The view once the game leaves `version` (or after `timeout` s, unchanged). */
   waitView(gameId, token, version, timeout = 25) {
     return this.request("GET", `/v1/games/${enc(gameId)}?wait_version=${version}&timeout=${timeout}`, { token });
   }
-  claim(gameId, seat, name) {
-    return this.request("POST", `/v1/games/${enc(gameId)}/seats/${seat}/claim`, { body: { name } });
+  /** Claim an open seat by a name (its token is in the reply), or with an account's `key`
+   * (no name: the seat is named by the handle and played with the key). */
+  claim(gameId, seat, name, key) {
+    return this.request("POST", `/v1/games/${enc(gameId)}/seats/${seat}/claim`,
+      key ? { body: {}, token: key } : { body: { name } });
   }
   act(gameId, token, action, version) {
     // If-Match: a click made on a view that has moved on is refused (412), not applied;
@@ -77,28 +81,58 @@ export class Api {
    * letting EventSource retry the used ticket. Returns a function that stops following.
    */
   follow(gameId, token, { onEvent, onView, onEnd, after = 0 }) {
+    const ticket = token
+      ? () => this.request("POST", `/v1/games/${enc(gameId)}/stream-tickets`, { token })
+      : null;
+    return this.#follow(`/v1/games/${enc(gameId)}/stream`, ticket, { onEvent, onView, onEnd, after });
+  }
+
+  // --- accounts and challenges (docs/accounts.md): the key goes in Authorization only --
+
+  createAccount(handle) { return this.request("POST", "/v1/accounts", { body: { handle, bot: false } }); }
+  me(key) { return this.request("GET", "/v1/me", { token: key }); }
+  /** The account's games: in progress first (those on its turn first), then finished ones. */
+  myGames(key) { return this.request("GET", "/v1/me/games?limit=10", { token: key }); }
+  challenges(key) { return this.request("GET", "/v1/challenges", { token: key }); }
+  challenge(key, body) { return this.request("POST", "/v1/challenges", { token: key, body }); }
+  accept(key, id) { return this.request("POST", `/v1/challenges/${enc(id)}/accept`, { token: key }); }
+  decline(key, id) { return this.request("POST", `/v1/challenges/${enc(id)}/decline`, { token: key }); }
+  cancel(key, id) { return this.request("POST", `/v1/challenges/${enc(id)}/cancel`, { token: key }); }
+
+  /**
+   * Follow the account's stream of notes (`challenge`, `game_started`, `your_turn`, …):
+   * `onNote(note)` for each note after `after`, once, across reconnections (each with a
+   * new ticket, as for a game). `onRefused(problem)` when the key itself is refused (a
+   * closed account, a replaced key): the stream stops then. Returns a function that stops.
+   */
+  followAccount(key, { onNote, onRefused, after = 0 }) {
+    const ticket = () => this.request("POST", "/v1/me/stream-tickets", { token: key });
+    return this.#follow("/v1/me/stream", ticket, { onEvent: onNote, onRefused, after });
+  }
+
+  #follow(path, ticket, { onEvent, onView, onEnd, onRefused, after }) {
     let source = null;
     let stopped = false;
     let timer = null;
     const open = async () => {
       if (stopped) return;
       let query = `after=${after}`;
-      if (token) {
+      if (ticket) {
         try {
-          const { ticket } = await this.request("POST", `/v1/games/${enc(gameId)}/stream-tickets`, { token });
-          query += `&ticket=${encodeURIComponent(ticket)}`;
+          query += `&ticket=${encodeURIComponent((await ticket()).ticket)}`;
         } catch (e) {
+          if (onRefused && e instanceof Problem && e.status === 401) { stopped = true; onRefused(e); return; }
           timer = setTimeout(open, 1000);
           return;
         }
       }
       if (stopped) return;
-      source = new EventSource(`${this.base}/v1/games/${enc(gameId)}/stream?${query}`);
+      source = new EventSource(`${this.base}${path}?${query}`);
       source.addEventListener("event", (e) => {
         after = Number(e.lastEventId);
         onEvent(JSON.parse(e.data));
       });
-      source.addEventListener("view", (e) => onView(JSON.parse(e.data)));
+      if (onView) source.addEventListener("view", (e) => onView(JSON.parse(e.data)));
       source.addEventListener("end", (e) => {
         source.close();
         const { reason, retry_ms: retry } = JSON.parse(e.data);

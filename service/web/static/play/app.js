@@ -1,13 +1,16 @@
 // The page's flow: set up, join or claim a game, then follow it through the stream and
 // act by clicking. Rendering is in render.js (summary, hand, scores, final table),
 // table.js (the seats around the table, stock and pile) and roundend.js (a round's end);
-// the API calls in api.js.
+// the API calls in api.js; the forms before a game (create, join, invite, lobby) in
+// setup.js; what the browser keeps (seat tokens, the account's key) in session.js;
+// signing in, my games and challenges in account.js.
 //
 // Query parameters: `api` (the service's base URL; default this origin), `game` (a game
 // to open), `claim` (with `game`: the seat an invite link offers), `watch` (open it as a
 // spectator), `pace` (ms between opponents' moves), `linger` (ms a round's result stays
 // up when every other seat is a bot).
 
+import { AccountPanel } from "./account.js";
 import { Api, Problem } from "./api.js";
 import { backElement, cardElement, cardLabel } from "./cards.js";
 import { fly } from "./motion.js";
@@ -16,11 +19,14 @@ import {
 } from "./render.js";
 import { RoundEnd, othersAreBots } from "./roundend.js";
 import { SeatControls } from "./seat.js";
+import { Session } from "./session.js";
+import { setUp, showInvite, showSetup, showSignedIn } from "./setup.js";
 import { playerName, renderPile, renderSeats, renderTableMelds, setPileTop } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const api = new Api(params.get("api") || location.origin);
+const session = new Session(api.base);
 const pace = Math.max(0, Number(params.get("pace") ?? 500));
 const linger = Math.max(0, Number(params.get("linger") ?? 6000));
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -28,6 +34,7 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const state = {
   features: { lobby: false, record: false },
   gameId: null, seat: null, token: null, view: null,
+  byAccount: false, // the seat is the signed-in account's: `token` is its key, never stored per game
   arranged: false, arrangement: null, queue: [], draining: false, stop: null, acting: null,
   sheet: null, solved: null, // the finished game's score sheet, the last hand's solver answer
   live: false, // set by the stream's first view: the events before it are the replay
@@ -50,17 +57,7 @@ function explain(error) {
   return error instanceof Problem ? `${error.message} (${error.code})` : String(error.message || error);
 }
 
-// --- the seat token, kept per game in this browser so a reload resumes the seat --------
-
-const sessionKey = (gameId) => `three-thirteen:${api.base}:${gameId}`;
-
-function saveSeat(gameId, seat, token) {
-  localStorage.setItem(sessionKey(gameId), JSON.stringify({ seat, token }));
-}
-
-function loadSeat(gameId) {
-  try { return JSON.parse(localStorage.getItem(sessionKey(gameId))); } catch { return null; }
-}
+// --- links ------------------------------------------------------------------------------
 
 function linkTo(gameId, watch) {
   const q = new URLSearchParams(params);
@@ -89,183 +86,25 @@ async function copyInvite(url) {
   }
 }
 
-// --- setting up a game ---------------------------------------------------------------
-
-/** One opponent of the form: a bot chosen by its short name, its description written
- * below the list (a whole description as an option's text made the select, and so the
- * page, wider than a phone), or an open seat a friend claims by its invite link. */
-function addOpponent(kind, bots) {
-  const row = document.createElement("div");
-  row.className = "bot-row";
-  const select = document.createElement("select");
-  select.name = "seat";
-  select.setAttribute("aria-label", kind === "bot" ? "Bot" : "Open seat");
-  const options = kind === "bot" ? bots.map((b) => [b.name, b.name]) : [["", "open seat (a friend claims it)"]];
-  for (const [value, label] of options) select.add(new Option(label, value));
-  const remove = document.createElement("button");
-  remove.type = "button";
-  remove.textContent = "Remove";
-  remove.addEventListener("click", () => row.remove());
-  const about = document.createElement("p");
-  about.className = "about";
-  const describe = () => {
-    const bot = bots.find((b) => b.name === select.value);
-    about.textContent = bot ? bot.description : "You get an invite link for it once the game is created.";
-  };
-  select.addEventListener("change", describe);
-  describe();
-  row.append(select, remove, about);
-  $("bot-rows").append(row);
-}
-
-async function showSetup() {
-  $("setup").hidden = false;
-  const [{ presets }, { bots }] = await Promise.all([api.presets(), api.bots()]);
-  for (const [name, rules] of Object.entries(presets)) {
-    $("preset").add(new Option(`${name} (${rules.hand_sizes.length} rounds)`, name));
-  }
-  for (const [value, label] of [["", "every round (3 to 13 cards)"], ["1", "1 round"], ["2", "2 rounds"], ["3", "3 rounds"], ["5", "5 rounds"]]) {
-    $("rounds").add(new Option(label, value));
-  }
-  addOpponent("bot", bots);
-  $("add-bot").addEventListener("click", () => addOpponent("bot", bots));
-  $("add-human").addEventListener("click", () => addOpponent("open", bots));
-  $("create").addEventListener("submit", (e) => { e.preventDefault(); create(new FormData(e.target)); });
-  $("join").addEventListener("submit", (e) => { e.preventDefault(); join(new FormData(e.target)); });
-  $("watch").addEventListener("click", () => {
-    const id = $("join").elements.game.value.trim();
-    if (id) location.assign(linkTo(id, true));
-  });
-  if (state.features.lobby) {
-    $("lobby").hidden = false;
-    $("lobby-refresh").addEventListener("click", showLobby);
-    $("lobby-status").addEventListener("change", showLobby);
-    showLobby();
-  }
-  say("Create a game, or join one.");
-}
-
-async function create(form) {
-  const players = [{ name: form.get("name") }];
-  for (const select of $("bot-rows").querySelectorAll("select")) {
-    players.push(select.value ? { bot: select.value } : { name: null });
-  }
-  const rules = { preset: form.get("preset") };
-  const rounds = Number(form.get("rounds"));
-  if (rounds) rules.hand_sizes = Array.from({ length: rounds }, (_, i) => 3 + i);
-  const body = { players, rules };
-  if (form.get("turn_seconds")) body.turn_seconds = Number(form.get("turn_seconds"));
-  try {
-    const created = await api.create(body);
-    saveSeat(created.game_id, 0, created.seats[0].token);
-    history.pushState(null, "", linkTo(created.game_id, false));
-    $("setup").hidden = true;
-    await openGame(created.game_id, false);
-  } catch (e) { say(`Could not create the game: ${explain(e)}`, true); }
-}
-
-async function join(form) {
-  const gameId = form.get("game").trim();
-  try {
-    // an id pasted as its invite link works too
-    if (gameId.includes("?")) throw new Error("paste the game id, or open the invite link itself");
-    let seat = form.get("seat");
-    if (seat === "") {
-      const view = await api.view(gameId);
-      if (!view.open_seats.length) throw new Error("no open seat in that game: watch it instead");
-      seat = view.open_seats[0];
-    }
-    const claimed = await api.claim(gameId, Number(seat), form.get("name") || "you");
-    saveSeat(gameId, claimed.seat, claimed.token);
-    history.pushState(null, "", linkTo(gameId, false));
-    $("setup").hidden = true;
-    await openGame(gameId, false);
-  } catch (e) { say(`Could not join: ${explain(e)}`, true); }
-}
-
-/** An invite link (`?game=…&claim=N`): who is at the table, then the seat for a name. */
-async function showInvite(gameId, seat) {
-  $("invite").hidden = false;
-  $("invite-title").textContent = `Seat ${seat} of game ${gameId}`;
-  $("invite-watch").href = linkTo(gameId, true);
-  let view;
-  try {
-    view = await api.view(gameId);
-  } catch (e) {
-    say(`Could not open game ${gameId}: ${explain(e)}`, true);
-    $("invite-form").hidden = true;
-    return;
-  }
-  const list = $("invite-players");
-  list.replaceChildren(...view.players.map((p) => {
-    const item = document.createElement("li");
-    item.textContent = p.open ? `seat ${p.seat}: open` : `seat ${p.seat}: ${playerName(view, p.seat)}`;
-    return item;
-  }));
-  const rounds = view.round.rounds;
-  $("invite-about").textContent = `${view.rules.preset}, ${rounds} round${rounds === 1 ? "" : "s"}, ${view.players.length} players.`
-    + (view.seeded_by_creator ? " The creator chose this game's seed, so they can know every hand." : "");
-  if (!view.open_seats.includes(seat)) {
-    $("invite-form").hidden = true;
-    say(`Seat ${seat} is taken (or the game has no such seat): you can watch the game.`, true);
-    return;
-  }
-  say(`You are invited to seat ${seat}: choose a name and take it.`);
-  $("invite-name").focus();
-  $("invite-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    $("take-seat").disabled = true;
-    try {
-      const claimed = await api.claim(gameId, seat, $("invite-name").value.trim() || "you");
-      saveSeat(gameId, claimed.seat, claimed.token);
-      history.replaceState(null, "", linkTo(gameId, false));
-      $("invite").hidden = true;
-      await openGame(gameId, false);
-    } catch (err) {
-      $("take-seat").disabled = false;
-      say(`Could not take the seat: ${explain(err)}`, true);
-    }
-  });
-}
-
-async function showLobby() {
-  const status = $("lobby-status").value;
-  const list = $("lobby-games");
-  try {
-    const { games } = await api.lobby(status);
-    list.replaceChildren();
-    if (!games.length) list.append(Object.assign(document.createElement("li"), { textContent: "No games right now." }));
-    for (const g of games) {
-      const item = document.createElement("li");
-      item.dataset.game = g.game_id;
-      const names = g.seats.map((s) => s.name || "open").join(", ");
-      item.append(`${g.preset}, ${g.players} players (${names}), round ${g.round} `);
-      for (const s of g.seats.filter((seat) => seat.open)) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.textContent = `Take seat ${s.seat}`;
-        b.addEventListener("click", () => {
-          const f = $("join").elements;
-          f.game.value = g.game_id;
-          f.seat.value = s.seat;
-          join(new FormData($("join")));
-        });
-        item.append(b);
-      }
-      const watch = document.createElement("a");
-      watch.href = linkTo(g.game_id, true);
-      watch.textContent = "Watch";
-      item.append(" ", watch);
-      list.append(item);
-    }
-  } catch (e) { say(`The lobby did not answer: ${explain(e)}`, true); }
-}
-
 // --- following a game ----------------------------------------------------------------
 
+/** The seat the signed-in account holds in `gameId` (`{ seat, token: key }`), or null:
+ * the public view names each seat's account. */
+async function accountSeat(gameId) {
+  const me = session.account();
+  if (!me) return null;
+  try {
+    const view = await api.view(gameId);
+    const seat = view.players.findIndex((p) => p.account?.toLowerCase() === me.handle.toLowerCase());
+    return seat < 0 ? null : { seat, token: me.key, byAccount: true };
+  } catch { return null; } // no such game: opening it says so
+}
+
 async function openGame(gameId, watch) {
-  const session = watch ? null : loadSeat(gameId);
-  Object.assign(state, { gameId, seat: session ? session.seat : null, token: session ? session.token : null });
+  const held = watch ? null : session.seat(gameId) || await accountSeat(gameId);
+  Object.assign(state, {
+    gameId, seat: held ? held.seat : null, token: held ? held.token : null, byAccount: Boolean(held?.byAccount),
+  });
   document.body.dataset.game = gameId;
   document.body.dataset.seat = state.seat ?? "spectator";
   $("game").hidden = false;
@@ -275,7 +114,7 @@ async function openGame(gameId, watch) {
   } catch (e) {
     if (e instanceof Problem && e.code === "invalid_token") {
       // the stored seat is of a game this server no longer knows by that token
-      localStorage.removeItem(sessionKey(gameId));
+      if (!state.byAccount) session.forgetSeat(gameId);
       return openGame(gameId, true);
     }
     $("game").hidden = true;
@@ -501,7 +340,7 @@ async function hint() {
 
 /** Every seat keeps its token in the rematch, so this page opens it as the same seat. */
 function openRematch(gameId) {
-  saveSeat(gameId, state.seat, state.token);
+  if (!state.byAccount) session.saveSeat(gameId, state.seat, state.token);
   if (state.stop) state.stop();
   roundEnd.close();
   Object.assign(state, {
@@ -514,6 +353,13 @@ function openRematch(gameId) {
 }
 
 const roundEnd = new RoundEnd({ linger });
+
+const account = new AccountPanel({
+  api, session, say, explain, linkTo,
+  onChange: () => showSignedIn(Boolean(session.account())),
+});
+
+setUp({ api, session, say, explain, linkTo, openGame, account, features: state.features });
 
 const seat = new SeatControls({
   api, say, explain, show, openRematch, linkTo,
@@ -543,7 +389,7 @@ async function start() {
     const gameId = params.get("game");
     const claim = params.get("claim");
     // an invite link opens the claim, unless this browser already holds a seat there
-    if (gameId && claim !== null && /^\d+$/.test(claim) && !params.has("watch") && !loadSeat(gameId)) {
+    if (gameId && claim !== null && /^\d+$/.test(claim) && !params.has("watch") && !session.seat(gameId)) {
       await showInvite(gameId, Number(claim));
     } else if (gameId) await openGame(gameId, params.has("watch"));
     else await showSetup();
