@@ -77,6 +77,8 @@ BY_PATH: dict[str, str] = {
     # real gunicorn, other processes
     "tests/conformance/": "process",
     "tests/typescript/": "process",
+    "tests/clients/": "process",  # Node runs the TypeScript client against a gunicorn
+    "tests/clients/test_stream_forms.py": "fast",
     "tests/web/": "browser",
     "tests/web/test_play_files.py": "fast",  # the pages' files, served from memory
     "tests/web/test_docs_files.py": "fast",

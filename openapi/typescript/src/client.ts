@@ -59,6 +59,18 @@ export interface Move {
 }
 
 /**
+ * A fresh `Idempotency-Key`: a random UUID where the platform has Web Crypto as a global
+ * (browsers, Node 19+); else 128 random bits from `Math.random` (Node 18, Debian 12's,
+ * has no global `crypto` in a module). A key needs to be unique, not secret: only the
+ * seat's own token can send it.
+ */
+export function newKey(): string {
+  if (typeof globalThis.crypto?.randomUUID === "function") return globalThis.crypto.randomUUID();
+  const part = () => Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
+  return `${part()}${part()}-${part()}-${part()}`;
+}
+
+/**
  * Send one action with `If-Match` (the version it was chosen on: on a stale view the
  * answer is `412 version_conflict`, never a move applied to a position the bot did not
  * see) and an `Idempotency-Key` (kept through the retries of a `503`, so a move whose
@@ -71,7 +83,7 @@ export function move(api: Api, { gameId, token, version, action, idempotencyKey 
       path: { game_id: gameId },
       header: {
         "If-Match": etag(version),
-        "Idempotency-Key": idempotencyKey ?? crypto.randomUUID(),
+        "Idempotency-Key": idempotencyKey ?? newKey(),
       },
     },
     headers: bearer(token),

@@ -5,7 +5,7 @@
  * - `move`: one action with `If-Match` and an `Idempotency-Key`;
  * - `followGame`, `followAccount`: a stream's messages, typed and resumed.
  */
-export { bearer, createApi, etag, move, type Api, type ApiOptions, type Move } from "./client.js";
+export { bearer, createApi, etag, move, newKey, type Api, type ApiOptions, type Move } from "./client.js";
 export { ApiError, StreamLost } from "./errors.js";
 export { ndjson, serverSentEvents, StreamSilent, type SseEvent } from "./framing.js";
 export {
