@@ -107,3 +107,9 @@ def test_the_clients_own_tests_pass_against_the_running_service(
     assert re.search(r"^# fail 0$", out, re.M) and re.search(r"^# skipped 0$", out, re.M), out
     passed = re.search(r"^# pass (\d+)$", out, re.M)
     assert passed is not None and int(passed.group(1)) >= 15, out
+
+
+def test_the_bot_in_docs_clients_md_is_the_example_file_as_it_is() -> None:
+    """The page shows the bot the test above runs, not a copy that may drift."""
+    blocks = re.findall(r"```ts\n(.*?)```", (ROOT / "docs" / "clients.md").read_text(), re.S)
+    assert (HERE / "examples" / "bot.ts").read_text() in blocks

@@ -41,8 +41,8 @@ for await (const message of followGame(api, gameId, { token: mine.token })) {
   if (action === undefined || view.version <= decided) continue;
   decided = view.version;
   const sent = await move(api, { gameId, token: mine.token, version: view.version, action });
-  // a stale view (412) is no error: the stream brings the new one
-  if (sent.error && sent.error.code !== "version_conflict") throw new Error(sent.error.detail);
+  // a stale view (412 version_conflict) is no error: the stream brings the new one
+  if (sent.error && sent.response.status !== 412) throw new Error(sent.error.detail);
 }
 if (final?.status !== "finished") throw new Error("the stream ended before the game");
 const { players, winners } = final;
