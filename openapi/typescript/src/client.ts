@@ -7,7 +7,7 @@
  * `error` is the union of the operation's own problems), it is one small dependency, and
  * every operation of the document is callable the day it is added, with no code here.
  */
-import createClient, { type Client, type ClientOptions } from "openapi-fetch";
+import createClient, { mergeHeaders, type Client, type ClientOptions } from "openapi-fetch";
 
 import type { paths } from "./generated/api.js";
 import { retryingFetch, type RetryOptions } from "./retry.js";
@@ -27,11 +27,10 @@ export interface ApiOptions extends RetryOptions {
 
 /** A client whose requests wait out `429` and `503` as their `Retry-After` says. */
 export function createApi(options: ApiOptions): Api {
-  const headers: Record<string, string> = {};
-  if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
+  const auth = options.token === undefined ? undefined : bearer(options.token);
   return createClient<paths>({
     ...options.client,
-    headers: { ...headers, ...(options.client?.headers as Record<string, string> | undefined) },
+    headers: mergeHeaders(options.client?.headers, auth),
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     fetch: retryingFetch(options),
   });

@@ -61,9 +61,12 @@ export function followGame(
     }));
 }
 
-/** An account's stream of notes (`challenge`, `your_turn`, `game_finished`…). */
+/**
+ * An account's stream of notes (`challenge`, `your_turn`, `game_finished`…), with
+ * `options.token` the account's key unless the client was created with it.
+ */
 export function followAccount(
-  api: Api, options: FollowOptions & { token: string },
+  api: Api, options: FollowOptions = {},
 ): AsyncGenerator<AccountStreamMessage> {
   return follow<AccountStreamMessage>(options, (cursor, signal) => api.GET("/v1/me/stream", {
     params: { header: { "Last-Event-ID": String(cursor) } },

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  createApi, followGame, move, type Api, type Fetch, type GameEvent, type GameStreamMessage,
+  createApi, followAccount, followGame, move, type Api, type Fetch, type GameEvent, type GameStreamMessage,
   type RetryNotice,
 } from "../src/index.js";
 
@@ -179,4 +179,26 @@ test("a stream refused 429 too_many_waits opens once the Retry-After it was give
     assert.equal(refused.status, 429);
     assert.ok(refused.delayMs >= 1_000, `Retry-After gave ${refused.delayMs} ms`);
     assert.ok(opened !== undefined && opened - refused.at >= refused.delayMs);
+  });
+
+test("an account's stream, on the client's own key, yields its notes narrowed on type",
+  live, async () => {
+    const api = createApi({ baseUrl: url() });
+    const handle = `ts-${Date.now().toString(36)}`;
+    const account = await api.POST("/v1/accounts", { body: { handle } });
+    if (account.error) throw new Error(account.error.detail);
+    const mine = createApi({ baseUrl: url(), token: account.data.key });
+    const challenge = await mine.POST("/v1/challenges", {
+      body: { to: ["greedy"], turn_seconds: null }, // a reference bot accepts at once
+    });
+    if (challenge.error) throw new Error(challenge.error.detail);
+    let started: string | undefined;
+    for await (const message of followAccount(mine)) {
+      if (message.type !== "event" || message.event.type !== "game_started") continue;
+      assert.deepEqual(message.event.players, [handle, "greedy"]);
+      assert.equal(message.event.seat, 0);
+      started = message.event.game_id;
+      break; // closes the stream
+    }
+    assert.equal(typeof started, "string");
   });
