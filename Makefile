@@ -58,10 +58,13 @@ openapi: $(STAMP)
 	$(BIN)/python -m service.openapi > openapi/openapi.json
 
 # The typed-client check: TypeScript types generated from openapi/openapi.json
-# (openapi-typescript) and tests/typescript/play.ts type-checked against them (needs npm).
+# (openapi-typescript) and tests/typescript/play.ts type-checked against them, then the
+# same for the TypeScript client of openapi/typescript (its sources, tests and bot
+# example; docs/clients.md). Needs Node and npm.
 .PHONY: typecheck
 typecheck:
 	cd tests/typescript && npm ci --no-audit --no-fund && npm run --silent generate && npm run --silent typecheck
+	cd openapi/typescript && npm ci --no-audit --no-fund && npm run --silent generate && npm run --silent typecheck
 
 # The screenshots of /play in docs/images (README, docs/play.md), taken again by the browser
 # test (`make test` writes them only where they are missing, so a run leaves the tree clean).

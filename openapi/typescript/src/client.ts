@@ -1,0 +1,91 @@
+/**
+ * The client: openapi-fetch over the generated `paths`, with the retries of retry.ts,
+ * and `move`, the one call a bot makes per move.
+ *
+ * Why openapi-fetch and not a generated class per operation: it is typed by the same
+ * `paths` the document generates (a wrong path, parameter or body does not compile, and
+ * `error` is the union of the operation's own problems), it is one small dependency, and
+ * every operation of the document is callable the day it is added, with no code here.
+ */
+import createClient, { mergeHeaders, type Client, type ClientOptions } from "openapi-fetch";
+
+import type { paths } from "./generated/api.js";
+import { retryingFetch, type RetryOptions } from "./retry.js";
+import type { Action } from "./types.js";
+
+/** A client of every operation of the document, e.g. `api.GET("/v1/games/{game_id}", …)`. */
+export type Api = Client<paths>;
+
+export interface ApiOptions extends RetryOptions {
+  /** The service's root, e.g. `http://127.0.0.1:8000` (the document's paths start `/v1`). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …` on every request (a seat token or account key). */
+  token?: string;
+  /** Anything else openapi-fetch takes (headers, a `Request` class…). */
+  client?: Omit<ClientOptions, "baseUrl" | "fetch">;
+}
+
+/** A client whose requests wait out `429` and `503` as their `Retry-After` says. */
+export function createApi(options: ApiOptions): Api {
+  const auth = options.token === undefined ? undefined : bearer(options.token);
+  return createClient<paths>({
+    ...options.client,
+    headers: mergeHeaders(options.client?.headers, auth),
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    fetch: retryingFetch(options),
+  });
+}
+
+/** The header that makes a request act as one seat (or account): pass as `headers`. */
+export function bearer(token: string): { Authorization: string } {
+  return { Authorization: `Bearer ${token}` };
+}
+
+/** A version as the ETag and `If-Match` spell it: `"12"` (RFC 9110's quotes). */
+export function etag(version: number): string {
+  return `"${version}"`;
+}
+
+export interface Move {
+  gameId: string;
+  /** The seat's token (or its account's key). */
+  token: string;
+  /** The version of the view the action was chosen on. */
+  version: number;
+  action: Action;
+  /** A fresh UUID unless given: give the same one to retry a move whose answer was lost. */
+  idempotencyKey?: string;
+}
+
+/**
+ * A fresh `Idempotency-Key`: a random UUID where the platform has Web Crypto as a global
+ * (browsers, Node 19+); else 128 random bits from `Math.random` (Node 18, Debian 12's,
+ * has no global `crypto` in a module). A key needs to be unique, not secret: only the
+ * seat's own token can send it.
+ */
+export function newKey(): string {
+  if (typeof globalThis.crypto?.randomUUID === "function") return globalThis.crypto.randomUUID();
+  const part = () => Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
+  return `${part()}${part()}-${part()}-${part()}`;
+}
+
+/**
+ * Send one action with `If-Match` (the version it was chosen on: on a stale view the
+ * answer is `412 version_conflict`, never a move applied to a position the bot did not
+ * see) and an `Idempotency-Key` (kept through the retries of a `503`, so a move whose
+ * answer was lost is not made twice). The result is openapi-fetch's: `data` is the
+ * seat's new view, or `error` one of this operation's problems, narrowed on `code`.
+ */
+export function move(api: Api, { gameId, token, version, action, idempotencyKey }: Move) {
+  return api.POST("/v1/games/{game_id}/actions", {
+    params: {
+      path: { game_id: gameId },
+      header: {
+        "If-Match": etag(version),
+        "Idempotency-Key": idempotencyKey ?? newKey(),
+      },
+    },
+    headers: bearer(token),
+    body: action,
+  });
+}

@@ -1,0 +1,15 @@
+/**
+ * A typed client of the Three-Thirteen API (docs/clients.md):
+ * - `createApi`: openapi-fetch over the types openapi-typescript generates from
+ *   openapi/openapi.json, waiting out `429`/`503` as `Retry-After` says;
+ * - `move`: one action with `If-Match` and an `Idempotency-Key`;
+ * - `followGame`, `followAccount`: a stream's messages, typed and resumed.
+ */
+export { bearer, createApi, etag, move, newKey, type Api, type ApiOptions, type Move } from "./client.js";
+export { ApiError, StreamLost } from "./errors.js";
+export { ndjson, serverSentEvents, StreamSilent, type SseEvent } from "./framing.js";
+export {
+  repeatable, retryAfterMs, retryingFetch, type Fetch, type RetryNotice, type RetryOptions,
+} from "./retry.js";
+export { followAccount, followGame, type FollowOptions } from "./stream.js";
+export type * from "./types.js";
