@@ -66,6 +66,8 @@ export function describe(action: Action): string {
       const melds: string[][] = action.melds ?? [];
       return `go out discarding ${action.discard} with ${melds.length} melds`;
     }
+    case "claim_victory":
+      return `claim the game from seat ${action.against}`;
   }
 }
 
@@ -103,6 +105,10 @@ export function narrate(event: GameEvent): string {
       return `seat ${event.seat} asks for a rematch; waiting for ${event.waiting_for.join(", ")}`;
     case "rematch_started":
       return `the rematch is game ${event.game_id}`;
+    case "game_aborted":
+      return `seat ${event.seat} aborts the game: no result`;
+    case "victory_claimed":
+      return `seat ${event.seat} claims the game; seat ${event.against} resigns`;
   }
 }
 
