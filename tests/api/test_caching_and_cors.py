@@ -42,7 +42,8 @@ def test_if_none_match_never_lets_one_bearer_revalidate_another_bearers_body(
         r = client.get(url, headers={**table.auth(seat), "If-None-Match": held.headers["ETag"]})
         assert r.status_code == 200
         assert r.json["you"] == (None if seat is None else
-                                 {"seat": 1, "hand": r.json["you"]["hand"]})
+                                 {"seat": 1, "hand": r.json["you"]["hand"],
+                                  "can_abort": r.json["you"]["can_abort"]})
         assert r.json["you"] != held.json["you"]
 
 
