@@ -61,15 +61,15 @@ def test_a_burst_of_worst_case_solves_is_limited_and_another_clients_probes_stay
     for t in burst:
         t.start()
     loaded = []
-    while any(t.is_alive() for t in burst):
+    while any(t.is_alive() for t in burst) or len(loaded) < 5:  # refused ones end fast
         started = time.perf_counter()
         assert other.get(f"{service.url}/v1/rules/presets", timeout=10).ok
         loaded.append(time.perf_counter() - started)
         time.sleep(0.01)
     for t in burst:
         t.join()
-    assert statuses.count(429) >= 6 and set(statuses) <= {422, 429}, statuses  # 10/second
-    assert len(loaded) >= 5
+    # 30 cards weigh 17 of SOLVE_LIMIT's 60 a second: 3 run, the other 13 are refused
+    assert statuses.count(429) >= 6 and set(statuses) <= {422, 429}, statuses
     # one worker serves both: the probe waits for a few yields, never for whole solves
     assert percentile(sorted(loaded), 0.99) < max(0.1, 5 * percentile(sorted(quiet), 0.99)), (
         quiet, loaded)
