@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import time
 from typing import Any
 
 import orjson
@@ -70,20 +71,33 @@ def my_games(stores: Stores, account: Account, status: str | None, cursor: str |
     games in progress first), and the cursor of the next page of finished games."""
     credential = account_credential(account.handle)
     out: list[dict[str, Any]] = []
-    if status in (None, "in_progress") and cursor is None:
+    # over, but not yet moved to the finished index (written after the game's own save):
+    # listed first among the finished, so a game is never missing in between
+    just_ended: list[tuple[GameRecord, int]] = []
+    if cursor is None:
         active = stores.accounts.games(account.handle, "active", None, ACTIVE_SHOWN)
         for (_game_id, joined), record in zip(
                 active, stores.games.load_many([g for g, _ in active]), strict=True):
             seat = None if record is None else _seat(record, credential)
-            if record is None or seat is None or record.state.finished:
-                continue  # gone, or over (shown with the finished ones)
-            out.append(_entry(record, seat, joined))
+            if record is None or seat is None:
+                continue  # gone
+            if record.state.finished:
+                just_ended.append((record, seat))
+            elif status != "finished":
+                out.append(_entry(record, seat, joined))
         out.sort(key=lambda e: (not e["my_turn"], e["deadline"] or "~", e["joined"]))
     if status == "in_progress":
         return out, None
     before = None if cursor is None else _decode(cursor)
     room = max(0, limit - len(out)) if status is None else limit
     finished = stores.accounts.games(account.handle, "finished", before, room)
+    indexed = {game_id for game_id, _ in finished}
+    now = time.time()
+    for record, seat in just_ended:
+        if record.game_id not in indexed and len(out) < limit:
+            entry = _entry(record, seat, now)
+            entry.update(winners=list(winners(record.state)), ended=instant(now))
+            out.append(entry)
     for (game_id, ended), record in zip(
             finished, stores.games.load_many([g for g, _ in finished]), strict=True):
         seat = None if record is None else _seat(record, credential)
