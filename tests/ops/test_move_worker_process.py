@@ -80,7 +80,7 @@ def test_two_move_workers_finish_clocked_and_bot_games_nobody_plays_each_move_ma
                    10, f"the workers' metrics counting {actions} moves")
         assert all(metric(p, "ttt_worker_moves_total") > 0 for p in ports)  # both worked
         assert [metric(p, "ttt_worker_failures_total") for p in ports] == [0, 0]
-        wait_until(lambda: [metric(p, "ttt_worker_due_games") for p in ports] == [0, 0], 10,
+        wait_until(lambda: [metric(p, "ttt_worker_due_games") for p in ports] == [0, 0], 30,
                    "no game due")
     finally:
         for proc in movers:
