@@ -63,6 +63,7 @@ import redis
 from flask import Flask, Response, g, request
 from flask_limiter import Limiter, RequestLimit
 from flask_smorest import Blueprint
+from werkzeug.exceptions import HTTPException
 
 from service.config import Config
 from service.play import LoadLimit
@@ -78,15 +79,13 @@ GAME_HAND = 14
 def solve_weight() -> int:
     """What a solve counts against ``SOLVE_LIMIT``: 1, and 1 more per card past a game's
     hand. A body that cannot be read weighs 1 (the view answers it with its problem)."""
-    weight = g.get("solve_weight")
-    if weight is None:
-        try:
-            hand = read_json().get("hand")
-        except (ApiProblem, AttributeError):
-            hand = None
-        cards = len(hand) if isinstance(hand, list) else 0
-        weight = g.solve_weight = 1 + max(0, cards - GAME_HAND)
-    return int(weight)
+    try:
+        body = read_json()  # parsed once per request: the view gets the same
+    except (ApiProblem, HTTPException):
+        return 1
+    hand = body.get("hand") if isinstance(body, dict) else None
+    return 1 + max(0, len(hand) - GAME_HAND) if isinstance(hand, list) else 1
+
 
 __all__ = [
     "LIMITER_CLIENT", "RATE_LIMITED_BLUEPRINTS", "bot_load", "install_rate_limits", "nothing_new",

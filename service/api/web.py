@@ -20,7 +20,7 @@ import gevent
 import orjson
 from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from service.config import Config
 from service.core.errors import InvalidCardError
@@ -94,7 +94,24 @@ def json_response(
 
 
 def read_json() -> Any:
-    """The request body as JSON: 415 for a non-JSON type, 422 when it does not parse.
+    """The request body as JSON, read and parsed once per request: a second call (a
+    solve's rate-limit weight, ``service/api/limits.py``, then the view) gets the same
+    value, or the same problem."""
+    outcome: tuple[Any, Exception | None] | None = g.get("json_body")
+    if outcome is None:
+        try:
+            outcome = (_parse_body(), None)
+        except (ApiProblem, HTTPException) as refused:
+            outcome = (None, refused)
+        g.json_body = outcome
+    value, problem = outcome
+    if problem is not None:
+        raise problem
+    return value
+
+
+def _parse_body() -> Any:
+    """The body as JSON: 415 for a non-JSON type, 422 when it does not parse.
 
     werkzeug refuses a declared length over ``MAX_CONTENT_LENGTH`` (413). Two cases
     are settled here, on werkzeug's public values: a body shorter than its declared
@@ -134,23 +151,18 @@ def _body_in_time() -> bytes:
     ``gevent.Timeout`` bounds the whole read, however the bytes arrive; a worker that is
     not gevent's blocks outside gevent's hub, so the timer never fires there (that worker
     class is for comparison only, behind the proxy's own body timeout)."""
-    late = g.get("late_body")
-    if late is not None:  # read once already (a solve's weight, service/api/limits.py)
-        raise late
     seconds = config().body_read_seconds
     timer = gevent.Timeout(seconds)
     timer.start()
     try:
-        # cached: a solve's rate limit weighs the hand before the view reads it again
-        return request.get_data(cache=True)
+        return request.get_data(cache=False)
     except gevent.Timeout as expired:
         if expired is not timer:
             raise
     finally:
         timer.close()
-    g.late_body = ApiProblem(408, "body_timeout",
-                             f"the body did not arrive within {seconds:g} s: send it at once")
-    raise g.late_body
+    raise ApiProblem(408, "body_timeout",
+                     f"the body did not arrive within {seconds:g} s: send it at once")
 
 
 #: No valid body nests more than a few levels; deeper ones are refused before any
