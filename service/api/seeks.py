@@ -74,7 +74,8 @@ def _waited(seek_id: str, who: str | None, token: str | None,
 def _bearer() -> tuple[str | None, str | None]:
     """The seeker's credential and its seat token (``None`` for an account key)."""
     token = bearer_token(required=True)
-    return play.identify(stores(), token), None if token is None or "." in token else token
+    seat_token = None if token is None or play.is_account_key(token) else token
+    return play.identify(stores(), token), seat_token
 
 
 @blp.route("")

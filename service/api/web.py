@@ -24,7 +24,7 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 
 from service.config import Config
 from service.core.errors import InvalidCardError
-from service.play import AuthError
+from service.play import AuthError, is_account_key
 from service.play import authenticate as play_authenticate
 from service.play import identify as play_identify
 from service.storage import Account, Stores
@@ -259,7 +259,7 @@ def account(required: bool = False) -> Account | None:
     longer, valid); ``None`` without an account key (none, or a seat token), 401 when
     one is ``required``."""
     token = bearer_token(required)
-    if token is None or "." not in token:  # seat tokens have no dots
+    if token is None or not is_account_key(token):
         if required:
             raise AuthError("this needs an account key: send Authorization: Bearer <key>")
         return None

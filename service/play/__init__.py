@@ -44,6 +44,7 @@ from .credentials import (
     authenticate,
     hash_token,
     identify,
+    is_account_key,
     new_key,
 )
 from .errors import (
@@ -192,6 +193,7 @@ __all__ = [
     "game_view_bytes",
     "hash_token",
     "identify",
+    "is_account_key",
     "issue_account_ticket",
     "issue_ticket",
     "lobby_page",

@@ -15,17 +15,14 @@ While open, it holds the account's seeks: they end when the client closes it
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import secrets
 import time
 from collections.abc import Callable, Iterator
 
 from service.storage import Account, StorageUnavailableError, Stores
 
-from .credentials import ACCOUNT_PREFIX
 from .errors import AuthError, InvalidCursorError
 from .seek_holds import LOOK_SECONDS, StreamHolds
-from .streams import END_RETRY_MS, TICKET_TTL_SECONDS, Message
+from .streams import Message, end_message, new_ticket, ticket_hash
 
 __all__ = ["PAGE", "check_note_cursor", "issue_account_ticket", "note_messages",
            "redeem_account_ticket"]
@@ -72,11 +69,11 @@ def note_messages(stores: Stores, account: Account, after: int, *, max_seconds: 
                 sent = time.monotonic()
                 while True:
                     if stopping():
-                        yield _end("shutdown")
+                        yield end_message("shutdown")
                         return
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
-                        yield _end("max_duration")
+                        yield end_message("max_duration")
                         return
                     quiet = heartbeat_seconds - (time.monotonic() - sent)
                     if holds is not None and holds.held:
@@ -91,7 +88,7 @@ def note_messages(stores: Stores, account: Account, after: int, *, max_seconds: 
                         yield Message("heartbeat")
                         sent = time.monotonic()
     except StorageUnavailableError:
-        yield _end("unavailable")
+        yield end_message("unavailable")
     except GeneratorExit:  # the server could not write to the client: it is gone
         closed = True
         raise
@@ -102,28 +99,18 @@ def note_messages(stores: Stores, account: Account, after: int, *, max_seconds: 
                 holds.end(closed=closed)
 
 
-def _end(reason: str) -> Message:
-    return Message("end", {"reason": reason, "retry_ms": END_RETRY_MS})
-
-
 def issue_account_ticket(stores: Stores, account: Account) -> str:
     """A single-use ticket opening one stream of ``account`` within 30 s: a browser's
     ``EventSource`` cannot send its key (as for a game's stream, ``.streams``)."""
-    while True:
-        ticket = secrets.token_urlsafe(24)
-        if stores.tickets.put_ticket(_TICKETS, _hash(ticket), account.handle,
-                                     TICKET_TTL_SECONDS):
-            return ticket
+    return new_ticket(stores, _TICKETS, account.handle)
 
 
 def redeem_account_ticket(stores: Stores, ticket: str) -> Account:
     """The open account a ticket was issued for, using the ticket up (401 otherwise)."""
-    handle = stores.tickets.take_ticket(_TICKETS, _hash(ticket))
+    handle = stores.tickets.take_ticket(_TICKETS, ticket_hash(ticket))
     account = None if handle is None else stores.accounts.load(handle)
     if account is None or account.closed:
         raise AuthError("this stream ticket is unknown, used or expired: get a new one")
     return account
 
 
-def _hash(ticket: str) -> str:
-    return hashlib.sha256((ACCOUNT_PREFIX + ticket).encode()).hexdigest()

@@ -68,7 +68,7 @@ def close_account(stores: Stores, account: Account) -> None:
 
 
 def update_settings(stores: Stores, account: Account, **settings: Any) -> Account:
-    """Change ``account``'s settings (who may challenge it)."""
+    """Change ``account``'s settings (who may challenge it, its webhook and secret)."""
     changed = stores.accounts.update(account.handle, **settings)
     if changed is None:
         raise AuthError("this account was closed meanwhile")

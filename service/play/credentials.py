@@ -23,7 +23,7 @@ from service.storage import Account, Stores, folded
 from .errors import AuthError
 
 __all__ = ["ACCOUNT_PREFIX", "account_credential", "authenticate", "hash_token", "identify",
-           "new_key"]
+           "is_account_key", "new_key"]
 
 ACCOUNT_PREFIX = "account:"
 
@@ -53,10 +53,16 @@ def authenticate(stores: Stores, key: str) -> Account:
     return account
 
 
+def is_account_key(bearer: str) -> bool:
+    """Whether ``bearer`` is an account key (``<handle>.<secret>``): seat tokens have no
+    dots."""
+    return "." in bearer
+
+
 def identify(stores: Stores, bearer: str | None) -> str | None:
     """The credential ``bearer`` stands for (``None``: no bearer, a spectator)."""
     if bearer is None:
         return None
-    if "." in bearer:  # an account key: seat tokens have no dots
+    if is_account_key(bearer):
         return account_credential(authenticate(stores, bearer).handle)
     return hash_token(bearer)

@@ -46,9 +46,12 @@ __all__ = [
     "TICKET_TTL_SECONDS",
     "Message",
     "check_cursor",
+    "end_message",
     "issue_ticket",
+    "new_ticket",
     "redeem_ticket",
     "stream_messages",
+    "ticket_hash",
 ]
 
 #: How long a stream ticket may wait before it is used (EventSource opens at once).
@@ -91,23 +94,29 @@ def issue_ticket(stores: Stores, game_id: str, who: str | None) -> str:
                         "Authorization: Bearer <token>")
     record = stores.games.load(game_id)
     seat_of(record, who)  # refuses a bearer of no seat
-    while True:
-        ticket = secrets.token_urlsafe(24)
-        if stores.tickets.put_ticket(game_id, _ticket_hash(ticket), who, TICKET_TTL_SECONDS):
-            return ticket
+    return new_ticket(stores, game_id, who)
 
 
 def redeem_ticket(stores: Stores, game_id: str, ticket: str) -> tuple[GameRecord, int]:
     """The game and the seat a ticket was issued for, using the ticket up (401 for a
     ticket that is unknown, used or expired)."""
-    digest = stores.tickets.take_ticket(game_id, _ticket_hash(ticket))
+    digest = stores.tickets.take_ticket(game_id, ticket_hash(ticket))
     if digest is None:
         raise AuthError("this stream ticket is unknown, used or expired: get a new one")
     record = stores.games.load(game_id)
     return record, seat_of_digest(record, digest)
 
 
-def _ticket_hash(ticket: str) -> str:
+def new_ticket(stores: Stores, scope: str, who: str) -> str:
+    """A new single-use ticket of ``scope`` (a game, or accounts' streams) for ``who``,
+    valid ``TICKET_TTL_SECONDS``, stored only as its hash."""
+    while True:
+        ticket = secrets.token_urlsafe(24)
+        if stores.tickets.put_ticket(scope, ticket_hash(ticket), who, TICKET_TTL_SECONDS):
+            return ticket
+
+
+def ticket_hash(ticket: str) -> str:
     return hashlib.sha256(ticket.encode()).hexdigest()
 
 
@@ -161,15 +170,15 @@ def stream_messages(
                     yield Message("view", body=body)
                     sent_view = key
                 if record.state.finished:
-                    yield _end("finished")
+                    yield end_message("finished")
                     return
                 while True:
                     if stopping():
-                        yield _end("shutdown")
+                        yield end_message("shutdown")
                         return
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
-                        yield _end("max_duration")
+                        yield end_message("max_duration")
                         return
                     if watch.wait(min(remaining, heartbeat_seconds)):
                         break
@@ -180,7 +189,7 @@ def stream_messages(
                     continue  # the shutdown's wake-up: end without another read
                 record = watch.load(at_least=record.state.version)
     except StorageUnavailableError:
-        yield _end("unavailable")
+        yield end_message("unavailable")
 
 
 def _framed(frame: Callable[[bytes], bytes], render: Callable[[], bytes]) -> bytes:
@@ -197,5 +206,5 @@ def _events(watch: GameWatch, after: int, newest: int) -> list[Any]:
     return events
 
 
-def _end(reason: str) -> Message:
+def end_message(reason: str) -> Message:
     return Message("end", {"reason": reason, "retry_ms": END_RETRY_MS})

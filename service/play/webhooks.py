@@ -36,7 +36,8 @@ from service.storage import Account, Delivery, Stores, folded
 from service.verify.record import instant
 from service.webhooks import Resolver, UnsafeUrlError, resolve, target
 
-from .errors import AuthError, InvalidWebhookUrlError, NoWebhookError
+from .accounts import update_settings
+from .errors import InvalidWebhookUrlError, NoWebhookError
 
 __all__ = ["SECRET_PREFIX", "WEBHOOK_TYPES", "event_id", "new_secret", "queue_webhooks",
            "rotate_webhook_secret", "set_webhook"]
@@ -61,7 +62,7 @@ def set_webhook(stores: Stores, account: Account, url: str | None, *, allow_priv
     the account as changed, and the new secret when one was made (a new or changed URL;
     the same URL again keeps its secret)."""
     if url is None:
-        changed = _update(stores, account, webhook_url=None, webhook_secret=None)
+        changed = update_settings(stores, account, webhook_url=None, webhook_secret=None)
         stores.webhooks.clear(account.handle)
         return changed, None
     if url == account.webhook_url:
@@ -71,7 +72,7 @@ def set_webhook(stores: Stores, account: Account, url: str | None, *, allow_priv
     except UnsafeUrlError as refused:
         raise InvalidWebhookUrlError(str(refused)) from None
     secret = new_secret()
-    return _update(stores, account, webhook_url=url, webhook_secret=secret), secret
+    return update_settings(stores, account, webhook_url=url, webhook_secret=secret), secret
 
 
 def rotate_webhook_secret(stores: Stores, account: Account) -> str:
@@ -80,15 +81,8 @@ def rotate_webhook_secret(stores: Stores, account: Account) -> str:
     if account.webhook_url is None:
         raise NoWebhookError("register a webhook_url first (PATCH /v1/me)")
     secret = new_secret()
-    _update(stores, account, webhook_secret=secret)
+    update_settings(stores, account, webhook_secret=secret)
     return secret
-
-
-def _update(stores: Stores, account: Account, **changes: Any) -> Account:
-    changed = stores.accounts.update(account.handle, **changes)
-    if changed is None:
-        raise AuthError("this account was closed meanwhile")
-    return changed
 
 
 def event_id(handle: str, note_id: str) -> str:

@@ -80,10 +80,6 @@ def account_key(handle: str, what: str) -> str:
     return f"ttt:{{acct:{folded(handle)}}}:{what}"
 
 
-def _key(handle: str, what: str) -> str:
-    return account_key(handle, what)
-
-
 def _stored(name: str, value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -118,28 +114,28 @@ class RedisAccounts(AccountStore):
     def create(self, account: Account) -> bool:
         fields = self._pairs({name: getattr(account, name) for name in _FIELDS})
         return bool(self.connection.run(lambda: self._create(
-            keys=[_key(account.handle, "account")], args=fields)))
+            keys=[account_key(account.handle, "account")], args=fields)))
 
     def load(self, handle: str) -> Account | None:
         client = self.connection.client
-        raw = self.connection.run(lambda: client.hgetall(_key(handle, "account")))
+        raw = self.connection.run(lambda: client.hgetall(account_key(handle, "account")))
         return _account(raw) if raw else None
 
     def update(self, handle: str, **changes: Any) -> Account | None:
         done = self.connection.run(lambda: self._update(
-            keys=[_key(handle, "account")], args=self._pairs(changes)))
+            keys=[account_key(handle, "account")], args=self._pairs(changes)))
         return self.load(handle) if done else None
 
     def add_game(self, handle: str, game_id: str, joined: float) -> None:
         client = self.connection.client
-        self.connection.run(lambda: client.zadd(_key(handle, "active"),
+        self.connection.run(lambda: client.zadd(account_key(handle, "active"),
                                                 {game_id: round(joined * 1000)}))
 
     def finish_game(self, handle: str, game_id: str, ended: float) -> None:
         def move() -> Any:
             pipe = self.connection.client.pipeline(transaction=True)  # one slot: atomic
-            pipe.zrem(_key(handle, "active"), game_id)
-            pipe.zadd(_key(handle, "finished"), {game_id: round(ended * 1000)})
+            pipe.zrem(account_key(handle, "active"), game_id)
+            pipe.zadd(account_key(handle, "finished"), {game_id: round(ended * 1000)})
             return pipe.execute()
         self.connection.run(move)
 
@@ -149,7 +145,7 @@ class RedisAccounts(AccountStore):
         top = "+inf" if before is None else round(before[0] * 1000)
         # more than asked at the cursor's own score, for the ties the cursor passed already
         raw = self.connection.run(lambda: client.zrevrangebyscore(
-            _key(handle, which), top, "-inf", start=0, num=count + 50, withscores=True))
+            account_key(handle, which), top, "-inf", start=0, num=count + 50, withscores=True))
         out = [(g.decode(), score / 1000) for g, score in raw]
         if before is not None:
             out = [(g, t) for g, t in out if (t, g) < before]
@@ -163,19 +159,19 @@ class RedisAccounts(AccountStore):
         for note_id, body in notes:
             args += [note_id, orjson.dumps(body).decode()]
         given = self.connection.run(lambda: self._append(
-            keys=[_key(handle, "notes"), _key(handle, "noted")], args=args))
+            keys=[account_key(handle, "notes"), account_key(handle, "noted")], args=args))
         return [int(seq) for seq in given]
 
     def notes(self, handle: str, after: int, limit: int) -> list[Note]:
         client = self.connection.client
         entries = self.connection.run(lambda: client.xrange(
-            _key(handle, "notes"), f"({after}-0", "+", count=limit))
+            account_key(handle, "notes"), f"({after}-0", "+", count=limit))
         return [Note(int(entry_id.decode().split("-")[0]), orjson.loads(fields[b"n"]))
                 for entry_id, fields in entries]
 
     def newest(self, handle: str) -> int:
         client = self.connection.client
-        last = self.connection.run(lambda: client.xrevrange(_key(handle, "notes"), count=1))
+        last = self.connection.run(lambda: client.xrevrange(account_key(handle, "notes"), count=1))
         return int(last[0][0].decode().split("-")[0]) if last else 0
 
     @contextmanager
@@ -186,4 +182,4 @@ class RedisAccounts(AccountStore):
     def wake(self, handle: str) -> None:
         # a script, so a Redis Cluster routes the publish to the account's shard by its key
         args = list(self.connection.publish_command(f"acct:{folded(handle)}"))
-        self.connection.run(lambda: self._wake(keys=[_key(handle, "notes")], args=args))
+        self.connection.run(lambda: self._wake(keys=[account_key(handle, "notes")], args=args))

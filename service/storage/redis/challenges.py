@@ -17,8 +17,8 @@ from typing import Any
 
 import orjson
 
-from ..accounts import folded
 from ..challenges import Challenge, ChallengeStore
+from .accounts import account_key
 from .connection import RedisConnection
 
 __all__ = ["RedisChallenges"]
@@ -26,10 +26,6 @@ __all__ = ["RedisChallenges"]
 
 def _key(challenge_id: str) -> str:
     return f"ttt:{{ch:{challenge_id}}}:challenge"
-
-
-def _index(handle: str) -> str:
-    return f"ttt:{{acct:{folded(handle)}}}:challenges"
 
 
 # KEYS: the challenge. ARGV: what was read, what to write. 1: written; 0: it changed.
@@ -74,17 +70,17 @@ class RedisChallenges(ChallengeStore):
 
     def index(self, handle: str, challenge_id: str, expires: float) -> None:
         client = self.connection.client
-        self.connection.run(lambda: client.zadd(_index(handle),
+        self.connection.run(lambda: client.zadd(account_key(handle, "challenges"),
                                                 {challenge_id: round(expires * 1000)}))
 
     def unindex(self, handle: str, challenge_id: str) -> None:
         client = self.connection.client
-        self.connection.run(lambda: client.zrem(_index(handle), challenge_id))
+        self.connection.run(lambda: client.zrem(account_key(handle, "challenges"), challenge_id))
 
     def indexed(self, handle: str, now: float) -> list[str]:
         def read() -> Any:
             pipe = self.connection.client.pipeline(transaction=True)  # one slot
-            pipe.zremrangebyscore(_index(handle), "-inf", round(now * 1000))
-            pipe.zrange(_index(handle), 0, -1)
+            pipe.zremrangebyscore(account_key(handle, "challenges"), "-inf", round(now * 1000))
+            pipe.zrange(account_key(handle, "challenges"), 0, -1)
             return pipe.execute()[1]
         return [c.decode() for c in self.connection.run(read)]

@@ -23,6 +23,7 @@ from typing import Any
 from ..webhooks import Delivery, WebhookQueue
 from .accounts import account_key
 from .connection import RedisConnection
+from .schedule import _ms
 
 __all__ = ["RedisWebhooks"]
 
@@ -90,10 +91,6 @@ return redis.call('PTTL', KEYS[1])
 _UNHOLD = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 """
-
-
-def _ms(at: float) -> int:
-    return round(at * 1000)
 
 
 def _seconds(ms: Any) -> float | None:
