@@ -185,7 +185,9 @@ def test_the_opponents_sit_around_the_table_with_their_counts_and_their_moves_an
 ) -> None:
     page = browser(*size)
     game = create_game(live_server, [{"name": "ann"}, {"bot": "random"}, {"bot": "random"}, {"bot": "random"}],
-                       {"hand_sizes": [6, 7]})
+                       {"hand_sizes": [6, 7]}, seed="48")
+    # seed 48's deal leaves no random bot a way out in two rounds of turns (0 of 2,000 simulated
+    # games whatever ann discards): the bots' choices still vary with the game's secret salt
     game_id, token = game["game_id"], game["seats"][0]["token"]
     open_seat(page, live_server, game_id, 0, token, "&pace=400")
     assert wait_for_turn(page)
