@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from service.core.errors import IllegalActionError, InvalidActionError, InvalidRulesError
-from service.core.rules import Rules
+from service.core.rules import Rules, preset_rules
 
 from .events import Event, EventLog, round_started
 from .rounds import deal_round
@@ -15,7 +15,7 @@ from .seats import bot_names
 from .shoe import RandomStream, commitment
 from .state import BOT, HUMAN, IN_PROGRESS, GameState
 
-__all__ = ["MAX_SEED_LENGTH", "check_ends", "check_players", "claim", "new_game",
+__all__ = ["MAX_SEED_LENGTH", "check_ends", "check_players", "check_rated", "claim", "new_game",
            "opening_events", "seed_commitment"]
 
 MAX_SEED_LENGTH = 64
@@ -47,12 +47,33 @@ def check_ends(rules: Rules, turn_seconds: int | None, bots: Sequence[str | None
             "service plays a seat or a clock of must end", option="turn_limit")
 
 
+def check_rated(rules: Rules, turn_seconds: int | None, bots: Sequence[str | None],
+                accounts: Sequence[str | None]) -> None:
+    """Refuse a rated game a rating would not mean the same in: one without a turn clock,
+    with a seat that is neither an account's nor a reference bot's, or with rules that are
+    not a preset's unchanged (a rating is per preset: docs/ratings.md; ``decks: "auto"``
+    and the number it comes to for this table are the same)."""
+    if turn_seconds is None:
+        raise InvalidRulesError("a rated game has a turn clock: give turn_seconds",
+                                option="rated")
+    if any(bot is None and account is None for bot, account in zip(bots, accounts, strict=True)):
+        raise InvalidRulesError("every seat of a rated game is an account's or a reference "
+                                "bot's", option="rated")
+    n, preset = len(bots), preset_rules(rules.preset)
+    if {**rules.to_dict(), "decks": rules.decks_for(n)} != {**preset.to_dict(),
+                                                           "decks": preset.decks_for(n)}:
+        raise InvalidRulesError(f"a rated game plays the preset's rules unchanged (a rating "
+                                f"is per preset): send {{\"preset\": \"{rules.preset}\"}} alone",
+                                option="rated")
+
+
 def new_game(
     rules: Rules, names: list[str | None], seed: str | int | None = None, *,
     seed_salt: str | None = None, bots: Sequence[str | None] | None = None,
     turn_seconds: int | None = None, table_nonce: str | None = None,
     accounts: Sequence[str | None] | None = None,
     account_bots: Sequence[bool] | None = None,
+    rated: bool = False,
 ) -> GameState:
     """A new game of ``len(names)`` players, dealt and waiting for the first draw.
 
@@ -69,7 +90,8 @@ def new_game(
     ``turn_limit``. ``table_nonce`` is carried hidden until the end, like the seed (the
     service makes the salt from it and the table: ``service/verify/table.py``).
     ``accounts[seat]`` is the handle of the account holding a seat (its name is the
-    handle), ``account_bots[seat]`` whether that account is a declared bot.
+    handle), ``account_bots[seat]`` whether that account is a declared bot. A ``rated``
+    game must be one a rating means the same in: :func:`check_rated`.
     """
     n = len(names)
     check_players(rules, n)
@@ -92,6 +114,8 @@ def new_game(
     programs = tuple(account_bots) if account_bots is not None else (False,) * n
     if len(held) != n or len(programs) != n:
         raise InvalidRulesError("one account entry per seat", option="players")
+    if rated:
+        check_rated(rules, turn_seconds, bot_of, held)
     names = [handle if handle is not None else name for name, handle in zip(names, held,
                                                                             strict=True)]
     seeded = seed is not None
@@ -125,6 +149,7 @@ def new_game(
         table_nonce=table_nonce,
         accounts=held if any(held) else (),
         account_bots=programs if any(held) else (),
+        rated=rated,
     )
     log = EventLog(0)
     state = deal_round(state, 0, log)

@@ -64,6 +64,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "end": state.finish_reason,
         "accounts": list(state.accounts),
         "account_bots": list(state.account_bots),
+        "rated": state.rated,
         "played": list(state.played),
         "last": None
         if last is None
@@ -133,6 +134,7 @@ def from_dict(data: dict[str, Any]) -> GameState:
         finish_reason=data.get("end"),
         accounts=tuple(data.get("accounts", ())),
         account_bots=tuple(data.get("account_bots", ())),
+        rated=data.get("rated", False),
         # absent from games stored before aborts existed: every seat counts as having
         # played, so such a game cannot be aborted
         played=tuple(data["played"]) if "played" in data else tuple(range(len(data["names"]))),

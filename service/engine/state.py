@@ -158,6 +158,9 @@ class GameState:
     #: is a declared bot (empty: no seat is an account's)
     accounts: tuple[str | None, ...] = ()
     account_bots: tuple[bool, ...] = ()
+    #: a rated game (docs/ratings.md): every seat an account's or a reference bot's, a
+    #: preset's rules unchanged and a turn clock; its result moves the seats' ratings
+    rated: bool = False
     #: the seats whose first turn has been played (a draw, by anyone) or timed out, in
     #: seat order: the others may still abort the game (:mod:`.seats`)
     played: tuple[int, ...] = ()

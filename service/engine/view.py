@@ -84,6 +84,7 @@ class View(TypedDict):
     rules: dict[str, Any]
     seed_commitment: str
     seeded_by_creator: bool
+    rated: bool
     round: RoundView
     players: list[PlayerView]
     you: You | None
@@ -110,6 +111,7 @@ def view(state: GameState, seat: int | None, by: str = PLAYER) -> View:
         "rules": {**state.rules.to_dict(), "decks": state.rules.decks_for(state.players)},
         "seed_commitment": commitment(state.seed, state.seed_salt),
         "seeded_by_creator": state.seeded_by_creator,
+        "rated": state.rated,
         "round": {
             "number": state.round_index + 1,
             "rounds": state.rules.rounds,

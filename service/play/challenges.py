@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service.bots import BOTS
-from service.engine.game import check_ends, check_players
+from service.engine.game import check_ends, check_players, check_rated
 from service.engine.serialize import rules_from_json
 from service.storage import (
     Account,
@@ -142,6 +142,8 @@ def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
     check_players(rules, len(to) + 1)
     # refused now, not when the last one accepts
     check_ends(rules, turn_seconds, [folded(h) if folded(h) in BOTS else None for h in to])
+    if rated:  # every seat is an account's or a reference bot's: a challenge seats handles
+        check_rated(rules, turn_seconds, [None] * (len(to) + 1), [challenger.handle, *to])
     handles = [_challenged(stores, challenger, h) for h in to]
     pending = [c for c in (stores.challenges.load(i)
                            for i in stores.challenges.indexed(challenger.handle, now))
@@ -274,7 +276,7 @@ def _start(stores: Stores, challenge: Challenge, load: LoadLimit | None) -> None
         create_game(stores, challenge["rules"], seats, None,
                     bots=[folded(h) if folded(h) in BOTS else None for h in seats],
                     turn_seconds=challenge["turn_seconds"], game_id=challenge["game_id"],
-                    load=load, accounts=accounts)
+                    load=load, accounts=accounts, rated=challenge["rated"])
     for handle in _humans(challenge):
         stores.challenges.unindex(handle, challenge["challenge_id"])
 

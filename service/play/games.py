@@ -97,6 +97,7 @@ def create_game(
     game_id: str | None = None,
     load: LoadLimit | None = None,
     accounts: Sequence[Account | None] | None = None,
+    rated: bool = False,
 ) -> tuple[GameRecord, list[str | None]]:
     """Deal a new game; ``None`` in ``players`` leaves that seat open, ``bots[seat]``
     makes it a bot seat (claimed, no token). Returns the tokens (``None`` for open and
@@ -108,7 +109,8 @@ def create_game(
     open, else ``in_progress``): see :mod:`service.storage.lobby` for why before.
     Matchmaking passes the seats' ``token_hashes`` (its seekers hold the tokens) and the
     ``game_id`` it announced; then no token is returned. ``accounts[seat]`` seats an
-    account (held by its key, named by its handle: no token either)."""
+    account (held by its key, named by its handle: no token either); ``rated`` makes it a
+    rated game (its seats all accounts' or reference bots')."""
     rules = rules_from_json(rules_spec)
     bot_of = list(bots) if bots is not None else [None] * len(players)
     held = list(accounts) if accounts is not None else [None] * len(players)
@@ -116,7 +118,7 @@ def create_game(
     state = new_game(rules, names, seed, bots=bot_of,
                      turn_seconds=turn_seconds,
                      accounts=[None if a is None else a.handle for a in held],
-                     account_bots=[a is not None and a.bot for a in held])
+                     account_bots=[a is not None and a.bot for a in held], rated=rated)
     if token_hashes is None:
         tokens = [None if name is None or bot is not None or account is not None
                   else secrets.token_urlsafe(32)

@@ -35,7 +35,7 @@ from typing import Any
 
 import orjson
 
-from service.engine.game import check_ends, check_players
+from service.engine.game import check_ends, check_players, check_rated
 from service.engine.serialize import rules_from_json
 from service.storage import (
     Account,
@@ -111,6 +111,8 @@ def _pool(rules_spec: dict[str, Any] | str | None, players: int, rated: bool,
     rules = rules_from_json(spec)
     check_players(rules, players)  # playable by this many (a shoe big enough)? Fail now
     check_ends(rules, turn_seconds)  # and a clock only with a turn limit
+    if rated:  # a rated seek is an account's (checked before): its rules and clock
+        check_rated(rules, turn_seconds, [None] * players, ["seeker"] * players)
     table = {**rules.to_dict(), "decks": rules.decks_for(players)}
     blob = orjson.dumps(table, option=orjson.OPT_SORT_KEYS)
     digest = hashlib.sha256(orjson.dumps({"table": table, "rated": rated},
@@ -187,7 +189,7 @@ def _create(stores: Stores, pool: str, game_id: str) -> None:
     with contextlib.suppress(GameExistsError):  # a racing seeker created it first
         create_game(stores, record["rules"], record["names"], None,
                     token_hashes=record["ths"], game_id=game_id, accounts=accounts,
-                    turn_seconds=record.get("turn_seconds"))
+                    turn_seconds=record.get("turn_seconds"), rated=bool(record.get("rated")))
 
 
 def _owned(record: dict[str, Any], who: str | None) -> None:

@@ -121,6 +121,7 @@ def build_record(game_id: str, final: GameState, events: Sequence[Event], *,
             for s, name in enumerate(final.names)
         ],
         "turn_seconds": final.turn_seconds,
+        "rated": final.rated,
         "seed": final.seed,
         "seed_salt": final.seed_salt,
         "seed_commitment": commitment(final.seed, final.seed_salt),

@@ -60,7 +60,7 @@ def initial_state(record: Mapping[str, Any]) -> GameState:
                          seed_salt=record["seed_salt"], bots=bots,
                          turn_seconds=record.get("turn_seconds"),
                          table_nonce=record.get("table_nonce"), accounts=accounts,
-                         account_bots=programs)
+                         account_bots=programs, rated=bool(record.get("rated")))
     except EngineError as exc:
         raise ReplayError(f"cannot start the game of this record: {exc}") from None
     # new_game marks a given seed as the creator's; the record says whose it was

@@ -4,7 +4,7 @@ Why: every view shows ``seed_commitment = sha256_hex(seed_salt + ":" + seed)`` f
 first move, so the seed cannot be changed afterwards. Making the salt itself from the
 table (the rules, each seat's name and bot at the start, the turn clock, whether the
 creator chose the seed) extends that promise to the table: a record whose rules, decks,
-names, bots or ``seeded_by_creator`` were altered no longer gives back its own salt, so
+names, bots, ``seeded_by_creator`` or ``rated`` were altered no longer gives back its own salt, so
 the verifier rejects it. The nonce (128 random bits, hidden like the seed and revealed
 with it at the end) keeps the salt unguessable, which is what the salt is for: a small
 seed a creator chose cannot be found by trying seeds against the commitment.
@@ -30,9 +30,12 @@ __all__ = ["seal", "table_of_record", "table_of_state", "table_salt"]
 
 
 def _table(rules: Mapping[str, Any], players: list[dict[str, Any]], turn_seconds: int | None,
-           seeded_by_creator: bool) -> dict[str, Any]:
-    return {"rules": dict(rules), "players": players, "turn_seconds": turn_seconds,
-            "seeded_by_creator": seeded_by_creator}
+           seeded_by_creator: bool, rated: bool) -> dict[str, Any]:
+    table = {"rules": dict(rules), "players": players, "turn_seconds": turn_seconds,
+             "seeded_by_creator": seeded_by_creator}
+    if rated:  # (absent from an unrated game's table)
+        table["rated"] = True
+    return table
 
 
 def _seat(name: str | None, bot: str | None, account: str | None,
@@ -52,7 +55,7 @@ def table_of_state(state: GameState) -> dict[str, Any]:
     return _table(state.rules.to_dict(),
                   [_seat(*seat) for seat in zip(state.names, bots, accounts, programs,
                                                 strict=True)],
-                  state.turn_seconds, state.seeded_by_creator)
+                  state.turn_seconds, state.seeded_by_creator, state.rated)
 
 
 def table_of_record(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,7 +65,8 @@ def table_of_record(record: Mapping[str, Any]) -> dict[str, Any]:
                    _seat(p.get("name"), p.get("bot"), p.get("account"),
                          bool(p.get("account_bot")))
                    for p in record["players"]],
-                  record.get("turn_seconds"), bool(record.get("seeded_by_creator")))
+                  record.get("turn_seconds"), bool(record.get("seeded_by_creator")),
+                  bool(record.get("rated")))
 
 
 def table_salt(nonce: str, table: Mapping[str, Any]) -> str:

@@ -96,6 +96,8 @@ class RecordSchema(Schema):
                                                     "example": 1})
     players = fields.List(fields.Nested(RecordPlayerSchema), required=True)
     turn_seconds = fields.Integer(required=True, allow_none=True)
+    rated = fields.Boolean(required=True, metadata={
+        "description": "A rated game (sealed by the salt too, when true)."})
     seed = fields.String(required=True, metadata={"example": "7"})
     seed_salt = fields.String(required=True)
     seed_commitment = fields.String(required=True, metadata={
@@ -105,7 +107,7 @@ class RecordSchema(Schema):
         "description": "The secret the salt was made from with the table: seed_salt = "
                        'sha256_hex("three-thirteen table:" + nonce + ":" + the table as '
                        "canonical JSON)[:32], so the commitment every view showed seals the "
-                       "rules, names, bots, clock and seeded_by_creator too (docs/records.md)."})
+                       "rules, names, bots, clock, seeded_by_creator and rated too (docs/records.md)."})
     seeded_by_creator = fields.Boolean(required=True)
     first_dealer = fields.Integer(required=True)
     versions = fields.Integer(required=True, metadata={

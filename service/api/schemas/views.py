@@ -153,6 +153,9 @@ class _GameViewSchema(Schema):
         required=True, metadata={"description": 'sha256_hex(seed_salt + ":" + seed).'}
     )
     seeded_by_creator = fields.Boolean(required=True)
+    rated = fields.Boolean(required=True, metadata={
+        "description": "A rated game: its result moves every seat's rating in its preset "
+                       "(docs/ratings.md)."})
     round = fields.Nested(RoundSchema, required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     open_seats = fields.List(
