@@ -37,6 +37,7 @@ BY_PATH: dict[str, str] = {
     "tests/engine/": "fast",
     "tests/solver/": "fast",
     "tests/play/": "fast",
+    "tests/ratings/": "fast",
     "tests/verify/": "fast",
     "tests/verify/test_check.py": "process",  # runs `python -m service.verify`
     "tests/test_config.py": "fast",

@@ -73,6 +73,7 @@ WHEN = {
     "unknown_account": "no open account with this handle",
     "unknown_challenge": "no challenge with this id that your account is in",
     "unknown_game": "no game with this id (or it expired)",
+    "unknown_preset": "no preset of this name (`classic`, `bga`, `family`)",
     "unknown_seat": "a seat this game does not have",
     "unknown_seek": "no seek with this id (never made, removed, expired unmatched, or ended "
     "when the connection holding it closed)",

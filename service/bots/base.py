@@ -40,6 +40,9 @@ class Bot(ABC):
     """
 
     name: ClassVar[str] = "bot"
+    #: Raised whenever the bot's play changes: a reference bot's fixed rating on the ladder
+    #: is per name and version (``service/ratings/anchors.py``).
+    version: ClassVar[int] = 1
     wants_events: ClassVar[bool] = False
     budget: int | None = 0
     #: The budget of the latest decision, as it ended (what it spent, whether it ran out).

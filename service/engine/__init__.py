@@ -17,7 +17,7 @@ from .actions import apply, parse_action
 from .events import Event
 from .game import claim, new_game, opening_events
 from .legal import legal_actions
-from .rounds import winners
+from .rounds import places, standing_places, winners
 from .serialize import from_dict, to_dict
 from .state import GameState
 from .view import view
@@ -32,6 +32,8 @@ __all__ = [
     "new_game",
     "opening_events",
     "parse_action",
+    "places",
+    "standing_places",
     "to_dict",
     "view",
     "winners",

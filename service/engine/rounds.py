@@ -23,6 +23,7 @@ Choices where the rules (docs/rules.md) leave room (documented so bots can rely 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from service.core.cards import card_name, card_names
@@ -43,7 +44,8 @@ from .state import (
     TableMeld,
 )
 
-__all__ = ["arrange_final", "begin_turn", "deal_round", "end_round", "finish", "winners"]
+__all__ = ["arrange_final", "begin_turn", "deal_round", "end_round", "finish", "places",
+           "standing_places", "winners"]
 
 
 def deal_round(state: GameState, round_index: int, log: EventLog | None) -> GameState:
@@ -209,6 +211,28 @@ def finish(state: GameState, reason: str, log: EventLog | None) -> GameState:
             },
         )
     return state
+
+
+def standing_places(totals: Sequence[int], resigned: Sequence[bool],
+                    zero_rounds: Sequence[int] | None) -> tuple[int, ...]:
+    """Each seat's place from 1 (ties share one, the next place skips: 1, 1, 3), by the
+    order :func:`winners` picks the first: who did not resign before who did, then the
+    lowest total, then (``zero_rounds`` given: that tie-break) more zero-score rounds.
+    Shared by the live game (:func:`places`) and its record (a rating, a tournament)."""
+    keys = [(r, t, -(zero_rounds[s] if zero_rounds is not None else 0))
+            for s, (t, r) in enumerate(zip(totals, resigned, strict=True))]
+    return tuple(1 + sum(1 for other in keys if other < key) for key in keys)
+
+
+def places(state: GameState) -> tuple[int, ...]:
+    """The final places of a finished game (an aborted one has none: ``()``); the seats
+    in first place are exactly :func:`winners`, unless everyone resigned."""
+    if state.finish_reason == ABORTED:
+        return ()
+    kinds = state.seat_kinds or (None,) * state.players
+    zeros = ([sum(1 for x in scores if x == 0) for scores in state.scores]
+             if state.rules.tie_break == "zero_rounds" else None)
+    return standing_places(state.totals(), [k == RESIGNED for k in kinds], zeros)
 
 
 def winners(state: GameState) -> tuple[int, ...]:

@@ -72,6 +72,7 @@ from .errors import (
     TooManyChallengesError,
     UnknownAccountError,
     UnknownChallengeError,
+    UnknownPresetError,
     UnknownSeatError,
     UnknownSeekError,
     VersionNotRecordedError,
@@ -89,6 +90,7 @@ from .loads import LoadLimit, admit_bot_game, bot_game_weight
 from .lobby import MAX_PAGE, PRUNE_GRACE_SECONDS, LobbyPage, lobby_page, prune_listing
 from .moves import LEASE_SECONDS, due, service_move, visit
 from .mygames import my_games
+from .ratings import board, history, ratings_of
 from .records import game_record, view_at
 from .rematch import ask_for_rematch
 from .seek_holds import Connection, new_holder
@@ -163,6 +165,7 @@ __all__ = [
     "TooManyChallengesError",
     "UnknownAccountError",
     "UnknownChallengeError",
+    "UnknownPresetError",
     "UnknownSeatError",
     "UnknownSeekError",
     "VersionNotRecordedError",
@@ -172,6 +175,7 @@ __all__ = [
     "admit_bot_game",
     "ask_for_rematch",
     "authenticate",
+    "board",
     "bot_game_weight",
     "cancel_challenge",
     "cancel_seek",
@@ -192,6 +196,7 @@ __all__ = [
     "game_view",
     "game_view_bytes",
     "hash_token",
+    "history",
     "identify",
     "is_account_key",
     "issue_account_ticket",
@@ -210,6 +215,7 @@ __all__ = [
     "profile",
     "prune_listing",
     "queue_webhooks",
+    "ratings_of",
     "read_challenge",
     "redeem_account_ticket",
     "redeem_ticket",

@@ -24,6 +24,7 @@ from service.storage import Account, Stores, folded
 
 from .credentials import hash_token, new_key
 from .errors import AuthError, HandleTakenError, UnknownAccountError
+from .ratings import ratings_of
 
 __all__ = ["CHALLENGES_FROM", "HANDLE_PATTERN", "RESERVED", "close_account", "create_account",
            "profile", "rotate_key", "update_settings"]
@@ -77,10 +78,12 @@ def update_settings(stores: Stores, account: Account, **settings: Any) -> Accoun
 
 def profile(stores: Stores, handle: str) -> dict[str, Any]:
     """The public profile of ``handle`` (a reference bot's too): 404 for none."""
+    now = time.time()
     if folded(handle) in BOTS:
-        return {"handle": folded(handle), "bot": True, "reference": True, "ratings": {}}
+        return {"handle": folded(handle), "bot": True, "reference": True,
+                "ratings": ratings_of(stores, folded(handle), True, now)}
     account = stores.accounts.load(handle)
     if account is None or account.closed:
         raise UnknownAccountError(f"there is no account {handle!r}")
     return {"handle": account.handle, "bot": account.bot, "reference": False,
-            "ratings": {}}
+            "ratings": ratings_of(stores, account.handle, account.bot, now)}

@@ -44,6 +44,7 @@ from service.storage import (
 from .errors import GameBusyError, PreconditionFailedError
 from .lobby import best_effort
 from .notes import account_effects
+from .ratings import RATING_MEMBER, queue_rating
 from .records import finishing_record
 
 __all__ = ["MAX_ATTEMPTS", "Change", "Committed", "Step", "commit", "create", "next_visit",
@@ -145,6 +146,8 @@ def commit(
         reply = render_reply(after, change.seat) if render_reply and reply_key else None
         if lease is None:  # before the save: a process lost now loses no move
             _plan(stores, after, now, later=SAFETY_SECONDS)
+        if _rated_end(before, after):  # nor a rating (the visit queues it once)
+            stores.schedule.plan(RATING_MEMBER + game_id, now + SAFETY_SECONDS)
         try:
             earlier = stores.games.save(
                 game_id, before.state.version, state, change.events,
@@ -206,6 +209,8 @@ def _after_save(stores: Stores, before: GameRecord, after: GameRecord, events: l
         best_effort("rematch", lambda: _announce(stores, rematch, now))
     if after.state.finished and not before.state.finished:
         metrics.GAMES_FINISHED.inc()
+        if _rated_end(before, after):
+            best_effort("rating", lambda: queue_rating(stores, game_id, now))
         best_effort("finish", lambda: stores.lobby.relist_game(game_id, "in_progress", None))
     for event in events:
         if event.type in metrics.ACTION_EVENTS:
@@ -214,6 +219,11 @@ def _after_save(stores: Stores, before: GameRecord, after: GameRecord, events: l
         best_effort("schedule", lambda: _plan(stores, after, now))
     if after.state.accounts:
         best_effort("accounts", lambda: account_effects(stores, before, after, now))
+
+
+def _rated_end(before: GameRecord, after: GameRecord) -> bool:
+    """The change finishes a rated game (one to queue for the rating workers)."""
+    return after.state.rated and after.state.finished and not before.state.finished
 
 
 def _announce(stores: Stores, game_id: str, now: float) -> None:

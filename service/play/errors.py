@@ -30,6 +30,7 @@ __all__ = [
     "TooManyChallengesError",
     "UnknownAccountError",
     "UnknownChallengeError",
+    "UnknownPresetError",
     "UnknownSeatError",
     "UnknownSeekError",
     "VersionNotRecordedError",
@@ -155,6 +156,12 @@ class UnknownAccountError(PlayError):
     """No (open) account with this handle (404)."""
 
     code = "unknown_account"
+
+
+class UnknownPresetError(PlayError):
+    """No preset of this name: a rating, a history or a leaderboard of none (404)."""
+
+    code = "unknown_preset"
 
 
 class UnknownChallengeError(PlayError):

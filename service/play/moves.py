@@ -36,6 +36,7 @@ from service.storage import GameRecord, Lease, Stores, UnknownGameError
 
 from .challenges import CHALLENGE_MEMBER, visit_challenge
 from .commit import Change, Step, commit, next_visit
+from .ratings import RATING_MEMBER, queue_rating
 
 __all__ = ["LEASE_SECONDS", "NothingDue", "due", "service_move", "visit"]
 
@@ -90,9 +91,15 @@ def visit(stores: Stores, lease: Lease,
           clock: Callable[[], float] = time.time) -> GameRecord | None:
     """Make the one move the game of ``lease`` owes now, if any, and release it with its
     next visit; the game as that move saved it (``None``: nothing was due). A
-    challenge's visit (its expiry, or the start of its game) is :func:`visit_challenge`'s."""
+    challenge's visit (its expiry, or the start of its game) is :func:`visit_challenge`'s;
+    a finished rated game's is the safety net of its rating (:func:`.ratings.queue_rating`:
+    queued once, whoever asks first)."""
     if lease.key.startswith(CHALLENGE_MEMBER):
         visit_challenge(stores, lease, clock())
+        return None
+    if lease.key.startswith(RATING_MEMBER):
+        queue_rating(stores, lease.key.removeprefix(RATING_MEMBER), clock())
+        stores.schedule.release(lease, None)
         return None
     try:
         committed = commit(stores, lease.key, service_move(stores, clock()), lease=lease,

@@ -16,6 +16,8 @@ interface                 what                                                 m
 :class:`AccountStore`     accounts, their games and their event streams        ``accounts``
 :class:`ChallengeStore`   challenges, changed by compare-and-set; each         ``challenges``
                           account's index of its own
+:class:`RatingStore`      ratings, their history, the queue of rated games     ``ratings``
+                          to apply, the leaderboards
 :class:`WebhookQueue`     each account's webhook deliveries waiting            ``webhooks``
 ========================  ===================================================  ==============
 
@@ -37,6 +39,7 @@ from .errors import (
 from .games import GameRecord, GameStore, GameWatch
 from .loads import LoadStore
 from .lobby import LISTINGS, LobbyStore
+from .ratings import RatingStore
 from .records import RecordStore
 from .replies import ReplyStore, StoredReply
 from .schedule import Lease, Schedule
@@ -62,6 +65,7 @@ __all__ = [
     "LobbyStore",
     "Matching",
     "Note",
+    "RatingStore",
     "RecordStore",
     "ReplyKeySupersededError",
     "ReplyStore",

@@ -25,6 +25,7 @@ from .memory import (
     MemoryGameStore,
     MemoryLoads,
     MemoryLobby,
+    MemoryRatings,
     MemoryRecords,
     MemoryReplies,
     MemorySchedule,
@@ -33,6 +34,7 @@ from .memory import (
     MemoryWebhooks,
     Shared,
 )
+from .ratings import RatingStore
 from .records import RecordStore
 from .redis import (
     RedisAccounts,
@@ -41,6 +43,7 @@ from .redis import (
     RedisGameStore,
     RedisLoads,
     RedisLobby,
+    RedisRatings,
     RedisRecords,
     RedisReplies,
     RedisSchedule,
@@ -79,6 +82,8 @@ class Stores:
     #: schedule of its own, taken by the delivery workers)
     webhooks: WebhookQueue
     webhook_schedule: Schedule
+    #: the accounts' ratings, the queue of rated games to apply, the leaderboards
+    ratings: RatingStore
     #: releases what the stores share (Redis: the connections and the hub)
     release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
@@ -113,6 +118,7 @@ def redis_stores(config: Config) -> Stores:
         challenges=RedisChallenges(connection),
         webhooks=RedisWebhooks(connection, cap=config.webhook_queue_max),
         webhook_schedule=RedisSchedule(connection, tag="hooks"),
+        ratings=RedisRatings(connection),
         release=connection.close,
     )
 
@@ -137,4 +143,5 @@ def memory_stores(config: Config | None = None) -> Stores:
         challenges=MemoryChallenges(),
         webhooks=MemoryWebhooks(cap=config.webhook_queue_max),
         webhook_schedule=MemorySchedule(),
+        ratings=MemoryRatings(),
     )

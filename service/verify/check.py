@@ -18,7 +18,7 @@ from typing import Any
 from service.core.cards import card_name, rank_name
 from service.engine import GameState, opening_events
 from service.engine.events import round_result_dict
-from service.engine.rounds import winners
+from service.engine.rounds import places, winners
 from service.engine.seats import seat_kind
 from service.engine.serialize import rules_from_json
 from service.engine.shoe import RandomStream, commitment
@@ -141,6 +141,7 @@ def _check_end(record: Mapping[str, Any], state: GameState, rounds: list[Any]) -
     if len(rounds) != played:
         out.append(f"the record has {len(rounds)} rounds, the game {played}")
     for key, made in (("totals", list(state.totals())), ("winners", list(winners(state))),
+                      ("places", list(places(state))),
                       ("versions", state.version), ("finish_reason", state.finish_reason)):
         if record.get(key) != made:
             out.append(f"{key} {record.get(key)!r} in the record, {made!r} on replay")

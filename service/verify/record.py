@@ -7,7 +7,7 @@ resignation, a time-out…) and each action leaves exactly one event that names 
 ``round_ended``, ``game_finished``) are consequences the engine derives again on a replay.
 So the list of actions, with the seed and the rules, *is* the game, and the record adds
 what a reader wants without an engine: each round's deal facts, final arrangements,
-scores and running totals, the winners, and the timestamps.
+scores and running totals, the winners and places, and the timestamps.
 
 The format is documented in docs/records.md; :data:`RECORD_FORMAT` names it and is
 checked by :mod:`.check`. Cards are in contract notation (``7H``, ``JK``).
@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from service.engine import Event, GameState
-from service.engine.rounds import winners
+from service.engine.rounds import places, winners
 from service.engine.seats import PLAYER, SERVICE, player_of, seat_kind
 from service.engine.shoe import commitment
 
@@ -133,6 +133,9 @@ def build_record(game_id: str, final: GameState, events: Sequence[Event], *,
         "rounds": _rounds(events),
         "totals": list(final.totals()),
         "winners": list(winners(final)),
+        # each seat's place from 1 (ties share one; a resigned seat below all who did not):
+        # what a rating or a tournament reads
+        "places": list(places(final)),
         "finish_reason": final.finish_reason,
         "created_at": instant(created_at),
         "finished_at": instant(finished_at),

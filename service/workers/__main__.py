@@ -1,5 +1,6 @@
 """``python -m service.workers``: a move worker process (:mod:`service.workers.moves`), with
-the webhook deliveries on threads beside it (:mod:`service.workers.deliveries`).
+the webhook deliveries (:mod:`service.workers.deliveries`) and the rating worker
+(:mod:`service.workers.ratings`) on threads beside it.
 
 It reads the service's own environment (``REDIS_URL`` and the rest of
 :class:`~service.config.Config`), needs no gunicorn, and any number may run at once
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     from .deliveries import DeliveryWorker
     from .metrics import WorkerMetrics
     from .moves import MoveWorker
+    from .ratings import RatingWorker
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
@@ -91,6 +93,11 @@ def main(argv: list[str] | None = None) -> int:
         delivering = threading.Thread(target=deliveries.run, args=(stopping.is_set,),
                                       name="webhooks", daemon=True)
 
+    # its own stores too: it blocks on the rating queue's wake-up list
+    rating = RatingWorker(redis_stores(config), metrics)
+    rating_thread = threading.Thread(target=rating.run, args=(stopping.is_set,),
+                                     name="ratings", daemon=True)
+
     def stop(*_: object) -> None:
         stopping.set()
         if worker.waiting:  # blocked between moves: end the wait now (a move runs on)
@@ -99,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, stop)
     log.info("move worker started (nice %d)", config.worker_nice)
+    rating_thread.start()
     if delivering is not None:
         delivering.start()
         log.info("webhook deliveries started (%d at once)", config.webhook_concurrency)
@@ -107,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     if deliveries is not None:
         deliveries.finish()
         deliveries.stores.close()
+    rating.stores.close()
     stores.close()
     log.info("move worker stopped")
     return 0

@@ -82,7 +82,14 @@ class WorkerMetrics:
         self.webhooks_due = Gauge("ttt_worker_webhook_accounts_due",
                                   "Accounts with a webhook delivery due when the webhook "
                                   "schedule was last read.", registry=r)
-        for unknown in (self.due, self.overdue, self.webhooks_due):  # NaN until read
+        self.rated = Counter("ttt_worker_rated_games_total",
+                             "Rated games whose ratings this worker applied (or found "
+                             "applied: a game taken by two workers at once counts twice).",
+                             registry=r)
+        self.ratings_queued = Gauge("ttt_worker_rating_queue",
+                                    "Rated games waiting for their ratings when the queue "
+                                    "was last read.", registry=r)
+        for unknown in (self.due, self.overdue, self.webhooks_due, self.ratings_queued):
             unknown.set(math.nan)
 
     def serve(self, port: int) -> None:

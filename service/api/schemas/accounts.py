@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.core.rules import PRESETS
 from service.play import CHALLENGES_FROM, HANDLE_PATTERN
 
 from .cards import StrictSchema, check_boolean
+from .ratings import RatingSchema
 
 __all__ = ["HANDLE_PATTERN", "WEBHOOK_URL_MAX", "AccountRequestSchema", "AccountSchema",
            "AccountSettingsSchema", "CreatedAccountSchema", "KeySchema", "MyGamesSchema",
@@ -98,8 +100,12 @@ class ProfileSchema(Schema):
     bot = fields.Boolean(required=True)
     reference = fields.Boolean(required=True, metadata={
         "description": "One of the service's reference bots (it plays on the service)."})
-    ratings = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True, metadata={
-        "description": "The account's ratings by ladder (none yet: `{}`)."})
+    ratings = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(list(PRESETS))),
+        values=fields.Nested(RatingSchema), required=True, metadata={
+            "description": "The account's rating in each preset (one never played rated: "
+                           "1500, deviation 350, provisional). A reference bot's are its "
+                           "fixed anchors (docs/ratings.md)."})
 
 
 class MyGameSchema(Schema):

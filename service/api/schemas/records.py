@@ -117,6 +117,12 @@ class RecordSchema(Schema):
     rounds = fields.List(fields.Nested(RecordRoundSchema), required=True)
     totals = fields.List(fields.Integer(), required=True)
     winners = fields.List(fields.Integer(), required=True)
+    places = fields.List(fields.Integer(), required=True, metadata={
+        "description": "Each seat's final place from 1, by seat: lowest total first, the "
+                       "rules' tie-break applied, players sharing a place when still tied (the "
+                       "next place skips), a resigned seat below every seat that did not "
+                       "resign. Empty for an aborted game. What a rating and a tournament "
+                       "read (docs/ratings.md)."})
     finish_reason = fields.String(
         required=True, validate=validate.OneOf(["completed", "resigned", "aborted"]),
         metadata={"description": "`completed`: every round played; `resigned`: every player "

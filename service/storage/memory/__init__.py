@@ -12,6 +12,7 @@ from .challenges import MemoryChallenges
 from .games import MemoryGameStore
 from .loads import MemoryLoads
 from .lobby import MemoryLobby
+from .ratings import MemoryRatings
 from .records import MemoryRecords
 from .replies import MemoryReplies
 from .schedule import MemorySchedule
@@ -26,6 +27,7 @@ __all__ = [
     "MemoryGameStore",
     "MemoryLoads",
     "MemoryLobby",
+    "MemoryRatings",
     "MemoryRecords",
     "MemoryReplies",
     "MemorySchedule",

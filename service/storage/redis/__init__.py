@@ -25,6 +25,9 @@ them together)::
     ttt:{acct:<h>}:hooks…   its webhook deliveries waiting                 webhooks.py
     ttt:{hooks}:due         sorted set, accounts with a delivery due       schedule.py
     ttt:{hooks}:wake        list, one entry a waiting delivery worker to wake
+    ttt:{ratings}:…         the queue of rated games to apply               ratings.py
+    ttt:{acct:<h>}:ratings… an account's ratings and their history          ratings.py
+    ttt:{lb:<p>:<kind>}:board  a leaderboard                                ratings.py
 
 The game's own keys are written together by the save script (:mod:`.scripts`); the
 lobby, the schedule and the pools are indexes across games, each on a shard of its own,
@@ -37,6 +40,7 @@ from .connection import RedisConnection
 from .games import RedisGameStore
 from .loads import RedisLoads
 from .lobby import RedisLobby
+from .ratings import RedisRatings
 from .records import RedisRecords
 from .replies import RedisReplies
 from .schedule import RedisSchedule
@@ -51,6 +55,7 @@ __all__ = [
     "RedisGameStore",
     "RedisLoads",
     "RedisLobby",
+    "RedisRatings",
     "RedisRecords",
     "RedisReplies",
     "RedisSchedule",

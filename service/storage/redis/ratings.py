@@ -1,0 +1,144 @@
+"""Ratings in Redis (why these keys and promises: :mod:`service.storage.ratings`)::
+
+    ttt:{ratings}:queue     sorted set, the rated games to apply (score: the order queued)
+    ttt:{ratings}:seq       the last order given
+    ttt:{ratings}:done      sorted set, games applied within the last day (score: when, ms)
+    ttt:{ratings}:computed  hash, game id -> its new ratings (JSON), until it is done
+    ttt:{ratings}:wake      list, one entry a waiting rating worker to wake
+    ttt:{acct:<h>}:ratings  hash, preset -> the account's rating (JSON)
+    ttt:{acct:<h>}:rated    hash, game id -> preset: the games applied to the account
+    ttt:{acct:<h>}:history:<preset>  list, one point (JSON) per rated game, oldest first
+    ttt:{lb:<preset>:<bots|humans>}:board  sorted set, handle -> rating
+
+The queue's keys share ``{ratings}`` (one shard: each queue step is one script there), an
+account's keys its own tag (one script applies a game to it), each board its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..ratings import RatingStore
+from .accounts import account_key
+from .connection import RedisConnection
+from .schedule import LONGEST_WAIT_SECONDS
+
+__all__ = ["RedisRatings"]
+
+_QUEUE, _SEQ, _DONE = "ttt:{ratings}:queue", "ttt:{ratings}:seq", "ttt:{ratings}:done"
+_COMPUTED, _WAKE = "ttt:{ratings}:computed", "ttt:{ratings}:wake"
+_DAY_MS = 86_400_000
+
+# KEYS: queue, seq, done, wake. ARGV: game id. Queues it once: 1 queued, 0 known.
+_ENQUEUE = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZSCORE', KEYS[3], ARGV[1]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[2]), ARGV[1])
+redis.call('LPUSH', KEYS[4], '1')
+redis.call('LTRIM', KEYS[4], 0, 0)
+return 1
+"""
+
+# KEYS: computed. ARGV: game id, JSON. The stored computation (this one if none was).
+_COMPUTE_ONCE = """
+redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('HGET', KEYS[1], ARGV[1])
+"""
+
+# KEYS: queue, computed, done. ARGV: game id, now (ms), a day (ms).
+_DONE_SCRIPT = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+"""
+
+# KEYS: ratings, rated, history. ARGV: preset, game id, rating JSON, point JSON.
+_APPLY = """
+if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
+redis.call('RPUSH', KEYS[3], ARGV[4])
+return 1
+"""
+
+
+def _board_key(preset: str, bot: bool) -> str:
+    return f"ttt:{{lb:{preset}:{'bots' if bot else 'humans'}}}:board"
+
+
+class RedisRatings(RatingStore):
+    """The ratings, on the process's shared connection."""
+
+    def __init__(self, connection: RedisConnection) -> None:
+        self.connection = connection
+        client = connection.client
+        self._enqueue = client.register_script(_ENQUEUE)
+        self._compute_once = client.register_script(_COMPUTE_ONCE)
+        self._done = client.register_script(_DONE_SCRIPT)
+        self._apply = client.register_script(_APPLY)
+
+    def enqueue(self, game_id: str, now: float) -> bool:
+        keys = [_QUEUE, _SEQ, _DONE, _WAKE]
+        return bool(self.connection.run(lambda: self._enqueue(keys=keys, args=[game_id])))
+
+    def head(self) -> str | None:
+        client = self.connection.client
+        first = self.connection.run(lambda: client.zrange(_QUEUE, 0, 0))
+        return first[0].decode() if first else None
+
+    def queued(self) -> int:
+        client = self.connection.client
+        return int(self.connection.run(lambda: client.zcard(_QUEUE)))
+
+    def wait(self, seconds: float) -> None:
+        client = self.connection.blocking_client(LONGEST_WAIT_SECONDS)
+        timeout = min(max(seconds, 0.001), LONGEST_WAIT_SECONDS)
+        self.connection.run(lambda: client.blpop([_WAKE], timeout=timeout))
+
+    def compute_once(self, game_id: str, result: dict[str, Any]) -> dict[str, Any]:
+        stored = self.connection.run(lambda: self._compute_once(
+            keys=[_COMPUTED], args=[game_id, orjson.dumps(result)]))
+        return orjson.loads(stored)  # type: ignore[no-any-return]
+
+    def computed(self, game_id: str) -> dict[str, Any] | None:
+        client = self.connection.client
+        stored = self.connection.run(lambda: client.hget(_COMPUTED, game_id))
+        return None if stored is None else orjson.loads(stored)
+
+    def done(self, game_id: str, now: float) -> None:
+        self.connection.run(lambda: self._done(keys=[_QUEUE, _COMPUTED, _DONE],
+                                               args=[game_id, round(now * 1000), _DAY_MS]))
+
+    def ratings(self, handle: str) -> dict[str, dict[str, Any]]:
+        client = self.connection.client
+        stored = self.connection.run(lambda: client.hgetall(account_key(handle, "ratings")))
+        return {preset.decode(): orjson.loads(value) for preset, value in stored.items()}
+
+    def apply(self, handle: str, preset: str, game_id: str, rating: dict[str, Any],
+              point: dict[str, Any]) -> bool:
+        keys = [account_key(handle, "ratings"), account_key(handle, "rated"),
+                account_key(handle, f"history:{preset}")]
+        args = [preset, game_id, orjson.dumps(rating), orjson.dumps(point)]
+        return bool(self.connection.run(lambda: self._apply(keys=keys, args=args)))
+
+    def history(self, handle: str, preset: str, start: int, count: int) -> list[dict[str, Any]]:
+        client, key = self.connection.client, account_key(handle, f"history:{preset}")
+        points = self.connection.run(lambda: client.lrange(key, start, start + count - 1))
+        return [orjson.loads(p) for p in points]
+
+    def rank(self, preset: str, bot: bool, handle: str, rating: float | None) -> None:
+        client, key = self.connection.client, _board_key(preset, bot)
+        if rating is None:
+            self.connection.run(lambda: client.zrem(key, handle))
+        else:
+            self.connection.run(lambda: client.zadd(key, {handle: rating}))
+
+    def board(self, preset: str, bot: bool, start: int, count: int) -> list[str]:
+        client = self.connection.client
+        handles = self.connection.run(
+            lambda: client.zrevrange(_board_key(preset, bot), start, start + count - 1))
+        return [h.decode() for h in handles]

@@ -1,0 +1,204 @@
+"""Ratings in the service layer, on the in-memory stores: a rated game's end queues it,
+the rating worker's step applies it once (whoever runs it, however often, wherever it
+stopped), and the ratings read back as profiles, histories and leaderboards.
+
+Glickman's worked example runs here through the whole path: a genuine rated game of four
+accounts, its record, and :func:`service.play.ratings.rate_next`."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from service.bots import GreedyBot
+from service.engine import view
+from service.engine.seats import played_by_service
+from service.play import act, create_account, create_game, game_record
+from service.play.credentials import account_credential
+from service.play.errors import UnknownPresetError
+from service.play.ratings import (
+    BOARD_ACTIVE_DAYS,
+    board,
+    history,
+    rate_next,
+    ratings_of,
+)
+from service.ratings import System
+from service.storage import Stores
+from tests.play.conftest import drain
+
+DAY = 86_400.0
+
+
+def rated_game(stores: Stores, handles: list[str], seed: str | None = None) -> str:
+    accounts = [create_account(stores, h, False)[0] if stores.accounts.load(h) is None
+                else stores.accounts.load(h) for h in handles]
+    record, _ = create_game(stores, {"preset": "classic"}, handles, seed, turn_seconds=600,
+                            accounts=accounts, rated=True)
+    return record.game_id
+
+
+def play_out(stores: Stores, game_id: str, handles: list[str],
+             first: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Each account plays greedy's choices (``first[seat]``: that seat's first action
+    instead); the game's record once over."""
+    first = dict(first or {})
+    while not (state := stores.games.load(game_id).state).finished:
+        seat = state.current_seat
+        assert seat is not None
+        if played_by_service(state, seat):  # a resigned seat: the service plays it
+            assert drain(stores) > 0
+            continue
+        action = first.pop(seat, None) or GreedyBot().choose(view(state, seat))
+        act(stores, game_id, account_credential(handles[seat]), action)
+    return game_record(stores, game_id)[0]
+
+
+def ended(record: dict[str, Any]) -> float:
+    return datetime.fromisoformat(record["finished_at"].replace("Z", "+00:00")).timestamp()
+
+
+def settle(stores: Stores, handle: str, rating: float, deviation: float, at: float,
+           games: int = 10) -> None:
+    """Give ``handle`` a classic rating as of ``at`` (as an earlier game would have)."""
+    stored = {"rating": rating, "deviation": deviation, "volatility": 0.06, "games": games,
+              "at": at}
+    stores.ratings.apply(handle, "classic", f"before-{handle}", stored, {})
+
+
+def test_glickmans_worked_example_through_a_rated_game_and_the_rating_worker(
+        stores: Stores) -> None:
+    handles = ["ann", "bob", "cid", "dee"]
+    game_id = rated_game(stores, handles, seed="glicko-4")
+    record = play_out(stores, game_id, handles)
+    places = record["places"]
+    assert sorted(places) == [1, 2, 3, 4], "this seed's game has no tie"
+    at_place = {place: handles[seat] for seat, place in enumerate(places)}
+    # the paper's player placed third: above 1400/30, below 1550/100 and 1700/300
+    for place, (rating, deviation) in {1: (1550, 100), 2: (1700, 300), 3: (1500, 200),
+                                       4: (1400, 30)}.items():
+        settle(stores, at_place[place], rating, deviation, at=ended(record))
+    assert stores.ratings.head() == game_id  # queued by the finishing move
+    assert rate_next(stores, time.time(), System(tau=0.5)) == game_id
+    player = stores.ratings.ratings(at_place[3])["classic"]
+    assert player["rating"] == pytest.approx(1464.06, abs=0.01)
+    assert player["deviation"] == pytest.approx(151.52, abs=0.01)
+    assert player["volatility"] == pytest.approx(0.05999, abs=0.00001)
+    assert player["games"] == 11
+    point = history(stores, at_place[3], "classic", 0, 10)[-1]
+    assert point["game_id"] == game_id and point["place"] == 3 and point["players"] == 4
+
+
+def test_a_resigned_seat_places_last_whatever_its_total(stores: Stores) -> None:
+    handles = ["ann", "bob", "cid"]
+    game_id = rated_game(stores, handles, seed="resign-3")
+    record = play_out(stores, game_id, handles, first={0: {"type": "resign"}})
+    assert record["players"][0]["kind"] == "resigned"
+    assert record["places"][0] == 3 and 3 not in record["places"][1:]
+    rate_next(stores, time.time())
+    ann = stores.ratings.ratings("ann")["classic"]
+    assert ann["rating"] < 1500 and all(
+        stores.ratings.ratings(h)["classic"]["rating"] > ann["rating"] for h in ("bob", "cid"))
+
+
+def test_an_unrated_game_is_never_queued(stores: Stores) -> None:
+    ann, bob = (create_account(stores, h, False)[0] for h in ("ann", "bob"))
+    record, _ = create_game(stores, {"preset": "classic", "hand_sizes": [3]}, ["ann", "bob"],
+                            None, accounts=[ann, bob])
+    play_out(stores, record.game_id, ["ann", "bob"])
+    assert stores.ratings.head() is None and rate_next(stores, time.time()) is None
+
+
+def test_a_game_queued_again_or_stepped_twice_is_applied_once(stores: Stores) -> None:
+    handles = ["ann", "bob"]
+    game_id = rated_game(stores, handles)
+    play_out(stores, game_id, handles, first={0: {"type": "resign"}})
+    assert not stores.ratings.enqueue(game_id, time.time())  # queued by its end already
+    rate_next(stores, time.time())
+    assert not stores.ratings.enqueue(game_id, time.time())  # applied: not queued again
+    assert rate_next(stores, time.time()) is None
+    for handle in handles:
+        assert stores.ratings.ratings(handle)["classic"]["games"] == 1
+        assert len(history(stores, handle, "classic", 0, 10)) == 1
+
+
+def test_a_worker_stopped_after_one_account_leaves_the_same_numbers_to_the_next(
+        stores: Stores) -> None:
+    handles = ["ann", "bob", "cid"]
+    game_id = rated_game(stores, handles)
+    play_out(stores, game_id, handles, first={1: {"type": "resign"}})
+    twin = _copy_of_queue_state(stores, game_id)
+    # the first worker computed, applied bob's, and died
+    from service.play.ratings import _compute
+    result = stores.ratings.compute_once(game_id, _compute(stores, game_id, System()))
+    seat = result["seats"][1]
+    stores.ratings.apply(seat["handle"], "classic", game_id,
+                         {**seat["after"], "games": 1, "at": result["at"]}, {"game_id": game_id})
+    rate_next(stores, time.time())  # the next worker
+    assert {h: stores.ratings.ratings(h)["classic"]["rating"] for h in handles} == twin
+    assert stores.ratings.head() is None
+
+
+def _copy_of_queue_state(stores: Stores, game_id: str) -> dict[str, float]:
+    """What an uninterrupted step gives each account, computed on the side (not stored)."""
+    from service.play.ratings import _compute
+    result = _compute(stores, game_id, System())
+    assert result is not None
+    return {s["handle"]: s["after"]["rating"] for s in result["seats"]}
+
+
+def test_a_profile_shows_every_preset_provisional_until_rated_games_settle_it(
+        stores: Stores) -> None:
+    create_account(stores, "ann", False)
+    now = time.time()
+    fresh = ratings_of(stores, "ann", False, now)
+    assert set(fresh) == {"classic", "bga", "family"}
+    assert fresh["classic"] == {"rating": 1500.0, "deviation": 350.0, "games": 0,
+                                "provisional": True}
+    settle(stores, "ann", 1620.0, 60.0, at=now, games=40)
+    assert ratings_of(stores, "ann", False, now)["classic"] == {
+        "rating": 1620.0, "deviation": 60.0, "games": 40, "provisional": False}
+    # a year away: the deviation as shown has grown (nothing stored changed)
+    later = ratings_of(stores, "ann", False, now + 365 * DAY)["classic"]
+    assert later["rating"] == 1620.0 and 100 < later["deviation"] < 350
+    assert stores.ratings.ratings("ann")["classic"]["deviation"] == 60.0
+
+
+def test_a_reference_bots_rating_is_its_anchor_and_a_rated_game_never_moves_it(
+        stores: Stores) -> None:
+    ann = create_account(stores, "ann", False)[0]
+    record, _ = create_game(stores, {"preset": "classic"}, ["ann", "greedy"], None,
+                            bots=[None, "greedy"], turn_seconds=600, accounts=[ann, None],
+                            rated=True)
+    act(stores, record.game_id, account_credential("ann"), {"type": "resign"})
+    before = ratings_of(stores, "greedy", True, time.time())["classic"]
+    rate_next(stores, time.time())
+    assert ratings_of(stores, "greedy", True, time.time())["classic"] == before
+    assert before["rating"] == 1500.0 and before["provisional"] is False
+    assert stores.ratings.ratings("ann")["classic"]["rating"] < 1500
+
+
+def test_a_leaderboard_lists_established_recent_ratings_highest_first(stores: Stores) -> None:
+    now = time.time()
+    for handle, rating, deviation, days_ago in [("ann", 1700, 60, 1), ("bob", 1800, 70, 2),
+                                                ("cid", 1900, 200, 1), ("dee", 2000, 60, 40),
+                                                ("eve", 1600, 75, 0)]:
+        create_account(stores, handle, False)
+        at = now - days_ago * DAY
+        settle(stores, handle, rating, deviation, at=at)
+        stores.ratings.rank("classic", False, handle, rating if deviation <= 75 else None)
+    entries = board(stores, "classic", False, 0, 10, now)
+    assert [(e["rank"], e["handle"]) for e in entries] == [(1, "bob"), (2, "ann"), (3, "eve")]
+    assert days_ago_excluded(entries, "dee") and BOARD_ACTIVE_DAYS < 40
+    assert [e["handle"] for e in board(stores, "classic", False, 1, 1, now)] == ["ann"]
+    bots = board(stores, "classic", True, 0, 10, now)
+    assert [e["handle"] for e in bots] == ["strong", "greedy", "random"]  # the anchors
+    with pytest.raises(UnknownPresetError):
+        board(stores, "poker", False, 0, 10, now)
+
+
+def days_ago_excluded(entries: list[dict[str, Any]], handle: str) -> bool:
+    return handle not in {e["handle"] for e in entries}
