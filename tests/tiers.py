@@ -76,6 +76,7 @@ BY_PATH: dict[str, str] = {
     "tests/api/": "api",
     "tests/api/test_streams_on_gunicorn.py": "process",
     "tests/api/test_webhook_deliveries.py": "process",  # python -m service.workers, killed
+    "tests/api/test_rating_workers.py": "process",  # python -m service.workers, killed
     "tests/faults/": "process",
     "tests/faults/test_redis_full.py": "api",
     # real gunicorn, other processes

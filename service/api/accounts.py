@@ -106,7 +106,9 @@ HANDLE = {"in": "path", "name": "handle", "required": True, "description": "The 
 class Profile(MethodView):
     @accounts_blp.doc(operationId="getAccount", security=[])
     @accounts_blp.response(200, ProfileSchema, example={
-        "handle": "ann", "bot": False, "reference": False, "ratings": {}})
+        "handle": "ann", "bot": False, "reference": False, "ratings": {
+            preset: {"rating": 1500.0, "deviation": 350.0, "games": 0, "provisional": True}
+            for preset in ("classic", "bga", "family")}})
     @problems(accounts_blp, "unknown_account")
     def get(self, handle: str) -> Response:
         """An account's public profile

@@ -55,7 +55,9 @@ def test_an_account_is_created_with_a_key_shown_once_and_read_back_with_it(
     assert key not in me.get_data(as_text=True)
     profile = client.get("/v1/accounts/ann_1")
     assert profile.status_code == 200
-    assert profile.json == {"handle": "Ann_1", "bot": False, "reference": False, "ratings": {}}
+    fresh = {"rating": 1500.0, "deviation": 350.0, "games": 0, "provisional": True}
+    assert profile.json == {"handle": "Ann_1", "bot": False, "reference": False,
+                            "ratings": {"classic": fresh, "bga": fresh, "family": fresh}}
 
 
 @pytest.mark.parametrize("taken", ["ANN", "ann", "aNn"])

@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -33,7 +30,8 @@ from service.config import Config
 from service.play.deliveries import lease_seconds
 from tests.api.conftest import done
 from tests.api.test_accounts import key_auth, register
-from tests.conftest import ROOT, wait_until
+from tests.api.workers import Workers
+from tests.conftest import wait_until
 from tests.webhooks.receiver import Receiver, receiving, reference_signature, signed_by
 
 #: The path the receiver is registered at: a worker's log must never show it.
@@ -49,39 +47,12 @@ def http(config: Config, redis_db: Any) -> FlaskClient:
     return app.test_client()
 
 
-class Deliverers:
-    """``python -m service.workers`` processes on the test's Redis, each logging to its
-    own file; every one still running is killed at the end."""
-
-    def __init__(self, config: Config, folder: Path, retries: str) -> None:
-        self.env = {**os.environ, "REDIS_URL": config.redis_url, "LOG_LEVEL": "info",
-                    "WEBHOOK_ALLOW_PRIVATE": "1", "WEBHOOK_RETRY_SECONDS": retries,
-                    "WEBHOOK_TIMEOUT_SECONDS": str(TIMEOUT_SECONDS), "WORKER_NICE": "0"}
-        self.folder = folder
-        self.started: list[tuple[subprocess.Popen[bytes], Path]] = []
-
-    def start(self) -> subprocess.Popen[bytes]:
-        log = self.folder / f"worker-{len(self.started)}.log"
-        with log.open("wb") as out:
-            proc = subprocess.Popen([sys.executable, "-m", "service.workers"], cwd=ROOT,
-                                    env=self.env, stderr=out)
-        self.started.append((proc, log))
-        return proc
-
-    def logs(self) -> str:
-        return "".join(log.read_text() for _, log in self.started)
-
-    def close(self) -> None:
-        for proc, _ in self.started:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait(10)
-
-
 @pytest.fixture
 def deliverers(config: Config, tmp_path: Path, request: pytest.FixtureRequest
-               ) -> Iterator[Deliverers]:
-    made = Deliverers(config, tmp_path, getattr(request, "param", "0.3,0.6,1.2,5"))
+               ) -> Iterator[Workers]:
+    made = Workers(config, tmp_path, WEBHOOK_ALLOW_PRIVATE="1",
+                   WEBHOOK_RETRY_SECONDS=getattr(request, "param", "0.3,0.6,1.2,5"),
+                   WEBHOOK_TIMEOUT_SECONDS=str(TIMEOUT_SECONDS))
     yield made
     made.close()
 
@@ -102,7 +73,7 @@ def queued(redis_db: redis.Redis) -> dict[bytes, bytes]:
 
 
 def test_a_receiver_answering_500_three_times_then_200_gets_one_event_id_signed_each_time(
-        http: FlaskClient, redis_db: redis.Redis, deliverers: Deliverers) -> None:
+        http: FlaskClient, redis_db: redis.Redis, deliverers: Workers) -> None:
     waits = (0.3, 0.6, 1.2)
     with receiving(statuses=[500, 500, 500]) as receiver:
         secret, challenge_id = challenged(http, receiver.url(PATH))
@@ -133,7 +104,7 @@ def test_a_receiver_answering_500_three_times_then_200_gets_one_event_id_signed_
 
 @pytest.mark.parametrize("deliverers", ["2"], indirect=True)
 def test_a_worker_killed_between_attempts_leaves_the_event_to_the_next_worker(
-        http: FlaskClient, redis_db: redis.Redis, deliverers: Deliverers) -> None:
+        http: FlaskClient, redis_db: redis.Redis, deliverers: Workers) -> None:
     with receiving(statuses=[500]) as receiver:
         secret, _ = challenged(http, receiver.url(PATH))
         first = deliverers.start()
@@ -152,7 +123,7 @@ def test_a_worker_killed_between_attempts_leaves_the_event_to_the_next_worker(
 
 
 def test_a_worker_killed_during_an_attempt_leaves_the_event_to_the_next_worker(
-        http: FlaskClient, redis_db: redis.Redis, deliverers: Deliverers) -> None:
+        http: FlaskClient, redis_db: redis.Redis, deliverers: Workers) -> None:
     """The first attempt is under way (the receiver holds it) when its worker is killed:
     the account stays leased to the dead worker until the lease runs out (twice the
     timeout and a margin), and then the next worker makes the attempt again."""
