@@ -8,6 +8,7 @@ from .challenges import blp as challenges_blp
 from .events import blp as events_blp
 from .games import blp as games_blp
 from .health import blp as health_blp
+from .ladder import ladder_blp
 from .ratings import ratings_blp
 from .records import blp as records_blp
 from .rules import blp as rules_blp
@@ -17,6 +18,6 @@ from .stream import blp as streams_blp
 
 BLUEPRINTS = (health_blp, rules_blp, bots_blp, solve_blp, games_blp, events_blp,
               records_blp, streams_blp, seeks_blp, accounts_blp, me_blp,
-              challenges_blp, ratings_blp)
+              challenges_blp, ratings_blp, ladder_blp)
 
 __all__ = ["BLUEPRINTS"]

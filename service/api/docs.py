@@ -42,6 +42,7 @@ WHEN = {
     "invalid_challenge": "a challenge to yourself, or to a handle twice",
     "invalid_cursor": "a cursor beyond the newest event, or one the lobby never gave",
     "invalid_input": "other input the engine refuses",
+    "invalid_ladder_entry": "a ladder entry's player counts or games at once out of range",
     "invalid_json": "the body is not JSON, or nests too deep",
     "invalid_query": "a query parameter (or `Last-Event-ID`) out of its schema",
     "invalid_seek": "a rated seek without a turn clock",
@@ -51,6 +52,7 @@ WHEN = {
     "password, does not resolve, or whose host is on a non-public address",
     "invalid_token": "no token, or one of no seat of this game (or not this seek's), or a "
     "key of no open account",
+    "ladder_for_bots": "the ladder is for bot accounts",
     "method_not_allowed": "another method than the path's",
     "not_acceptable": "the `Accept` header allows none of the response's media types",
     "not_found": "no such path",

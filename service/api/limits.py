@@ -95,7 +95,7 @@ __all__ = [
 LIMITER_CLIENT = "ttt-limiter"
 #: The blueprints whose requests count against the limits.
 RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks",
-                           "accounts", "me", "challenges", "ratings")
+                           "accounts", "me", "challenges", "ratings", "ladder")
 #: The endpoints whose POST creates something that lives in Redis (a game, a rematch's
 #: game, a seek).
 CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks")

@@ -15,12 +15,15 @@ import contextlib
 import logging
 import os
 import sys
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from service.client.account import Account, serve
 from service.client.http import Client
+from service.client.types import Action, GameView
 
-from . import BOTS, make_bot
+from . import BOTS, Bot, make_bot
 
 __all__ = ["main"]
 
@@ -39,8 +42,38 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no key: set THREE_THIRTEEN_KEY or pass --key-file")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     with contextlib.suppress(KeyboardInterrupt):  # nothing to save: the service holds it
-        serve(Account(Client(args.url), key), make_bot(args.bot).choose)
+        account = Account(Client(args.url), key)
+        serve(account, per_game(account, args.bot))
     return 0
+
+
+#: The games whose bot (and its events cursor) is kept: the most an account plays at once.
+KEPT_GAMES = 64
+
+
+def per_game(account: Account, name: str) -> Callable[[GameView], Action]:
+    """A ``choose`` that keeps one bot per game, as the service does for a bot seat: a
+    bot that reads the game's events (``strong`` counts the cards seen) is given each
+    game's own, so it plays over HTTP as strongly as it plays on the service."""
+    bots: OrderedDict[str, tuple[Bot, int]] = OrderedDict()
+
+    def choose(view: GameView) -> Action:
+        game_id = view["game_id"]
+        if game_id not in bots:
+            bot = make_bot(name)
+            bot.start(view)
+            bots[game_id] = (bot, 0)
+            if len(bots) > KEPT_GAMES:
+                bots.popitem(last=False)
+        bot, after = bots[game_id]
+        if bot.wants_events:
+            events, after = account.client.events(game_id, account.key, after=after)
+            bot.observe(events)
+            bots[game_id] = (bot, after)
+        bots.move_to_end(game_id)
+        return bot.choose(view)
+
+    return choose
 
 
 if __name__ == "__main__":

@@ -59,8 +59,10 @@ from .errors import (
     IdempotencyKeySupersededError,
     InvalidChallengeError,
     InvalidCursorError,
+    InvalidLadderEntryError,
     InvalidSeekError,
     InvalidWebhookUrlError,
+    LadderForBotsError,
     NoWebhookError,
     PlayError,
     PreconditionFailedError,
@@ -86,6 +88,7 @@ from .games import (
     may_act,
     seat_of,
 )
+from .ladder import join_ladder, ladder_view, leave_ladder
 from .loads import LoadLimit, admit_bot_game, bot_game_weight
 from .lobby import MAX_PAGE, PRUNE_GRACE_SECONDS, LobbyPage, lobby_page, prune_listing
 from .moves import LEASE_SECONDS, due, service_move, visit
@@ -147,8 +150,10 @@ __all__ = [
     "IdempotencyKeySupersededError",
     "InvalidChallengeError",
     "InvalidCursorError",
+    "InvalidLadderEntryError",
     "InvalidSeekError",
     "InvalidWebhookUrlError",
+    "LadderForBotsError",
     "LoadLimit",
     "LobbyPage",
     "Message",
@@ -201,6 +206,9 @@ __all__ = [
     "is_account_key",
     "issue_account_ticket",
     "issue_ticket",
+    "join_ladder",
+    "ladder_view",
+    "leave_ladder",
     "lobby_page",
     "may_act",
     "my_challenges",

@@ -17,8 +17,10 @@ __all__ = [
     "IdempotencyKeySupersededError",
     "InvalidChallengeError",
     "InvalidCursorError",
+    "InvalidLadderEntryError",
     "InvalidSeekError",
     "InvalidWebhookUrlError",
+    "LadderForBotsError",
     "NoWebhookError",
     "PlayError",
     "PreconditionFailedError",
@@ -156,6 +158,18 @@ class UnknownAccountError(PlayError):
     """No (open) account with this handle (404)."""
 
     code = "unknown_account"
+
+
+class LadderForBotsError(PlayError):
+    """A human account asked to join the bot ladder (403)."""
+
+    code = "ladder_for_bots"
+
+
+class InvalidLadderEntryError(PlayError):
+    """A ladder entry's player counts or games at once out of range (422)."""
+
+    code = "invalid_ladder_entry"
 
 
 class UnknownPresetError(PlayError):

@@ -36,6 +36,7 @@ from service.storage import GameRecord, Lease, Stores, UnknownGameError
 
 from .challenges import CHALLENGE_MEMBER, visit_challenge
 from .commit import Change, Step, commit, next_visit
+from .ladder import LADDER_MEMBER, visit_ladder
 from .ratings import RATING_MEMBER, queue_rating
 
 __all__ = ["LEASE_SECONDS", "NothingDue", "due", "service_move", "visit"]
@@ -96,6 +97,9 @@ def visit(stores: Stores, lease: Lease,
     queued once, whoever asks first)."""
     if lease.key.startswith(CHALLENGE_MEMBER):
         visit_challenge(stores, lease, clock())
+        return None
+    if lease.key.startswith(LADDER_MEMBER):
+        visit_ladder(stores, lease, clock())
         return None
     if lease.key.startswith(RATING_MEMBER):
         queue_rating(stores, lease.key.removeprefix(RATING_MEMBER), clock())

@@ -18,6 +18,7 @@ interface                 what                                                 m
                           account's index of its own
 :class:`RatingStore`      ratings, their history, the queue of rated games     ``ratings``
                           to apply, the leaderboards
+:class:`LadderStore`      each preset's bot ladder                             ``ladder``
 :class:`WebhookQueue`     each account's webhook deliveries waiting            ``webhooks``
 ========================  ===================================================  ==============
 
@@ -37,6 +38,7 @@ from .errors import (
     VersionConflictError,
 )
 from .games import GameRecord, GameStore, GameWatch
+from .ladder import LadderStore
 from .loads import LoadStore
 from .lobby import LISTINGS, LobbyStore
 from .ratings import RatingStore
@@ -60,6 +62,7 @@ __all__ = [
     "GameStore",
     "GameWatch",
     "Hold",
+    "LadderStore",
     "Lease",
     "LoadStore",
     "LobbyStore",

@@ -17,12 +17,14 @@ from service.config import Config
 from .accounts import AccountStore
 from .challenges import ChallengeStore
 from .games import GameStore
+from .ladder import LadderStore
 from .loads import LoadStore
 from .lobby import LobbyStore
 from .memory import (
     MemoryAccounts,
     MemoryChallenges,
     MemoryGameStore,
+    MemoryLadder,
     MemoryLoads,
     MemoryLobby,
     MemoryRatings,
@@ -41,6 +43,7 @@ from .redis import (
     RedisChallenges,
     RedisConnection,
     RedisGameStore,
+    RedisLadder,
     RedisLoads,
     RedisLobby,
     RedisRatings,
@@ -84,6 +87,8 @@ class Stores:
     webhook_schedule: Schedule
     #: the accounts' ratings, the queue of rated games to apply, the leaderboards
     ratings: RatingStore
+    #: each preset's bot ladder
+    ladder: LadderStore
     #: releases what the stores share (Redis: the connections and the hub)
     release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
@@ -119,6 +124,7 @@ def redis_stores(config: Config) -> Stores:
         webhooks=RedisWebhooks(connection, cap=config.webhook_queue_max),
         webhook_schedule=RedisSchedule(connection, tag="hooks"),
         ratings=RedisRatings(connection),
+        ladder=RedisLadder(connection),
         release=connection.close,
     )
 
@@ -144,4 +150,5 @@ def memory_stores(config: Config | None = None) -> Stores:
         webhooks=MemoryWebhooks(cap=config.webhook_queue_max),
         webhook_schedule=MemorySchedule(),
         ratings=MemoryRatings(),
+        ladder=MemoryLadder(),
     )

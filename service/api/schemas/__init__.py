@@ -50,6 +50,7 @@ from .notes import (
     AccountStreamNoteMessageSchema,
 )
 from .problem import ProblemSchema
+from .ratings import LadderEntryRequestSchema
 from .records import RecordSchema
 from .rules import PresetsSchema, RulesSchema, RulesSpecSchema
 from .solve import SolveRequestSchema, SolveResponseSchema
@@ -71,6 +72,7 @@ COMPONENTS: dict[str, type[Schema] | dict[str, Any] | tuple[dict[str, Any], type
     "AccountSettings": AccountSettingsSchema,
     "ChallengeRequest": ChallengeRequestSchema,
     "Challenge": ChallengeSchema,
+    "LadderEntryRequest": LadderEntryRequestSchema,
     **ActionSchemas,
     **VIEW_SCHEMAS,
     **VIEW_COMPONENTS,

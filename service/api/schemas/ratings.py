@@ -6,7 +6,10 @@ from marshmallow import Schema, fields, validate
 
 from service.core.rules import PRESETS
 
-__all__ = ["LeaderboardSchema", "RatingHistorySchema", "RatingSchema"]
+from .cards import StrictSchema
+
+__all__ = ["LadderEntryRequestSchema", "LadderEntrySchema", "LadderSchema", "LeaderboardSchema",
+           "RatingHistorySchema", "RatingSchema"]
 
 
 class RatingSchema(Schema):
@@ -57,3 +60,48 @@ class LeaderboardSchema(Schema):
     entries = fields.List(fields.Nested(LeaderboardEntrySchema), required=True)
     next_start = fields.Integer(required=True, allow_none=True, metadata={
         "description": "Pass as `start` for the next page (null: no more)."})
+
+
+class LadderEntryRequestSchema(StrictSchema):
+    min_players = fields.Integer(load_default=2, strict=True, validate=validate.Range(2, 8),
+                                 metadata={"description": "The smallest table you play "
+                                           "(default 2)."})
+    max_players = fields.Integer(load_default=4, strict=True, validate=validate.Range(2, 8),
+                                 metadata={"description": "The largest table you play "
+                                           "(default 4)."})
+    games_at_once = fields.Integer(load_default=1, strict=True, validate=validate.Range(1, 4),
+                                   metadata={"description": "How many ladder games you play "
+                                             "at once (1-4, default 1)."})
+
+
+class LadderEntrySchema(Schema):
+    preset = fields.String(required=True, validate=validate.OneOf(list(PRESETS)))
+    ladder = fields.Boolean(required=True, metadata={"description": "On the ladder."})
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    games_at_once = fields.Integer(required=True)
+
+
+class LadderMemberSchema(Schema):
+    handle = fields.String(required=True)
+    reference = fields.Boolean(required=True, metadata={
+        "description": "A reference bot: a permanent member, its rating a fixed anchor."})
+    rating = fields.Float(required=True)
+    playing = fields.Integer(required=True, metadata={"description": "Ladder games in play."})
+    games_at_once = fields.Integer(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+
+
+class LadderGameSchema(Schema):
+    game_id = fields.String(required=True)
+    players = fields.List(fields.String(), required=True, metadata={
+        "description": "The handles seated, by seat."})
+
+
+class LadderSchema(Schema):
+    preset = fields.String(required=True, validate=validate.OneOf(list(PRESETS)))
+    members = fields.List(fields.Nested(LadderMemberSchema), required=True, metadata={
+        "description": "Highest rating first."})
+    games = fields.List(fields.Nested(LadderGameSchema), required=True, metadata={
+        "description": "The ladder games in play (watch one: `GET /v1/games/{game_id}`)."})

@@ -10,6 +10,7 @@ channels (:mod:`.shared`), as the Redis stores share a server; build them togeth
 from .accounts import MemoryAccounts
 from .challenges import MemoryChallenges
 from .games import MemoryGameStore
+from .ladder import MemoryLadder
 from .loads import MemoryLoads
 from .lobby import MemoryLobby
 from .ratings import MemoryRatings
@@ -25,6 +26,7 @@ __all__ = [
     "MemoryAccounts",
     "MemoryChallenges",
     "MemoryGameStore",
+    "MemoryLadder",
     "MemoryLoads",
     "MemoryLobby",
     "MemoryRatings",

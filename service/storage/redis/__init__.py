@@ -28,6 +28,7 @@ them together)::
     ttt:{ratings}:…         the queue of rated games to apply               ratings.py
     ttt:{acct:<h>}:ratings… an account's ratings and their history          ratings.py
     ttt:{lb:<p>:<kind>}:board  a leaderboard                                ratings.py
+    ttt:{ladder:<p>}:…      a preset's bot ladder: members, games, tables   ladder.py
 
 The game's own keys are written together by the save script (:mod:`.scripts`); the
 lobby, the schedule and the pools are indexes across games, each on a shard of its own,
@@ -38,6 +39,7 @@ from .accounts import RedisAccounts
 from .challenges import RedisChallenges
 from .connection import RedisConnection
 from .games import RedisGameStore
+from .ladder import RedisLadder
 from .loads import RedisLoads
 from .lobby import RedisLobby
 from .ratings import RedisRatings
@@ -53,6 +55,7 @@ __all__ = [
     "RedisChallenges",
     "RedisConnection",
     "RedisGameStore",
+    "RedisLadder",
     "RedisLoads",
     "RedisLobby",
     "RedisRatings",

@@ -1,0 +1,55 @@
+"""The in-memory :class:`~service.storage.ladder.LadderStore`: dicts under one lock."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from ..ladder import RECENT_TABLES, LadderStore
+
+__all__ = ["MemoryLadder"]
+
+
+class MemoryLadder(LadderStore):
+    """Each preset's ladder in dicts."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._members: dict[str, dict[str, dict[str, Any]]] = {}
+        self._playing: dict[str, dict[str, list[str]]] = {}
+        self._recent: dict[str, dict[str, list[list[str]]]] = {}
+
+    def join(self, preset: str, handle: str, entry: dict[str, Any]) -> None:
+        with self._lock:
+            self._members.setdefault(preset, {})[handle] = copy.deepcopy(entry)
+
+    def leave(self, preset: str, handle: str) -> bool:
+        with self._lock:
+            return self._members.get(preset, {}).pop(handle, None) is not None
+
+    def members(self, preset: str) -> dict[str, dict[str, Any]]:
+        with self._lock:
+            return copy.deepcopy(self._members.get(preset, {}))
+
+    def playing(self, preset: str) -> dict[str, list[str]]:
+        with self._lock:
+            return copy.deepcopy(self._playing.get(preset, {}))
+
+    def recent(self, preset: str) -> dict[str, list[list[str]]]:
+        with self._lock:
+            return copy.deepcopy(self._recent.get(preset, {}))
+
+    def seat(self, preset: str, game_id: str, handles: Sequence[str]) -> None:
+        with self._lock:
+            self._playing.setdefault(preset, {})[game_id] = list(handles)
+            recent = self._recent.setdefault(preset, {})
+            for handle in handles:
+                others = [h for h in handles if h != handle]
+                recent[handle] = [others, *recent.get(handle, [])][:RECENT_TABLES]
+
+    def ended(self, preset: str, game_ids: Sequence[str]) -> None:
+        with self._lock:
+            for game_id in game_ids:
+                self._playing.get(preset, {}).pop(game_id, None)
