@@ -131,6 +131,14 @@ bench-cluster: $(STAMP)
 bench-bots: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_bots $(ARGS)
 
+# The bot ladder (issue 22): copies of greedy and strong, run over HTTP by python -m
+# service.bots, climb the classic ladder against the reference bots (fixed anchors) for
+# GAMES (300) rated games; prints the ratings, Kendall's tau against the known strength
+# order, each copy against its original, and games/min. Long: tens of minutes on 2 cores.
+.PHONY: bench-ladder
+bench-ladder: $(STAMP)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_ladder --games $(or $(GAMES),300) $(ARGS)
+
 .PHONY: bench-soak
 bench-soak: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_soak

@@ -59,6 +59,8 @@ WHEN = {
     "no_webhook": "no webhook URL is registered: there is no secret to make",
     "not_your_account": "a seat of an account other than your key's",
     "not_your_turn": "another seat is on turn (`current_seat`)",
+    "rated_pair_limited": "one more rated game between two accounts than a day allows "
+    "(`pair`, `cap`)",
     "rate_limited": "over a rate limit of this seat token or client address",
     "record_not_replayable": "a past version of a record in a format no longer replayed",
     "seat_away": "the seat is away: send `back` first",

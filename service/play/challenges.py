@@ -57,6 +57,7 @@ from .errors import (
 from .games import create_game
 from .loads import LoadLimit
 from .notes import tell
+from .ratings import check_pair
 
 __all__ = ["CHALLENGE_DEFAULT_SECONDS", "CHALLENGE_MAX_SECONDS", "CHALLENGE_MEMBER",
            "CHALLENGE_TURN_SECONDS", "MAX_OPEN_CHALLENGES", "MAX_TURN_SECONDS",
@@ -144,6 +145,8 @@ def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
     check_ends(rules, turn_seconds, [folded(h) if folded(h) in BOTS else None for h in to])
     if rated:  # every seat is an account's or a reference bot's: a challenge seats handles
         check_rated(rules, turn_seconds, [None] * (len(to) + 1), [challenger.handle, *to])
+        check_pair(stores, challenger.handle, [h for h in to if folded(h) not in BOTS],
+                   rules.preset, now)
     handles = [_challenged(stores, challenger, h) for h in to]
     pending = [c for c in (stores.challenges.load(i)
                            for i in stores.challenges.indexed(challenger.handle, now))

@@ -24,6 +24,7 @@ __all__ = [
     "NoWebhookError",
     "PlayError",
     "PreconditionFailedError",
+    "RatedPairLimitedError",
     "RecordNotReplayableError",
     "SeatTakenError",
     "SeatsOpenError",
@@ -200,6 +201,12 @@ class InvalidChallengeError(PlayError):
     """A challenge that cannot be made as asked: to oneself, a handle twice (422)."""
 
     code = "invalid_challenge"
+
+
+class RatedPairLimitedError(PlayError):
+    """Two accounts asked for one more rated game together than a day allows (429)."""
+
+    code = "rated_pair_limited"
 
 
 class TooManyChallengesError(PlayError):

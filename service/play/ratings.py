@@ -12,6 +12,7 @@ stored aged.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -21,12 +22,24 @@ from service.ratings import ANCHORS, Rating, Seat, System, anchor, rate_table
 from service.storage import Stores, UnknownGameError, folded
 from service.verify.record import instant
 
-from .errors import UnknownAccountError, UnknownPresetError
+from .errors import RatedPairLimitedError, UnknownAccountError, UnknownPresetError
 from .records import game_record
 
-__all__ = ["BOARD_ACTIVE_DAYS", "BOARD_DEVIATION", "PROVISIONAL_DEVIATION", "RATING_MEMBER",
-           "SYSTEM", "board", "history", "known_preset", "queue_rating", "rate_next",
-           "ratings_of"]
+__all__ = [
+    "BOARD_ACTIVE_DAYS",
+    "BOARD_DEVIATION",
+    "PROVISIONAL_DEVIATION",
+    "RATED_PAIR_LIMIT",
+    "RATING_MEMBER",
+    "SYSTEM",
+    "board",
+    "check_pair",
+    "history",
+    "known_preset",
+    "queue_rating",
+    "rate_next",
+    "ratings_of",
+]
 
 log = logging.getLogger("three_thirteen.ratings")
 
@@ -38,6 +51,8 @@ PROVISIONAL_DEVIATION = 110.0
 BOARD_DEVIATION = 75.0
 #: ... and a rated game within this many days.
 BOARD_ACTIVE_DAYS = 30.0
+#: The most rated games two accounts may play together in a day (:func:`check_pair`).
+RATED_PAIR_LIMIT = 10
 #: The schedule member of a finished rated game's safety visit (:func:`queue_rating`).
 RATING_MEMBER = "rate:"
 _DAY = 86_400.0
@@ -134,7 +149,8 @@ def _apply(stores: Stores, game_id: str, result: dict[str, Any]) -> None:
         stored = {**after, "games": seat["games"] + 1, "at": at}
         point = {"game_id": game_id, "at": instant(at), "rating": after["rating"],
                  "deviation": after["deviation"], "place": seat["place"],
-                 "players": result["players"]}
+                 "players": result["players"],
+                 "opponents": [s["handle"] for s in result["seats"] if s is not seat]}
         stores.ratings.apply(seat["handle"], preset, game_id, stored, point)
         # on the board only while established (the reader also checks it is recent)
         listed = after["deviation"] <= BOARD_DEVIATION
@@ -172,6 +188,24 @@ def history(stores: Stores, handle: str, preset: str, start: int, count: int
         if account is None or account.closed:
             raise UnknownAccountError(f"there is no account {handle!r}")
     return stores.ratings.history(handle, preset, start, count)
+
+
+def check_pair(stores: Stores, handle: str, others: Sequence[str], preset: str,
+               now: float) -> None:
+    """Refuse one more rated game of ``handle`` with any of ``others`` once they played
+    :data:`RATED_PAIR_LIMIT` rated games together in ``preset`` in the last day
+    (:class:`RatedPairLimitedError`, a 429): a pair of accounts cannot farm ratings
+    by playing each other over and over. Counted from ``handle``'s history."""
+    # the games of a day with ``others`` are among its latest (a busy day is not a cap)
+    recent = [p for p in stores.ratings.latest(handle, preset, 50 * RATED_PAIR_LIMIT)
+              if _unix(p["at"]) > now - _DAY]
+    for other in others:
+        met = sum(1 for p in recent if folded(other) in {folded(h) for h in p.get("opponents", [])})
+        if met >= RATED_PAIR_LIMIT:
+            raise RatedPairLimitedError(
+                f"{handle} and {other} played {met} rated games together in the last day, "
+                f"the most a day allows: play unrated, or later", pair=[handle, other],
+                cap=RATED_PAIR_LIMIT)
 
 
 def known_preset(preset: str) -> str:

@@ -81,6 +81,10 @@ class RatingStore(ABC):
     def history(self, handle: str, preset: str, start: int, count: int) -> list[dict[str, Any]]:
         """The account's history points in ``preset``, oldest first, from ``start``."""
 
+    @abstractmethod
+    def latest(self, handle: str, preset: str, count: int) -> list[dict[str, Any]]:
+        """The account's last ``count`` history points in ``preset``, oldest first."""
+
     # -- the leaderboards -------------------------------------------------------------
 
     @abstractmethod

@@ -202,3 +202,25 @@ def test_a_leaderboard_lists_established_recent_ratings_highest_first(stores: St
 
 def days_ago_excluded(entries: list[dict[str, Any]], handle: str) -> bool:
     return handle not in {e["handle"] for e in entries}
+
+
+def test_two_accounts_play_each_other_rated_at_most_the_pair_limit_a_day(
+        stores: Stores) -> None:
+    from service.play import open_challenge
+    from service.play.errors import RatedPairLimitedError
+    from service.play.ratings import RATED_PAIR_LIMIT
+    handles = ["ann", "bob"]
+    for _ in range(RATED_PAIR_LIMIT):
+        game_id = rated_game(stores, handles)
+        play_out(stores, game_id, handles, first={0: {"type": "resign"}})
+        rate_next(stores, time.time())
+    ann = stores.accounts.load("ann")
+    create_account(stores, "cid", False)
+    with pytest.raises(RatedPairLimitedError) as refused:
+        open_challenge(stores, ann, ["bob"], {"preset": "classic"}, 60, True, 600)
+    assert refused.value.details == {"pair": ["ann", "bob"], "cap": RATED_PAIR_LIMIT}
+    assert open_challenge(stores, ann, ["bob"], {"preset": "classic"}, 60, False, 600)
+    assert open_challenge(stores, ann, ["cid"], {"preset": "classic"}, 60, True, 600)
+    # a day later the pair may play rated again
+    assert open_challenge(stores, ann, ["bob"], {"preset": "classic"}, 60, True, 600,
+                          now=time.time() + DAY + 1)

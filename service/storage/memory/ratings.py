@@ -86,6 +86,10 @@ class MemoryRatings(RatingStore):
             points = self._history.get((folded(handle), preset), [])
             return copy.deepcopy(points[start:start + count])
 
+    def latest(self, handle: str, preset: str, count: int) -> list[dict[str, Any]]:
+        with self._lock:
+            return copy.deepcopy(self._history.get((folded(handle), preset), [])[-count:])
+
     def rank(self, preset: str, bot: bool, handle: str, rating: float | None) -> None:
         with self._lock:
             board = self._boards.setdefault((preset, bot), {})

@@ -130,6 +130,10 @@ class RedisRatings(RatingStore):
         points = self.connection.run(lambda: client.lrange(key, start, start + count - 1))
         return [orjson.loads(p) for p in points]
 
+    def latest(self, handle: str, preset: str, count: int) -> list[dict[str, Any]]:
+        client, key = self.connection.client, account_key(handle, f"history:{preset}")
+        return [orjson.loads(p) for p in self.connection.run(lambda: client.lrange(key, -count, -1))]
+
     def rank(self, preset: str, bot: bool, handle: str, rating: float | None) -> None:
         client, key = self.connection.client, _board_key(preset, bot)
         if rating is None:
