@@ -15,7 +15,8 @@ const NEWS_KEPT = 5;
 export class AccountPanel {
   /**
    * `page`: `api`, `session` (session.js), `say(text, isError)`, `explain(error)`,
-   * `linkTo(gameId, watch)`, and `onChange()`, called when the page signs in or out.
+   * `linkTo(gameId, watch)`, `profileLink(handle)`, and `onChange()`, called when the
+   * page signs in or out.
    */
   constructor(page) {
     this.page = page;
@@ -46,6 +47,7 @@ export class AccountPanel {
     this.page.onChange();
     if (!me) return;
     $("account-handle").textContent = me.handle;
+    $("account-handle").href = this.page.profileLink(me.handle); // your own ratings
     let after;
     try {
       after = (await this.page.api.me(me.key)).last_note; // earlier notes: the lists say them

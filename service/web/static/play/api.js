@@ -110,6 +110,21 @@ export class Api {
     return this.#follow("/v1/me/stream", ticket, { onEvent: onNote, onRefused, after });
   }
 
+  // --- ratings (docs/ratings.md): public reads, no key needed --------------------------
+
+  /** An account's (or a reference bot's) profile: its rating in every preset. */
+  profile(handle) { return this.request("GET", `/v1/accounts/${enc(handle)}`); }
+  /** The rating after each rated game in `preset`, oldest first, a page from `start`. */
+  ratingHistory(handle, preset, start = 0, limit = 500) {
+    return this.request("GET", `/v1/accounts/${enc(handle)}/ratings/${enc(preset)}?start=${start}&limit=${limit}`);
+  }
+  /** A page of the preset's board of humans (`bot` false) or of bots, best first. */
+  leaderboard(preset, bot, start = 0, limit = 50) {
+    return this.request("GET", `/v1/leaderboards/${enc(preset)}?bot=${bot}&start=${start}&limit=${limit}`);
+  }
+  /** The preset's bot ladder: its members by rating and its games in play, to watch. */
+  ladder(preset) { return this.request("GET", `/v1/ladder/${enc(preset)}`); }
+
   #follow(path, ticket, { onEvent, onView, onEnd, onRefused, after }) {
     let source = null;
     let stopped = false;

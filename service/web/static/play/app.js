@@ -3,17 +3,23 @@
 // table.js (the seats around the table, stock and pile) and roundend.js (a round's end);
 // the API calls in api.js; the forms before a game (create, join, invite, lobby) in
 // setup.js; what the browser keeps (seat tokens, the account's key) in session.js;
-// signing in, my games and challenges in account.js.
+// signing in, my games and challenges in account.js; an account's profile and ratings in
+// profile.js, the leaderboards in leaderboard.js, the bot ladder's games in ladder.js.
 //
 // Query parameters: `api` (the service's base URL; default this origin), `game` (a game
 // to open), `claim` (with `game`: the seat an invite link offers), `watch` (open it as a
 // spectator), `pace` (ms between opponents' moves), `linger` (ms a round's result stays
-// up when every other seat is a bot).
+// up when every other seat is a bot), `profile` (an account's profile; `preset`: the
+// history shown), `leaderboard` (a preset's board; `bot=true`: the bots'), `ladder` (a
+// preset's bot ladder: its games to watch).
 
 import { AccountPanel } from "./account.js";
 import { Api, Problem } from "./api.js";
 import { backElement, cardElement, cardLabel } from "./cards.js";
+import { LadderView } from "./ladder.js";
+import { LeaderboardView } from "./leaderboard.js";
 import { fly } from "./motion.js";
+import { ProfileView } from "./profile.js";
 import {
   describeEvent, renderActions, renderFinal, renderHand, renderScores, renderSummary, tickClock,
 } from "./render.js";
@@ -59,13 +65,27 @@ function explain(error) {
 
 // --- links ------------------------------------------------------------------------------
 
-function linkTo(gameId, watch) {
-  const q = new URLSearchParams(params);
-  q.set("game", gameId);
-  q.delete("claim");
-  if (watch) q.set("watch", "1"); else q.delete("watch");
+/** The page's settings every link keeps (the API's base, the pacing a reader chose);
+ * what a link opens (a game, a profile, a board) replaces the rest of the address. */
+const KEPT = ["api", "pace", "linger"];
+
+function pageLink(open) {
+  const q = new URLSearchParams();
+  for (const name of KEPT) if (params.has(name)) q.set(name, params.get(name));
+  for (const [name, value] of Object.entries(open)) if (value !== null && value !== undefined) q.set(name, value);
   return `?${q}`;
 }
+
+function linkTo(gameId, watch) { return pageLink({ game: gameId, watch: watch ? "1" : null }); }
+
+/** An account's profile, showing `preset`'s history (default: its most played). */
+function profileLink(handle, preset = null) { return pageLink({ profile: handle, preset }); }
+
+/** A preset's bot ladder: its games in play, to watch. */
+function ladderLink(preset) { return pageLink({ ladder: preset }); }
+
+/** A preset's leaderboard of people, or of bots. */
+function boardLink(preset, bot = false) { return pageLink({ leaderboard: preset, bot: bot ? "true" : null }); }
 
 /** The link that offers `seat` of `gameId` to a friend: it opens the claim form for that
  * seat (on this page's address, and with `api` when the page talks to another origin). */
@@ -204,7 +224,7 @@ function renderTable() {
   const view = state.view;
   renderSeats(view, {
     counts: state.counts, moves: state.moves,
-    inviteUrl: (seat) => inviteUrl(view.game_id, seat), onCopy: copyInvite,
+    inviteUrl: (seat) => inviteUrl(view.game_id, seat), onCopy: copyInvite, profileLink,
   });
   for (const move of Object.values(state.moves)) move.fresh = false;
   renderPile(view, act);
@@ -355,7 +375,7 @@ function openRematch(gameId) {
 const roundEnd = new RoundEnd({ linger });
 
 const account = new AccountPanel({
-  api, session, say, explain, linkTo,
+  api, session, say, explain, linkTo, profileLink,
   onChange: () => showSignedIn(Boolean(session.account())),
 });
 
@@ -366,11 +386,17 @@ const seat = new SeatControls({
   current: () => ({ gameId: state.gameId, token: state.token }),
 });
 
+const links = { api, say, explain, linkTo, profileLink, boardLink, ladderLink };
+const profile = new ProfileView(links);
+const leaderboard = new LeaderboardView(links);
+const ladder = new LadderView(links);
+
 // --- start ---------------------------------------------------------------------------
 
 async function start() {
   $("api-doc").href = `${api.base}/docs`;
   $("home").href = params.get("api") ? `?api=${encodeURIComponent(params.get("api"))}` : "?";
+  $("nav-leaderboard").href = boardLink("classic");
   $("arrange").addEventListener("click", () => {
     state.arranged = !state.arranged;
     $("arrange").setAttribute("aria-pressed", String(state.arranged));
@@ -386,7 +412,13 @@ async function start() {
     const doc = await api.document();
     state.features.lobby = Boolean(doc.paths["/v1/games"]?.get);
     state.features.record = Boolean(doc.paths["/v1/games/{game_id}/record"]?.get);
+    // the bot ladder is newer than the rest: a deployment without it has no link to it
+    $("nav-ladder").hidden = !doc.paths["/v1/ladder/{preset}"]?.get;
+    $("nav-ladder").href = ladderLink("classic");
     const gameId = params.get("game");
+    if (params.has("profile")) return await profile.show(params.get("profile"), params.get("preset"));
+    if (params.has("leaderboard")) return await leaderboard.show(params.get("leaderboard"), params.get("bot") === "true");
+    if (params.has("ladder") && !$("nav-ladder").hidden) return await ladder.show(params.get("ladder"));
     const claim = params.get("claim");
     // an invite link opens the claim, unless this browser already holds a seat there
     if (gameId && claim !== null && /^\d+$/.test(claim) && !params.has("watch") && !session.seat(gameId)) {

@@ -34,7 +34,8 @@ function names(list) {
 }
 
 export class ChallengesPanel {
-  /** `page`: `api`, `session`, `say`, `explain`, `open(gameId)` (opens a game to play it). */
+  /** `page`: `api`, `session`, `say`, `explain`, `open(gameId)` (opens a game to play it),
+   * `profileLink(handle)`. */
   constructor(page) {
     this.page = page;
   }
@@ -101,9 +102,16 @@ export class ChallengesPanel {
     for (const c of challenges) {
       const item = el("li", "", "entry");
       item.dataset.challenge = c.challenge_id;
-      const who = made ? `To ${names(c.to)}` : `${c.challenger} challenges you`
-        + (c.to.length > 1 ? ` (with ${names(c.to.filter((h) => folded(h) !== folded(this.page.session.account().handle)))})` : "");
-      item.append(el("strong", who), ` · ${c.rules.preset} · ${clockText(c.turn_seconds)}`);
+      const who = el("strong");
+      if (made) who.append(`To ${names(c.to)}`);
+      else {
+        // the challenger's handle links to their profile: how strong are they?
+        const challenger = el("a", c.challenger);
+        challenger.href = this.page.profileLink(c.challenger);
+        who.append(challenger, " challenges you");
+        if (c.to.length > 1) who.append(` (with ${names(c.to.filter((h) => folded(h) !== folded(this.page.session.account().handle)))})`);
+      }
+      item.append(who, ` · ${c.rules.preset} · ${clockText(c.turn_seconds)}`);
       if (c.accepted.length) item.append(` · accepted: ${names(c.accepted)}`);
       item.append(" · ", deadlineElement(c.expires, "answer "), " ");
       const buttons = el("span", "", "buttons");

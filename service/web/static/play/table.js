@@ -70,7 +70,7 @@ function moveLine(view, move) {
   return line;
 }
 
-function seatBox(view, seat, { counts, moves, inviteUrl, onCopy }) {
+function seatBox(view, seat, { counts, moves, inviteUrl, onCopy, profileLink }) {
   const p = view.players[seat];
   const box = el("article", "", "seat");
   box.dataset.seat = seat;
@@ -79,7 +79,11 @@ function seatBox(view, seat, { counts, moves, inviteUrl, onCopy }) {
     box.classList.add("current");
   }
   const head = el("h3", "", "seat-name");
-  head.append(el("span", p.open ? `Seat ${seat}` : p.name || p.bot, "name"));
+  // an account's seat (or a reference bot's) links to its profile: its ratings
+  const handle = p.account || (p.kind === "bot" ? p.bot : null);
+  const name = el(handle && profileLink ? "a" : "span", p.open ? `Seat ${seat}` : p.name || p.bot, "name");
+  if (name.tagName === "A") name.href = profileLink(handle);
+  head.append(name);
   const kind = seatKind(p);
   if (kind) head.append(" ", el("span", kind, "kind"));
   box.append(head);
