@@ -181,7 +181,8 @@ def test_two_seats_in_two_browser_profiles_never_see_each_others_hand(
     ann, bob = browser(), browser()
     game_id = create_from_form(ann, f"{live_server}/play?pace=0", "1", [""])
     bob.open(f"{live_server}/play/")
-    bob.until(lambda: bob.js("return document.querySelector('#join') !== null"), what="the form")
+    # the form is in the HTML from the start, but hidden until the page has set it up
+    bob.until(lambda: bob.js("return !document.getElementById('setup').hidden"), what="the form")
     bob.js("const f = document.getElementById('join').elements;"
            "f.game.value = arguments[0]; f.name.value = 'bob';", game_id)
     bob.click("#claim")
