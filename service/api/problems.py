@@ -40,6 +40,7 @@ from service.play import (
     InvalidChallengeError,
     InvalidCursorError,
     InvalidSeekError,
+    InvalidTournamentError,
     InvalidWebhookUrlError,
     NoWebhookError,
     PlayError,
@@ -50,10 +51,13 @@ from service.play import (
     SeekMatchedError,
     TooManyBotGamesError,
     TooManyChallengesError,
+    TooManyTournamentsError,
+    TournamentClosedError,
     UnknownAccountError,
     UnknownChallengeError,
     UnknownSeatError,
     UnknownSeekError,
+    UnknownTournamentError,
     VersionNotRecordedError,
 )
 from service.storage import StorageUnavailableError, UnknownGameError
@@ -120,6 +124,10 @@ STATUS = {
     TooManyChallengesError: 429,
     InvalidSeekError: 422,
     InvalidWebhookUrlError: 422,
+    UnknownTournamentError: 404,
+    InvalidTournamentError: 422,
+    TournamentClosedError: 409,
+    TooManyTournamentsError: 429,
     NoWebhookError: 409,
 }
 

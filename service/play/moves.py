@@ -33,9 +33,11 @@ from service.bots import BOTS, decide, decision_seed
 from service.engine import apply, view
 from service.engine.seats import SERVICE, STAND_IN, played_by_service, player_of, time_out
 from service.storage import GameRecord, Lease, Stores, UnknownGameError
+from service.tournaments.ids import TOURNAMENT_MEMBER
 
 from .challenges import CHALLENGE_MEMBER, visit_challenge
 from .commit import Change, Step, commit, next_visit
+from .tournaments import visit_tournament
 
 __all__ = ["LEASE_SECONDS", "NothingDue", "due", "service_move", "visit"]
 
@@ -90,9 +92,13 @@ def visit(stores: Stores, lease: Lease,
           clock: Callable[[], float] = time.time) -> GameRecord | None:
     """Make the one move the game of ``lease`` owes now, if any, and release it with its
     next visit; the game as that move saved it (``None``: nothing was due). A
-    challenge's visit (its expiry, or the start of its game) is :func:`visit_challenge`'s."""
+    challenge's visit (its expiry, or the start of its game) is :func:`visit_challenge`'s,
+    a tournament's (its start, the next round) :func:`visit_tournament`'s."""
     if lease.key.startswith(CHALLENGE_MEMBER):
         visit_challenge(stores, lease, clock())
+        return None
+    if lease.key.startswith(TOURNAMENT_MEMBER):
+        visit_tournament(stores, lease, clock())
         return None
     try:
         committed = commit(stores, lease.key, service_move(stores, clock()), lease=lease,

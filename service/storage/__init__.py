@@ -16,6 +16,8 @@ interface                 what                                                 m
 :class:`AccountStore`     accounts, their games and their event streams        ``accounts``
 :class:`ChallengeStore`   challenges, changed by compare-and-set; each         ``challenges``
                           account's index of its own
+:class:`TournamentStore`  tournaments, as challenges are kept; listed by      ``tournaments``
+                          status
 :class:`WebhookQueue`     each account's webhook deliveries waiting            ``webhooks``
 ========================  ===================================================  ==============
 
@@ -43,10 +45,12 @@ from .schedule import Lease, Schedule
 from .seeks import Hold, Matching, SeekBoard, SeekEntry
 from .stores import Stores, memory_stores, redis_stores
 from .tickets import TicketStore
+from .tournaments import TOURNAMENT_STATUSES, TournamentStore
 from .webhooks import Delivery, WebhookQueue
 
 __all__ = [
     "LISTINGS",
+    "TOURNAMENT_STATUSES",
     "Account",
     "AccountStore",
     "Challenge",
@@ -73,6 +77,7 @@ __all__ = [
     "StoredReply",
     "Stores",
     "TicketStore",
+    "TournamentStore",
     "UnknownGameError",
     "VersionConflictError",
     "WebhookQueue",

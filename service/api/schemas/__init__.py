@@ -53,6 +53,7 @@ from .problem import ProblemSchema
 from .records import RecordSchema
 from .rules import PresetsSchema, RulesSchema, RulesSpecSchema
 from .solve import SolveRequestSchema, SolveResponseSchema
+from .tournaments import StandingSchema, TournamentRequestSchema, TournamentSchema
 from .views import VIEW_COMPONENTS, VIEW_SCHEMAS
 
 #: The components the document names itself, in order (the others are named by apispec
@@ -71,6 +72,9 @@ COMPONENTS: dict[str, type[Schema] | dict[str, Any] | tuple[dict[str, Any], type
     "AccountSettings": AccountSettingsSchema,
     "ChallengeRequest": ChallengeRequestSchema,
     "Challenge": ChallengeSchema,
+    "TournamentRequest": TournamentRequestSchema,
+    "Standing": StandingSchema,
+    "Tournament": TournamentSchema,
     **ActionSchemas,
     **VIEW_SCHEMAS,
     **VIEW_COMPONENTS,

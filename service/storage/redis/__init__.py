@@ -42,6 +42,7 @@ from .replies import RedisReplies
 from .schedule import RedisSchedule
 from .seeks import RedisSeekBoard
 from .tickets import RedisTickets
+from .tournaments import RedisTournaments
 from .webhooks import RedisWebhooks
 
 __all__ = [
@@ -56,5 +57,6 @@ __all__ = [
     "RedisSchedule",
     "RedisSeekBoard",
     "RedisTickets",
+    "RedisTournaments",
     "RedisWebhooks",
 ]
