@@ -121,22 +121,38 @@ class OneTournament(MethodView):
         return _render(play.read_tournament(stores(), tournament_id))
 
 
-def _verb(name: str, summary: str, do: Any) -> type[MethodView]:
-    class Verb(MethodView):
-        @blp.doc(operationId=f"{name}Tournament", security=ACCOUNT_KEY, summary=summary)
-        @blp.response(200, TournamentSchema)
-        @problems(blp, "invalid_token", "unknown_tournament", "tournament_closed",
-                  "invalid_tournament")
-        def post(self, tournament_id: str) -> Response:
-            return _render(do(stores(), _mine(), tournament_id))
-    Verb.__name__ = name.capitalize()
-    return Verb
+VERB_PROBLEMS = ("invalid_token", "unknown_tournament", "tournament_closed",
+                 "invalid_tournament")
 
 
-blp.route("/<tournament_id>/join", parameters=[TOURNAMENT_ID])(
-    _verb("join", "Join an open tournament before it starts", play.join_tournament))
-blp.route("/<tournament_id>/leave", parameters=[TOURNAMENT_ID])(
-    _verb("leave", "Leave a tournament before it starts", play.leave_tournament))
-blp.route("/<tournament_id>/start", parameters=[TOURNAMENT_ID])(
-    _verb("start", "Start your tournament now (its first round is paired by the workers)",
-          play.start_tournament))
+@blp.route("/<tournament_id>/join", parameters=[TOURNAMENT_ID])
+class Join(MethodView):
+    @blp.doc(operationId="joinTournament", security=ACCOUNT_KEY)
+    @blp.response(200, TournamentSchema)
+    @problems(blp, *VERB_PROBLEMS)
+    def post(self, tournament_id: str) -> Response:
+        """Join an open tournament before it starts"""
+        return _render(play.join_tournament(stores(), _mine(), tournament_id))
+
+
+@blp.route("/<tournament_id>/leave", parameters=[TOURNAMENT_ID])
+class Leave(MethodView):
+    @blp.doc(operationId="leaveTournament", security=ACCOUNT_KEY)
+    @blp.response(200, TournamentSchema)
+    @problems(blp, *VERB_PROBLEMS)
+    def post(self, tournament_id: str) -> Response:
+        """Leave a tournament before it starts"""
+        return _render(play.leave_tournament(stores(), _mine(), tournament_id))
+
+
+@blp.route("/<tournament_id>/start", parameters=[TOURNAMENT_ID])
+class Start(MethodView):
+    @blp.doc(operationId="startTournament", security=ACCOUNT_KEY)
+    @blp.response(200, TournamentSchema)
+    @problems(blp, *VERB_PROBLEMS)
+    def post(self, tournament_id: str) -> Response:
+        """Start your tournament now
+
+        Its first round is paired by the service's workers, at once.
+        """
+        return _render(play.start_tournament(stores(), _mine(), tournament_id))

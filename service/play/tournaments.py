@@ -124,7 +124,7 @@ def create_tournament(stores: Stores, creator: Account, body: dict[str, Any],
     if len(running) >= MAX_RUNNING:
         raise TooManyTournamentsError(
             f"you have {len(running)} tournaments open or running, the most at once",
-            running=len(running), cap=MAX_RUNNING)
+            cap=MAX_RUNNING)
     tid = secrets.token_urlsafe(9)
     t: dict[str, Any] = {
         "tournament_id": tid, "name": body["name"], "creator": creator.handle,
@@ -157,7 +157,7 @@ def _open_step(account: Account, verb: str, step: Any) -> Any:
     def checked(current: dict[str, Any]) -> dict[str, Any] | None:
         if current["status"] != "open" or current["start_asked"]:
             raise TournamentClosedError(f"this tournament has started: it can no longer be "
-                                        f"{verb}", tournament_status=current["status"])
+                                        f"{verb}")
         return step(current)  # type: ignore[no-any-return]
     return checked
 
@@ -174,12 +174,11 @@ def join_tournament(stores: Stores, account: Account, tournament_id: str) -> dic
     def step(current: dict[str, Any]) -> dict[str, Any] | None:
         if not current["open"]:
             raise TournamentClosedError("this tournament is for the accounts its creator "
-                                        "named", tournament_status=current["status"])
+                                        "named")
         if folded(account.handle) in {folded(h) for h in current["entrants"]}:
             return None
         if len(current["entrants"]) >= MAX_ENTRANTS:
-            raise TournamentClosedError(f"this tournament is full ({MAX_ENTRANTS})",
-                                        tournament_status=current["status"])
+            raise TournamentClosedError(f"this tournament is full ({MAX_ENTRANTS})")
         current["entrants"].append(account.handle)
         return current
 
@@ -204,12 +203,11 @@ def start_tournament(stores: Stores, account: Account, tournament_id: str) -> di
     """Its creator starts an open tournament: the move workers pair its first round."""
     def step(current: dict[str, Any]) -> dict[str, Any] | None:
         if folded(current["creator"]) != folded(account.handle):
-            raise TournamentClosedError("only its creator starts a tournament",
-                                        tournament_status=current["status"])
+            raise TournamentClosedError("only its creator starts a tournament")
         if len(current["entrants"]) < current["seats"]:
             raise InvalidTournamentError(
                 f"a tournament of {current['seats']}-seat tables needs at least "
-                f"{current['seats']} entrants", entrants=len(current["entrants"]))
+                f"{current['seats']} entrants")
         current["start_asked"] = True
         return current
 
