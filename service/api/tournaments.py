@@ -10,6 +10,7 @@ the cap on an account's open or running tournaments.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Response, request
@@ -37,6 +38,8 @@ ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
 _REQUEST = TournamentRequestSchema()
 FRESH = {"Cache-Control": "no-cache"}
 PAGE = 20
+#: A page's cursor: the listing time (Unix seconds) of the last tournament of the page.
+CURSOR = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,6})?$")
 TOURNAMENT_ID = {"in": "path", "name": "tournament_id", "required": True,
                  "description": "The tournament's id.",
                  "schema": {"type": "string", "minLength": 1, "maxLength": 64}}
@@ -85,7 +88,7 @@ class Tournaments(MethodView):
         query("status", "Which: `open` (default), `running` or `finished`.",
               {"type": "string", "enum": ["open", "running", "finished"]}),
         query("cursor", "The `next_cursor` of the previous page.",
-              {"type": "string", "maxLength": 32, "pattern": "^[0-9]+(\\\\.[0-9]+)?$"})])
+              {"type": "string", "maxLength": 24, "pattern": CURSOR.pattern})])
     @blp.response(200, TournamentListSchema)
     @problems(blp, "invalid_query")
     def get(self) -> Response:
@@ -97,13 +100,12 @@ class Tournaments(MethodView):
         if status not in ("open", "running", "finished"):
             raise ApiProblem(422, "invalid_query", "status is open, running or finished")
         cursor = request.args.get("cursor")
-        try:
-            before = None if cursor is None else float(cursor)
-        except ValueError:
-            raise ApiProblem(422, "invalid_query", "a cursor is a next_cursor") from None
+        if cursor is not None and not (len(cursor) <= 24 and CURSOR.fullmatch(cursor)):
+            raise ApiProblem(422, "invalid_query", "a cursor is a next_cursor")
+        before = None if cursor is None else float(cursor)
         found, after = play.tournaments_page(stores(), status, before, PAGE)
         return json_response({"tournaments": [play.tournament_json(t) for t in found],
-                              "next_cursor": None if after is None else repr(after)},
+                              "next_cursor": None if after is None else f"{after:.3f}"},
                              200, FRESH)
 
 
