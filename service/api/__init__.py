@@ -15,9 +15,10 @@ from .rules import blp as rules_blp
 from .seeks import blp as seeks_blp
 from .solve import blp as solve_blp
 from .stream import blp as streams_blp
+from .tournaments import blp as tournaments_blp
 
 BLUEPRINTS = (health_blp, rules_blp, bots_blp, solve_blp, games_blp, events_blp,
               records_blp, streams_blp, seeks_blp, accounts_blp, me_blp,
-              challenges_blp, ratings_blp, ladder_blp)
+              challenges_blp, ratings_blp, ladder_blp, tournaments_blp)
 
 __all__ = ["BLUEPRINTS"]

@@ -95,10 +95,12 @@ __all__ = [
 LIMITER_CLIENT = "ttt-limiter"
 #: The blueprints whose requests count against the limits.
 RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks",
-                           "accounts", "me", "challenges", "ratings", "ladder")
+                           "accounts", "me", "challenges", "ratings", "ladder",
+                           "tournaments")
 #: The endpoints whose POST creates something that lives in Redis (a game, a rematch's
 #: game, a seek).
-CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks")
+CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks",
+                      "tournaments.Tournaments")
 
 
 def nothing_new() -> None:
