@@ -29,6 +29,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from service.engine import standing_places
+
 from .pairing import History, pair_key
 
 __all__ = ["Result", "Standing", "history", "points", "result_of", "standings",
@@ -90,13 +92,12 @@ def points(result: Result) -> dict[str, float]:
     if result.aborted:
         return dict.fromkeys(result.handles, (n - 1) / 2)
 
-    def rank(seat: int) -> tuple[bool, int, int]:
-        zeros = result.zero_rounds[seat] if result.zero_rounds_break_ties else 0
-        return (result.resigned[seat], result.totals[seat], -zeros)
-
+    # the engine's places (the record's ``places``), from the same facts
+    place = standing_places(result.totals, result.resigned,
+                            result.zero_rounds if result.zero_rounds_break_ties else None)
     got = dict.fromkeys(result.handles, 0.0)
     for a, b in itertools.combinations(range(n), 2):
-        ra, rb = rank(a), rank(b)
+        ra, rb = place[a], place[b]
         if ra == rb:
             got[result.handles[a]] += 0.5
             got[result.handles[b]] += 0.5
