@@ -76,6 +76,7 @@ from .errors import (
     UnknownSeekError,
     VersionNotRecordedError,
 )
+from .export import ExportQuery, export_records
 from .games import (
     ActionResult,
     act,
@@ -138,6 +139,7 @@ __all__ = [
     "Change",
     "Committed",
     "Connection",
+    "ExportQuery",
     "GameBusyError",
     "GameNotFinishedError",
     "HandleTakenError",
@@ -188,6 +190,7 @@ __all__ = [
     "due",
     "etag",
     "events_when",
+    "export_records",
     "game_record",
     "game_view",
     "game_view_bytes",
