@@ -40,7 +40,8 @@ WHEN = {
     "invalid_body": "the body does not match the schema (`errors` says where)",
     "invalid_card": "a card that is not written as one",
     "invalid_challenge": "a challenge to yourself, or to a handle twice",
-    "invalid_cursor": "a cursor beyond the newest event, or one the lobby never gave",
+    "invalid_cursor": "a cursor beyond the newest event, one the lobby never gave, or an "
+    "export's `after` that is no finished game of the account",
     "invalid_input": "other input the engine refuses",
     "invalid_ladder_entry": "a ladder entry's player counts or games at once out of range",
     "invalid_json": "the body is not JSON, or nests too deep",

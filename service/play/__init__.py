@@ -84,6 +84,7 @@ from .errors import (
     UnknownTournamentError,
     VersionNotRecordedError,
 )
+from .export import ExportQuery, export_records
 from .games import (
     ActionResult,
     act,
@@ -163,6 +164,7 @@ __all__ = [
     "Change",
     "Committed",
     "Connection",
+    "ExportQuery",
     "GameBusyError",
     "GameNotFinishedError",
     "HandleTakenError",
@@ -223,6 +225,7 @@ __all__ = [
     "due",
     "etag",
     "events_when",
+    "export_records",
     "game_record",
     "game_view",
     "game_view_bytes",

@@ -154,7 +154,8 @@ def commit(
             earlier = stores.games.save(
                 game_id, before.state.version, state, change.events,
                 token_hashes=change.token_hashes, reply_key=reply_key, reply=reply,
-                record=finishing_record(stores.games, before, state, change.events))
+                record=finishing_record(stores.games, before, state, change.events,
+                                        now))
         except VersionConflictError as conflict:
             if if_match is not None:
                 raise PreconditionFailedError(
