@@ -43,6 +43,8 @@ variable                   default                     what it sets
                                                        more per card past 14 (``off``: none)
 ``ACCOUNT_LIMIT_PER_ADDRESS`` ``10/hour;50/day``     accounts created per client address (``off``)
 ``CHALLENGE_LIMIT``        ``20/minute;400/day``       challenges made per account (``off``)
+``EXPORT_LIMIT_PER_ADDRESS`` ``10/minute;100/hour``    exports of an account's games begun per
+                                                       client address (``off``)
 ``BOT_GAMES_PER_ADDRESS``  ``32``                      the weight of unfinished games with bot seats
                                                        one client address may hold (a bot seat
                                                        weighs its bot's cost × the game's cards
@@ -114,6 +116,9 @@ class Config:
     account_limit_per_address: str = "10/hour;50/day"
     #: challenges made per account (its key)
     challenge_limit: str = "20/minute;400/day"
+    #: exports of an account's finished games (``GET /v1/accounts/{handle}/games``) begun
+    #: per client address: each streams up to the whole history
+    export_limit_per_address: str = "10/minute;100/hour"
     #: the weight of unfinished games with bot seats one address may hold (``off``: none)
     bot_games_per_address: str = "32"
     open_game_ttl_seconds: int = 3600

@@ -191,6 +191,7 @@ def live_server(redis_server: str) -> Iterator[str]:
         "SOLVE_LIMIT": "off",
         "ACCOUNT_LIMIT_PER_ADDRESS": "off",
         "CHALLENGE_LIMIT": "off",
+        "EXPORT_LIMIT_PER_ADDRESS": "off",
         "WEB_CONCURRENCY": "2",
         "ACCESS_LOG": "",
         "LOG_LEVEL": "warning",

@@ -6,6 +6,7 @@ from .accounts import accounts_blp, me_blp
 from .bots import blp as bots_blp
 from .challenges import blp as challenges_blp
 from .events import blp as events_blp
+from .exports import blp as exports_blp
 from .games import blp as games_blp
 from .health import blp as health_blp
 from .ladder import ladder_blp
@@ -15,9 +16,10 @@ from .rules import blp as rules_blp
 from .seeks import blp as seeks_blp
 from .solve import blp as solve_blp
 from .stream import blp as streams_blp
+from .tournaments import blp as tournaments_blp
 
 BLUEPRINTS = (health_blp, rules_blp, bots_blp, solve_blp, games_blp, events_blp,
-              records_blp, streams_blp, seeks_blp, accounts_blp, me_blp,
-              challenges_blp, ratings_blp, ladder_blp)
+              records_blp, streams_blp, seeks_blp, accounts_blp, exports_blp, me_blp,
+              challenges_blp, ratings_blp, ladder_blp, tournaments_blp)
 
 __all__ = ["BLUEPRINTS"]

@@ -247,7 +247,8 @@ class MyStream(MethodView):
                "reconnects).", {"type": "string", "pattern": "^[0-9]{1,15}$"}),
     ], responses={200: {
         "description": "Your notes as they come (`challenge`, `challenge_declined`, "
-        "`challenge_canceled`, `game_started`, `your_turn`, `game_finished`), each once with "
+        "`challenge_canceled`, `game_started`, `your_turn`, `game_finished`, "
+        "`tournament_started`, `round_started`, `tournament_finished`), each once with "
         "its number as the event id; heartbeats while idle; a last `end` message.",
         "content": {
             SSE: {"schema": {"$ref": "#/components/schemas/AccountSseEvent"},

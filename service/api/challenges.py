@@ -61,7 +61,8 @@ class Challenges(MethodView):
     @blp.response(201, ChallengeSchema, example=EXAMPLE, headers={"Location": {
         "description": "The challenge's URL.", "schema": {"type": "string"}}})
     @problems(blp, "invalid_token", "unknown_account", "challenge_refused",
-              "invalid_challenge", "invalid_rules", "too_many_challenges", "creation_limited",
+              "invalid_challenge", "invalid_rules", "too_many_challenges", "rated_pair_limited",
+              "creation_limited",
               "too_many_bot_games", "body_timeout", "body_too_large", "unsupported_media_type",
               "invalid_json", "invalid_body")
     def post(self) -> Response:

@@ -40,7 +40,8 @@ WHEN = {
     "invalid_body": "the body does not match the schema (`errors` says where)",
     "invalid_card": "a card that is not written as one",
     "invalid_challenge": "a challenge to yourself, or to a handle twice",
-    "invalid_cursor": "a cursor beyond the newest event, or one the lobby never gave",
+    "invalid_cursor": "a cursor beyond the newest event, one the lobby never gave, or an "
+    "export's `after` that is no finished game of the account",
     "invalid_input": "other input the engine refuses",
     "invalid_ladder_entry": "a ladder entry's player counts or games at once out of range",
     "invalid_json": "the body is not JSON, or nests too deep",
@@ -50,6 +51,8 @@ WHEN = {
     "cannot be dealt with",
     "invalid_webhook_url": "a webhook URL that is not http(s), carries a user name or "
     "password, does not resolve, or whose host is on a non-public address",
+    "invalid_tournament": "a tournament that cannot be made or started as asked (an "
+    "entrant twice, too many, too few to start, rounds out of range)",
     "invalid_token": "no token, or one of no seat of this game (or not this seek's), or a "
     "key of no open account",
     "ladder_for_bots": "the ladder is for bot accounts",
@@ -72,10 +75,15 @@ WHEN = {
     "storage_unavailable": "the game store is unreachable or did not answer in time",
     "too_many_bot_games": "past the weight of unfinished bot games this client may hold",
     "too_many_challenges": "one more pending challenge of yours than the most at once (`cap`)",
+    "too_many_tournaments": "one more open or running tournament of yours than the most at "
+    "once (`cap`)",
+    "tournament_closed": "the tournament has started (or is not open to join, or not yours "
+    "to start)",
     "too_many_waits": "one more parked request than this client may hold",
     "turn_timed_out": "the turn's clock ran out: the stand-in finishes it",
     "unknown_account": "no open account with this handle",
     "unknown_challenge": "no challenge with this id that your account is in",
+    "unknown_tournament": "no tournament with this id (or it is long over)",
     "unknown_game": "no game with this id (or it expired)",
     "unknown_preset": "no preset of this name (`classic`, `bga`, `family`)",
     "unknown_seat": "a seat this game does not have",

@@ -36,6 +36,12 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   ``solve_too_complex`` (which used the whole budget) weighs as much as any solve of its
   hand. Over it: ``429 rate_limited``.
 
+* exports (``EXPORT_LIMIT_PER_ADDRESS``, default ``10/minute;100/hour``): exports of an
+  account's finished games (``GET /v1/accounts/{handle}/games``) begun per client
+  address. An export streams up to a whole history (thousands of records, each read from
+  Redis and sent), so it is the one public read that costs more than a request's
+  millisecond; a resumed export counts as one more. Over it: ``429 rate_limited``.
+
 Apart from these request limits, the unfinished games with bot seats one address may
 hold are capped by their weight (``BOT_GAMES_PER_ADDRESS``, :func:`bot_load`,
 ``service/play/loads.py``): ``429 too_many_bot_games`` past it, so one client cannot
@@ -95,10 +101,12 @@ __all__ = [
 LIMITER_CLIENT = "ttt-limiter"
 #: The blueprints whose requests count against the limits.
 RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks",
-                           "accounts", "me", "challenges", "ratings", "ladder")
+                           "accounts", "me", "challenges", "ratings", "ladder",
+                           "tournaments", "exports")
 #: The endpoints whose POST creates something that lives in Redis (a game, a rematch's
 #: game, a seek).
-CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks")
+CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks",
+                      "tournaments.Tournaments")
 
 
 def nothing_new() -> None:
@@ -265,7 +273,8 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
                  or _enabled(config.creation_limit_per_address)
                  or _enabled(config.solve_limit)
                  or _enabled(config.account_limit_per_address)
-                 or _enabled(config.challenge_limit)),
+                 or _enabled(config.challenge_limit)
+                 or _enabled(config.export_limit_per_address)),
     )
     creation = config.creation_limit_per_address
     for blp in blueprints:
@@ -292,6 +301,9 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
                                  key_func=_token_key,
                                  exempt_when=lambda: _not_challenge() or _no_token(),
                                  override_defaults=False, on_breach=_on_challenge_breach)(blp)
+        if blp.name == "exports" and _enabled(config.export_limit_per_address):
+            limiter.shared_limit(config.export_limit_per_address, "export-address",
+                                 key_func=_address_key, override_defaults=False)(blp)
         if _enabled(creation):
             limiter.shared_limit(creation, "creation-address", key_func=_address_key,
                                  exempt_when=_not_creation, override_defaults=False,

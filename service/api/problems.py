@@ -41,6 +41,7 @@ from service.play import (
     InvalidCursorError,
     InvalidLadderEntryError,
     InvalidSeekError,
+    InvalidTournamentError,
     InvalidWebhookUrlError,
     LadderForBotsError,
     NoWebhookError,
@@ -53,11 +54,14 @@ from service.play import (
     SeekMatchedError,
     TooManyBotGamesError,
     TooManyChallengesError,
+    TooManyTournamentsError,
+    TournamentClosedError,
     UnknownAccountError,
     UnknownChallengeError,
     UnknownPresetError,
     UnknownSeatError,
     UnknownSeekError,
+    UnknownTournamentError,
     VersionNotRecordedError,
 )
 from service.storage import StorageUnavailableError, UnknownGameError
@@ -128,6 +132,10 @@ STATUS = {
     RatedPairLimitedError: 429,
     InvalidSeekError: 422,
     InvalidWebhookUrlError: 422,
+    UnknownTournamentError: 404,
+    InvalidTournamentError: 422,
+    TournamentClosedError: 409,
+    TooManyTournamentsError: 429,
     NoWebhookError: 409,
 }
 

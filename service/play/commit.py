@@ -40,6 +40,7 @@ from service.storage import (
     Stores,
     VersionConflictError,
 )
+from service.tournaments.ids import TOURNAMENT_MEMBER, tournament_of
 
 from .errors import GameBusyError, PreconditionFailedError
 from .lobby import best_effort
@@ -148,11 +149,13 @@ def commit(
             _plan(stores, after, now, later=SAFETY_SECONDS)
         if _rated_end(before, after):  # nor a rating (the visit queues it once)
             stores.schedule.plan(RATING_MEMBER + game_id, now + SAFETY_SECONDS)
+        _plan_tournament(stores, before, after, now, later=SAFETY_SECONDS)
         try:
             earlier = stores.games.save(
                 game_id, before.state.version, state, change.events,
                 token_hashes=change.token_hashes, reply_key=reply_key, reply=reply,
-                record=finishing_record(stores.games, before, state, change.events))
+                record=finishing_record(stores.games, before, state, change.events,
+                                        now))
         except VersionConflictError as conflict:
             if if_match is not None:
                 raise PreconditionFailedError(
@@ -195,6 +198,16 @@ def _plan(stores: Stores, record: GameRecord, now: float, later: float = 0.0) ->
         stores.schedule.plan(record.game_id, at + later)
 
 
+def _plan_tournament(stores: Stores, before: GameRecord, after: GameRecord, now: float,
+                     later: float = 0.0) -> None:
+    """A tournament's game that this change finishes: its tournament's visit (which keeps
+    the result and may pair the next round), planned as a game's own visit is: before
+    the save as a safety net, and after it, due now."""
+    tournament = tournament_of(after.game_id)
+    if tournament is not None and after.state.finished and not before.state.finished:
+        stores.schedule.plan(TOURNAMENT_MEMBER + tournament, now + later)
+
+
 def _after_save(stores: Stores, before: GameRecord, after: GameRecord, events: list[Event],
                 lease: Lease | None, now: float) -> None:
     """Every effect of a saved change beyond the game's own keys, each from the change
@@ -212,6 +225,7 @@ def _after_save(stores: Stores, before: GameRecord, after: GameRecord, events: l
         if _rated_end(before, after):
             best_effort("rating", lambda: queue_rating(stores, game_id, now))
         best_effort("finish", lambda: stores.lobby.relist_game(game_id, "in_progress", None))
+        best_effort("tournament", lambda: _plan_tournament(stores, before, after, now))
     for event in events:
         if event.type in metrics.ACTION_EVENTS:
             metrics.ACTIONS_BY_TYPE[metrics.ACTION_EVENTS[event.type]].inc()

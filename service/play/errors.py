@@ -19,6 +19,7 @@ __all__ = [
     "InvalidCursorError",
     "InvalidLadderEntryError",
     "InvalidSeekError",
+    "InvalidTournamentError",
     "InvalidWebhookUrlError",
     "LadderForBotsError",
     "NoWebhookError",
@@ -31,11 +32,14 @@ __all__ = [
     "SeekMatchedError",
     "TooManyBotGamesError",
     "TooManyChallengesError",
+    "TooManyTournamentsError",
+    "TournamentClosedError",
     "UnknownAccountError",
     "UnknownChallengeError",
     "UnknownPresetError",
     "UnknownSeatError",
     "UnknownSeekError",
+    "UnknownTournamentError",
     "VersionNotRecordedError",
 ]
 
@@ -213,6 +217,31 @@ class TooManyChallengesError(PlayError):
     """One more pending challenge than an account may have made at once (429)."""
 
     code = "too_many_challenges"
+
+
+class UnknownTournamentError(PlayError):
+    """No tournament with this id (404)."""
+
+    code = "unknown_tournament"
+
+
+class InvalidTournamentError(PlayError):
+    """A tournament that cannot be made as asked (422)."""
+
+    code = "invalid_tournament"
+
+
+class TournamentClosedError(PlayError):
+    """A join, leave or start of a tournament that has started, or is not the
+    bearer's to start (409)."""
+
+    code = "tournament_closed"
+
+
+class TooManyTournamentsError(PlayError):
+    """One more open or running tournament than an account may have made at once (429)."""
+
+    code = "too_many_tournaments"
 
 
 class InvalidSeekError(PlayError):

@@ -15,7 +15,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -98,6 +98,7 @@ def create_game(
     load: LoadLimit | None = None,
     accounts: Sequence[Account | None] | None = None,
     rated: bool = False,
+    secret_seed: bool = False,
 ) -> tuple[GameRecord, list[str | None]]:
     """Deal a new game; ``None`` in ``players`` leaves that seat open, ``bots[seat]``
     makes it a bot seat (claimed, no token). Returns the tokens (``None`` for open and
@@ -110,7 +111,9 @@ def create_game(
     Matchmaking passes the seats' ``token_hashes`` (its seekers hold the tokens) and the
     ``game_id`` it announced; then no token is returned. ``accounts[seat]`` seats an
     account (held by its key, named by its handle: no token either); ``rated`` makes it a
-    rated game (its seats all accounts' or reference bots')."""
+    rated game (its seats all accounts' or reference bots'). ``secret_seed``: the
+    ``seed`` is a fresh secret the service drew itself (a tournament's, which must know
+    the first dealer to seat the tables), so the game is not ``seeded_by_creator``."""
     rules = rules_from_json(rules_spec)
     bot_of = list(bots) if bots is not None else [None] * len(players)
     held = list(accounts) if accounts is not None else [None] * len(players)
@@ -119,6 +122,8 @@ def create_game(
                      turn_seconds=turn_seconds,
                      accounts=[None if a is None else a.handle for a in held],
                      account_bots=[a is not None and a.bot for a in held], rated=rated)
+    if secret_seed:
+        state = replace(state, seeded_by_creator=False)
     if token_hashes is None:
         tokens = [None if name is None or bot is not None or account is not None
                   else secrets.token_urlsafe(32)

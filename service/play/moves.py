@@ -33,11 +33,13 @@ from service.bots import BOTS, decide, decision_seed
 from service.engine import apply, view
 from service.engine.seats import SERVICE, STAND_IN, played_by_service, player_of, time_out
 from service.storage import GameRecord, Lease, Stores, UnknownGameError
+from service.tournaments.ids import TOURNAMENT_MEMBER
 
 from .challenges import CHALLENGE_MEMBER, visit_challenge
 from .commit import Change, Step, commit, next_visit
 from .ladder import LADDER_MEMBER, visit_ladder
 from .ratings import RATING_MEMBER, queue_rating
+from .tournaments import visit_tournament
 
 __all__ = ["LEASE_SECONDS", "NothingDue", "due", "service_move", "visit"]
 
@@ -92,11 +94,15 @@ def visit(stores: Stores, lease: Lease,
           clock: Callable[[], float] = time.time) -> GameRecord | None:
     """Make the one move the game of ``lease`` owes now, if any, and release it with its
     next visit; the game as that move saved it (``None``: nothing was due). A
-    challenge's visit (its expiry, or the start of its game) is :func:`visit_challenge`'s;
-    a finished rated game's is the safety net of its rating (:func:`.ratings.queue_rating`:
-    queued once, whoever asks first)."""
+    challenge's visit (its expiry, or the start of its game) is :func:`visit_challenge`'s,
+    a tournament's (its start, the next round) :func:`visit_tournament`'s, a ladder's (a
+    pairing pass) :func:`visit_ladder`'s; a finished rated game's is the safety net of its
+    rating (:func:`.ratings.queue_rating`: queued once, whoever asks first)."""
     if lease.key.startswith(CHALLENGE_MEMBER):
         visit_challenge(stores, lease, clock())
+        return None
+    if lease.key.startswith(TOURNAMENT_MEMBER):
+        visit_tournament(stores, lease, clock())
         return None
     if lease.key.startswith(LADDER_MEMBER):
         visit_ladder(stores, lease, clock())

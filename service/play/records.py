@@ -15,9 +15,8 @@ answered as a game whose record expired: :class:`UnknownGameError`, a 404.
 
 from __future__ import annotations
 
-import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -29,7 +28,7 @@ from service.verify import RECORD_FORMAT, build_record, state_at
 from .errors import GameNotFinishedError, RecordNotReplayableError, VersionNotRecordedError
 from .views import game_view_bytes
 
-__all__ = ["finishing_record", "game_record", "view_at"]
+__all__ = ["finishing_record", "game_record", "kept_records", "view_at"]
 
 #: Past this zlib level the record gets no smaller worth the CPU (it is written once).
 _LEVEL = 9
@@ -45,14 +44,28 @@ def _unblob(blob: bytes) -> tuple[dict[str, Any], tuple[str | None, ...]]:
 
 
 def finishing_record(games: GameStore, before: GameRecord, new: GameState,
-                     events: Sequence[Event]) -> bytes | None:
-    """The stored record if saving ``new`` (with ``events``) finishes the game, else None."""
+                     events: Sequence[Event], now: float) -> bytes | None:
+    """The stored record if saving ``new`` (with ``events``) at ``now`` finishes the game,
+    else None.
+
+    Its ``finished_at`` is ``now`` to the millisecond, the instant the accounts' finished
+    indexes file the game under (:func:`.notes.account_effects`, with the same ``now``), so
+    an export's ``since``/``until`` and its order agree with the records it sends."""
     if not any(e.type == "game_finished" for e in events):
         return None
     log = [*games.all_events(before.game_id), *events]
     record = build_record(before.game_id, new, log, created_at=before.created_at,
-                          finished_at=time.time())
+                          finished_at=round(now * 1000) / 1000)
     return _blob(record, before.token_hashes)
+
+
+def kept_records(stores: Stores, game_ids: Sequence[str]) -> Iterator[dict[str, Any] | None]:
+    """The records of ``game_ids``, in order (``None`` for each game without one kept),
+    as ``GET /v1/games/{id}/record`` serves them: read together (one round trip,
+    :meth:`RecordStore.load_records`) when the first is asked for, each decompressed only
+    when it is asked for, so a page holds its compressed records and one record decoded."""
+    for blob in stores.records.load_records(game_ids):
+        yield None if blob is None else _unblob(blob)[0]
 
 
 def game_record(stores: Stores, game_id: str) -> tuple[dict[str, Any], tuple[str | None, ...]]:

@@ -19,6 +19,8 @@ interface                 what                                                 m
 :class:`RatingStore`      ratings, their history, the queue of rated games     ``ratings``
                           to apply, the leaderboards
 :class:`LadderStore`      each preset's bot ladder                             ``ladder``
+:class:`TournamentStore`  tournaments, as challenges are kept; listed by      ``tournaments``
+                          status
 :class:`WebhookQueue`     each account's webhook deliveries waiting            ``webhooks``
 ========================  ===================================================  ==============
 
@@ -48,10 +50,12 @@ from .schedule import Lease, Schedule
 from .seeks import Hold, Matching, SeekBoard, SeekEntry
 from .stores import Stores, memory_stores, redis_stores
 from .tickets import TicketStore
+from .tournaments import TOURNAMENT_STATUSES, TournamentStore
 from .webhooks import Delivery, WebhookQueue
 
 __all__ = [
     "LISTINGS",
+    "TOURNAMENT_STATUSES",
     "Account",
     "AccountStore",
     "Challenge",
@@ -80,6 +84,7 @@ __all__ = [
     "StoredReply",
     "Stores",
     "TicketStore",
+    "TournamentStore",
     "UnknownGameError",
     "VersionConflictError",
     "WebhookQueue",

@@ -7,7 +7,12 @@ account lives on one shard and its writes are one script each):
   bot, the sha256 of its key (never the key), its settings;
 * its games: those it plays (``active``) by when it joined, and those over
   (``finished``) by when they ended (readers check each game's state: like the lobby,
-  an index across games that the games themselves correct);
+  an index across games that the games themselves correct). The finished index is never
+  trimmed: an entry outlives its game's record (``RECORD_TTL_SECONDS``), and readers
+  skip the games whose record is gone. Its order is the end time in whole milliseconds,
+  then the game id (as Redis orders a sorted set's ties: byte by byte), so a position in
+  it, ``(ended ms, game id)``, is a cursor that skips and repeats nothing, however many
+  games ended in the same millisecond;
 * its notes: the account's event stream (``challenge``, ``game_started``, ``your_turn``,
   ``game_finished``…), numbered 1, 2, 3… so a reader resumes after the last it saw.
   Appending is idempotent by a note id the caller derives from what the note is about
@@ -90,6 +95,22 @@ class AccountStore(ABC):
               count: int) -> list[tuple[str, float]]:
         """Up to ``count`` ``(game_id, time)`` of the account's ``active`` or ``finished``
         games, newest first, strictly after the cursor ``before``."""
+
+    @abstractmethod
+    def finished_time(self, handle: str, game_id: str) -> int | None:
+        """When ``game_id`` ended (ms), as the account's finished index has it; ``None`` if
+        it is not among the account's finished games."""
+
+    @abstractmethod
+    def finished_page(self, handle: str, after: tuple[int, str] | None, count: int, *,
+                      newest_first: bool, low: int | None = None,
+                      high: int | None = None) -> list[tuple[str, int]]:
+        """Up to ``count`` ``(game_id, ended ms)`` of the account's finished games in the
+        index's order (``(ended ms, game id)``, reversed when ``newest_first``), strictly
+        after the position ``after`` in that order, ended from ``low`` to ``high`` ms
+        (both included; ``None``: unbounded). What an export pages through, a page at a
+        time: one read a page (more only to step over the games that ended in ``after``'s
+        own millisecond at or before it)."""
 
     @abstractmethod
     def append(self, handle: str, notes: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:

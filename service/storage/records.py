@@ -10,6 +10,7 @@ its record from the moment it is finished, and reading a record never writes any
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 
 __all__ = ["RecordStore"]
 
@@ -21,3 +22,8 @@ class RecordStore(ABC):
     def load_record(self, game_id: str) -> bytes | None:
         """The record the finishing save stored; ``None`` if none (the game is not finished,
         finished before records were kept, or its record expired)."""
+
+    @abstractmethod
+    def load_records(self, game_ids: Sequence[str]) -> list[bytes | None]:
+        """The records of ``game_ids``, in order (``None`` where there is none), read
+        together: one round trip for a page of an export rather than one a game."""

@@ -33,6 +33,7 @@ from .memory import (
     MemorySchedule,
     MemorySeekBoard,
     MemoryTickets,
+    MemoryTournaments,
     MemoryWebhooks,
     Shared,
 )
@@ -52,12 +53,14 @@ from .redis import (
     RedisSchedule,
     RedisSeekBoard,
     RedisTickets,
+    RedisTournaments,
     RedisWebhooks,
 )
 from .replies import ReplyStore
 from .schedule import Schedule
 from .seeks import SeekBoard
 from .tickets import TicketStore
+from .tournaments import TournamentStore
 from .webhooks import WebhookQueue
 
 __all__ = ["Stores", "memory_stores", "redis_stores"]
@@ -81,6 +84,7 @@ class Stores:
     loads: LoadStore
     accounts: AccountStore
     challenges: ChallengeStore
+    tournaments: TournamentStore
     #: each account's webhook deliveries waiting, and which accounts have one due (a
     #: schedule of its own, taken by the delivery workers)
     webhooks: WebhookQueue
@@ -121,6 +125,7 @@ def redis_stores(config: Config) -> Stores:
         loads=RedisLoads(connection),
         accounts=RedisAccounts(connection),
         challenges=RedisChallenges(connection),
+        tournaments=RedisTournaments(connection),
         webhooks=RedisWebhooks(connection, cap=config.webhook_queue_max),
         webhook_schedule=RedisSchedule(connection, tag="hooks"),
         ratings=RedisRatings(connection),
@@ -147,6 +152,7 @@ def memory_stores(config: Config | None = None) -> Stores:
         loads=MemoryLoads(),
         accounts=MemoryAccounts(shared),
         challenges=MemoryChallenges(),
+        tournaments=MemoryTournaments(),
         webhooks=MemoryWebhooks(cap=config.webhook_queue_max),
         webhook_schedule=MemorySchedule(),
         ratings=MemoryRatings(),

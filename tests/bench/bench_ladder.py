@@ -69,7 +69,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--at-once", type=int, default=4)
     args = parser.parse_args()
-    with local_service(2, movers=2) as service:
+    # the move workers at the web workers' priority (make run's lower it): here they play
+    # the anchors' seats the ladder's pace waits on, on a machine shared with the copies
+    with local_service(2, movers=2, env_extra={"WORKER_NICE": "0"}) as service:
         url, runners = service.url, []
         try:
             for handle, bot in COPIES.items():

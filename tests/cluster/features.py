@@ -228,6 +228,7 @@ def seeks(played: Played, pairs: int = 12, most: int = 40) -> Row:
 
 
 RECORD = "/v1/games/{game_id}/record"
+RATINGS = "/v1/accounts/{handle}/ratings/{preset}"
 
 
 def records(played: Played, per_shard: int = 3) -> Row:
@@ -313,5 +314,58 @@ def movers(played: Played, games: int = 12, most: int = 40) -> Row:
                dict(finished))
 
 
+def ratings(played: Played, per_shard: int = 2) -> Row:
+    """Rated games between accounts on different shards (``per_shard`` accounts on each
+    primary, each playing the next one round the ring), ended by a resignation, rated by
+    the service's move worker (its rating thread): every account's profile counts its
+    games and its history holds one point each, whichever shards its opponents are on."""
+    if RATINGS not in played.paths:
+        return _not_offered("ratings", RATINGS)
+    keys: dict[str, str] = {}
+    by_shard: Counter[str] = Counter()
+    n = 0
+    while len(by_shard) < len(played.primaries()) or min(by_shard.values()) < per_shard:
+        handle = f"rater{n}"
+        n += 1
+        shard = str(played.store.get_node_from_key(f"ttt:{{acct:{handle}}}:account").name)
+        if by_shard[shard] >= per_shard:
+            continue
+        made = requests.post(f"{played.base}/v1/accounts", timeout=10,
+                             json={"handle": handle, "bot": False}).json()
+        keys[handle] = made["key"]
+        by_shard[shard] += 1
+    handles = sorted(keys, key=lambda h: str(played.store.get_node_from_key(
+        f"ttt:{{acct:{h}}}:account").name))  # neighbours round the ring: other shards
+    auth = {h: {"Authorization": f"Bearer {k}"} for h, k in keys.items()}
+    expected: Counter[str] = Counter()
+    for one, other in zip(handles, handles[1:] + handles[:1], strict=True):
+        made = requests.post(f"{played.base}/v1/challenges", headers=auth[one], timeout=10,
+                             json={"to": [other], "rules": {"preset": "classic"},
+                                   "turn_seconds": 60, "rated": True}).json()
+        game = requests.post(f"{played.base}/v1/challenges/{made['challenge_id']}/accept",
+                             headers=auth[other], timeout=10).json()["game_id"]
+        requests.post(f"{played.base}/v1/games/{game}/actions", headers=auth[other],
+                      timeout=10, json={"type": "resign"}).raise_for_status()
+        expected[one] += 1
+        expected[other] += 1
+
+    def rated() -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for h in handles:
+            shard = str(played.store.get_node_from_key(f"ttt:{{acct:{h}}}:account").name)
+            page = requests.get(f"{played.base}/v1/accounts/{h}/ratings/classic",
+                                timeout=10).json()
+            counts[shard] += (page["rating"]["games"] == expected[h] == len(page["history"]))
+        return counts
+
+    deadline = time.monotonic() + 30
+    while sum((done := rated()).values()) < len(handles) and time.monotonic() < deadline:
+        time.sleep(0.3)
+    ok = sum(done.values()) == len(handles)
+    return Row("ratings", ok, f"{sum(done.values())}/{len(handles)} accounts rated for "
+               f"{sum(expected.values()) // 2} rated games between shards", dict(done))
+
+
 #: Every feature checked across the shards, in the table's order.
-FEATURES: list[Callable[[Played], Row]] = [spread, actions, streams, seeks, records, movers]
+FEATURES: list[Callable[[Played], Row]] = [spread, actions, streams, seeks, records, movers,
+                                           ratings]

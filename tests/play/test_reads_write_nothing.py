@@ -13,6 +13,7 @@ import pytest
 from service import play
 from service.play.credentials import hash_token
 from service.storage import (
+    AccountStore,
     GameStore,
     LobbyStore,
     RecordStore,
@@ -38,9 +39,13 @@ WRITES: dict[str, tuple[type, set[str]]] = {
     "schedule": (Schedule, {"plan", "take", "release"}),
     "tickets": (TicketStore, {"put_ticket", "take_ticket"}),
     "seeks": (SeekBoard, {"add", "cancel", "hold", "release", "index", "unindex"}),
+    "accounts": (AccountStore, {"create", "update", "add_game", "finish_game", "append",
+                                "wake"}),
 }
 READS = {"load", "load_many", "events", "watch", "wake_all", "ping", "stored_reply",
-         "load_record", "listed", "visits_due", "wait", "get", "match_record", "indexed"}
+         "load_record", "load_records", "listed", "visits_due", "wait", "get",
+         "match_record", "indexed", "games", "finished_time", "finished_page", "notes",
+         "newest"}
 
 
 def _counted(write: Callable[..., Any], name: str, writes: list[str]) -> Callable[..., Any]:

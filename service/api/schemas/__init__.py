@@ -54,6 +54,7 @@ from .ratings import LadderEntryRequestSchema
 from .records import RecordSchema
 from .rules import PresetsSchema, RulesSchema, RulesSpecSchema
 from .solve import SolveRequestSchema, SolveResponseSchema
+from .tournaments import StandingSchema, TournamentRequestSchema, TournamentSchema
 from .views import VIEW_COMPONENTS, VIEW_SCHEMAS
 
 #: The components the document names itself, in order (the others are named by apispec
@@ -73,6 +74,9 @@ COMPONENTS: dict[str, type[Schema] | dict[str, Any] | tuple[dict[str, Any], type
     "ChallengeRequest": ChallengeRequestSchema,
     "Challenge": ChallengeSchema,
     "LadderEntryRequest": LadderEntryRequestSchema,
+    "TournamentRequest": TournamentRequestSchema,
+    "Standing": StandingSchema,
+    "Tournament": TournamentSchema,
     **ActionSchemas,
     **VIEW_SCHEMAS,
     **VIEW_COMPONENTS,

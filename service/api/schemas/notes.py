@@ -86,6 +86,39 @@ class ChallengeCanceledNoteSchema(_ChallengeNote):
     reason = fields.String(required=True, validate=validate.OneOf(["canceled", "expired"]))
 
 
+class _TournamentNote(_Note):
+    tournament_id = fields.String(required=True)
+    name = fields.String(required=True, metadata={"description": "The tournament's name."})
+
+
+class TournamentStartedNoteSchema(_TournamentNote):
+    """A tournament you entered started: its first round is being paired."""
+
+    type = _type("tournament_started")
+    rounds = fields.Integer(required=True)
+    entrants = fields.List(fields.String(), required=True)
+
+
+class RoundStartedNoteSchema(_TournamentNote):
+    """A round of your tournament started: your game and seat, or your bye."""
+
+    type = _type("round_started")
+    round = fields.Integer(required=True)
+    game_id = fields.String(required=True, allow_none=True, metadata={
+        "description": "Your game of the round (null: a bye)."})
+    seat = fields.Integer(required=True, allow_none=True)
+    bye = fields.Boolean(required=True)
+
+
+class TournamentFinishedNoteSchema(_TournamentNote):
+    """A tournament you entered is over: your place, and the final standings."""
+
+    type = _type("tournament_finished")
+    place = fields.Integer(required=True)
+    points = fields.Float(required=True)
+    standings = fields.List(Described(ref("Standing")), required=True)
+
+
 NOTE_TYPES: dict[str, tuple[str, type[Schema]]] = {
     "challenge": ("ChallengeNote", ChallengeNoteSchema),
     "challenge_declined": ("ChallengeDeclinedNote", ChallengeDeclinedNoteSchema),
@@ -93,6 +126,9 @@ NOTE_TYPES: dict[str, tuple[str, type[Schema]]] = {
     "game_started": ("GameStartedNote", GameStartedNoteSchema),
     "your_turn": ("YourTurnNote", YourTurnNoteSchema),
     "game_finished": ("GameFinishedNote", GameFinishedNoteSchema),
+    "tournament_started": ("TournamentStartedNote", TournamentStartedNoteSchema),
+    "round_started": ("RoundStartedNote", RoundStartedNoteSchema),
+    "tournament_finished": ("TournamentFinishedNote", TournamentFinishedNoteSchema),
 }
 NOTE_SCHEMAS: dict[str, type[Schema]] = dict(NOTE_TYPES.values())
 

@@ -74,23 +74,25 @@ class LadderEntryRequestSchema(StrictSchema):
                                              "at once (1-4, default 1)."})
 
 
-class LadderEntrySchema(Schema):
-    preset = fields.String(required=True, validate=validate.OneOf(list(PRESETS)))
-    ladder = fields.Boolean(required=True, metadata={"description": "On the ladder."})
+class _LadderTablesSchema(Schema):
+    """The tables a member plays and how many games at once."""
+
     min_players = fields.Integer(required=True)
     max_players = fields.Integer(required=True)
     games_at_once = fields.Integer(required=True)
 
 
-class LadderMemberSchema(Schema):
+class LadderEntrySchema(_LadderTablesSchema):
+    preset = fields.String(required=True, validate=validate.OneOf(list(PRESETS)))
+    ladder = fields.Boolean(required=True, metadata={"description": "On the ladder."})
+
+
+class LadderMemberSchema(_LadderTablesSchema):
     handle = fields.String(required=True)
     reference = fields.Boolean(required=True, metadata={
         "description": "A reference bot: a permanent member, its rating a fixed anchor."})
     rating = fields.Float(required=True)
     playing = fields.Integer(required=True, metadata={"description": "Ladder games in play."})
-    games_at_once = fields.Integer(required=True)
-    min_players = fields.Integer(required=True)
-    max_players = fields.Integer(required=True)
 
 
 class LadderGameSchema(Schema):

@@ -20,6 +20,7 @@ from .schedule import MemorySchedule
 from .seeks import MemorySeekBoard
 from .shared import Shared
 from .tickets import MemoryTickets
+from .tournaments import MemoryTournaments
 from .webhooks import MemoryWebhooks
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "MemorySchedule",
     "MemorySeekBoard",
     "MemoryTickets",
+    "MemoryTournaments",
     "MemoryWebhooks",
     "Shared",
 ]

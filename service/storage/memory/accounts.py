@@ -73,6 +73,27 @@ class MemoryAccounts(AccountStore):
             pairs = sorted(((t, g) for g, t in index.items()), reverse=True)
         return [(g, t) for t, g in pairs if before is None or (t, g) < before][:count]
 
+    def finished_time(self, handle: str, game_id: str) -> int | None:
+        with self._shared.lock:
+            kept = self._kept.get(folded(handle))
+            ended = None if kept is None else kept.finished.get(game_id)
+        return None if ended is None else round(ended * 1000)
+
+    def finished_page(self, handle: str, after: tuple[int, str] | None, count: int, *,
+                      newest_first: bool, low: int | None = None,
+                      high: int | None = None) -> list[tuple[str, int]]:
+        with self._shared.lock:
+            kept = self._kept.get(folded(handle))
+            index = {} if kept is None else kept.finished
+            # as Redis orders a sorted set: by score, then by the member's bytes (for ASCII
+            # ids, as Python orders strings)
+            pairs = sorted(((round(t * 1000), g) for g, t in index.items()),
+                           reverse=newest_first)
+        return [(g, t) for t, g in pairs
+                if (low is None or t >= low) and (high is None or t <= high)
+                and (after is None or ((t, g) < after if newest_first else (t, g) > after))
+                ][:count]
+
     def append(self, handle: str, notes: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
         given: list[int] = []
         with self._shared.lock:

@@ -14,7 +14,10 @@ __all__ = ["MemoryChallenges"]
 
 
 class MemoryChallenges(ChallengeStore):
-    """Challenges and the accounts' indexes in dicts."""
+    """Challenges and the accounts' indexes in dicts (and the base of other JSON documents
+    kept the same way: :class:`~.tournaments.MemoryTournaments`)."""
+
+    ID = "challenge_id"
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -23,7 +26,7 @@ class MemoryChallenges(ChallengeStore):
 
     def create(self, challenge: Challenge, ttl_seconds: int) -> None:
         with self._lock:
-            self._challenges[challenge["challenge_id"]] = copy.deepcopy(challenge)
+            self._challenges[challenge[self.ID]] = copy.deepcopy(challenge)
 
     def load(self, challenge_id: str) -> Challenge | None:
         with self._lock:

@@ -3,6 +3,8 @@ memory game store's finishing saves keep (:mod:`.shared`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..records import RecordStore
 from .shared import Shared
 
@@ -18,3 +20,7 @@ class MemoryRecords(RecordStore):
     def load_record(self, game_id: str) -> bytes | None:
         with self._shared.lock:
             return self._shared.records.get(game_id)
+
+    def load_records(self, game_ids: Sequence[str]) -> list[bytes | None]:
+        with self._shared.lock:
+            return [self._shared.records.get(game_id) for game_id in game_ids]

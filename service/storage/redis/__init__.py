@@ -48,6 +48,7 @@ from .replies import RedisReplies
 from .schedule import RedisSchedule
 from .seeks import RedisSeekBoard
 from .tickets import RedisTickets
+from .tournaments import RedisTournaments
 from .webhooks import RedisWebhooks
 
 __all__ = [
@@ -64,5 +65,6 @@ __all__ = [
     "RedisSchedule",
     "RedisSeekBoard",
     "RedisTickets",
+    "RedisTournaments",
     "RedisWebhooks",
 ]

@@ -151,6 +151,46 @@ class RedisAccounts(AccountStore):
             out = [(g, t) for g, t in out if (t, g) < before]
         return out[:count]
 
+    def finished_time(self, handle: str, game_id: str) -> int | None:
+        client = self.connection.client
+        score = self.connection.run(lambda: client.zscore(account_key(handle, "finished"),
+                                                          game_id))
+        return None if score is None else int(score)
+
+    def finished_page(self, handle: str, after: tuple[int, str] | None, count: int, *,
+                      newest_first: bool, low: int | None = None,
+                      high: int | None = None) -> list[tuple[str, int]]:
+        client, key = self.connection.client, account_key(handle, "finished")
+        bottom: int | str = "-inf" if low is None else low
+        top: int | str = "+inf" if high is None else high
+        if after is not None:  # from the cursor's millisecond on: its ties are stepped over
+            if newest_first:
+                top = after[0] if high is None else min(after[0], high)
+            else:
+                bottom = after[0] if low is None else max(after[0], low)
+        # one more than asked after a cursor: the cursor's own game, read again and dropped
+        size = count if after is None else count + 1
+        out: list[tuple[str, int]] = []
+        offset = 0
+        while len(out) < count:
+            def read(offset: int = offset) -> Any:
+                if newest_first:
+                    return client.zrevrangebyscore(key, top, bottom, start=offset, num=size,
+                                                   withscores=True)
+                return client.zrangebyscore(key, bottom, top, start=offset, num=size,
+                                            withscores=True)
+            raw = self.connection.run(read)
+            page = [(g.decode(), int(score)) for g, score in raw]
+            if after is not None:  # ties at the cursor's millisecond up to it: passed already
+                page = [(g, t) for g, t in page
+                        if ((after[0], after[1]) > (t, g) if newest_first
+                            else (t, g) > (after[0], after[1]))]
+            out += page
+            if len(raw) < size:
+                break
+            offset += size
+        return out[:count]
+
     def append(self, handle: str, notes: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
         if not notes:
             return []

@@ -37,24 +37,32 @@ return 1
 
 
 class RedisChallenges(ChallengeStore):
-    """The challenges, on the process's shared connection."""
+    """The challenges, on the process's shared connection (and the base of other JSON
+    documents kept the same way: :class:`~.tournaments.RedisTournaments`)."""
+
+    #: the document's id field, and the name of the accounts' index of them
+    ID = "challenge_id"
+    INDEX = "challenges"
+
+    def key(self, document_id: str) -> str:
+        return _key(document_id)
 
     def __init__(self, connection: RedisConnection) -> None:
         self.connection = connection
         self._swap = connection.client.register_script(_SWAP)
 
     def create(self, challenge: Challenge, ttl_seconds: int) -> None:
-        client, key = self.connection.client, _key(challenge["challenge_id"])
+        client, key = self.connection.client, self.key(challenge[self.ID])
         self.connection.run(lambda: client.set(key, orjson.dumps(challenge), ex=ttl_seconds))
 
     def load(self, challenge_id: str) -> Challenge | None:
-        client, key = self.connection.client, _key(challenge_id)
+        client, key = self.connection.client, self.key(challenge_id)
         raw = self.connection.run(lambda: client.get(key))
         return None if raw is None else orjson.loads(raw)
 
     def change(self, challenge_id: str,
                step: Callable[[Challenge], Challenge | None]) -> Challenge | None:
-        client, key = self.connection.client, _key(challenge_id)
+        client, key = self.connection.client, self.key(challenge_id)
         while True:
             raw = self.connection.run(lambda: client.get(key))
             if raw is None:
@@ -70,17 +78,17 @@ class RedisChallenges(ChallengeStore):
 
     def index(self, handle: str, challenge_id: str, expires: float) -> None:
         client = self.connection.client
-        self.connection.run(lambda: client.zadd(account_key(handle, "challenges"),
+        self.connection.run(lambda: client.zadd(account_key(handle, self.INDEX),
                                                 {challenge_id: round(expires * 1000)}))
 
     def unindex(self, handle: str, challenge_id: str) -> None:
         client = self.connection.client
-        self.connection.run(lambda: client.zrem(account_key(handle, "challenges"), challenge_id))
+        self.connection.run(lambda: client.zrem(account_key(handle, self.INDEX), challenge_id))
 
     def indexed(self, handle: str, now: float) -> list[str]:
         def read() -> Any:
             pipe = self.connection.client.pipeline(transaction=True)  # one slot
-            pipe.zremrangebyscore(account_key(handle, "challenges"), "-inf", round(now * 1000))
-            pipe.zrange(account_key(handle, "challenges"), 0, -1)
+            pipe.zremrangebyscore(account_key(handle, self.INDEX), "-inf", round(now * 1000))
+            pipe.zrange(account_key(handle, self.INDEX), 0, -1)
             return pipe.execute()[1]
         return [c.decode() for c in self.connection.run(read)]

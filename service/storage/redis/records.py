@@ -8,6 +8,9 @@ and the seats' token hashes, zlib-compressed by the service layer
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from ..records import RecordStore
 from .connection import RedisConnection
 
@@ -29,3 +32,15 @@ class RedisRecords(RecordStore):
         client = self.connection.client
         record: bytes | None = self.connection.run(lambda: client.get(record_key(game_id)))
         return record
+
+    def load_records(self, game_ids: Sequence[str]) -> list[bytes | None]:
+        def read() -> list[Any]:
+            # a pipeline, not MGET: each record is on its own game's slot (a Redis
+            # Cluster's pipeline sends each node its keys)
+            pipe = self.connection.client.pipeline(transaction=False)
+            for game_id in game_ids:
+                pipe.get(record_key(game_id))
+            replies: list[Any] = pipe.execute()
+            return replies
+
+        return self.connection.run(read) if game_ids else []

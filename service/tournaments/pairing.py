@@ -1,0 +1,265 @@
+"""Pairing: who sits at which table in a round, and in which seat (pure: no I/O).
+
+A tournament plays at tables of ``seats`` players (2 to 8). Two systems:
+
+* **Swiss** (:func:`pair_swiss`): each round is paired from the standings as they are.
+  The players are taken in standing order; the best one left opens a table and fills it
+  with the next players in that order who have not met anyone at it yet, with a
+  depth-first search that backtracks when a later table cannot be filled without a
+  repeat. So tables hold players of like standing, and no two players meet again while a
+  pairing without a repeat exists (the search is exhaustive up to :data:`SEARCH_BUDGET`
+  tables tried; past it, the fewest repeats it found).
+* **Round robin** (:func:`round_robin`): the whole schedule is made at the start, each
+  round by the same search with no standings (entry order), so every pair meets as
+  evenly as the rounds allow; for two-seat tables it is the classic circle method, in
+  which every pair meets exactly once.
+
+**Byes.** Every table has exactly ``seats`` players, so when the players are not a
+multiple of it the rest sit the round out with a bye (worth the average points of a
+place: :mod:`.standings`). A bye goes to whoever had the fewest, the lowest in the
+standings first (Swiss), or by the circle's rotation (round robin).
+
+**First seat.** Who moves first in a game is a matter of the deal (the seat left of the
+first dealer; the deal then moves round the table), so being first is an edge. Each
+table's *first seat* is given to the player who had it least often (the first by name
+among equals: a choice the look-ahead can foresee); the search also prefers tables that
+each hold one of the players who had it least, so over the tournament the counts stay
+within one of each other. A table is returned in turn order, its first-seat player
+first; the caller seats it from the seat the game's deal makes first
+(:func:`service.play.tournaments`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["SEARCH_BUDGET", "History", "Round", "pair_key", "pair_swiss", "round_robin",
+           "round_robin_rounds"]
+
+#: How many tables the Swiss search may try in one round before it settles for the best
+#: pairing it found (an exhaustive search of 16 players at 4-seat tables is millions).
+SEARCH_BUDGET = 50_000
+#: A repeat weighs more than any imbalance of first seats (at most 32 tables a round).
+_REPEAT = 1_000
+
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    """The key of a pair of players, whoever is named first."""
+    return (a, b) if a < b else (b, a)
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """What the earlier rounds did: how often each pair met, how often each player had
+    the first seat, and how many byes each had."""
+
+    met: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    firsts: Mapping[str, int] = field(default_factory=dict)
+    byes: Mapping[str, int] = field(default_factory=dict)
+
+    def meetings(self, table: Sequence[str]) -> int:
+        """How much the pairs of ``table`` met before (0: all new), each pair weighing the
+        square of its meetings, so a third meeting costs more than two second ones."""
+        return sum(self.met.get(pair_key(a, b), 0) ** 2 for a, b in itertools.combinations(table, 2))
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A round's pairing: each table in turn order (first seat first), and the byes."""
+
+    tables: tuple[tuple[str, ...], ...]
+    byes: tuple[str, ...] = ()
+
+
+def _byes(order: Sequence[str], seats: int, history: History) -> list[str]:
+    """Who sits out: as many as are left over, the fewest byes first, lowest standing
+    first among equals."""
+    left_over = len(order) % seats
+    if not left_over:
+        return []
+    bottom_up = list(reversed(order))
+    return sorted(bottom_up, key=lambda p: history.byes.get(p, 0))[:left_over]
+
+
+def _first_seat(table: Sequence[str], history: History) -> tuple[str, ...]:
+    """``table`` in turn order: the player who had the first seat least first (among
+    equals, the first by name: a choice the standings do not move, so the look-ahead
+    foresees it), then the others as they sit in the standings."""
+    first = min(table, key=lambda p: (history.firsts.get(p, 0), p))
+    rest = [p for p in table if p != first]
+    return (first, *rest)
+
+
+class _Budget:
+    """The tables a round's search (and its look-ahead) may still try."""
+
+    def __init__(self, tables: int) -> None:
+        self.left = tables
+
+
+def _played(history: History, tables: Sequence[Sequence[str]]) -> History:
+    """``history`` after a round of ``tables`` (each in turn order)."""
+    met, firsts = dict(history.met), dict(history.firsts)
+    for table in tables:
+        firsts[table[0]] = firsts.get(table[0], 0) + 1
+        for a, b in itertools.combinations(table, 2):
+            met[pair_key(a, b)] = met.get(pair_key(a, b), 0) + 1
+    return History(met, firsts, history.byes)
+
+
+class _Search:
+    """The depth-first search of one round's tables (see the module's docstring).
+
+    A pairing's cost is its repeats (each weighing :data:`_REPEAT`) and the tables that
+    lack one of the players who had the first seat least when there were enough of them
+    to go round. With ``ahead`` rounds still to come, a pairing of cost 0 is taken only
+    if ``ahead`` more rounds of cost 0 can follow it (a look-ahead by the same search):
+    greedy rounds can leave the last ones no way round a repeat (16 players at 4-seat
+    tables: most greedy third rounds do), which the look-ahead steers clear of. A search
+    ``zero_only`` looks only for such rounds."""
+
+    def __init__(self, players: Sequence[str], seats: int, history: History, budget: _Budget,
+                 ahead: int = 0, zero_only: bool = False) -> None:
+        self.players = tuple(players)
+        self.seats = seats
+        self.history = history
+        self.budget = budget
+        self.ahead = ahead
+        counts = [history.firsts.get(p, 0) for p in players]
+        least = min(counts) if counts else 0
+        self.least = {p for p, c in zip(players, counts, strict=True) if c == least}
+        tables = len(players) // seats
+        # tables that may lack one of those who had the first seat least: there are too
+        # few of them to go round
+        self.may_lack = tables - min(len(self.least), tables)
+        self.best: list[tuple[str, ...]] | None = None
+        #: what a pairing must cost less than to be worth extending
+        self.limit: float = 1 if zero_only else float("inf")
+
+    def run(self) -> list[tuple[str, ...]] | None:
+        """The pairing found (in turn order), ``None`` if none below the limit."""
+        self._step(self.players, [], 0, 0)
+        return self.best
+
+    def _seated(self, tables: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        return [_first_seat(t, self.history) for t in tables]
+
+    def _complete(self, tables: list[tuple[str, ...]], cost: int) -> bool:
+        """Keep a complete pairing if it is the best yet; ``True`` to stop the search."""
+        seated = self._seated(tables)
+        if cost > 0:
+            self.best, self.limit = seated, cost
+            return False
+        if self.ahead > 0 and self.budget.left > 0:
+            follow = _Search(self.players, self.seats, _played(self.history, seated),
+                             self.budget, self.ahead - 1, zero_only=True)
+            if follow.run() is None and self.budget.left > 0:
+                if self.limit > 1:  # a dead end, but still the best yet: keep it
+                    self.best, self.limit = seated, 1
+                return False
+        self.best = seated
+        return True
+
+    def _step(self, left: tuple[str, ...], tables: list[tuple[str, ...]], cost: int,
+              lacking: int) -> bool:
+        """Extend ``tables`` with tables of ``left``; ``True`` stops the search (a
+        pairing of cost 0 found, or the budget spent)."""
+        if not left:
+            return self._complete(tables, cost)
+        head, rest = left[0], left[1:]
+        if self.limit <= _REPEAT:  # only repeat-free tables are worth trying now
+            rest_met = self.history.met
+            rest = tuple(p for p in rest if pair_key(head, p) not in rest_met)
+        for others in itertools.combinations(rest, self.seats - 1):
+            if self.budget.left <= 0:
+                return True  # out of time: keep the best found
+            self.budget.left -= 1
+            table = (head, *others)
+            lacks = lacking + (not self.least.intersection(table))
+            more = (_REPEAT * self.history.meetings(table)
+                    + (lacks > self.may_lack) - (lacking > self.may_lack))
+            if cost + more >= self.limit:
+                continue
+            taken = set(table)
+            if self._step(tuple(p for p in left if p not in taken), [*tables, table],
+                          cost + more, lacks):
+                return True
+        return False
+
+
+def pair_swiss(order: Sequence[str], seats: int, history: History, rounds_after: int = 0,
+               budget: int = SEARCH_BUDGET) -> Round:
+    """The next Swiss round of the players ``order`` (best standing first), with
+    ``rounds_after`` rounds still to come after it (looked ahead to when no one has a
+    bye)."""
+    rank = {p: i for i, p in enumerate(order)}
+    byes = _byes(order, seats, history)
+    playing = [p for p in order if p not in byes]
+    ahead = rounds_after if not byes else 0
+    spend = _Budget(budget)
+    # cheapest first: a search for cost 0 prunes every repeat at once; only when there
+    # is none (or none that the rounds after can follow) is the fewest repeats looked for
+    tables = (_Search(playing, seats, history, spend, ahead, zero_only=True).run()
+              or _Search(playing, seats, history, _Budget(budget)).run())
+    assert tables is not None
+    return Round(tuple(tables), tuple(sorted(byes, key=rank.__getitem__)))
+
+
+def round_robin_rounds(players: int, seats: int) -> int:
+    """How many rounds a round robin of ``players`` at ``seats``-seat tables has: enough
+    for every pair to meet once if the tables could cover each pair exactly once (two
+    seats: n - 1 rounds, n with a bye each round when n is odd)."""
+    tables = players // seats
+    pairs_a_round = tables * seats * (seats - 1) // 2
+    return max(1, -(-players * (players - 1) // 2 // pairs_a_round))
+
+
+def _circle(players: Sequence[str]) -> list[list[tuple[str, str] | str]]:
+    """The circle method for two-seat tables: the pairs of each round (and the bye, a
+    lone name, when the players are odd)."""
+    ring: list[str | None] = list(players) + ([None] if len(players) % 2 else [])
+    n = len(ring)
+    rounds: list[list[tuple[str, str] | str]] = []
+    for _ in range(n - 1):
+        games: list[tuple[str, str] | str] = []
+        for i in range(n // 2):
+            a, b = ring[i], ring[n - 1 - i]
+            if a is None or b is None:
+                games.append(a or b)  # type: ignore[arg-type]
+            else:
+                games.append((a, b))
+        rounds.append(games)
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    return rounds
+
+
+def round_robin(players: Sequence[str], seats: int, budget: int = SEARCH_BUDGET) -> list[Round]:
+    """The whole round robin of ``players`` (in entry order) at ``seats``-seat tables."""
+    met: dict[tuple[str, str], int] = {}
+    firsts: dict[str, int] = {}
+    byes: dict[str, int] = {}
+    schedule: list[Round] = []
+    circle = _circle(players) if seats == 2 else None
+    rounds = round_robin_rounds(len(players), seats)
+    for number in range(rounds):
+        history = History(dict(met), dict(firsts), dict(byes))
+        if circle is not None:
+            pairs = [g for g in circle[number] if isinstance(g, tuple)]
+            out = [g for g in circle[number] if isinstance(g, str)]
+            tables = [_first_seat(t, history) for t in pairs]
+            paired = Round(tuple(tables), tuple(out))
+        else:
+            # the bye rotates from the last entrant up; the order turns each round so
+            # the search's tie-breaks do not favour the same players every time
+            turned = [*players[number % len(players):], *players[:number % len(players)]]
+            paired = pair_swiss(turned, seats, history, rounds - 1 - number, budget)
+        for table in paired.tables:
+            firsts[table[0]] = firsts.get(table[0], 0) + 1
+            for a, b in itertools.combinations(table, 2):
+                met[pair_key(a, b)] = met.get(pair_key(a, b), 0) + 1
+        for p in paired.byes:
+            byes[p] = byes.get(p, 0) + 1
+        schedule.append(paired)
+    return schedule
