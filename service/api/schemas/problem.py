@@ -73,6 +73,10 @@ class ProblemSchema(Schema):
                        "`declined`, `canceled`, `expired`)."})
     cap = fields.Float(metadata={"description": "`too_many_bot_games`: the weight one client "
                                  "may hold (`BOT_GAMES_PER_ADDRESS`); `too_many_challenges`: "
-                                 "the pending challenges one account may have made."})
+                                 "the pending challenges one account may have made; "
+                                 "`rated_pair_limited`: the rated games two accounts may play "
+                                 "together in a day."})
+    pair = fields.List(fields.String(), metadata={
+        "description": "`rated_pair_limited`: the two accounts."})
     available = fields.List(fields.String(), metadata={
         "description": "`not_acceptable`: the media types the resource has."})

@@ -62,14 +62,28 @@ class LeaderboardSchema(Schema):
         "description": "Pass as `start` for the next page (null: no more)."})
 
 
+def _two() -> int:
+    """A callable ``load_default``: applied, but not written in the document as a default
+    (generators would read the field as always sent: see ``absent_is_null``)."""
+    return 2
+
+
+def _four() -> int:
+    return 4
+
+
+def _one() -> int:
+    return 1
+
+
 class LadderEntryRequestSchema(StrictSchema):
-    min_players = fields.Integer(load_default=2, strict=True, validate=validate.Range(2, 8),
+    min_players = fields.Integer(load_default=_two, strict=True, validate=validate.Range(2, 8),
                                  metadata={"description": "The smallest table you play "
                                            "(default 2)."})
-    max_players = fields.Integer(load_default=4, strict=True, validate=validate.Range(2, 8),
+    max_players = fields.Integer(load_default=_four, strict=True, validate=validate.Range(2, 8),
                                  metadata={"description": "The largest table you play "
                                            "(default 4)."})
-    games_at_once = fields.Integer(load_default=1, strict=True, validate=validate.Range(1, 4),
+    games_at_once = fields.Integer(load_default=_one, strict=True, validate=validate.Range(1, 4),
                                    metadata={"description": "How many ladder games you play "
                                              "at once (1-4, default 1)."})
 
