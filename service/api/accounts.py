@@ -23,7 +23,7 @@ from service.storage import Account
 from service.verify.record import instant
 
 from .connections import client_connection
-from .docs import header, json_body, problems, query
+from .docs import ACCOUNT_KEY, header, json_body, problems, query
 from .problems import ApiProblem
 from .schemas.accounts import (
     AccountRequestSchema,
@@ -40,10 +40,10 @@ from .stream import NDJSON, SSE, media_type, stream_cursor, stream_response
 from .web import (
     QUERY_INT_MAX,
     URL_SAFE_ID,
-    account,
     config,
     json_response,
     load_body,
+    my_account,
     query_int,
     stores,
 )
@@ -55,16 +55,10 @@ accounts_blp = Blueprint("accounts", __name__, url_prefix="/v1/accounts",
 me_blp = Blueprint("me", __name__, url_prefix="/v1/me",
                    description="Your account (with its key): settings, key, games, stream.")
 
-ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
 _CREATE = AccountRequestSchema()
 _SETTINGS = AccountSettingsSchema()
 NO_STORE = {"Cache-Control": "no-store"}
 
-
-def _mine() -> Account:
-    mine = account(required=True)
-    assert mine is not None
-    return mine
 
 
 def _me(mine: Account) -> dict[str, object]:
@@ -126,7 +120,7 @@ class Me(MethodView):
     @problems(me_blp, "invalid_token")
     def get(self) -> Response:
         """Your account"""
-        return json_response(_me(_mine()), 200, {"Cache-Control": "private, no-cache"})
+        return json_response(_me(my_account()), 200, {"Cache-Control": "private, no-cache"})
 
     @me_blp.doc(**json_body("AccountSettings", "The settings to change.",
                             {"challenges_from": "bots",
@@ -143,7 +137,7 @@ class Me(MethodView):
         and `game_finished` notes are POSTed (null: nowhere); a new or changed URL
         answers with its signing secret, `webhook_secret`, shown only then.
         """
-        mine = _mine()
+        mine = my_account()
         changes = load_body(_SETTINGS)
         secret = None
         if "webhook_url" in changes:
@@ -164,7 +158,7 @@ class Me(MethodView):
         played. Its seats in games still being played are the account's until those
         games end: close it after they do, or resign them first.
         """
-        play.close_account(stores(), _mine())
+        play.close_account(stores(), my_account())
         return Response(status=204)
 
 
@@ -179,7 +173,7 @@ class Key(MethodView):
         The new key is shown only here; the old one is refused from the next request
         on, on every route (streams already open end by their `max_duration`).
         """
-        key = play.rotate_key(stores(), _mine())
+        key = play.rotate_key(stores(), my_account())
         return json_response({"key": key}, 201, NO_STORE)
 
 
@@ -195,7 +189,7 @@ class WebhookSecret(MethodView):
         earlier events too) is signed with it alone. Without a `webhook_url`,
         409 `no_webhook`.
         """
-        secret = play.rotate_webhook_secret(stores(), _mine())
+        secret = play.rotate_webhook_secret(stores(), my_account())
         return json_response({"webhook_secret": secret}, 201, NO_STORE)
 
 
@@ -220,7 +214,7 @@ class MyGames(MethodView):
         a page at a time. What a bot reads when it starts: it finds its games from its
         key alone.
         """
-        mine = _mine()
+        mine = my_account()
         status = request.args.get("status")
         if status not in (None, "in_progress", "finished"):
             raise ApiProblem(422, "invalid_query", "query parameter 'status' must be "
@@ -282,7 +276,7 @@ class MyStream(MethodView):
                                  errors={"query": {"ticket": ["1–64 URL-safe characters"]}})
             mine = play.redeem_account_ticket(all_stores, ticket)
         else:
-            mine = _mine()
+            mine = my_account()
         play.check_note_cursor(all_stores, mine, after)
         services = current_app.extensions["three_thirteen"]
 
@@ -313,6 +307,6 @@ class MyStreamTickets(MethodView):
         A browser's `EventSource` cannot send `Authorization`: trade the key for a
         ticket that opens one stream of your account within `expires_in` seconds.
         """
-        ticket = play.issue_account_ticket(stores(), _mine())
+        ticket = play.issue_account_ticket(stores(), my_account())
         return json_response({"ticket": ticket, "expires_in": play.TICKET_TTL_SECONDS}, 201,
                              NO_STORE)

@@ -14,19 +14,18 @@ from flask_smorest import Blueprint
 
 from service import play
 from service.core.rules import preset_rules
-from service.storage import Account, Challenge
+from service.storage import Challenge
 
-from .docs import json_body, problems
+from .docs import ACCOUNT_KEY, json_body, problems
 from .limits import bot_load
 from .schemas.challenges import ChallengeListSchema, ChallengeRequestSchema, ChallengeSchema
-from .web import account, config, json_response, load_body, stores
+from .web import config, json_response, load_body, my_account, stores
 
 __all__ = ["blp"]
 
 blp = Blueprint("challenges", __name__, url_prefix="/v1/challenges",
                 description="Challenges: invite accounts (or the reference bots) to a game.")
 
-ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
 _CHALLENGE = ChallengeRequestSchema()
 PRIVATE = {"Cache-Control": "private, no-cache"}
 EXAMPLE = {"challenge_id": "q0Zk3v6Xb0mQ1sP2", "status": "pending", "challenger": "ann",
@@ -38,11 +37,6 @@ CHALLENGE_ID = {"in": "path", "name": "challenge_id", "required": True,
                 "description": "The challenge's id.",
                 "schema": {"type": "string", "minLength": 1, "maxLength": 64}}
 
-
-def _mine() -> Account:
-    mine = account(required=True)
-    assert mine is not None
-    return mine
 
 
 def _render(challenge: Challenge, status: int = 200) -> Response:
@@ -73,7 +67,7 @@ class Challenges(MethodView):
         challenge of bots only answers `accepted` with its `game_id`. The game starts when
         everyone accepted: you are seat 0, then those challenged in the order named.
         """
-        mine = _mine()
+        mine = my_account()
         body = load_body(_CHALLENGE)
         challenge = play.open_challenge(
             stores(), mine, body["to"], body["rules"], body["turn_seconds"], body["rated"],
@@ -89,7 +83,7 @@ class Challenges(MethodView):
         Those you made and those made to you, soonest to expire first: what a bot reads
         when it starts, beside `GET /v1/me/games`.
         """
-        found = play.my_challenges(stores(), _mine())
+        found = play.my_challenges(stores(), my_account())
         return json_response({"challenges": [play.challenge_json(c) for c in found]}, 200,
                              PRIVATE)
 
@@ -105,7 +99,7 @@ class OneChallenge(MethodView):
         Its challenger's and those challenged's only (404 `unknown_challenge` for anyone
         else). An answered challenge is kept a week.
         """
-        return _render(play.read_challenge(stores(), _mine(), challenge_id))
+        return _render(play.read_challenge(stores(), my_account(), challenge_id))
 
 
 @blp.route("/<challenge_id>/accept", parameters=[CHALLENGE_ID])
@@ -121,7 +115,7 @@ class Accept(MethodView):
         with your key. Accepting twice is accepting once. 409 `challenge_closed` once it
         is no longer pending.
         """
-        return _render(play.accept_challenge(stores(), _mine(), challenge_id,
+        return _render(play.accept_challenge(stores(), my_account(), challenge_id,
                                              bot_load(config())))
 
 
@@ -135,7 +129,7 @@ class Decline(MethodView):
 
         It is over for everyone in it: the others hear `challenge_declined`.
         """
-        return _render(play.decline_challenge(stores(), _mine(), challenge_id))
+        return _render(play.decline_challenge(stores(), my_account(), challenge_id))
 
 
 @blp.route("/<challenge_id>/cancel", parameters=[CHALLENGE_ID])
@@ -148,4 +142,4 @@ class Cancel(MethodView):
 
         Those challenged hear `challenge_canceled` (`reason: canceled`).
         """
-        return _render(play.cancel_challenge(stores(), _mine(), challenge_id))
+        return _render(play.cancel_challenge(stores(), my_account(), challenge_id))

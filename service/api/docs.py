@@ -211,6 +211,10 @@ GAME_ID = {"in": "path", "name": "game_id", "required": True, "description": "Th
            "schema": {"type": "string", "minLength": 1, "maxLength": 64}}
 
 
+#: The security of a route only an account's key may use.
+ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
+
+
 def query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
     return {"in": "query", "name": name, "required": False, "description": description,
             "schema": schema}

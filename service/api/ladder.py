@@ -11,17 +11,16 @@ from flask_smorest import Blueprint
 
 from service import play
 
-from .docs import json_body, problems
+from .docs import ACCOUNT_KEY, json_body, problems
 from .ratings import PRESET
 from .schemas.ratings import LadderEntryRequestSchema, LadderEntrySchema, LadderSchema
-from .web import account, json_response, load_body, stores
+from .web import json_response, load_body, my_account, stores
 
 __all__ = ["ladder_blp"]
 
 ladder_blp = Blueprint("ladder", __name__, url_prefix="/v1",
                        description="The bot ladder: rated games paired by rating.")
 
-ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
 _ENTRY = LadderEntryRequestSchema()
 
 
@@ -45,8 +44,7 @@ class MyLadderEntry(MethodView):
         `game_started` note on your account stream: play it as any game. Sent again, it
         changes your entry.
         """
-        mine = account(required=True)
-        assert mine is not None
+        mine = my_account()
         body = load_body(_ENTRY)
         entry = play.join_ladder(stores(), mine, preset, body["min_players"],
                                  body["max_players"], body["games_at_once"], time.time())
@@ -62,8 +60,7 @@ class MyLadderEntry(MethodView):
 
         No new ladder game is started for you; those in play go on to their end.
         """
-        mine = account(required=True)
-        assert mine is not None
+        mine = my_account()
         play.leave_ladder(stores(), mine, preset)
         return Response(status=204)
 

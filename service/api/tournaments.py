@@ -18,23 +18,21 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import play
-from service.storage import Account
 
-from .docs import json_body, problems, query
+from .docs import ACCOUNT_KEY, json_body, problems, query
 from .problems import ApiProblem
 from .schemas.tournaments import (
     TournamentListSchema,
     TournamentRequestSchema,
     TournamentSchema,
 )
-from .web import account, json_response, load_body, stores
+from .web import json_response, load_body, my_account, stores
 
 __all__ = ["blp"]
 
 blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
                 description="Tournaments: Swiss or round robin, at tables of 2 to 8.")
 
-ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
 _REQUEST = TournamentRequestSchema()
 FRESH = {"Cache-Control": "no-cache"}
 PAGE = 20
@@ -44,11 +42,6 @@ TOURNAMENT_ID = {"in": "path", "name": "tournament_id", "required": True,
                  "description": "The tournament's id.",
                  "schema": {"type": "string", "minLength": 1, "maxLength": 64}}
 
-
-def _mine() -> Account:
-    mine = account(required=True)
-    assert mine is not None
-    return mine
 
 
 def _render(t: dict[str, Any], status: int = 200) -> Response:
@@ -78,7 +71,7 @@ class Tournaments(MethodView):
         service's workers; each entrant hears `tournament_started`, `round_started` and
         `tournament_finished` on its stream.
         """
-        mine = _mine()
+        mine = my_account()
         body = load_body(_REQUEST)
         if body["system"] == "swiss" and body["rounds"] is None:
             raise ApiProblem(422, "invalid_tournament", "a Swiss tournament says its rounds")
@@ -134,7 +127,7 @@ class Join(MethodView):
     @problems(blp, *VERB_PROBLEMS)
     def post(self, tournament_id: str) -> Response:
         """Join an open tournament before it starts"""
-        return _render(play.join_tournament(stores(), _mine(), tournament_id))
+        return _render(play.join_tournament(stores(), my_account(), tournament_id))
 
 
 @blp.route("/<tournament_id>/leave", parameters=[TOURNAMENT_ID])
@@ -144,7 +137,7 @@ class Leave(MethodView):
     @problems(blp, *VERB_PROBLEMS)
     def post(self, tournament_id: str) -> Response:
         """Leave a tournament before it starts"""
-        return _render(play.leave_tournament(stores(), _mine(), tournament_id))
+        return _render(play.leave_tournament(stores(), my_account(), tournament_id))
 
 
 @blp.route("/<tournament_id>/start", parameters=[TOURNAMENT_ID])
@@ -157,4 +150,4 @@ class Start(MethodView):
 
         Its first round is paired by the service's workers, at once.
         """
-        return _render(play.start_tournament(stores(), _mine(), tournament_id))
+        return _render(play.start_tournament(stores(), my_account(), tournament_id))

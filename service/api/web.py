@@ -266,6 +266,14 @@ def account(required: bool = False) -> Account | None:
     return play_authenticate(stores(), token)
 
 
+def my_account() -> Account:
+    """The account whose key the request's bearer is: a route only an account may use
+    (401 otherwise)."""
+    mine = account(required=True)
+    assert mine is not None
+    return mine
+
+
 def idempotency_key() -> str | None:
     """The ``Idempotency-Key`` header (1–200 characters), if sent."""
     key = request.headers.get("Idempotency-Key")
