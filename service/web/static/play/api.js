@@ -125,6 +125,17 @@ export class Api {
   /** The preset's bot ladder: its members by rating and its games in play, to watch. */
   ladder(preset) { return this.request("GET", `/v1/ladder/${enc(preset)}`); }
 
+  // --- tournaments (docs/tournaments.md): public reads, no key needed -------------------
+
+  /** A tournament: its status, entrants, rounds (tables and byes) and live standings. */
+  tournament(id) { return this.request("GET", `/v1/tournaments/${enc(id)}`); }
+  /** A page of the tournaments of `status` (`open`, `running`, `finished`), newest first;
+   * `cursor`: the previous page's `next_cursor`. */
+  tournaments(status, cursor = null) {
+    const after = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
+    return this.request("GET", `/v1/tournaments?status=${encodeURIComponent(status)}${after}`);
+  }
+
   #follow(path, ticket, { onEvent, onView, onEnd, onRefused, after }) {
     let source = null;
     let stopped = false;

@@ -4,14 +4,16 @@
 // the API calls in api.js; the forms before a game (create, join, invite, lobby) in
 // setup.js; what the browser keeps (seat tokens, the account's key) in session.js;
 // signing in, my games and challenges in account.js; an account's profile and ratings in
-// profile.js, the leaderboards in leaderboard.js, the bot ladder's games in ladder.js.
+// profile.js, the leaderboards in leaderboard.js, the bot ladder's games in ladder.js,
+// a tournament's standings and rounds and the list of tournaments in tournament.js.
 //
 // Query parameters: `api` (the service's base URL; default this origin), `game` (a game
 // to open), `claim` (with `game`: the seat an invite link offers), `watch` (open it as a
 // spectator), `pace` (ms between opponents' moves), `linger` (ms a round's result stays
 // up when every other seat is a bot), `profile` (an account's profile; `preset`: the
 // history shown), `leaderboard` (a preset's board; `bot=true`: the bots'), `ladder` (a
-// preset's bot ladder: its games to watch).
+// preset's bot ladder: its games to watch), `tournament` (a tournament's page, live),
+// `tournaments` (the list of tournaments).
 
 import { AccountPanel } from "./account.js";
 import { Api, Problem } from "./api.js";
@@ -28,6 +30,7 @@ import { SeatControls } from "./seat.js";
 import { Session } from "./session.js";
 import { setUp, showInvite, showSetup, showSignedIn } from "./setup.js";
 import { playerName, renderPile, renderSeats, renderTableMelds, setPileTop } from "./table.js";
+import { TournamentView, TournamentsView } from "./tournament.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -66,14 +69,15 @@ function explain(error) {
 // --- links ------------------------------------------------------------------------------
 
 /** The page's settings every link keeps (the API's base, the pacing a reader chose);
- * what a link opens (a game, a profile, a board) replaces the rest of the address. */
+ * what a link opens (a game, a profile, a board) replaces the rest of the address. An
+ * empty value is a flag, written bare (`?tournaments`, not `?tournaments=`). */
 const KEPT = ["api", "pace", "linger"];
 
 function pageLink(open) {
   const q = new URLSearchParams();
   for (const name of KEPT) if (params.has(name)) q.set(name, params.get(name));
   for (const [name, value] of Object.entries(open)) if (value !== null && value !== undefined) q.set(name, value);
-  return `?${q}`;
+  return `?${q}`.replace(/=(?=&|$)/g, "");
 }
 
 function linkTo(gameId, watch) { return pageLink({ game: gameId, watch: watch ? "1" : null }); }
@@ -83,6 +87,12 @@ function profileLink(handle, preset = null) { return pageLink({ profile: handle,
 
 /** A preset's bot ladder: its games in play, to watch. */
 function ladderLink(preset) { return pageLink({ ladder: preset }); }
+
+/** A tournament's page: its standings and rounds, followed live. */
+function tournamentLink(id) { return pageLink({ tournament: id }); }
+
+/** The tournaments, open, running and finished. */
+function tournamentsLink() { return pageLink({ tournaments: "" }); }
 
 /** A preset's leaderboard of people, or of bots. */
 function boardLink(preset, bot = false) { return pageLink({ leaderboard: preset, bot: bot ? "true" : null }); }
@@ -386,10 +396,12 @@ const seat = new SeatControls({
   current: () => ({ gameId: state.gameId, token: state.token }),
 });
 
-const links = { api, say, explain, linkTo, profileLink, boardLink, ladderLink };
+const links = { api, say, explain, linkTo, profileLink, boardLink, ladderLink, tournamentLink, tournamentsLink };
 const profile = new ProfileView(links);
 const leaderboard = new LeaderboardView(links);
 const ladder = new LadderView(links);
+const tournament = new TournamentView(links);
+const tournaments = new TournamentsView(links);
 
 // --- start ---------------------------------------------------------------------------
 
@@ -415,10 +427,15 @@ async function start() {
     // the bot ladder is newer than the rest: a deployment without it has no link to it
     $("nav-ladder").hidden = !doc.paths["/v1/ladder/{preset}"]?.get;
     $("nav-ladder").href = ladderLink("classic");
+    // so are tournaments: where the document lists them, the header links to their list
+    $("nav-tournaments").hidden = !doc.paths["/v1/tournaments"]?.get;
+    $("nav-tournaments").href = tournamentsLink();
     const gameId = params.get("game");
     if (params.has("profile")) return await profile.show(params.get("profile"), params.get("preset"));
     if (params.has("leaderboard")) return await leaderboard.show(params.get("leaderboard"), params.get("bot") === "true");
     if (params.has("ladder") && !$("nav-ladder").hidden) return await ladder.show(params.get("ladder"));
+    if (params.get("tournament") && !$("nav-tournaments").hidden) return await tournament.show(params.get("tournament"));
+    if (params.has("tournaments") && !$("nav-tournaments").hidden) return await tournaments.show();
     const claim = params.get("claim");
     // an invite link opens the claim, unless this browser already holds a seat there
     if (gameId && claim !== null && /^\d+$/.test(claim) && !params.has("watch") && !session.seat(gameId)) {

@@ -3,25 +3,13 @@
 // as a chart (ratingchart.js) with its points in a table. Profiles are public: no key.
 
 import { Problem } from "./api.js";
+import { el, link } from "./dom.js";
 import { pointWords, ratingChart, whole } from "./ratingchart.js";
 
 const $ = (id) => document.getElementById(id);
 
 /** The most history points drawn: a long history is read in pages of 500 up to this. */
 const MOST_POINTS = 2000;
-
-function el(tag, text = "", className = "") {
-  const node = document.createElement(tag);
-  if (text) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
-
-function link(text, href) {
-  const a = el("a", text);
-  a.href = href;
-  return a;
-}
 
 export class ProfileView {
   /** `page`: `api`, `say`, `explain`, `linkTo(gameId, watch)`, `profileLink(handle, preset)`,
