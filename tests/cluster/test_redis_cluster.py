@@ -9,21 +9,25 @@ through a 2-worker gevent gunicorn are woken by their moves (the hub's sharded
 subscriptions).
 
 Why a subset of ``tests/api`` is enough (all of it took 4 minutes here): on a cluster
-only what the service asks of Redis can behave differently, and each thing it asks is
-run on the cluster once. The game's scripts (create, the compare-and-set save with its
-events, reply slot and publish), reads, ``/readyz`` and flask-limiter's counters are in
-the full game below; games on every shard, played to their end by a 2-worker gunicorn,
-woken waiters of every kind, seeks, records and the sweeper's schedule are the rows of
-test_features_across_shards.py; the bounded per-node pools are test_cluster_pools.py.
-The subset adds the rest: idempotent replies and superseded keys, the keys' TTLs and
-shared hash tag, a save that loses its compare-and-set, seat claims and their wake-up,
-event paging, the lobby's listings (skipped and pruned), seek contention, cancel and
-expiry, stream tickets, records outliving the game's keys, 429s counted in the
-cluster, and webhook queues with their schedule, delivered by a worker process. The
-other tests of ``tests/api`` check validation, rendering and HTTP, which do not depend
-on where the keys live; ``make test`` runs them all on one Redis. A test
-named here that is renamed or removed fails this one, naming it, rather than silently
-dropping out.
+only what the service asks of Redis can behave differently: a key's slot and shard, a
+script whose keys must share one slot, a publish heard on the right shard, the
+schedules read across shards. Each such thing is run on the cluster once. The game's
+scripts (create, the compare-and-set save with its events and publish), reads, events
+read after a cursor, ``/readyz`` and flask-limiter's counters are in the full game below; games on every shard, played to their end by a 2-worker gunicorn, woken
+waiters of every kind, seeks held by their long-polls, records and the move workers'
+clock schedule are the rows of test_features_across_shards.py; the bounded per-node
+pools are test_cluster_pools.py. The subset adds the rest, one test each: the reply
+slot, the hash tag with its TTLs, a stale compare-and-set, a claim's wake-up, the
+lobby's listings and their pruning by the sweeper, seek contention and a seek held by
+its connection, stream tickets, 429s counted in the cluster, accounts and their games
+index, challenges with notes to accounts on three shards and their expiry visit, and
+webhook queues with their schedule, delivered by a worker process. What the subset
+leaves out is single-game behaviour on one slot that does not change with where the
+keys live (a superseded key, the TTL of a stored reply or a finished game, a view that
+lost a race, abort and claims after time-outs, event paging, records outliving the
+game, seek cancel and expiry, account seeks held by a stream, account stream
+tickets); ``make test`` runs all of tests/api on one Redis. A test named here that is
+renamed or removed fails this one, naming it, rather than silently dropping out.
 """
 
 from __future__ import annotations
@@ -87,67 +91,46 @@ def test_a_full_game_and_games_on_every_shard(cluster: str) -> None:
     assert client.get("/readyz").status_code == 200
 
 
-#: The tests of tests/api run on the cluster, one or two per Redis-facing feature that the
-#: other tests here do not reach (the module's docstring says why that is enough).
+#: The tests of tests/api run on the cluster: one per thing the service asks of Redis that
+#: can behave differently there and that the other tests here do not reach (the module's
+#: docstring says why that is enough).
 API_ON_THE_CLUSTER = [
-    # reply slots: a retry replays the stored reply; an older key of the seat is refused
+    # the save script's reply slot on the game's slot: a retry replays the stored reply
     "test_idempotent_replies_per_seat.py::"
     "test_a_retry_after_the_other_seats_moved_gets_the_first_response_byte_for_byte",
-    "test_idempotent_replies_per_seat.py::"
-    "test_an_older_key_of_the_seat_is_409_superseded_and_acts_not_again",
-    # key layout and TTLs: one hash tag per game; writes refresh, replies and finish set TTLs
+    # key layout: state, events and replies share one hash tag (one slot), with their TTLs
     "test_games.py::test_state_events_and_replies_share_one_hash_tag_and_carry_the_ttl",
-    "test_games.py::test_every_write_refreshes_the_games_ttl",
-    "test_idempotency_ttl.py::"
-    "test_a_stored_reply_expires_after_the_default_hour_while_the_game_keeps_its_ttl",
-    "test_finished_game_ttl.py::test_the_last_move_gives_the_game_and_its_log_the_finished_ttl",
-    # the save's compare-and-set refusing a stale version and a lost race
+    # the save's compare-and-set refusing a stale version
     "test_games.py::test_a_stale_if_match_is_412_and_changes_nothing",
-    "test_games.py::test_a_view_rendered_for_an_attempt_that_lost_the_race_is_never_served",
-    # open seats: claimed once, and a claim wakes the creator's long-poll
-    "test_games.py::test_open_seats_are_claimed_once_and_the_game_waits_for_them",
+    # a claim publishes on the game's shard and wakes the creator's long-poll
     "test_games.py::test_a_claim_wakes_a_creator_long_polling_for_an_opponent",
-    # the event stream read in pages (XRANGE with a count)
-    "test_games.py::test_events_page_with_limit_and_next_after",
-    # the lobby's listings (their own hash tag, the relist script), skipped and pruned
+    # the lobby's listings (their own hash tag, the relist script) against games on every
+    # shard, and the sweeper's schedule pruning an expired game from them
     "test_lobby_and_seeks.py::test_the_lobby_lists_a_new_open_game_and_drops_it_once_its_seats_are_full",
-    "test_lobby_and_seeks.py::test_the_lobby_filters_by_preset_and_players_and_pages_with_a_cursor",
     "test_lobby_and_seeks.py::"
     "test_an_expired_game_is_skipped_by_the_lobby_and_pruned_by_the_sweeper",
-    # the seek scripts under contention, cancelled and expired
+    # the seek scripts under contention (one pool's slot), their games on every shard
     "test_lobby_and_seeks.py::test_forty_seekers_arriving_at_once_end_in_exactly_ten_games_one_seat_each",
-    "test_lobby_and_seeks.py::test_a_removed_seek_is_gone_and_never_matched",
-    "test_lobby_and_seeks.py::test_an_expired_seek_is_gone_and_never_matched",
-    # seeks held by their connection (the hold scripts, arrivals numbered in the pool's
-    # keys): closed ones never matched, racing seekers and all; abort and the claim after
-    # two time-outs, made by the move worker's clock on the cluster
+    # a seek held by its connection (the hold scripts, arrivals numbered in the pool's
+    # keys): a closed one is never matched, racing seekers and all, on a 2-worker gunicorn
     "test_seeks_on_gunicorn.py::"
     "test_a_seek_whose_long_poll_closes_is_gone_before_any_racing_seeker_can_match_it",
-    "test_seeks_on_gunicorn.py::"
-    "test_an_account_seek_whose_stream_closes_is_gone_before_any_racing_seeker_can_match_it",
-    "test_aborts_and_claims.py::"
-    "test_a_seat_that_has_not_played_aborts_the_game_and_it_ends_with_no_result",
-    "test_aborts_and_claims.py::"
-    "test_after_two_time_outs_in_a_row_the_opponent_claims_the_game_which_ends_at_once",
     # stream tickets: SET NX, then taken once (GETDEL)
     "test_streams.py::"
     "test_a_stream_ticket_opens_one_stream_as_its_seat_and_is_refused_the_second_time",
-    # records kept past the game's keys
-    "test_records.py::test_the_record_and_past_versions_outlive_the_live_games_keys",
     # flask-limiter's counters in the cluster, per token and per address, reaching 429
     "test_rate_limits.py::"
     "test_a_busy_polling_token_gets_429_with_ratelimit_headers_and_others_are_unaffected",
     "test_rate_limits.py::test_creating_games_past_the_address_quota_is_429_creation_limited",
     # accounts: created once regardless of case (their own hash tag), their games index
-    # (active, then finished), their notes (the append script, the account's hub channel)
+    # (active, then finished) on another slot than the game's
     "test_accounts.py::test_a_handle_is_refused_when_it_differs_from_one_taken_only_by_case[ANN]",
     "test_accounts.py::test_a_bot_account_plays_a_whole_game_with_its_key_alone_and_is_shown_as_a_bot",
-    "test_accounts.py::test_an_account_stream_ticket_opens_one_stream_without_the_key",
-    # challenges: compare-and-set on their own slot, the accounts' indexes, the schedule's
-    # expiry visit, notes to three accounts on three shards while they play
+    # challenges: compare-and-set on their own slot, the accounts' indexes, notes (the
+    # append script, each account's hub channel) to three accounts on three shards while
+    # they play, and the schedule's expiry visit
     "test_challenges.py::test_three_accounts_play_a_challenge_with_their_keys_and_hear_every_note_once",
     "test_challenges.py::test_an_unanswered_challenge_expires_and_both_sides_hear_it",
-    "test_rate_limits.py::test_challenging_past_the_accounts_quota_is_429_with_ratelimit_headers",
     # webhooks: the queue in the account's keys (its shard), the webhook schedule on its
     # own, retries by a worker process on the cluster until the receiver answers 200
     "test_webhooks.py::test_a_challenge_is_queued_in_the_accounts_keys_for_the_workers_not_sent",
@@ -159,7 +142,7 @@ API_ON_THE_CLUSTER = [
 def test_the_redis_facing_api_tests_pass_on_the_cluster(cluster: str) -> None:
     """The tests of :data:`API_ON_THE_CLUSTER` with every Redis they use being the
     cluster (``TEST_REDIS_URL``): one pytest run in a subprocess, so they run exactly as
-    in ``make test``, fixtures and all, only against the cluster (about 20 s). Every
+    in ``make test``, fixtures and all, only against the cluster. Every
     one must pass: none skipped, none missing."""
     env = {**os.environ, "TEST_REDIS_URL": cluster}
     done = subprocess.run(
