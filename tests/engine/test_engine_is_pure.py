@@ -35,7 +35,8 @@ def test_the_engine_imports_no_web_storage_or_json_library() -> None:
 def test_the_public_names_are_exactly_those_documented() -> None:
     assert set(service.engine.__all__) == {
         "Event", "GameState", "apply", "claim", "from_dict", "legal_actions", "new_game",
-        "opening_events", "parse_action", "to_dict", "view", "winners",
+        "opening_events", "parse_action", "places", "standing_places", "to_dict", "view",
+        "winners",
     }
     for name in service.engine.__all__:
         assert getattr(service.engine, name) is not None
