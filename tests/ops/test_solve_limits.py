@@ -1,7 +1,8 @@
 """Solves on a live gunicorn (gevent workers, the service's default limits): sixteen
 worst-case solves sent at once from one address are answered 429 past ``SOLVE_LIMIT``,
-and another address's probes stay fast meanwhile, since a solve yields its worker every
-few milliseconds (``service/api/solve.py``)."""
+and another address's probes stay fast meanwhile (nine in ten within 5 times their quiet
+p99, none as long as the admitted solves), since a solve yields its worker every few
+milliseconds (``service/api/solve.py``)."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def test_a_burst_of_worst_case_solves_is_limited_and_another_clients_probes_stay
     for t in burst:
         t.start()
     loaded = []
-    while any(t.is_alive() for t in burst) or len(loaded) < 5:  # refused ones end fast
+    while any(t.is_alive() for t in burst) or len(loaded) < 20:  # refused ones end fast
         started = time.perf_counter()
         assert other.get(f"{service.url}/v1/rules/presets", timeout=10).ok
         loaded.append(time.perf_counter() - started)
@@ -70,6 +71,11 @@ def test_a_burst_of_worst_case_solves_is_limited_and_another_clients_probes_stay
         t.join()
     # 30 cards weigh 17 of SOLVE_LIMIT's 60 a second: 3 run, the other 13 are refused
     assert statuses.count(429) >= 6 and set(statuses) <= {422, 429}, statuses
-    # one worker serves both: the probe waits for a few yields, never for whole solves
-    assert percentile(sorted(loaded), 0.99) < max(0.1, 5 * percentile(sorted(quiet), 0.99)), (
+    # one worker serves both: a probe waits for a few yields, never for whole solves. Read
+    # at p90 of 20 probes or more (the slowest one may meet the burst's 16 requests being
+    # parsed and counted, on a machine the suite's other processes share) and, for the
+    # slowest, against the three admitted solves run end to end (about 1.2 s of CPU)
+    ordered = sorted(loaded)
+    assert percentile(ordered, 0.9) < max(0.1, 5 * percentile(sorted(quiet), 0.99)), (
         quiet, loaded)
+    assert ordered[-1] < 1.0, loaded
