@@ -227,8 +227,9 @@ def board(stores: Stores, preset: str, bot: bool, start: int, count: int, now: f
     if bot:
         entries = [{"handle": name, "bot": True, **_shown(_anchor(name), 0, None, now)}
                    for name in ANCHORS]
+    anchors = len(entries)
     scanned, batch = 0, max(count + start, 50)
-    while len(entries) < start + count + len(ANCHORS):
+    while len(entries) < start + count + anchors:
         handles = stores.ratings.board(preset, bot, scanned, batch)
         scanned += len(handles)
         for handle in handles:
