@@ -348,7 +348,9 @@ def test_the_rematch_on_the_final_table_opens_as_the_same_seat(
             act_as(live_server, game_id, token, GreedyBot().choose(mine))
         else:
             time.sleep(0.02)
-    page.until(lambda: page.js(shown, "rematch"), what="the rematch button")
+    # the button sits in a box hidden until the page's own view of the end arrives
+    page.until(lambda: page.data("status") == "finished" and page.js(shown, "rematch-box")
+               and page.js(shown, "rematch"), what="the rematch button")
     dismiss_round_end(page)  # the last round's result, over the final table
     page.click("#rematch")  # the bot accepts at once, so the rematch starts now
     page.until(lambda: page.data("game") != game_id and page.data("status") == "in_progress",
