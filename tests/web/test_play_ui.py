@@ -1,9 +1,11 @@
-"""Each feature of /play in a real headless Chromium, on a phone-sized (390 x 844) and a
-laptop-sized (1280 x 800) window: the card faces, the hand (a click discards, going out its
-own button), the seats around the table and their moves, a round's result, invite links,
-the final table's chart, and the fixes of issue 20 (the status line after a bot's last
-move, the wild cards' wording, the form's bot list). Every test also checks that the page
-never scrolls sideways, that the console stays clean and that no request fails.
+"""Each feature of /play in a real headless Chromium: the card faces, the hand (a click
+discards, going out its own button), the seats around the table and their moves, a round's
+result, invite links, the final table's chart, the status line after a bot's last move,
+the wild cards' wording, the form's bot list. What is laid out differently on a phone
+(390 x 844) and a laptop (1280 x 800) runs on both (the cards, the hand, the seats, the
+chart); a feature that only behaves runs on one of them, the phone and the laptop taking
+turns. Every test also checks that the page never scrolls sideways, that the console
+stays clean and that no request fails.
 
 Games are fixed by their seed where a test needs particular cards: seed 61 is the README's
 curl game (ann: 5H 8H QH; she goes out with three 8s after taking bob's 8D); seed 7 with
@@ -21,7 +23,7 @@ import pytest
 import requests
 
 from service.bots import GreedyBot
-from tests.web.conftest import Page
+from tests.web.conftest import SIZES, Page
 from tests.web.player import (
     act_as,
     create_from_form,
@@ -34,6 +36,8 @@ from tests.web.player import (
 )
 
 ANN_BOB = [{"name": "ann"}, {"name": "bob"}]
+#: The one window of a test whose feature looks the same at both sizes.
+PHONE, LAPTOP = SIZES["390px"], SIZES["1280px"]
 
 #: Records, with their times, the cards that fly across the table and the seats' fresh
 #: last-move lines (and the animation the stylesheet gives them).
@@ -243,9 +247,9 @@ def test_the_opponents_sit_around_the_table_with_their_counts_and_their_moves_an
 # --- 4. a round's end ---------------------------------------------------------------------
 
 def test_a_rounds_result_holds_until_dismissed_while_a_person_plays_on(
-    browser: Callable[..., Page], live_server: str, size: tuple[int, int],
+    browser: Callable[..., Page], live_server: str,
 ) -> None:
-    ann = browser(*size)
+    ann = browser(*PHONE)
     game = create_game(live_server, ANN_BOB, {"hand_sizes": [3, 4]}, seed="61")
     game_id, tokens = game["game_id"], [s["token"] for s in game["seats"]]
     open_seat(ann, live_server, game_id, 0, tokens[0], "&pace=0&linger=300")
@@ -282,9 +286,9 @@ def test_a_rounds_result_holds_until_dismissed_while_a_person_plays_on(
 
 
 def test_a_rounds_result_closes_by_itself_when_only_bots_wait(
-    browser: Callable[..., Page], live_server: str, size: tuple[int, int],
+    browser: Callable[..., Page], live_server: str,
 ) -> None:
-    page = browser(*size)
+    page = browser(*LAPTOP)
     create_from_form(page, f"{live_server}/play?pace=0&linger=1500", "2", ["random"])
     while True:
         page.until(lambda: page.data("dialog") or page.data("yourTurn") == "true", 30, "a turn or a round's end")
@@ -307,9 +311,9 @@ def test_a_rounds_result_closes_by_itself_when_only_bots_wait(
 # --- 5. invite links ------------------------------------------------------------------------
 
 def test_an_open_seats_invite_link_opens_its_claim_and_lands_as_that_seat(
-    browser: Callable[..., Page], live_server: str, size: tuple[int, int],
+    browser: Callable[..., Page], live_server: str,
 ) -> None:
-    ann = browser(*size)
+    ann = browser(*PHONE)
     game_id = create_from_form(ann, f"{live_server}/play?pace=0", "1", [""])
     invite = '#felt .seat[data-seat="1"] a.invite'
     ann.until(lambda: ann.js("return document.querySelector(arguments[0]) !== null", invite), what="the invite link")
@@ -318,7 +322,7 @@ def test_an_open_seats_invite_link_opens_its_claim_and_lands_as_that_seat(
     assert "seat 1 to be claimed" in ann.text("#summary")
     ann.assert_fits("with an open seat")
 
-    friend = browser(*size)
+    friend = browser(*PHONE)
     friend.open(link)
     friend.until(lambda: friend.js("return !document.getElementById('invite').hidden") and
                  friend.text("#invite-players"), what="the claim form")
@@ -380,13 +384,13 @@ def test_the_final_table_charts_the_running_totals(
 
 
 def test_a_game_ended_by_resignations_says_so_on_the_final_table(
-    browser: Callable[..., Page], live_server: str, size: tuple[int, int],
+    browser: Callable[..., Page], live_server: str,
 ) -> None:
     game = create_game(live_server, ANN_BOB, {"hand_sizes": [3, 4]}, seed="61")
     game_id, tokens = game["game_id"], [s["token"] for s in game["seats"]]
     readme_moves_to_going_out(live_server, game_id, tokens)
     bobs_final_turn(live_server, game_id, tokens[1])
-    ann = browser(*size)
+    ann = browser(*LAPTOP)
     open_seat(ann, live_server, game_id, 0, tokens[0], "&pace=0&linger=300")
     act_as(live_server, game_id, tokens[1], {"type": "resign"})  # the last one but ann
     ann.until(lambda: ann.data("status") == "finished", what="the end at once")
@@ -402,14 +406,14 @@ def test_a_game_ended_by_resignations_says_so_on_the_final_table(
 # --- 7. the fixes -------------------------------------------------------------------------------
 
 def test_the_status_line_says_the_game_is_over_when_a_bot_made_the_last_move(
-    browser: Callable[..., Page], live_server: str, size: tuple[int, int],
+    browser: Callable[..., Page], live_server: str,
 ) -> None:
     """ann never moves: the clock hands her turns to the stand-in (then her seat, away),
     so every move, the last one too, is the service's."""
     game = create_game(live_server, [{"name": "ann"}, {"bot": "greedy"}], {"hand_sizes": [3]},
                        turn_seconds=1)
     game_id, token = game["game_id"], game["seats"][0]["token"]
-    page = browser(*size)
+    page = browser(*PHONE)
     open_seat(page, live_server, game_id, 0, token, "&pace=0&linger=300")
     page.until(lambda: page.data("status") == "finished", 60, "the game played out by the service")
     events = requests.get(f"{live_server}/v1/games/{game_id}/events?after=0", timeout=5).json()["events"]
@@ -423,9 +427,9 @@ def test_the_status_line_says_the_game_is_over_when_a_bot_made_the_last_move(
 
 
 def test_the_wild_cards_are_named_without_jokers_when_the_rules_deal_none(
-    browser: Callable[..., Page], live_server: str, size: tuple[int, int],
+    browser: Callable[..., Page], live_server: str,
 ) -> None:
-    page = browser(*size)
+    page = browser(*LAPTOP)
     game = create_game(live_server, ANN_BOB, {"hand_sizes": [5]})
     page.open(f"{live_server}/play/?game={game['game_id']}&watch=1&pace=0")
     page.until(lambda: page.data("live") == "true", what="the spectator's view")
