@@ -48,6 +48,7 @@ BY_PATH: dict[str, str] = {
     "tests/bots/": "process",
     "tests/bots/test_bots_on_the_engine.py": "fast",
     "tests/bots/test_decision_budget.py": "fast",
+    "tests/bots/test_simple_bot.py": "fast",
     "tests/bots/test_decisions.py": "fast",
     "tests/bots/test_decisions.py::test_a_fresh_process_makes_the_same_decisions": "process",
     "tests/bots/test_decisions.py::"
@@ -69,6 +70,7 @@ BY_PATH: dict[str, str] = {
     "tests/ops/test_redis_cluster_manifests.py::"
     "test_the_built_overlay_points_the_service_at_the_cluster_through_its_secret":
         "process",  # kubectl kustomize
+    "tests/match/": "fast",  # duplicate evaluation in this process
     "tests/tournaments/": "fast",  # pairing and standings, pure
     "tests/workers/": "fast",  # the move workers' loop and metrics on the in-memory stores
     "tests/webhooks/": "fast",  # where a webhook may go (the test's resolver)

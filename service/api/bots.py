@@ -18,6 +18,9 @@ blp = Blueprint("bots", __name__, url_prefix="/v1/bots",
 #: One line on each reference bot (docs/bots.md has the figures).
 ABOUT = {
     "random": "Uniform over the legal actions: the floor any bot must beat.",
+    "simple": "Neller's SimpleGinRummyPlayer ported, the baseline of the EAAI-2021 gin rummy "
+              "challenge: takes the discard only when it joins a meld, discards its highest "
+              "deadwood card, goes out at once.",
     "greedy": "The exact solver one decision at a time: draws the discard when it lowers its "
               "penalty, discards to minimise it, goes out whenever it can. Also the stand-in "
               "for away, resigned and timed-out seats.",

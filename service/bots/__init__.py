@@ -1,6 +1,7 @@
 """Reference bots that play over HTTP, each seeing only its own seat's view.
 
 * ``random``: uniform over the legal actions.
+* ``simple``: Neller's SimpleGinRummyPlayer ported (the EAAI-2021 challenge's baseline).
 * ``greedy``: the exact solver, one decision at a time.
 * ``strong``: greedy plus card counting and a one-draw look-ahead, within a budget.
 
@@ -16,7 +17,7 @@ from .base import Bot
 from .budget import DecisionBudget
 from .decide import decide, decision_seed
 from .registry import BOTS, make_bot
-from .simple import GreedyBot, RandomBot
+from .simple import GreedyBot, RandomBot, SimpleBot
 from .strong import STRONG_BUDGET, StrongBot
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "DecisionBudget",
     "GreedyBot",
     "RandomBot",
+    "SimpleBot",
     "StrongBot",
     "decide",
     "decision_seed",

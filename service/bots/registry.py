@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from .base import Bot
-from .simple import GreedyBot, RandomBot
+from .simple import GreedyBot, RandomBot, SimpleBot
 from .strong import StrongBot
 
 __all__ = ["BOTS", "make_bot"]
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "simple": SimpleBot, "greedy": GreedyBot,
+                              "strong": StrongBot}
 
 
 def make_bot(name: str, seed: int | str | None = None) -> Bot:

@@ -13,6 +13,7 @@ the scores (see :func:`check_game`), so a match doubles as an end-to-end test.
 
 from __future__ import annotations
 
+import importlib
 import math
 import threading
 import time
@@ -21,10 +22,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.bots import make_bot
+from service.bots import Bot, make_bot
 from service.client import Client, ClientStats, Event, GameView
 
-__all__ = ["EntrantStats", "GameResult", "MatchResult", "check_game", "play_game", "run_match"]
+__all__ = ["EntrantStats", "GameResult", "MatchResult", "build_bot", "check_game", "play_game",
+           "run_match"]
 
 
 @dataclass
@@ -106,6 +108,20 @@ class MatchResult:
         }
 
 
+def build_bot(spec: str, seed: str) -> Bot:
+    """A reference bot by name, or any bot by ``"package.module:ClassName"`` (a class of
+    :class:`~service.bots.Bot` made from its seed, playing through the same client), so
+    a bot author's own program enters a match as the reference bots do."""
+    if ":" not in spec:
+        return make_bot(spec, seed=seed)
+    module, _, name = spec.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    bot = cls(seed)
+    if not isinstance(bot, Bot):
+        raise TypeError(f"{spec} is not a service.bots.Bot")
+    return bot
+
+
 def labels_of(bots: Sequence[str]) -> list[str]:
     """Entrant labels: the bot name, numbered when a bot plays several seats."""
     seen: dict[str, int] = {}
@@ -175,7 +191,7 @@ def play_game(
         client = Client(url, stats=stats)  # an independent HTTP client per bot
         try:
             me = client.claim(game.game_id, seat, f"{labels[seat]}")
-            finals[seat] = me.play(make_bot(bots[seat], seed=f"{bot_seed}:{seat}"),
+            finals[seat] = me.play(build_bot(bots[seat], f"{bot_seed}:{seat}"),
                                    deadline=deadline)
             actions[seat] = me.actions
         except BaseException as exc:  # reported by the caller's thread

@@ -28,7 +28,7 @@ from .errors import TooManyBotGamesError
 __all__ = ["BOT_COST", "STANDARD_CARDS", "LoadLimit", "admit_bot_game", "bot_game_weight"]
 
 #: What one decision of each bot costs the move workers, relative to ``greedy``'s.
-BOT_COST = {"random": 0.25, "greedy": 1.0, "strong": 4.0}
+BOT_COST = {"random": 0.25, "simple": 1.0, "greedy": 1.0, "strong": 4.0}
 #: Cards dealt to one seat over the standard eleven rounds (3 + 4 + … + 13).
 STANDARD_CARDS = 88
 #: How long after a client's last bot game started its entry is kept (a game's lifetime).

@@ -17,27 +17,10 @@ import math
 import random
 from collections import Counter
 
-from service.bots.decide import decide
-from service.core.rules import resolve_rules
-from service.engine import apply, new_game, opening_events, view
-from service.engine.seats import SERVICE
+from service.match.inprocess import play_in_process
 
 TABLES = [["greedy", "random"], ["strong", "greedy"], ["strong", "random"],
           ["strong", "greedy", "random"], ["strong", "greedy", "greedy", "random"]]
-
-
-def play(bots: list[str], seed: str) -> tuple[int, ...]:
-    """The totals of one classic game of ``bots``, every seat decided as the service does."""
-    state = new_game(resolve_rules({"preset": "classic"}), [None] * len(bots), seed=seed,
-                     bots=bots)
-    log = list(opening_events(state))
-    while state.current_seat is not None:
-        seat = state.current_seat
-        action = decide(bots[seat], f"{seed}:{state.version}", view(state, seat, SERVICE),
-                        [e.for_seat(seat) for e in log])
-        state, events = apply(state, seat, action, SERVICE)
-        log.extend(events)
-    return state.totals()
 
 
 def main() -> None:
@@ -50,7 +33,7 @@ def main() -> None:
     for i in range(args.games):
         bots = list(rng.choice(TABLES))
         rng.shuffle(bots)
-        totals = play(bots, f"calibrate-{args.seed}-{i}")
+        totals = play_in_process(bots, f"calibrate-{args.seed}-{i}")
         for a, b in itertools.permutations(range(len(bots)), 2):
             if bots[a] != bots[b]:
                 met[bots[a], bots[b]] += 1

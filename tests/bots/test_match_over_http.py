@@ -86,3 +86,19 @@ def test_the_match_command_prints_the_table_and_writes_json_and_a_chart(
         assert not out_png.exists()
     else:
         assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_duplicate_match_over_http_seats_a_bot_class_of_ones_own_and_scores_copies_even(
+    service_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_json = tmp_path / "d.json"
+    # greedy by name and greedy as a class of one's own: the same deterministic player
+    code = main(["--url", service_url, "--duplicate", "--deals", "2", "--seed", "http",
+                 "--bots", "greedy,service.bots.simple:GreedyBot",
+                 "--rules", json.dumps({"hand_sizes": [3, 4]}), "--json", str(out_json),
+                 "--quiet"])
+    assert code == 0
+    assert "2 deals, 4 games" in capsys.readouterr().out
+    pair = json.loads(out_json.read_text())["pairs"][0]
+    assert pair["b"] == "service.bots.simple:GreedyBot"
+    assert pair["diff"] == 0.0 and pair["share"] == 0.5
