@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from service.engine import GameState, apply, claim, new_game
+from service.engine import GameState, apply, claim, new_game, parse_action
 from service.engine.serialize import rules_from_json
 from service.storage import Account, GameRecord, ReplyKeySupersededError, StoredReply, Stores
 from service.verify.table import seal
@@ -227,6 +227,7 @@ def act(
     latest request, and an older key of the seat is refused with
     :class:`IdempotencyKeySupersededError` rather than acted on again.
     """
+    parse_action(body)  # the shape first: a malformed body is a 400 at any version
     try:
         return _act(stores, game_id, who, body, if_match, idempotency_key)
     except ReplyKeySupersededError:

@@ -119,6 +119,14 @@ def test_a_stale_if_match_is_412_and_changes_nothing(table: Table) -> None:
     assert table.view()["version"] == 1
 
 
+def test_a_malformed_action_is_a_422_whatever_version_its_if_match_names(table: Table) -> None:
+    seat = _current(table)
+    for bad in ({"type": "\u0011f", "against": 203}, {"type": "draw"}, ["draw"]):
+        r = table.act(seat, bad, **{"If-Match": 'W/""'})
+        assert r.status_code == 422 and r.json["code"] == "invalid_action", (bad, r.json)
+    assert table.view()["version"] == 0
+
+
 def test_a_current_if_match_or_star_is_accepted(table: Table) -> None:
     seat = _current(table)
     assert table.act(seat, {"type": "draw", "source": "stock"}, **{"If-Match": 'W/"0"'}).status_code == 200
