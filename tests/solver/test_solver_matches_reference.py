@@ -450,10 +450,10 @@ VOLUME = int(os.environ.get("ENGINE_REFERENCE_HANDS", str(FULL_VOLUME)))
 #: scenario → (hypothesis examples, hands per example) of a full run
 FULL_PLAN: dict[str, tuple[int, int]] = {
     "random": (60, 100),
-    "clumped": (60, 100),
+    "clumped": (60, 70),
     "wild_heavy": (40, 50),
     "duplicates": (30, 50),
-    "long_run": (30, 50),
+    "long_run": (30, 35),
     "aces": (30, 50),
     "greedy_trap": (30, 50),
     "self_standing": (30, 50),
