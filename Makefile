@@ -87,6 +87,14 @@ bench-solve: $(STAMP)
 bench-engine: $(STAMP)
 	$(BIN)/python -m tests.bench.bench_engine
 
+# Duplicate deals against independent games: strong vs greedy over 200 deals in-process,
+# the standard error of each (docs/strength.md). BOTS and DEALS choose another pair.
+.PHONY: bench-duplicate
+BOTS ?= strong greedy
+DEALS ?= 200
+bench-duplicate: $(STAMP)
+	$(BIN)/python -m tests.bench.bench_duplicate $(BOTS) --deals $(DEALS)
+
 # CPU time of single bot decisions (median, p99, max) with a cold cache, on ordinary
 # positions and the worst the rules allow (8 players, 14-card hands, 8 jokers, lay-offs).
 bench-decisions: $(STAMP)

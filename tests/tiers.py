@@ -70,6 +70,7 @@ BY_PATH: dict[str, str] = {
     "tests/ops/test_redis_cluster_manifests.py::"
     "test_the_built_overlay_points_the_service_at_the_cluster_through_its_secret":
         "process",  # kubectl kustomize
+    "tests/analysis/": "fast",  # decisions judged on the engine, pure
     "tests/match/": "fast",
     "tests/research/": "fast",  # knowledge, worlds and the PettingZoo environment, pure  # duplicate evaluation in this process
     "tests/tournaments/": "fast",  # pairing and standings, pure
