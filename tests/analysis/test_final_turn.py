@@ -29,7 +29,7 @@ TABLES: list[tuple[list[str], dict[str, Any]]] = [
 def engine_score(state: GameState, seat: int, card: int) -> int:
     """The seat's score for the round after discarding ``card``, as the engine has it."""
     after, _ = apply(state, seat, {"type": "discard", "card": card_name(card)}, SERVICE)
-    if after.last_round is not None and after.round_index != state.round_index \
+    if (after.last_round is not None and after.round_index != state.round_index) \
             or after.finished:
         assert after.last_round is not None
         return after.last_round.results[seat].score
