@@ -48,6 +48,7 @@ test-fast: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	ENGINE_GAMES=60 ENGINE_POSITIONS=1000 ENGINE_REFERENCE_HANDS=4000 RESEARCH_RECORDS=200 \
+	  ANALYSIS_FINAL_TURNS=100 \
 	  $(BIN)/pytest -q -n $(FAST_JOBS) -m "fast and not slow"
 
 lint: $(STAMP)
