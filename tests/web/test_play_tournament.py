@@ -143,7 +143,9 @@ def test_a_tournaments_page_follows_it_live_from_open_to_finished(
     t = wait_for(live_server, tid, lambda t: len(t["played"]) == 2)
     page.until(lambda: page.data("tournament") == "running:2:2" and shown_standings(page) == standings(t),
                what="the standings after round 1")
-    assert sorted(s["points"] for s in t["standings"]) == [0, 0, 1, 1]
+    # a point a table: a win, or a half each for a tie
+    points = sorted(s["points"] for s in t["standings"])
+    assert sum(points) == 2 and set(points) <= {0, 0.5, 1}, points
     tables = shown_tables(page, 2)
     assert [(x["game"], x["players"]) for x in tables] == \
         [(x["game_id"], x["players"]) for x in t["played"][1]["tables"]]
