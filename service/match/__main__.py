@@ -40,7 +40,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--preset", default="classic", choices=["classic", "bga", "family"])
     p.add_argument("--rules", default="{}", help='rule overrides as JSON, e.g. \'{"lay_off": true}\'')
-    p.add_argument("--concurrency", type=int, default=4, help="games played at once")
+    p.add_argument("--concurrency", type=int, default=4, help="games (with --duplicate: deals) played at once")
     p.add_argument("--seed", help="deal game i from SEED-i (reproducible matches)")
     p.add_argument("--json", help="write the results as JSON here")
     p.add_argument("--png", help="write a chart of the score per round here (needs matplotlib)")

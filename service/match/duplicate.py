@@ -29,8 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Deal", "PlayFn", "Sprt", "elo_of", "format_report", "pair_stats", "report", "rotations",
-           "run_duplicate"]
+__all__ = ["Deal", "PlayFn", "Sprt", "elo_of", "format_report", "pair_stats", "play_deal",
+           "report", "rotations", "run_duplicate"]
 
 Z95 = 1.959964
 #: The least variance of the per-deal shares the SPRT assumes (a standard deviation of 0.1).
@@ -201,25 +201,27 @@ def format_report(summary: dict[str, Any], rows: bool = False) -> str:
 PlayFn = Callable[[list[str], list[str], str], Sequence[int]]
 
 
+def play_deal(play: PlayFn, bots: Sequence[str], labels: Sequence[str], seed: str) -> Deal:
+    """One deal, dealt from ``seed``, played once per rotation of the seats."""
+    by_label = dict(zip(labels, bots, strict=True))
+    seatings = rotations(labels)
+    return Deal(seed, tuple(tuple(s) for s in seatings),
+                tuple(tuple(play([by_label[x] for x in s], s, seed)) for s in seatings))
+
+
 def run_duplicate(play: PlayFn, bots: Sequence[str], labels: Sequence[str], deals: int, *,
                   seed: str, concurrency: int = 1, sprt: Sprt | None = None,
                   progress: Callable[[int, Deal], None] | None = None) -> list[Deal]:
     """Play ``deals`` deals (deal ``i`` from ``f"{seed}-{i}"``), each once per rotation of
-    the seats, ``concurrency`` games at once. With ``sprt``, stop after the first batch of
+    the seats, ``concurrency`` deals at once. With ``sprt``, stop after the first batch of
     deals at which the test has a verdict. The deals come back in order, so the same
     seeds and bots give the same report."""
-    by_label = dict(zip(labels, bots, strict=True))
-    seatings = rotations(labels)
     out: list[Deal] = []
-    batch = max(1, concurrency // len(seatings))
-    with ThreadPoolExecutor(max(1, concurrency)) as pool:
+    batch = max(1, concurrency)
+    with ThreadPoolExecutor(batch) as pool:
         for start in range(0, deals, batch):
             seeds = [f"{seed}-{i}" for i in range(start, min(deals, start + batch))]
-            futures = [[pool.submit(play, [by_label[x] for x in seats], seats, s)
-                        for seats in seatings] for s in seeds]
-            for s, games in zip(seeds, futures, strict=True):
-                deal = Deal(s, tuple(tuple(x) for x in seatings),
-                            tuple(tuple(f.result()) for f in games))
+            for deal in pool.map(lambda s: play_deal(play, bots, labels, s), seeds):
                 out.append(deal)
                 if progress is not None:
                     progress(len(out), deal)

@@ -35,8 +35,7 @@ from pettingzoo import AECEnv
 
 from service.core.rules import resolve_rules
 from service.engine import GameState, apply, new_game, opening_events, view
-from service.engine.seats import PLAYER, SERVICE, seat_kind
-from service.engine.state import HUMAN
+from service.engine.seats import PLAYER, SERVICE, played_by_service
 from service.verify.replay import initial_state
 
 from .encoding import ACTIONS, action_body, action_index, observation, observation_size
@@ -192,9 +191,10 @@ class ThreeThirteenEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's classes ar
         return self.state
 
     def _actor(self, state: GameState, seat: int) -> str:
-        """Who moves the seat in the engine's terms: its player for a person's seat, the
-        service for a bot's (a record's bot seats are played by the agents here too)."""
-        return PLAYER if seat_kind(state, seat) == HUMAN else SERVICE
+        """Who moves the seat in the engine's terms (the engine's own rule): the service
+        for a bot's seat (a record's bot seats are played by the agents here too), else
+        its player."""
+        return SERVICE if played_by_service(state, seat) else PLAYER
 
     def _select(self) -> None:
         state = self._game()

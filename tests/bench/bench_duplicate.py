@@ -17,19 +17,20 @@ import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from service.match.duplicate import Deal, format_report, report, rotations
+from service.match.duplicate import Deal, format_report, play_deal, report
 from service.match.inprocess import play_in_process
+from service.match.runner import labels_of
 
 RULES = {"preset": "classic"}
 
 
-def play_deal(args: tuple[str, str, str]) -> Deal:
+def _play(bots: list[str], _labels: list[str], seed: str) -> tuple[int, ...]:
+    return play_in_process(bots, seed, RULES)
+
+
+def deal(args: tuple[str, str, str]) -> Deal:
     a, b, seed = args
-    labels = [a, b] if a != b else [a, f"{b}#2"]
-    bots = dict(zip(labels, (a, b), strict=True))
-    seatings = rotations(labels)
-    totals = tuple(play_in_process([bots[x] for x in seats], seed, RULES) for seats in seatings)
-    return Deal(seed, tuple(tuple(s) for s in seatings), totals)
+    return play_deal(_play, [a, b], labels_of([a, b]), seed)
 
 
 def main() -> None:
@@ -43,7 +44,7 @@ def main() -> None:
     started = time.perf_counter()
     work = [(args.a, args.b, f"{args.seed}-{i}") for i in range(args.deals)]
     with ProcessPoolExecutor(args.jobs) as pool:
-        deals = list(pool.map(play_deal, work))
+        deals = list(pool.map(deal, work))
     wall = time.perf_counter() - started
     labels = list(deals[0].seats[0])
     summary = report(deals, labels)
