@@ -42,7 +42,6 @@ def test_a_seat_that_never_acts_is_played_at_each_deadline_and_the_game_finishes
     # ann's clock is the same 3 s: long enough for the test to move her on a loaded machine
     table = new_table(client, players=[{"name": "ann"}, {"name": "idle"}], turn_seconds=3,
                       rules={"preset": "classic", "hand_sizes": [3, 4, 5]}, seed="idle")
-    started = time.monotonic()
     final = play_human(client, redis_db, table, 0, scan=False)  # seat 1 never sends a thing
     assert final["status"] == "finished" and len(final["players"][1]["round_scores"]) == 3
     events = all_events(client, table)
@@ -50,8 +49,10 @@ def test_a_seat_that_never_acts_is_played_at_each_deadline_and_the_game_finishes
     assert len(timed_out) == AWAY_AFTER  # then it is away
     assert [e["away"] for e in timed_out] == [False] * (AWAY_AFTER - 1) + [True]
     assert final["players"][1]["kind"] == "away" and final["players"][1]["bot"] == "greedy"
-    # the idle seat's turns after the first time-outs were played at once, not at deadlines
-    assert time.monotonic() - started < AWAY_AFTER * 3 + 10
+    # every later turn of the idle seat was played at once by its stand-in: a turn played
+    # at its deadline would have logged one more time-out (wall time proves nothing here)
+    assert sum(e.get("seat") == 1 and e["type"] in ("draw", "discard", "went_out")
+               for e in events) > 2 * AWAY_AFTER
     # its owner comes back too late for this game; "back" is refused once it is over
     r = table.act(1, {"type": "back"})
     assert r.status_code == 409 and r.json["code"] == "illegal_action"
