@@ -38,7 +38,7 @@ variable                   default                     what it sets
 ``CREATION_LIMIT_PER_ADDRESS`` ``30/minute;300/hour``  games created, rematches asked and seeks
                                                        opened per client address, and per token
                                                        when one is sent (``off``: none)
-``SOLVE_LIMIT``            ``60/second;1800/minute``   solves per client address, and per token
+``SOLVE_LIMIT``            ``200/second;1800/minute``   solves per client address, and per token
                                                        when one is sent, each weighing 1 and 1
                                                        more per card past 14 (``off``: none)
 ``ACCOUNT_LIMIT_PER_ADDRESS`` ``10/hour;50/day``     accounts created per client address (``off``)
@@ -111,7 +111,7 @@ class Config:
     stream_max_seconds: float = 3600.0
     stream_heartbeat_seconds: float = 15.0
     creation_limit_per_address: str = "30/minute;300/hour"
-    solve_limit: str = "60/second;1800/minute"
+    solve_limit: str = "200/second;1800/minute"
     #: accounts created per client address
     account_limit_per_address: str = "10/hour;50/day"
     #: challenges made per account (its key)

@@ -27,12 +27,13 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   challenges made per account key. Over it: ``429 creation_limited``. Besides, an
   account has at most 20 pending challenges of its own (``429 too_many_challenges``).
 
-* solves (``SOLVE_LIMIT``, default ``60/second;1800/minute``): ``POST /v1/solve`` per
+* solves (``SOLVE_LIMIT``, default ``200/second;1800/minute``): ``POST /v1/solve`` per
   client address and, when a token is sent, per token, each weighed by its hand before it
   runs (:func:`solve_weight`): 1 for a hand of a game (up to 14 cards, a millisecond or
-  two of CPU), one more for each card past 14, as the solver's work grows steeply with
-  the hand (30 cards: 17, up to 0.4 s). So bots solving every turn of a game at full speed
-  from one address fit, and a burst of worst-case hands is refused after a few; a refused
+  two of CPU), four more for each card past 14, as the solver's work grows steeply with
+  the hand (30 cards: 65, up to 0.4 s). So a table of bots solving every turn at full
+  speed from one address fits (a turn of four requests can take 5 ms: 60 a second was
+  passed on a quick machine), and a burst of worst-case hands is refused after three; a refused
   ``solve_too_complex`` (which used the whole budget) weighs as much as any solve of its
   hand. Over it: ``429 rate_limited``.
 
@@ -80,17 +81,21 @@ from .web import read_json
 
 #: The most cards of a hand in a game (13 dealt and 1 drawn): such a solve weighs 1.
 GAME_HAND = 14
+#: What each card past :data:`GAME_HAND` adds to a solve's weight (30 cards: 65).
+WEIGHT_PER_EXTRA_CARD = 4
 
 
 def solve_weight() -> int:
-    """What a solve counts against ``SOLVE_LIMIT``: 1, and 1 more per card past a game's
-    hand. A body that cannot be read weighs 1 (the view answers it with its problem)."""
+    """What a solve counts against ``SOLVE_LIMIT``: 1, and
+    :data:`WEIGHT_PER_EXTRA_CARD` more per card past a game's hand. A body that cannot be read weighs 1 (the view answers it with its problem)."""
     try:
         body = read_json()  # parsed once per request: the view gets the same
     except (ApiProblem, HTTPException):
         return 1
     hand = body.get("hand") if isinstance(body, dict) else None
-    return 1 + max(0, len(hand) - GAME_HAND) if isinstance(hand, list) else 1
+    if not isinstance(hand, list):
+        return 1
+    return 1 + WEIGHT_PER_EXTRA_CARD * max(0, len(hand) - GAME_HAND)
 
 
 __all__ = [

@@ -103,7 +103,7 @@ class WaitSlots:
             self._retry_at = {k: at for k, at in self._retry_at.items() if at > now}
         at = max(self._retry_at.get(key, 0.0), now + RETRY_AFTER_SECONDS)
         self._retry_at[key] = at + 1 / RETRIES_PER_SECOND
-        return int(at - now)
+        return max(RETRY_AFTER_SECONDS, int(at - now))  # (1.0 - ε would floor to 0)
 
     def check(self, address: str | None, authorization: str | None) -> None:
         """Raise the 429 problem if the address or the token is at its limit now."""

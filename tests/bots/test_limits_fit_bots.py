@@ -79,11 +79,13 @@ def _requests_bot(base: str, game_id: str, seat: int, name: str, out: dict[int, 
                 "hand": view["you"]["hand"], "wild_rank": view["round"]["wild_rank"],
                 "rules": view["rules"]})
             statuses.append(advice.status_code)
+            assert advice.status_code == 200, (advice.status_code, advice.text)
             action = {"type": "discard", "card": advice.json()["discards"][0]["card"]}
         acted = http.post(f"{base}/v1/games/{game_id}/actions", json=action,
                           headers={"If-Match": r.headers["ETag"],
                                    "Idempotency-Key": uuid.uuid4().hex})
         statuses.append(acted.status_code)
+        assert acted.status_code == 200, (action, acted.status_code, acted.text)
     out[seat] = {"statuses": statuses, "final": view}
 
 
