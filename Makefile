@@ -96,6 +96,12 @@ DEALS ?= 200
 bench-duplicate: $(STAMP)
 	$(BIN)/python -m tests.bench.bench_duplicate $(BOTS) --deals $(DEALS)
 
+# CPU time of analysing whole 4-seat, 11-round games at the default setting, per game and
+# per decision (docs/analysis.md).
+.PHONY: bench-analysis
+bench-analysis: $(STAMP)
+	$(BIN)/python -m tests.bench.bench_analysis $(ARGS)
+
 # CPU time of single bot decisions (median, p99, max) with a cold cache, on ordinary
 # positions and the worst the rules allow (8 players, 14-card hands, 8 jokers, lay-offs).
 bench-decisions: $(STAMP)

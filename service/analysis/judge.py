@@ -1,0 +1,225 @@
+"""Judging one decision from what its seat could see: the expected round penalty of each
+candidate action, over worlds drawn from the seat's knowledge, each played out to the
+end of the round.
+
+Why it cannot see a hidden card: the position is first *blinded* (:func:`blind`): every
+card the seat could not see (the other seats' unknown cards and the stock) is replaced
+by a fixed deal of the cards it has not seen, and the seed by a constant, before
+anything else looks at it. The worlds are drawn from the seat's view and events alone
+(:class:`service.research.Knowledge`), with an RNG seeded by public facts (the version,
+the seat, the settings). So two games that differ only in cards the seat could not see
+get the same verdict, bit for bit (``tests/analysis/test_judge.py`` checks it).
+
+Why every candidate meets the same worlds: the difference between two candidates is
+what is judged, and common random numbers take the luck of the draw out of it (the same
+reason duplicate deals do for bots). Why the round's end and not the game's: a
+decision's consequences for its seat are that round's penalty (the next round is dealt
+afresh), and a playout to the round's end is exact about it under the policy.
+
+A final turn's discard is judged exactly (:mod:`.final_turn`): nothing hidden can
+change its outcome.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from service.bots.registry import make_bot
+from service.core.cards import card_name, parse_card
+from service.engine import GameState, apply, view
+from service.engine.legal import ActionBody, legal_actions
+from service.engine.seats import PLAYER, SERVICE, played_by_service
+from service.engine.state import DRAW, FINAL_DISCARD, FINAL_DRAW
+from service.research.knowledge import Knowledge
+from service.research.worlds import World, in_state, sample_worlds
+from service.solver import GAME_STEP_BUDGET, analyze
+
+from .final_turn import final_discard_scores
+
+__all__ = ["DEFAULT", "JUDGEMENTS", "THRESHOLDS", "Settings", "Verdict", "accuracy", "blind",
+           "judge", "judgement", "key_of"]
+
+#: Regret (points of expected round penalty) from which a decision is an inaccuracy, a
+#: mistake, a blunder: a fifth, a half and a whole of a face card's 10 points.
+THRESHOLDS = {"inaccuracy": 2.0, "mistake": 5.0, "blunder": 10.0}
+#: Every judgement, from the best to the worst.
+JUDGEMENTS = ("best", "good", "inaccuracy", "mistake", "blunder")
+#: The regret at which a decision's accuracy has fallen to 1/e of 100 (see accuracy()).
+ACCURACY_SCALE = 10.0
+#: Regrets below this are ties of the estimate (floating-point sums), not a loss.
+_TIE = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How hard to look: ``worlds`` drawn per decision, the ``candidates`` discards
+    tried besides the one taken (the best by the penalty they keep), the ``policy`` bot
+    that plays every seat to the round's end, and the ``seed`` of the sampling."""
+
+    worlds: int = 4
+    candidates: int = 3
+    policy: str = "greedy"
+    seed: str = "analysis/v1"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"worlds": self.worlds, "candidates": self.candidates,
+                "policy": self.policy, "seed": self.seed}
+
+
+#: The default setting of :func:`judge` and :func:`.game.analyse`.
+DEFAULT = Settings()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One decision judged: the action taken, the best candidate, the expected round
+    penalty of each candidate looked at (``values``, by :func:`key_of`), the regret
+    (taken minus best, 0 for a best move) and the judgement. ``exact``: a final
+    discard, judged without sampling."""
+
+    version: int
+    seat: int
+    action: dict[str, Any]
+    best: dict[str, Any]
+    regret: float
+    judgement: str
+    values: dict[str, float]
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"version": self.version, "seat": self.seat, "action": self.action,
+                "best": self.best, "regret": round(self.regret, 3),
+                "judgement": self.judgement, "exact": self.exact,
+                "values": {k: round(v, 3) for k, v in self.values.items()}}
+
+
+def judgement(regret: float) -> str:
+    """The word for a regret: ``best`` (none), ``good`` (below every threshold), or the
+    worst threshold it reaches."""
+    if regret <= _TIE:
+        return "best"
+    word = "good"
+    for name, threshold in THRESHOLDS.items():
+        if regret >= threshold:
+            word = name
+    return word
+
+
+def accuracy(regret: float) -> float:
+    """A decision's accuracy, 100 for a best move falling towards 0 with its regret:
+    ``100 * exp(-regret / 10)`` (2 points cost 18 of it, 10 points 63), in the spirit
+    of Lichess's accuracy, which falls the same way with the winning chances lost."""
+    return 100.0 * math.exp(-max(0.0, regret) / ACCURACY_SCALE)
+
+
+def key_of(action: Mapping[str, Any]) -> str:
+    """A candidate's name: ``draw:stock``, ``discard:QH``, ``go_out`` (going out scores
+    0 for the seat with any discard, so all go-outs are one candidate)."""
+    kind = action["type"]
+    if kind == "draw":
+        return f"draw:{action['source']}"
+    if kind == "discard":
+        return f"discard:{card_name(parse_card(action['card']))}"
+    if kind == "go_out":
+        return "go_out"
+    raise ValueError(f"a {kind!r} is not a decision the analysis judges")
+
+
+def _actor(state: GameState, seat: int) -> str:
+    return SERVICE if played_by_service(state, seat) else PLAYER
+
+
+def blind(state: GameState, knowledge: Knowledge) -> GameState:
+    """``state`` with every card its seat could not see dealt again in a fixed order
+    (the unseen cards sorted, to the other seats' unknown cards, then the stock) and a
+    constant seed: the position as the seat knows it, with nothing of the true deal."""
+    pool = list(knowledge.unseen)
+    hands, at = [], 0
+    for s, known in enumerate(knowledge.known):
+        hands.append(tuple(sorted((*known, *pool[at:at + knowledge.hidden[s]]))))
+        at += knowledge.hidden[s]
+    world = World(tuple(hands), tuple(pool[at:]))
+    blinded = in_state(state, world, "blind")
+    return replace(blinded, seed_salt="blind")
+
+
+def _candidates(state: GameState, seat: int, taken: str, n: int) -> dict[str, ActionBody]:
+    """The actions compared: every draw; or the ``n`` discards that keep the lowest
+    penalty (the solver's), the one taken, and going out when it can."""
+    legal = legal_actions(state, seat, _actor(state, seat))
+    if state.phase in (DRAW, FINAL_DRAW):
+        return {key_of(a): a for a in legal if a["type"] == "draw"}
+    out: dict[str, ActionBody] = {}
+    go_out = [a for a in legal if a["type"] == "go_out"]
+    if go_out:
+        out["go_out"] = go_out[0]
+    ranked = analyze(state.hands[seat], state.wild_rank, state.rules,
+                     steps=GAME_STEP_BUDGET).discards
+    discards = {key_of(a): a for a in legal if a["type"] == "discard"}
+    for card, _ in ranked:
+        key = f"discard:{card_name(card)}"
+        if len([k for k in out if k != "go_out"]) >= n:
+            break
+        if key in discards:
+            out[key] = discards[key]
+    if taken in discards:
+        out[taken] = discards[taken]
+    return out
+
+
+def _round_score(state: GameState, seat: int, first: ActionBody, policy: str,
+                 seed: str) -> int:
+    """``seat``'s score for the round in play after ``first``, every later move of the
+    round made by ``policy`` (one bot per seat, seeded by ``seed``)."""
+    before = state.totals()[seat]
+    state, _ = apply(state, seat, first, _actor(state, seat))
+    bots = {}
+    round_index = state.round_index
+    while state.current_seat is not None and state.round_index == round_index:
+        s = state.current_seat
+        if s not in bots:
+            bots[s] = make_bot(policy, seed=f"{seed}:{s}")
+        by = _actor(state, s)
+        state, _ = apply(state, s, bots[s].choose(view(state, s, by)), by)
+    return state.totals()[seat] - before
+
+
+def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
+          seat_events: Sequence[Mapping[str, Any]], action: Mapping[str, Any],
+          settings: Settings = DEFAULT) -> Verdict:
+    """The verdict on ``seat`` making ``action`` in ``state``, from the seat's view and
+    its events since the game began (what it could see), and nothing else of ``state``
+    than what that view shows."""
+    if state.current_seat != seat or state.phase is None:
+        raise ValueError("it is not this seat's turn")
+    taken = key_of(action)
+    knowledge = Knowledge.of(seat_view, seat_events)
+    position = blind(state, knowledge)
+    if position.phase == FINAL_DISCARD:
+        exact = final_discard_scores(position, seat)
+        values = {f"discard:{card_name(c)}": float(v) for c, v in exact.items()}
+        actions: dict[str, Any] = {k: {"type": "discard", "card": k.split(":", 1)[1]}
+                                   for k in values}
+    else:
+        actions = _candidates(position, seat, taken, settings.candidates)
+        if taken not in actions:
+            raise ValueError(f"{taken} is not a legal action here")
+        rng = random.Random(f"{settings.seed}:{state.version}:{seat}")
+        worlds = sample_worlds(knowledge, settings.worlds, rng)
+        values = {}
+        for key, body in actions.items():
+            total = 0
+            for i, world in enumerate(worlds):
+                seed = f"{settings.seed}:{state.version}:{i}"
+                total += _round_score(in_state(position, world, seed), seat, body,
+                                      settings.policy, seed)
+            values[key] = total / len(worlds)
+    best = min(values, key=lambda k: (values[k], k != taken, k))
+    regret = max(0.0, values[taken] - values[best])
+    return Verdict(state.version, seat, dict(action), dict(actions[best]), regret,
+                   judgement(regret), values, position.phase == FINAL_DISCARD)
+

@@ -1,0 +1,61 @@
+"""A finished game's analysis from its record (``service/analysis/game.py``): every turn
+move of every seat judged once, in order, from that seat's own view and events; each
+seat summed up; the same record and settings give the same analysis."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.analysis.game import DECISIONS, analyse, decisions_of
+from service.analysis.judge import Settings, accuracy
+from service.match.inprocess import record_in_process
+
+QUICK = Settings(worlds=2, candidates=2)
+RULES = {"preset": "classic", "hand_sizes": [3, 4, 5]}
+
+
+@pytest.fixture(scope="module")
+def record() -> dict:
+    return record_in_process(["greedy", "random", "simple"], "analysed", RULES)
+
+
+def test_every_turn_move_is_judged_once_in_order_with_progress_after_each(record: dict) -> None:
+    calls: list[tuple[int, int]] = []
+    result = analyse(record, QUICK, progress=lambda done, total: calls.append((done, total)))
+    moves = [(v, a) for v, a in enumerate(record["actions"]) if a["type"] in DECISIONS]
+    assert [(d["version"], d["seat"]) for d in result["decisions"]] == [
+        (v, a["seat"]) for v, a in moves]
+    assert calls == [(n, len(moves)) for n in range(1, len(moves) + 1)]
+    assert result["settings"] == QUICK.to_dict()
+
+
+def test_each_seat_is_summed_up_from_its_own_decisions(record: dict) -> None:
+    result = analyse(record, QUICK)
+    for row in result["seats"]:
+        own = [d for d in result["decisions"] if d["seat"] == row["seat"]]
+        assert row["decisions"] == len(own)
+        assert row["accuracy"] == round(sum(accuracy(d["regret"]) for d in own) / len(own), 1)
+        assert row["expected_loss"] == pytest.approx(sum(d["regret"] for d in own), abs=0.01)
+        for word, count in (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"),
+                            ("blunder", "blunders")):
+            assert row[count] == sum(d["judgement"] == word for d in own)
+
+
+def test_the_same_record_and_settings_give_the_same_analysis(record: dict) -> None:
+    assert analyse(record, QUICK) == analyse(record, QUICK)
+
+
+def test_a_seat_is_given_only_its_own_share_of_the_events(record: dict) -> None:
+    others_drew = 0
+    for d in decisions_of(record):
+        assert d.seat_view["you"]["seat"] == d.seat
+        for e in d.seat_events:
+            if e["type"] == "draw" and e["source"] == "stock" and e["seat"] != d.seat:
+                assert "card" not in e  # another seat's card from the stock stays hidden
+                others_drew += 1
+    assert others_drew > 0
+
+
+def test_an_aborted_game_is_not_analysed(record: dict) -> None:
+    with pytest.raises(ValueError, match="aborted"):
+        analyse({**record, "finish_reason": "aborted"}, QUICK)
