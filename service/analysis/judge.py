@@ -46,12 +46,10 @@ __all__ = ["DEFAULT", "JUDGEMENTS", "THRESHOLDS", "Settings", "Verdict", "accura
 #: Regret (points of expected round penalty) from which a decision is an inaccuracy, a
 #: mistake, a blunder: a fifth, a half and a whole of a face card's 10 points.
 THRESHOLDS = {"inaccuracy": 2.0, "mistake": 5.0, "blunder": 10.0}
-#: Every judgement, from the best to the worst.
-JUDGEMENTS = ("best", "good", "inaccuracy", "mistake", "blunder")
+#: Every judgement, from the mildest; a decision below them all has none (``None``).
+JUDGEMENTS = tuple(THRESHOLDS)
 #: The regret at which a decision's accuracy has fallen to 1/e of 100 (see accuracy()).
 ACCURACY_SCALE = 10.0
-#: Regrets below this are ties of the estimate (floating-point sums), not a loss.
-_TIE = 1e-9
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +76,8 @@ DEFAULT = Settings()
 class Verdict:
     """One decision judged: the action taken, the best candidate, the expected round
     penalty of each candidate looked at (``values``, by :func:`key_of`), the regret
-    (taken minus best, 0 for a best move) and the judgement. ``exact``: a final
+    (taken minus best, 0 for a best move) and the judgement (``None`` below
+    :data:`THRESHOLDS`). ``exact``: a final
     discard, judged without sampling."""
 
     version: int
@@ -86,7 +85,7 @@ class Verdict:
     action: dict[str, Any]
     best: dict[str, Any]
     regret: float
-    judgement: str
+    judgement: str | None
     values: dict[str, float]
     exact: bool
 
@@ -97,12 +96,10 @@ class Verdict:
                 "values": {k: round(v, 3) for k, v in self.values.items()}}
 
 
-def judgement(regret: float) -> str:
-    """The word for a regret: ``best`` (none), ``good`` (below every threshold), or the
-    worst threshold it reaches."""
-    if regret <= _TIE:
-        return "best"
-    word = "good"
+def judgement(regret: float) -> str | None:
+    """The word for a regret: the worst threshold it reaches, or ``None`` below them all
+    (the contract's ``null``)."""
+    word = None
     for name, threshold in THRESHOLDS.items():
         if regret >= threshold:
             word = name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .accounts import accounts_blp, me_blp
+from .analyses import blp as analyses_blp
 from .bots import blp as bots_blp
 from .challenges import blp as challenges_blp
 from .events import blp as events_blp
@@ -20,6 +21,6 @@ from .tournaments import blp as tournaments_blp
 
 BLUEPRINTS = (health_blp, rules_blp, bots_blp, solve_blp, games_blp, events_blp,
               records_blp, streams_blp, seeks_blp, accounts_blp, exports_blp, me_blp,
-              challenges_blp, ratings_blp, ladder_blp, tournaments_blp)
+              challenges_blp, ratings_blp, ladder_blp, tournaments_blp, analyses_blp)
 
 __all__ = ["BLUEPRINTS"]

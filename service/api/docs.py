@@ -29,7 +29,11 @@ WHEN = {
     "creation_limited": "one more game, rematch, seek or account than this client's "
     "creation limit",
     "handle_taken": "the handle is taken, regardless of case (or reserved)",
-    "game_not_finished": "a record, or a past version, of a game still being played",
+    "game_not_finished": "a record, a past version or an analysis of a game still being "
+                         "played",
+    "game_aborted": "an analysis of a game that was aborted (it has no result)",
+    "analysis_not_requested": "no analysis of this game was asked for (or it expired)",
+    "analysis_busy": "the analysis queue is full (ANALYSIS_QUEUE_MAX): ask again later",
     "http_error": "any other HTTP error",
     "idempotency_key_reused": "the same `Idempotency-Key` with another body",
     "idempotency_key_superseded": "an `Idempotency-Key` older than the seat's latest keyed "

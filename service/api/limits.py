@@ -43,6 +43,13 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   Redis and sent), so it is the one public read that costs more than a request's
   millisecond; a resumed export counts as one more. Over it: ``429 rate_limited``.
 
+* analyses (``ANALYSIS_LIMIT``, default ``10/hour;50/day``): analyses of finished games
+  asked for (``POST /v1/games/{id}/analysis`` answered 202) per client address and, when a
+  token or account key is sent, per token or key. Each is a minute or so of an analysis
+  worker's CPU; one already done (200) costs nothing and counts for nothing. Over it:
+  ``429 rate_limited``. Besides, at most ``ANALYSIS_QUEUE_MAX`` wait at once (``503
+  analysis_busy``).
+
 Apart from these request limits, the unfinished games with bot seats one address may
 hold are capped by their weight (``BOT_GAMES_PER_ADDRESS``, :func:`bot_load`,
 ``service/play/loads.py``): ``429 too_many_bot_games`` past it, so one client cannot
@@ -107,7 +114,7 @@ LIMITER_CLIENT = "ttt-limiter"
 #: The blueprints whose requests count against the limits.
 RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks",
                            "accounts", "me", "challenges", "ratings", "ladder",
-                           "tournaments", "exports")
+                           "tournaments", "exports", "analyses")
 #: The endpoints whose POST creates something that lives in Redis (a game, a rematch's
 #: game, a seek).
 CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks",
@@ -150,6 +157,15 @@ def _on_challenge_breach(limit: RequestLimit) -> Response:
         f"too many challenges made ({limit.limit}); retry after {retry_after} s",
         {"Retry-After": str(retry_after)},
     )
+
+
+def _not_analysis_request() -> bool:
+    return not (request.method == "POST" and request.endpoint == "analyses.Analysis")
+
+
+def _queued(response: Response) -> bool:
+    """An analysis request counts when it was queued (202), not when it was done (200)."""
+    return response.status_code == 202
 
 
 def _not_creation() -> bool:
@@ -279,7 +295,8 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
                  or _enabled(config.solve_limit)
                  or _enabled(config.account_limit_per_address)
                  or _enabled(config.challenge_limit)
-                 or _enabled(config.export_limit_per_address)),
+                 or _enabled(config.export_limit_per_address)
+                 or _enabled(config.analysis_limit)),
     )
     creation = config.creation_limit_per_address
     for blp in blueprints:
@@ -309,6 +326,13 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
         if blp.name == "exports" and _enabled(config.export_limit_per_address):
             limiter.shared_limit(config.export_limit_per_address, "export-address",
                                  key_func=_address_key, override_defaults=False)(blp)
+        if blp.name == "analyses" and _enabled(config.analysis_limit):
+            limiter.shared_limit(config.analysis_limit, "analysis-address",
+                                 key_func=_address_key, exempt_when=_not_analysis_request,
+                                 override_defaults=False, deduct_when=_queued)(blp)
+            limiter.shared_limit(config.analysis_limit, "analysis-token", key_func=_token_key,
+                                 exempt_when=lambda: _not_analysis_request() or _no_token(),
+                                 override_defaults=False, deduct_when=_queued)(blp)
         if _enabled(creation):
             limiter.shared_limit(creation, "creation-address", key_func=_address_key,
                                  exempt_when=_not_creation, override_defaults=False,

@@ -29,9 +29,12 @@ from service.core.errors import (
 )
 from service.play import (
     AlreadySeatedError,
+    AnalysisBusyError,
+    AnalysisNotRequestedError,
     AuthError,
     ChallengeClosedError,
     ChallengeRefusedError,
+    GameAbortedError,
     GameBusyError,
     GameNotFinishedError,
     HandleTakenError,
@@ -137,6 +140,9 @@ STATUS = {
     TournamentClosedError: 409,
     TooManyTournamentsError: 429,
     NoWebhookError: 409,
+    AnalysisNotRequestedError: 404,
+    AnalysisBusyError: 503,
+    GameAbortedError: 409,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).
@@ -249,7 +255,7 @@ def register_error_handlers(app: Flask, retry_after_seconds: int) -> None:
     def _known(exc: EngineError | PlayError) -> Response:
         status = _status_of(exc)
         headers = ({"WWW-Authenticate": 'Bearer realm="three-thirteen"'} if status == 401
-                   else retry_after if status == 429 else None)
+                   else retry_after if status in (429, 503) else None)
         return problem_response(status, exc.code, exc.message, headers, **exc.details)
 
     @app.errorhandler(ApiProblem)

@@ -141,7 +141,8 @@ def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None 
             env.update(RATE_LIMIT="off", RATE_LIMIT_PER_ADDRESS="off",
                        CREATION_LIMIT_PER_ADDRESS="off", BOT_GAMES_PER_ADDRESS="off",
                        SOLVE_LIMIT="off", ACCOUNT_LIMIT_PER_ADDRESS="off",
-                       CHALLENGE_LIMIT="off", EXPORT_LIMIT_PER_ADDRESS="off")
+                       CHALLENGE_LIMIT="off", EXPORT_LIMIT_PER_ADDRESS="off",
+                       ANALYSIS_LIMIT="off")
         env.update(env_extra or {})
         conf = ROOT / "deploy" / "gunicorn.conf.py"
         cmd = [sys.executable, "-m", "gunicorn"]

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 __all__ = [
     "AlreadySeatedError",
+    "AnalysisBusyError",
+    "AnalysisNotRequestedError",
     "AuthError",
     "ChallengeClosedError",
     "ChallengeRefusedError",
+    "GameAbortedError",
     "GameBusyError",
     "GameNotFinishedError",
     "HandleTakenError",
@@ -262,3 +265,22 @@ class NoWebhookError(PlayError):
     """A webhook secret asked of an account without a webhook URL (409)."""
 
     code = "no_webhook"
+
+
+class AnalysisNotRequestedError(PlayError):
+    """The analysis of a game nobody asked to analyse (or whose analysis expired) (404)."""
+
+    code = "analysis_not_requested"
+
+
+class AnalysisBusyError(PlayError):
+    """The analysis queue holds its most (``ANALYSIS_QUEUE_MAX``): asked again later, it
+    is queued (503 with Retry-After)."""
+
+    code = "analysis_busy"
+
+
+class GameAbortedError(PlayError):
+    """An analysis asked of a game that was aborted: it has no result to judge (409)."""
+
+    code = "game_aborted"

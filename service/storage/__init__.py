@@ -22,6 +22,8 @@ interface                 what                                                 m
 :class:`TournamentStore`  tournaments, as challenges are kept; listed by      ``tournaments``
                           status
 :class:`WebhookQueue`     each account's webhook deliveries waiting            ``webhooks``
+:class:`AnalysisStore`    finished games' analyses, and the analysis           ``analyses``
+                          workers' queue
 ========================  ===================================================  ==============
 
 :class:`Stores` bundles one of each (and a second :class:`Schedule`, the webhook
@@ -30,6 +32,7 @@ configuration) or :func:`memory_stores`.
 """
 
 from .accounts import Account, AccountStore, Note, folded
+from .analyses import AnalysisState, AnalysisStore, QueuedAnalysis, QueueFullError
 from .challenges import Challenge, ChallengeStore
 from .errors import (
     GameExistsError,
@@ -58,6 +61,8 @@ __all__ = [
     "TOURNAMENT_STATUSES",
     "Account",
     "AccountStore",
+    "AnalysisState",
+    "AnalysisStore",
     "Challenge",
     "ChallengeStore",
     "Delivery",
@@ -72,6 +77,8 @@ __all__ = [
     "LobbyStore",
     "Matching",
     "Note",
+    "QueueFullError",
+    "QueuedAnalysis",
     "RatingStore",
     "RecordStore",
     "ReplyKeySupersededError",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from service.config import Config
 
 from .accounts import AccountStore
+from .analyses import AnalysisStore
 from .challenges import ChallengeStore
 from .games import GameStore
 from .ladder import LadderStore
@@ -22,6 +23,7 @@ from .loads import LoadStore
 from .lobby import LobbyStore
 from .memory import (
     MemoryAccounts,
+    MemoryAnalyses,
     MemoryChallenges,
     MemoryGameStore,
     MemoryLadder,
@@ -41,6 +43,7 @@ from .ratings import RatingStore
 from .records import RecordStore
 from .redis import (
     RedisAccounts,
+    RedisAnalyses,
     RedisChallenges,
     RedisConnection,
     RedisGameStore,
@@ -93,6 +96,8 @@ class Stores:
     ratings: RatingStore
     #: each preset's bot ladder
     ladder: LadderStore
+    #: finished games' analyses and the analysis workers' queue
+    analyses: AnalysisStore
     #: releases what the stores share (Redis: the connections and the hub)
     release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
@@ -130,6 +135,7 @@ def redis_stores(config: Config) -> Stores:
         webhook_schedule=RedisSchedule(connection, tag="hooks"),
         ratings=RedisRatings(connection),
         ladder=RedisLadder(connection),
+        analyses=RedisAnalyses(connection),
         release=connection.close,
     )
 
@@ -157,4 +163,5 @@ def memory_stores(config: Config | None = None) -> Stores:
         webhook_schedule=MemorySchedule(),
         ratings=MemoryRatings(),
         ladder=MemoryLadder(),
+        analyses=MemoryAnalyses(),
     )

@@ -1,6 +1,7 @@
 """``python -m service.workers``: a move worker process (:mod:`service.workers.moves`), with
 the webhook deliveries (:mod:`service.workers.deliveries`) and the rating worker
-(:mod:`service.workers.ratings`) on threads beside it.
+(:mod:`service.workers.ratings`) on threads beside it. ``--analysis``: an analysis worker
+process instead (:mod:`service.workers.analysis`), which runs the games' analyses alone.
 
 It reads the service's own environment (``REDIS_URL`` and the rest of
 :class:`~service.config.Config`), needs no gunicorn, and any number may run at once
@@ -28,12 +29,15 @@ import os
 import signal
 import sys
 import threading
+from typing import Any
 
 log = logging.getLogger("three_thirteen.workers")
 
 
-class Stopped(Exception):
-    """Raised by the stop signal's handler to end a wait on the schedule at once."""
+class Stopped(BaseException):
+    """Raised by the stop signal's handler to end a wait on the schedule (or an analysis)
+    at once: a BaseException, like KeyboardInterrupt, so no ``except Exception`` of the
+    work it interrupts takes it for a failure of that work."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m service.workers",
         description="Make the moves the service owes (bot seats, stand-ins, turn clocks) "
                     "and deliver the webhooks.")
+    parser.add_argument("--analysis", action="store_true",
+                        help="be an analysis worker: run the finished games' analyses")
     parser.add_argument("--metrics-port", type=int,
                         help="serve /metrics on this port (default: WORKER_METRICS_PORT; 0: none)")
     args = parser.parse_args(argv)
@@ -68,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("urllib3").setLevel(logging.WARNING)  # its debug lines name URLs
     config = Config.from_env()
     os.nice(config.worker_nice)
+    if args.analysis:
+        return _analyse(config)
     port = config.worker_metrics_port if args.metrics_port is None else args.metrics_port
     metrics = WorkerMetrics()
     if port:
@@ -118,6 +126,31 @@ def main(argv: list[str] | None = None) -> int:
     rating.stores.close()
     stores.close()
     log.info("move worker stopped")
+    return 0
+
+
+def _analyse(config: Any) -> int:
+    """The analysis worker's process: its loop until SIGTERM or SIGINT (an analysis under
+    way is left to another worker, which takes it once it is stale)."""
+    from service.storage import redis_stores
+
+    from .analysis import AnalysisWorker
+
+    stores = redis_stores(config)
+    worker = AnalysisWorker(stores, stale_seconds=config.analysis_stale_seconds)
+    stopping = threading.Event()
+
+    def stop(*_: object) -> None:
+        stopping.set()
+        raise Stopped
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, stop)
+    log.info("analysis worker %s started (nice %d)", worker.name, config.worker_nice)
+    with contextlib.suppress(Stopped):
+        worker.run(stopping.is_set)
+    stores.close()
+    log.info("analysis worker stopped")
     return 0
 
 

@@ -119,10 +119,11 @@ def test_the_same_decision_and_settings_give_the_same_verdict_and_another_seed_t
 
 
 @pytest.mark.parametrize(("regret", "word"), [
-    (0.0, "best"), (1.99, "good"), (THRESHOLDS["inaccuracy"], "inaccuracy"),
+    (0.0, None), (1.99, None), (THRESHOLDS["inaccuracy"], "inaccuracy"),
     (4.99, "inaccuracy"), (THRESHOLDS["mistake"], "mistake"),
     (THRESHOLDS["blunder"], "blunder"), (40.0, "blunder")])
-def test_a_regret_is_named_by_the_worst_threshold_it_reaches(regret: float, word: str) -> None:
+def test_a_regret_is_named_by_the_worst_threshold_it_reaches(regret: float,
+                                                              word: str | None) -> None:
     assert judgement(regret) == word
 
 

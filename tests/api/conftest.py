@@ -30,7 +30,8 @@ def config(redis_server: str) -> Config:
                   game_ttl_seconds=3600, rate_limit="off", rate_limit_per_address="off",
                   creation_limit_per_address="off", bot_games_per_address="off",
                   solve_limit="off", account_limit_per_address="off",
-                  challenge_limit="off", export_limit_per_address="off")
+                  challenge_limit="off", export_limit_per_address="off",
+                  analysis_limit="off")
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """Reads only read, as Redis itself sees it: while the lobby (stale entries and all), a
-record, a past view, the events and views, long-polls and streams of games that owe the
+record, a past view, an analysis, the events and views, long-polls and streams of games that owe the
 service a move (a bot on turn, a turn clock run out) are served, Redis's ``MONITOR``
 shows no command that writes (none flagged ``write`` by ``COMMAND``, no script, no
 publish)."""
@@ -71,6 +71,7 @@ def test_the_lobby_a_record_a_past_view_and_the_events_are_served_without_a_writ
     now_ms = round(time.time() * 1000)
     redis_db.zadd("ttt:{lobby}:open", {full["game_id"]: now_ms})  # a failed move's leftover
     redis_db.zadd("ttt:{lobby}:in_progress", {finished.game_id: now_ms, "expired": 1})
+    assert client.post(f"/v1/games/{finished.game_id}/analysis").status_code == 202
 
     def reads() -> None:
         for status in ("open", "in_progress"):
@@ -79,6 +80,8 @@ def test_the_lobby_a_record_a_past_view_and_the_events_are_served_without_a_writ
         assert client.get(record).status_code == 200
         assert client.get(record, headers={"Accept": "text/plain"}).status_code == 200
         assert client.get(f"/v1/games/{finished.game_id}?version=2").status_code == 200
+        assert client.get(f"/v1/games/{finished.game_id}/analysis").json["status"] == "queued"
+        assert client.get(f"/v1/games/{playing.game_id}/analysis").status_code == 404
         assert client.get(f"/v1/games/{unrecorded.game_id}/record").status_code == 404
         assert client.get(f"/v1/games/{playing.game_id}/record").status_code == 409
         assert client.get(f"/v1/games/{playing.game_id}/events").status_code == 200

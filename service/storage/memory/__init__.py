@@ -8,6 +8,7 @@ channels (:mod:`.shared`), as the Redis stores share a server; build them togeth
 """
 
 from .accounts import MemoryAccounts
+from .analyses import MemoryAnalyses
 from .challenges import MemoryChallenges
 from .games import MemoryGameStore
 from .ladder import MemoryLadder
@@ -25,6 +26,7 @@ from .webhooks import MemoryWebhooks
 
 __all__ = [
     "MemoryAccounts",
+    "MemoryAnalyses",
     "MemoryChallenges",
     "MemoryGameStore",
     "MemoryLadder",

@@ -36,6 +36,7 @@ as the webhook schedule is across accounts.
 """
 
 from .accounts import RedisAccounts
+from .analyses import RedisAnalyses
 from .challenges import RedisChallenges
 from .connection import RedisConnection
 from .games import RedisGameStore
@@ -53,6 +54,7 @@ from .webhooks import RedisWebhooks
 
 __all__ = [
     "RedisAccounts",
+    "RedisAnalyses",
     "RedisChallenges",
     "RedisConnection",
     "RedisGameStore",

@@ -1,0 +1,81 @@
+"""A finished game's analysis: the response body of ``GET /v1/games/{id}/analysis``
+(docs/analysis.md)."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.analysis.judge import JUDGEMENTS
+
+from .cards import Card, Melds
+
+__all__ = ["AnalysisSchema"]
+
+
+class AnalysedActionSchema(Schema):
+    """A turn move: the one taken, or the best candidate."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["draw", "discard", "go_out"]))
+    source = fields.String(validate=validate.OneOf(["stock", "discard"]),
+                           metadata={"description": "`draw` only."})
+    card = Card()  # discard only
+    discard = Card()  # go_out only
+    melds = Melds("`go_out` only, as taken: the melds laid.")
+
+
+class SeatAnalysisSchema(Schema):
+    seat = fields.Integer(required=True)
+    decisions = fields.Integer(required=True, metadata={"description": "Decisions judged."})
+    accuracy = fields.Float(required=True, allow_none=True, metadata={
+        "description": "The mean of the decisions' accuracies, 0-100: each is "
+                       "100·exp(−regret/10) (null: no decision).", "example": 93.5})
+    expected_loss = fields.Float(required=True, metadata={
+        "description": "The sum of the regrets: the points the decisions cost on average "
+                       "against the best candidates.", "example": 42.5})
+    inaccuracies = fields.Integer(required=True, metadata={"description": "Regret 2 to 5."})
+    mistakes = fields.Integer(required=True, metadata={"description": "Regret 5 to 10."})
+    blunders = fields.Integer(required=True, metadata={"description": "Regret 10 or more."})
+
+
+class DecisionSchema(Schema):
+    version = fields.Integer(required=True, metadata={
+        "description": "The game's version before the move: `GET /v1/games/{id}"
+                       "?version=N` with the seat's token shows the position as it saw it."})
+    seat = fields.Integer(required=True)
+    action = fields.Nested(AnalysedActionSchema, required=True)
+    best = fields.Nested(AnalysedActionSchema, required=True, metadata={
+        "description": "The candidate of the lowest expected round penalty (the move "
+                       "taken on a tie)."})
+    regret = fields.Float(required=True, metadata={
+        "description": "The expected round penalty of the move taken minus the best's, in "
+                       "points, judged from what the seat could see then and nothing more."})
+    judgement = fields.String(required=True, allow_none=True,
+                              validate=validate.OneOf(JUDGEMENTS), metadata={
+                                  "description": "null below 2 points of regret."})
+    exact = fields.Boolean(required=True, metadata={
+        "description": "A final turn's discard, judged exactly (no sampling)."})
+    values = fields.Dict(keys=fields.String(), values=fields.Float(), required=True, metadata={
+        "description": "The expected round penalty of each candidate compared, by name "
+                       "(`draw:stock`, `draw:discard`, `discard:QH`, `go_out`).",
+        "example": {"discard:QH": 12.5, "discard:7C": 9.75}})
+
+
+class SettingsSchema(Schema):
+    worlds = fields.Integer(required=True, metadata={
+        "description": "Deals of the unseen cards drawn per decision."})
+    candidates = fields.Integer(required=True, metadata={
+        "description": "Discards compared besides the one taken."})
+    policy = fields.String(required=True, metadata={
+        "description": "The bot that plays every seat to the round's end."})
+    seed = fields.String(required=True)
+
+
+class AnalysisSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done"]))
+    progress = fields.Float(required=True, validate=validate.Range(0, 1), metadata={
+        "description": "The share of the decisions judged (reported every few seconds)."})
+    settings = fields.Nested(SettingsSchema, metadata={"description": "Once done."})
+    seats = fields.List(fields.Nested(SeatAnalysisSchema), required=True, metadata={
+        "description": "Each seat summed up, once done (empty before)."})
+    decisions = fields.List(fields.Nested(DecisionSchema), required=True, metadata={
+        "description": "Every draw, discard and go-out in order, once done (empty before)."})

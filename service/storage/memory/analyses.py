@@ -1,0 +1,101 @@
+"""The in-memory :class:`~service.storage.analyses.AnalysisStore`, for fast tests of the
+service layer: the same promises as Redis's stream and hashes, in one process, without
+TTLs."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field
+
+from ..analyses import AnalysisState, AnalysisStore, QueuedAnalysis, QueueFullError
+
+__all__ = ["MemoryAnalyses"]
+
+
+@dataclass
+class _Entry:
+    game_id: str
+    worker: str | None = None
+    taken_at: float = 0.0
+
+
+@dataclass
+class _State:
+    status: str
+    progress: float = 0.0
+    result: bytes | None = None
+    worker: str | None = None
+    beat: float = 0.0
+
+
+@dataclass
+class MemoryAnalyses(AnalysisStore):
+    """Analyses and their queue in this process."""
+
+    _states: dict[str, _State] = field(default_factory=dict)
+    _queue: dict[str, _Entry] = field(default_factory=dict)
+    _ids: itertools.count[int] = field(default_factory=itertools.count)
+    _lock: threading.Condition = field(default_factory=threading.Condition)
+
+    def load(self, game_id: str) -> AnalysisState | None:
+        with self._lock:
+            s = self._states.get(game_id)
+            return None if s is None else AnalysisState(s.status, s.progress, s.result)
+
+    def request(self, game_id: str, now: float, max_queued: int) -> AnalysisState | None:
+        with self._lock:
+            if (s := self._states.get(game_id)) is not None:
+                return AnalysisState(s.status, s.progress, s.result)
+            if len(self._queue) >= max_queued:
+                raise QueueFullError
+            self._queue[f"{next(self._ids)}-0"] = _Entry(game_id)
+            self._states[game_id] = _State("queued")
+            self._lock.notify_all()
+            return None
+
+    def take(self, worker: str, block_seconds: float, stale_seconds: float,
+             ) -> QueuedAnalysis | None:
+        deadline = time.monotonic() + block_seconds
+        with self._lock:
+            while True:
+                now = time.monotonic()
+                for entry, e in self._queue.items():
+                    if e.worker is None or now - e.taken_at >= stale_seconds:
+                        e.worker, e.taken_at = worker, now
+                        return QueuedAnalysis(entry, e.game_id)
+                if now >= deadline:
+                    return None
+                self._lock.wait(deadline - now)
+
+    def start(self, game_id: str, worker: str, now: float, stale_seconds: float) -> bool:
+        with self._lock:
+            s = self._states.setdefault(game_id, _State("queued"))
+            if s.status == "done" or (s.status == "running" and s.worker != worker
+                                      and now - s.beat < stale_seconds):
+                return False
+            s.status, s.progress, s.worker, s.beat = "running", 0.0, worker, now
+            return True
+
+    def progress(self, game_id: str, fraction: float, now: float) -> None:
+        with self._lock:
+            if (s := self._states.get(game_id)) is not None:
+                s.progress, s.beat = round(fraction, 4), now
+
+    def finish(self, game_id: str, result: bytes) -> None:
+        with self._lock:
+            if (s := self._states.get(game_id)) is not None:
+                s.status, s.progress, s.result, s.worker = "done", 1.0, result, None
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._states.pop(game_id, None)
+
+    def ack(self, taken: QueuedAnalysis) -> None:
+        with self._lock:
+            self._queue.pop(taken.entry, None)
+
+    def queued(self) -> int:
+        with self._lock:
+            return len(self._queue)

@@ -1,0 +1,180 @@
+"""Analyses in Redis (why a stream with a consumer group: :mod:`service.storage.analyses`)::
+
+    ttt:{analysis}:queue     stream, one entry per queued analysis (field ``game``),
+                             read by the consumer group ``analysers``
+    ttt:{<id>}:analysis      hash: status, progress, queued_at, worker and beat (while
+                             running), result (once done); expires with the record
+
+The game's hash shares the game's tag with its record, so one script reads the record's
+remaining time and gives it to the analysis. The queue is one key on one shard: entries
+are a few bytes, and ``ANALYSIS_QUEUE_MAX`` bounds them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+
+from ..analyses import AnalysisState, AnalysisStore, QueuedAnalysis, QueueFullError
+from .connection import RedisConnection
+from .records import record_key
+from .schedule import LONGEST_WAIT_SECONDS
+
+__all__ = ["RedisAnalyses", "analysis_key"]
+
+QUEUE, GROUP = "ttt:{analysis}:queue", "analysers"
+#: How long an analysis' state lives when its record's time cannot be read (a day).
+_FALLBACK_TTL_MS = 86_400_000
+
+
+def analysis_key(game_id: str) -> str:
+    """The key of a game's analysis (the game's hash tag, beside its record)."""
+    return f"ttt:{{{game_id}}}:analysis"
+
+
+# KEYS: analysis, record. ARGV: now, fallback ttl (ms). Marks it queued unless it has a
+# state: nil when marked, else {status, progress}.
+_MARK = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return redis.call('HMGET', KEYS[1], 'status', 'progress')
+end
+redis.call('HSET', KEYS[1], 'status', 'queued', 'progress', '0', 'queued_at', ARGV[1])
+local ttl = redis.call('PTTL', KEYS[2])
+redis.call('PEXPIRE', KEYS[1], ttl > 0 and ttl or tonumber(ARGV[2]))
+return false
+"""
+
+# KEYS: analysis, record. ARGV: worker, now, stale seconds, fallback ttl (ms). 1: run it.
+_START = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'done' then return 0 end
+if status == 'running' and redis.call('HGET', KEYS[1], 'worker') ~= ARGV[1] then
+  local beat = tonumber(redis.call('HGET', KEYS[1], 'beat') or '0')
+  if tonumber(ARGV[2]) - beat < tonumber(ARGV[3]) then return 0 end
+end
+if not status then
+  local ttl = redis.call('PTTL', KEYS[2])
+  redis.call('HSET', KEYS[1], 'queued_at', ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ttl > 0 and ttl or tonumber(ARGV[4]))
+end
+redis.call('HSET', KEYS[1], 'status', 'running', 'progress', '0', 'worker', ARGV[1],
+           'beat', ARGV[2])
+return 1
+"""
+
+# KEYS: analysis. ARGV: progress, now. Only on a state that still exists (no TTL-less key).
+_PROGRESS = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'progress', ARGV[1], 'beat', ARGV[2])
+end
+"""
+
+# KEYS: analysis. ARGV: result.
+_FINISH = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'status', 'done', 'progress', '1', 'result', ARGV[1])
+  redis.call('HDEL', KEYS[1], 'worker', 'beat')
+end
+"""
+
+
+def _state(status: Any, progress: Any, result: Any = None) -> AnalysisState:
+    return AnalysisState(status.decode(), float(progress or 0), result)
+
+
+class RedisAnalyses(AnalysisStore):
+    """The analyses, on the process's connection (a worker's blocking read on a client
+    of its own: :meth:`RedisConnection.blocking_client`)."""
+
+    def __init__(self, connection: RedisConnection) -> None:
+        self.connection = connection
+        client = connection.client
+        self._mark = client.register_script(_MARK)
+        self._start = client.register_script(_START)
+        self._progress = client.register_script(_PROGRESS)
+        self._finish = client.register_script(_FINISH)
+        self._group_made = False
+
+    def _group(self) -> None:
+        """The consumer group, made with the stream the first time (it stays)."""
+        if self._group_made:
+            return
+        try:
+            self.connection.run(lambda: self.connection.client.xgroup_create(
+                QUEUE, GROUP, id="0", mkstream=True))
+        except redis.ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+        self._group_made = True
+
+    def load(self, game_id: str) -> AnalysisState | None:
+        client = self.connection.client
+        row = self.connection.run(lambda: client.hmget(
+            analysis_key(game_id), ["status", "progress", "result"]))
+        return None if row[0] is None else _state(*row)
+
+    def request(self, game_id: str, now: float, max_queued: int) -> AnalysisState | None:
+        known = self.load(game_id)
+        if known is not None:
+            return known
+        self._group()
+        client = self.connection.client
+        if self.queued() >= max_queued:
+            raise QueueFullError
+        # the entry first: a request that dies between the two leaves an entry a worker
+        # runs (it marks the state itself), never a state no worker will ever take
+        self.connection.run(lambda: client.xadd(QUEUE, {"game": game_id}))
+        row = self.connection.run(lambda: self._mark(
+            keys=[analysis_key(game_id), record_key(game_id)], args=[now, _FALLBACK_TTL_MS]))
+        return None if row is None else _state(*row)  # a state: it raced another request
+
+    def take(self, worker: str, block_seconds: float, stale_seconds: float,
+             ) -> QueuedAnalysis | None:
+        self._group()
+        client = self.connection.client
+        claimed = self.connection.run(lambda: client.xautoclaim(
+            QUEUE, GROUP, worker, min_idle_time=round(stale_seconds * 1000), start_id="0-0",
+            count=1))
+        entries = claimed[1]
+        if not entries:
+            wait = min(max(block_seconds, 0.001), LONGEST_WAIT_SECONDS)
+            blocking = self.connection.blocking_client(LONGEST_WAIT_SECONDS)
+            read = self.connection.run(lambda: blocking.xreadgroup(
+                GROUP, worker, {QUEUE: ">"}, count=1, block=max(1, round(wait * 1000))))
+            entries = read[0][1] if read else []
+        for entry, fields in entries:
+            taken = QueuedAnalysis(entry.decode(), fields[b"game"].decode() if fields else "")
+            if fields:
+                return taken
+            self.ack(taken)  # an entry deleted while pending comes back without its fields
+        return None
+
+    def start(self, game_id: str, worker: str, now: float, stale_seconds: float) -> bool:
+        return bool(self.connection.run(lambda: self._start(
+            keys=[analysis_key(game_id), record_key(game_id)],
+            args=[worker, now, stale_seconds, _FALLBACK_TTL_MS])))
+
+    def progress(self, game_id: str, fraction: float, now: float) -> None:
+        self.connection.run(lambda: self._progress(keys=[analysis_key(game_id)],
+                                                   args=[round(fraction, 4), now]))
+
+    def finish(self, game_id: str, result: bytes) -> None:
+        self.connection.run(lambda: self._finish(keys=[analysis_key(game_id)], args=[result]))
+
+    def drop(self, game_id: str) -> None:
+        client = self.connection.client
+        self.connection.run(lambda: client.delete(analysis_key(game_id)))
+
+    def ack(self, taken: QueuedAnalysis) -> None:
+        def both() -> None:
+            pipe = self.connection.client.pipeline(transaction=False)
+            pipe.xack(QUEUE, GROUP, taken.entry)
+            pipe.xdel(QUEUE, taken.entry)
+            pipe.execute()
+
+        self.connection.run(both)
+
+    def queued(self) -> int:
+        client = self.connection.client
+        return int(self.connection.run(lambda: client.xlen(QUEUE)))

@@ -1,0 +1,94 @@
+"""``python -m service.workers --analysis`` as processes on a real Redis: two analysis
+workers run every queued analysis of finished games (no gunicorn, no move worker), each
+exactly once; one killed with SIGKILL in the middle of an analysis leaves it to the
+other, which finishes it; SIGTERM ends one at once, leaving nothing it held lost."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from service import play
+from service.bots import GreedyBot
+from service.config import Config
+from service.engine import apply, view
+from service.storage import GameRecord, redis_stores
+from tests.conftest import ROOT, redis_client, redis_url_for_tests, wait_until
+
+GAMES = 3
+#: the second worker's ANALYSIS_STALE_SECONDS: it takes the killed one's analysis over
+#: this long after that worker's last report
+STALE = 5.0
+#: a few seconds of analysis each: a worker is in the middle of one when it is killed
+RULES = {"preset": "classic", "hand_sizes": [3, 4, 5]}
+
+
+def greedy_game(record: GameRecord) -> play.Change:
+    """A step that plays the game to its end, every seat by greedy's choice (which goes
+    out early: a short game to analyse)."""
+    state, events, bot = record.state, [], GreedyBot()
+    while not state.finished:
+        seat = state.current_seat
+        assert seat is not None
+        state, made = apply(state, seat, bot.choose(view(state, seat)))
+        events += made
+    return play.Change(state, events)
+
+
+@pytest.fixture
+def url(redis_server: str) -> Iterator[str]:
+    url = redis_url_for_tests(redis_server, 14)
+    redis_client(url).flushdb()
+    yield url
+    redis_client(url).flushdb()
+
+
+def analyser(url: str, log: Path, stale: float = 120.0) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "service.workers", "--analysis"], cwd=ROOT,
+                            env={**os.environ, "REDIS_URL": url, "LOG_LEVEL": "info",
+                                 "ANALYSIS_STALE_SECONDS": str(stale)},
+                            stderr=log.open("wb"))
+
+
+def test_two_analysis_workers_run_every_queued_analysis_once_and_a_killed_ones_is_finished(
+    url: str, tmp_path: Path,
+) -> None:
+    stores = redis_stores(Config(redis_url=url))
+    games = []
+    for n in range(GAMES):
+        record, _ = play.create_game(stores, RULES, ["ann", "bob"], f"an-{n}",
+                                     unlisted=True)
+        play.commit(stores, record.game_id, greedy_game)
+        games.append(record.game_id)
+    for g in games:
+        assert play.request_analysis(stores, g, time.time(), 100)[1]
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    first = analyser(url, logs[0])
+    wait_until(lambda: any(stores.analyses.load(g).status == "running" for g in games), 30,
+               "the first worker running an analysis")
+    running = next(g for g in games if stores.analyses.load(g).status == "running")
+    first.send_signal(signal.SIGKILL)  # dies in the middle: its entry stays pending
+    first.wait(10)
+    assert stores.analyses.load(running).status == "running"
+    # the second worker takes the rest at once, and the dead one's once it is stale
+    second = analyser(url, logs[1], stale=STALE)
+    try:
+        wait_until(lambda: all(stores.analyses.load(g).status == "done" for g in games), 120,
+                   "every analysis done, the killed worker's included")
+        assert stores.analyses.queued() == 0
+    finally:
+        second.send_signal(signal.SIGTERM)
+        assert second.wait(10) == 0
+    text = logs[1].read_text()
+    assert text.count("analysed game") == GAMES  # the killed one's too, and none twice
+    for g in games:
+        if g != running:
+            assert [s["seat"] for s in play.analysis_of(stores, g)["seats"]] == [0, 1]
+    stores.close()
