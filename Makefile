@@ -102,6 +102,12 @@ bench-duplicate: $(STAMP)
 bench-analysis: $(STAMP)
 	$(BIN)/python -m tests.bench.bench_analysis $(ARGS)
 
+# The web workers' probe latency, quiet and while analyses run beside them (2 analysis
+# workers, 10 finished games analysed).
+.PHONY: bench-analysis-load
+bench-analysis-load: $(STAMP)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_analysis_load $(ARGS)
+
 # CPU time of single bot decisions (median, p99, max) with a cold cache, on ordinary
 # positions and the worst the rules allow (8 players, 14-card hands, 8 jokers, lay-offs).
 bench-decisions: $(STAMP)

@@ -210,7 +210,7 @@ def redis_server() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def live_server(redis_server: str) -> Iterator[str]:
     """A gunicorn serving the app (gevent workers, 1 s long-polls, 2 s streams) on a free
-    port, and a move worker beside it (bot seats, turn clocks)."""
+    port, and a move worker (bot seats, turn clocks) and an analysis worker beside it."""
     import requests
 
     port = free_port()
@@ -241,12 +241,16 @@ def live_server(redis_server: str) -> Iterator[str]:
         cwd=ROOT, env=env,
     )
     mover = subprocess.Popen([sys.executable, "-m", "service.workers"], cwd=ROOT, env=env)
+    analyser = subprocess.Popen([sys.executable, "-m", "service.workers", "--analysis"],
+                                cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
         yield base
     finally:
         mover.terminate()
+        analyser.terminate()
         proc.terminate()
         proc.wait(30)
         mover.wait(30)
+        analyser.wait(30)

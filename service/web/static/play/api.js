@@ -68,6 +68,13 @@ export class Api {
   }
   rematch(gameId, token) { return this.request("POST", `/v1/games/${enc(gameId)}/rematch`, { token }); }
   solve(body) { return this.request("POST", "/v1/solve", { body }); }
+  /** A finished game's decision analysis (404 `analysis_not_requested` until asked for). */
+  analysis(gameId) { return this.request("GET", `/v1/games/${enc(gameId)}/analysis`); }
+  requestAnalysis(gameId) { return this.request("POST", `/v1/games/${enc(gameId)}/analysis`); }
+  /** A finished game's view at a past version, as the bearer's seat (or a spectator) saw it. */
+  viewAt(gameId, token, version) {
+    return this.request("GET", `/v1/games/${enc(gameId)}?version=${version}`, { token });
+  }
   recordUrl(gameId) { return `${this.base}/v1/games/${enc(gameId)}/record`; }
   scoreSheet(gameId) {
     return this.request("GET", `/v1/games/${enc(gameId)}/record`, { headers: { Accept: "text/plain" } });

@@ -16,6 +16,7 @@
 // `tournaments` (the list of tournaments).
 
 import { AccountPanel } from "./account.js";
+import { renderAnalysis, renderPosition } from "./analysis.js";
 import { Api, Problem } from "./api.js";
 import { backElement, cardElement, cardLabel } from "./cards.js";
 import { LadderView } from "./ladder.js";
@@ -41,11 +42,12 @@ const linger = Math.max(0, Number(params.get("linger") ?? 6000));
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 const state = {
-  features: { lobby: false, record: false },
+  features: { lobby: false, record: false, analysis: false },
   gameId: null, seat: null, token: null, view: null,
   byAccount: false, // the seat is the signed-in account's: `token` is its key, never stored per game
   arranged: false, arrangement: null, queue: [], draining: false, stop: null, acting: null,
   sheet: null, solved: null, // the finished game's score sheet, the last hand's solver answer
+  analysis: null, // the finished game's analysis as last read: { gameId, body, polling }
   live: false, // set by the stream's first view: the events before it are the replay
   // what the stream says between views: each seat's last move (`fresh` until drawn once)
   // and the card counts those moves changed
@@ -266,6 +268,7 @@ function show(view) {
   renderScores(view);
   seat.render(view);
   if (view.status === "finished") showFinal(view);
+  else $("final").hidden = $("analysis").hidden = true;
   if (state.arranged && !state.arrangement && view.you && view.you.hand.length) arrange();
   if (view.status === "finished") sayOutcome(view);
   else say(view.legal_actions.length ? "Your move." : state.token ? "Waiting for the others…" : "Watching live.");
@@ -284,6 +287,7 @@ function show(view) {
  * views of the finished game arrive (the reply, the stream's last view, rematch waits). */
 async function showFinal(view) {
   renderFinal(view, state.sheet?.gameId === view.game_id ? state.sheet.text : null, api.recordUrl(view.game_id));
+  showAnalysis(view);
   if (!state.features.record || state.sheet?.gameId === view.game_id) return;
   state.sheet = { gameId: view.game_id, text: null };
   try {
@@ -292,6 +296,60 @@ async function showFinal(view) {
   } catch (e) {
     state.sheet = null; // the next view of the end asks again
     say(`The record did not load: ${explain(e)}`, true);
+  }
+}
+
+/** The final table's analysis: offered once the game is over, by a button that asks
+ * for it (POST: the analysis at once if someone asked already, else queued), followed
+ * every two seconds while an analysis worker runs it, then shown. */
+function showAnalysis(view) {
+  const box = $("analysis");
+  box.hidden = !state.features.analysis || view.status !== "finished" || view.finish_reason === "aborted";
+  if (box.hidden || state.analysis?.gameId === view.game_id) return;
+  state.analysis = { gameId: view.game_id, body: null, polling: false };
+  $("analysis-body").replaceChildren();
+  $("analysis-position").replaceChildren();
+  $("analyse").hidden = false;
+}
+
+function followAnalysis(view, body) {
+  const mine = state.analysis;
+  if (!mine || mine.gameId !== view.game_id) return; // another game is shown now
+  mine.body = body;
+  $("analyse").hidden = true;
+  const name = (seat) => playerName(view, seat);
+  renderAnalysis($("analysis-body"), body, name, view.players.length, (d) => showPosition(view, d));
+  if (body.status === "done" || mine.polling) return;
+  mine.polling = true;
+  setTimeout(async () => {
+    mine.polling = false;
+    try {
+      followAnalysis(view, await api.analysis(view.game_id));
+    } catch (e) {
+      say(`The analysis did not load: ${explain(e)}`, true);
+    }
+  }, 2000);
+}
+
+async function askAnalysis() {
+  const view = state.view;
+  $("analyse").disabled = true;
+  try {
+    followAnalysis(view, await api.requestAnalysis(view.game_id));
+  } catch (e) {
+    say(`The analysis was not queued: ${explain(e)}`, true);
+  } finally {
+    $("analyse").disabled = false;
+  }
+}
+
+async function showPosition(view, decision) {
+  try {
+    const then = await api.viewAt(view.game_id, state.token, decision.version);
+    renderPosition($("analysis-position"), decision, then, (seat) => playerName(view, seat));
+    $("analysis-position").scrollIntoView({ block: "nearest" });
+  } catch (e) {
+    say(`That position did not load: ${explain(e)}`, true);
   }
 }
 
@@ -416,6 +474,7 @@ async function start() {
     else renderHand(state.view, state.arranged ? state.arrangement : null, act);
   });
   $("hint").addEventListener("click", hint);
+  $("analyse").addEventListener("click", askAnalysis);
   // the last round's result again, to read at leisure (it does not close by itself then)
   $("show-round-end").addEventListener("click", () => { if (state.view?.last_round) roundEnd.show(state.view, false); });
   setInterval(tickClock, 1000);
@@ -424,6 +483,7 @@ async function start() {
     const doc = await api.document();
     state.features.lobby = Boolean(doc.paths["/v1/games"]?.get);
     state.features.record = Boolean(doc.paths["/v1/games/{game_id}/record"]?.get);
+    state.features.analysis = Boolean(doc.paths["/v1/games/{game_id}/analysis"]?.post);
     // the bot ladder is newer than the rest: a deployment without it has no link to it
     $("nav-ladder").hidden = !doc.paths["/v1/ladder/{preset}"]?.get;
     $("nav-ladder").href = ladderLink("classic");
