@@ -58,6 +58,9 @@ variable                   default                     what it sets
 ``WORKER_METRICS_PORT``    ``0``                       a move worker's own ``/metrics`` port
 ``WORKER_NICE``            ``10``                      how much lower a move worker's CPU priority
                                                        is than the web workers' (0 to 19)
+``ANALYSIS_NICE``          ``19``                      how much lower an analysis worker's CPU
+                                                       priority is (0 to 19; 19: batch work, below
+                                                       the moves and the web workers)
 ``OPEN_GAME_TTL_SECONDS``  ``3600`` (1 h)              a game with unclaimed seats expires this
                                                        long after its creation
 ``SEEK_TTL_SECONDS``       ``300``                     an unmatched seek expires after this long
@@ -138,6 +141,7 @@ class Config:
     #: how much lower a move worker's CPU priority is than the web workers' (nice(2)):
     #: under load the kernel serves requests first, bot decisions with what is left
     worker_nice: int = 10
+    analysis_nice: int = 19
     #: webhook URLs on non-public addresses allowed (docs/accounts.md#webhooks): off,
     #: since a webhook is a request the service makes to wherever an account says
     webhook_allow_private: bool = False
@@ -159,6 +163,8 @@ class Config:
                 f"WORKER_METRICS_PORT={self.worker_metrics_port} is not a port (0: none)")
         if not 0 <= self.worker_nice <= 19:
             raise ValueError(f"WORKER_NICE={self.worker_nice} must be from 0 to 19")
+        if not 0 <= self.analysis_nice <= 19:
+            raise ValueError(f"ANALYSIS_NICE={self.analysis_nice} must be from 0 to 19")
         cap = self.bot_games_per_address.strip().lower()
         if cap not in ("", "off", "0", "none", "false"):
             try:

@@ -1,7 +1,9 @@
 """``python -m service.workers``: a move worker process (:mod:`service.workers.moves`), with
 the webhook deliveries (:mod:`service.workers.deliveries`) and the rating worker
 (:mod:`service.workers.ratings`) on threads beside it. ``--analysis``: an analysis worker
-process instead (:mod:`service.workers.analysis`), which runs the games' analyses alone.
+process instead (:mod:`service.workers.analysis`), which runs the games' analyses alone,
+at ``ANALYSIS_NICE`` (19: batch work, which the web workers and the moves always come
+before; ``make bench-analysis-load``).
 
 It reads the service's own environment (``REDIS_URL`` and the rest of
 :class:`~service.config.Config`), needs no gunicorn, and any number may run at once
@@ -73,9 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=os.environ.get("LOG_LEVEL", "info").upper(), handlers=[handler])
     logging.getLogger("urllib3").setLevel(logging.WARNING)  # its debug lines name URLs
     config = Config.from_env()
-    os.nice(config.worker_nice)
     if args.analysis:
+        os.nice(config.analysis_nice)
         return _analyse(config)
+    os.nice(config.worker_nice)
     port = config.worker_metrics_port if args.metrics_port is None else args.metrics_port
     metrics = WorkerMetrics()
     if port:
@@ -146,7 +149,7 @@ def _analyse(config: Any) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, stop)
-    log.info("analysis worker %s started (nice %d)", worker.name, config.worker_nice)
+    log.info("analysis worker %s started (nice %d)", worker.name, config.analysis_nice)
     with contextlib.suppress(Stopped):
         worker.run(stopping.is_set)
     stores.close()

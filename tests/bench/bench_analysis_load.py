@@ -3,15 +3,16 @@ latency while analyses run.
 
 Starts Redis, a 2-worker gunicorn (no move worker: nothing here needs one) and
 ``--analysers`` analysis workers (``python -m service.workers --analysis``, at
-``WORKER_NICE`` as deployed), stores ``--games`` finished 2-seat games (played by
+``ANALYSIS_NICE`` as deployed: 19 unless the environment says otherwise), stores ``--games`` finished 2-seat games (played by
 ``greedy`` in this process), then probes ``GET /v1/rules/presets`` every ``--tick``
 seconds: first quiet, then while the games' analyses, asked for over HTTP, run. Prints
 the probes' median and p99 in both phases, their ratio, and how many analyses were done
 and how long the last took to finish.
 
 Why: an analysis is a minute of CPU, and the promise is that no web worker spends it
-and that it does not slow the web workers either (the analysis workers run at a lower
-CPU priority). The machine is shared; compare the two phases of the same run.
+and that it does not slow the web workers either (the analysis workers run at the lowest
+CPU priority). The machine is shared; compare the two phases of the same run. Two
+analysis workers on two cores keep both busy: the harshest case.
 """
 
 from __future__ import annotations
