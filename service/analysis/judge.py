@@ -39,8 +39,9 @@ from service.research.worlds import World, in_state, sample_worlds
 from service.solver import GAME_STEP_BUDGET, analyze
 
 from .final_turn import final_discard_scores
+from .policy import STATE_POLICIES
 
-__all__ = ["DEFAULT", "JUDGEMENTS", "THRESHOLDS", "Settings", "Verdict", "accuracy", "blind",
+__all__ = ["DEFAULT", "JUDGEMENTS", "MARGIN", "THRESHOLDS", "Settings", "Verdict", "accuracy", "blind",
            "judge", "judgement", "key_of"]
 
 #: Regret (points of expected round penalty) from which a decision is an inaccuracy, a
@@ -48,6 +49,11 @@ __all__ = ["DEFAULT", "JUDGEMENTS", "THRESHOLDS", "Settings", "Verdict", "accura
 THRESHOLDS = {"inaccuracy": 2.0, "mistake": 5.0, "blunder": 10.0}
 #: Every judgement, from the mildest; a decision below them all has none (``None``).
 JUDGEMENTS = tuple(THRESHOLDS)
+#: A decision is named by its regret less this many standard errors (of the worlds'
+#: paired differences): a word only where the worlds agree on it. Measured on 244
+#: decisions of 3 games, two sampling seeds named 25% of them differently by the plain
+#: regret, 4% by this margin (the sampling noise of 4 worlds is several points).
+MARGIN = 2.0
 #: The regret at which a decision's accuracy has fallen to 1/e of 100 (see accuracy()).
 ACCURACY_SCALE = 10.0
 
@@ -76,7 +82,8 @@ DEFAULT = Settings()
 class Verdict:
     """One decision judged: the action taken, the best candidate, the expected round
     penalty of each candidate looked at (``values``, by :func:`key_of`), the regret
-    (taken minus best, 0 for a best move) and the judgement (``None`` below
+    (taken minus best, 0 for a best move), its ``standard_error`` over the worlds, and
+    the judgement of the regret less :data:`MARGIN` standard errors (``None`` below
     :data:`THRESHOLDS`). ``exact``: a final
     discard, judged without sampling."""
 
@@ -88,11 +95,13 @@ class Verdict:
     judgement: str | None
     values: dict[str, float]
     exact: bool
+    standard_error: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {"version": self.version, "seat": self.seat, "action": self.action,
                 "best": self.best, "regret": round(self.regret, 3),
                 "judgement": self.judgement, "exact": self.exact,
+                "standard_error": round(self.standard_error, 3),
                 "values": {k: round(v, 3) for k, v in self.values.items()}}
 
 
@@ -175,13 +184,18 @@ def _round_score(state: GameState, seat: int, first: ActionBody, policy: str,
     before = state.totals()[seat]
     state, _ = apply(state, seat, first, _actor(state, seat))
     bots = {}
+    from_state = STATE_POLICIES.get(policy)  # the same moves, without a view a step
     round_index = state.round_index
     while state.current_seat is not None and state.round_index == round_index:
         s = state.current_seat
-        if s not in bots:
-            bots[s] = make_bot(policy, seed=f"{seed}:{s}")
         by = _actor(state, s)
-        state, _ = apply(state, s, bots[s].choose(view(state, s, by)), by)
+        if from_state is not None:
+            move = from_state(state, s)
+        else:
+            if s not in bots:
+                bots[s] = make_bot(policy, seed=f"{seed}:{s}")
+            move = bots[s].choose(view(state, s, by))
+        state, _ = apply(state, s, move, by)
     return state.totals()[seat] - before
 
 
@@ -196,27 +210,37 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
     taken = key_of(action)
     knowledge = Knowledge.of(seat_view, seat_events)
     position = blind(state, knowledge)
+    scores: dict[str, list[int]] = {}  # each candidate's round score in each world
     if position.phase == FINAL_DISCARD:
         exact = final_discard_scores(position, seat)
-        values = {f"discard:{card_name(c)}": float(v) for c, v in exact.items()}
+        scores = {f"discard:{card_name(c)}": [v] for c, v in exact.items()}
         actions: dict[str, Any] = {k: {"type": "discard", "card": k.split(":", 1)[1]}
-                                   for k in values}
+                                   for k in scores}
     else:
         actions = _candidates(position, seat, taken, settings.candidates)
         if taken not in actions:
             raise ValueError(f"{taken} is not a legal action here")
         rng = random.Random(f"{settings.seed}:{state.version}:{seat}")
         worlds = sample_worlds(knowledge, settings.worlds, rng)
-        values = {}
         for key, body in actions.items():
-            total = 0
-            for i, world in enumerate(worlds):
-                seed = f"{settings.seed}:{state.version}:{i}"
-                total += _round_score(in_state(position, world, seed), seat, body,
-                                      settings.policy, seed)
-            values[key] = total / len(worlds)
+            scores[key] = [
+                _round_score(in_state(position, world, f"{settings.seed}:{state.version}:{i}"),
+                             seat, body, settings.policy, f"{settings.seed}:{state.version}:{i}")
+                for i, world in enumerate(worlds)]
+    values = {k: sum(v) / len(v) for k, v in scores.items()}
     best = min(values, key=lambda k: (values[k], k != taken, k))
     regret = max(0.0, values[taken] - values[best])
+    error = _standard_error([a - b for a, b in zip(scores[taken], scores[best], strict=True)])
     return Verdict(state.version, seat, dict(action), dict(actions[best]), regret,
-                   judgement(regret), values, position.phase == FINAL_DISCARD)
+                   judgement(max(0.0, regret - MARGIN * error)), values,
+                   position.phase == FINAL_DISCARD, error)
+
+
+def _standard_error(differences: list[int]) -> float:
+    """The standard error of the mean of the worlds' paired differences (0 with one)."""
+    n = len(differences)
+    if n < 2:
+        return 0.0
+    mean = sum(differences) / n
+    return math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
 

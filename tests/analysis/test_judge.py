@@ -17,6 +17,7 @@ import pytest
 from service.analysis.final_turn import final_discard_scores
 from service.analysis.game import Decision, decisions_of
 from service.analysis.judge import (
+    MARGIN,
     THRESHOLDS,
     Settings,
     accuracy,
@@ -103,7 +104,10 @@ def test_the_verdict_names_a_best_action_among_those_it_compared_and_the_regret_
         assert key_of(d.action) in verdict.values
         assert verdict.regret >= 0
         assert verdict.values[key_of(verdict.best)] == min(verdict.values.values())
-        assert verdict.judgement == judgement(verdict.regret)
+        assert verdict.judgement == judgement(
+            max(0.0, verdict.regret - MARGIN * verdict.standard_error))
+        if verdict.exact:
+            assert verdict.standard_error == 0.0
         if d.state.phase in ("draw", "final_draw"):
             assert {k.split(":")[0] for k in verdict.values} == {"draw"}
 

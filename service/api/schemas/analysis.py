@@ -49,9 +49,13 @@ class DecisionSchema(Schema):
     regret = fields.Float(required=True, metadata={
         "description": "The expected round penalty of the move taken minus the best's, in "
                        "points, judged from what the seat could see then and nothing more."})
+    standard_error = fields.Float(required=True, metadata={
+        "description": "The regret's standard error over the sampled worlds (0: exact)."})
     judgement = fields.String(required=True, allow_none=True,
                               validate=validate.OneOf(JUDGEMENTS), metadata={
-                                  "description": "null below 2 points of regret."})
+                                  "description": "Of the regret less twice its standard "
+                                                 "error: null below 2 points, `inaccuracy` "
+                                                 "from 2, `mistake` from 5, `blunder` from 10."})
     exact = fields.Boolean(required=True, metadata={
         "description": "A final turn's discard, judged exactly (no sampling)."})
     values = fields.Dict(keys=fields.String(), values=fields.Float(), required=True, metadata={
