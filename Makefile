@@ -102,6 +102,12 @@ bench-duplicate: $(STAMP)
 bench-analysis: $(STAMP)
 	$(BIN)/python -m tests.bench.bench_analysis $(ARGS)
 
+# What the analysis says of the reference bots: accuracy and judgements per bot over deals
+# played in every seat rotation, and the blunders found in the analyser's own policy.
+.PHONY: bench-analysis-verdicts
+bench-analysis-verdicts: $(STAMP)
+	$(BIN)/python -m tests.bench.bench_analysis_verdicts $(ARGS)
+
 # The web workers' probe latency, quiet and while analyses run beside them (2 analysis
 # workers, 10 finished games analysed).
 .PHONY: bench-analysis-load

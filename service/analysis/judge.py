@@ -222,11 +222,11 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
             raise ValueError(f"{taken} is not a legal action here")
         rng = random.Random(f"{settings.seed}:{state.version}:{seat}")
         worlds = sample_worlds(knowledge, settings.worlds, rng)
+        seeds = [f"{settings.seed}:{state.version}:{i}" for i in range(len(worlds))]
         for key, body in actions.items():
-            scores[key] = [
-                _round_score(in_state(position, world, f"{settings.seed}:{state.version}:{i}"),
-                             seat, body, settings.policy, f"{settings.seed}:{state.version}:{i}")
-                for i, world in enumerate(worlds)]
+            scores[key] = [_round_score(in_state(position, world, seed), seat, body,
+                                        settings.policy, seed)
+                           for world, seed in zip(worlds, seeds, strict=True)]
     values = {k: sum(v) / len(v) for k, v in scores.items()}
     best = min(values, key=lambda k: (values[k], k != taken, k))
     regret = max(0.0, values[taken] - values[best])
