@@ -84,6 +84,11 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
     spectator.open(f"{live_server}/play/?game={game_id}&watch=1&pace={PACE}")
     spectator.until(lambda: spectator.data("live") == "true", what="the spectator following live")
     spectator.js(RECORD_LOG)
+    # every version the spectator's page shows, as it shows it (a short game gives the
+    # loop below few turns to sample it at)
+    spectator.js("window.__versions = new Set([document.body.dataset.version]);"
+                 "new MutationObserver(() => window.__versions.add(document.body.dataset.version))"
+                 ".observe(document.body, {attributes: true, attributeFilter: ['data-version']});")
     shots: set[str] = set()
     spectator_versions: set[str] = set()
     reloaded = False
@@ -157,6 +162,7 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
     spectator.assert_fits("on the final table")
     player.assert_fits("on the final table")
     # live: the spectator saw the game move on, view by view, not only its end
+    spectator_versions |= set(spectator.js("return [...window.__versions];"))
     assert len(spectator_versions) >= 4, spectator_versions
     # every move reached both pages; the player's log was rebuilt after the reload
     count = "return document.querySelectorAll('#log li').length"
