@@ -35,7 +35,7 @@ from service.engine.legal import ActionBody, legal_actions
 from service.engine.seats import PLAYER, SERVICE, played_by_service
 from service.engine.state import DRAW, FINAL_DISCARD, FINAL_DRAW
 from service.research.knowledge import Knowledge
-from service.research.worlds import World, in_state, sample_worlds
+from service.research.worlds import deal, in_state, sample_worlds
 from service.solver import GAME_STEP_BUDGET, analyze
 
 from .final_turn import final_discard_scores
@@ -143,13 +143,7 @@ def blind(state: GameState, knowledge: Knowledge) -> GameState:
     """``state`` with every card its seat could not see dealt again in a fixed order
     (the unseen cards sorted, to the other seats' unknown cards, then the stock) and a
     constant seed: the position as the seat knows it, with nothing of the true deal."""
-    pool = list(knowledge.unseen)
-    hands, at = [], 0
-    for s, known in enumerate(knowledge.known):
-        hands.append(tuple(sorted((*known, *pool[at:at + knowledge.hidden[s]]))))
-        at += knowledge.hidden[s]
-    world = World(tuple(hands), tuple(pool[at:]))
-    blinded = in_state(state, world, "blind")
+    blinded = in_state(state, deal(knowledge, list(knowledge.unseen)), "blind")
     return replace(blinded, seed_salt="blind")
 
 

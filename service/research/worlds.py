@@ -19,7 +19,7 @@ from service.engine.state import GameState
 
 from .knowledge import Knowledge
 
-__all__ = ["World", "in_state", "sample_worlds"]
+__all__ = ["World", "deal", "in_state", "sample_worlds"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +38,20 @@ def sample_worlds(knowledge: Knowledge, n: int, rng: random.Random) -> list[Worl
     for _ in range(n):
         pool = list(knowledge.unseen)
         rng.shuffle(pool)
-        hands = []
-        at = 0
-        for s, known in enumerate(knowledge.known):
-            extra = pool[at:at + knowledge.hidden[s]]
-            at += knowledge.hidden[s]
-            hands.append(tuple(sorted((*known, *extra))))
-        out.append(World(tuple(hands), tuple(pool[at:])))
+        out.append(deal(knowledge, pool))
     return out
+
+
+def deal(knowledge: Knowledge, pool: list[int]) -> World:
+    """The world that deals ``pool`` (the unseen cards, in some order) to the other seats'
+    unknown cards in seat order, the rest to the stock, top first."""
+    hands = []
+    at = 0
+    for s, known in enumerate(knowledge.known):
+        extra = pool[at:at + knowledge.hidden[s]]
+        at += knowledge.hidden[s]
+        hands.append(tuple(sorted((*known, *extra))))
+    return World(tuple(hands), tuple(pool[at:]))
 
 
 def in_state(state: GameState, world: World, seed: str) -> GameState:

@@ -27,23 +27,12 @@ import time
 import requests
 
 from service import play
-from service.bots import GreedyBot
 from service.config import Config
-from service.engine import apply, view
 from service.match.local import ROOT, local_service
-from service.storage import GameRecord, redis_stores
+from service.storage import redis_stores
+from tests.play.finished_games import greedy_game
 
 RULES = {"preset": "classic", "hand_sizes": [3, 5, 7, 9]}
-
-
-def greedy_game(record: GameRecord) -> play.Change:
-    state, events, bot = record.state, [], GreedyBot()
-    while not state.finished:
-        seat = state.current_seat
-        assert seat is not None
-        state, made = apply(state, seat, bot.choose(view(state, seat)))
-        events += made
-    return play.Change(state, events)
 
 
 def probe(url: str, seconds: float, tick: float) -> list[float]:

@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 
 from service import play
-from service.bots import GreedyBot
 from service.config import Config
-from service.engine import apply, view
-from service.storage import GameRecord, redis_stores
+from service.storage import redis_stores
 from tests.conftest import ROOT, redis_client, redis_url_for_tests, wait_until
+from tests.play.finished_games import greedy_game
 
 GAMES = 3
 #: the second worker's ANALYSIS_STALE_SECONDS: it takes the killed one's analysis over
@@ -28,18 +27,6 @@ GAMES = 3
 STALE = 5.0
 #: a few seconds of analysis each: a worker is in the middle of one when it is killed
 RULES = {"preset": "classic", "hand_sizes": [3, 4, 5]}
-
-
-def greedy_game(record: GameRecord) -> play.Change:
-    """A step that plays the game to its end, every seat by greedy's choice (which goes
-    out early: a short game to analyse)."""
-    state, events, bot = record.state, [], GreedyBot()
-    while not state.finished:
-        seat = state.current_seat
-        assert seat is not None
-        state, made = apply(state, seat, bot.choose(view(state, seat)))
-        events += made
-    return play.Change(state, events)
 
 
 @pytest.fixture

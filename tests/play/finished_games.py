@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from service import play
+from service.analysis.policy import greedy_move
 from service.engine import apply, legal_actions
 from service.storage import Account, GameRecord, Stores
 
-__all__ = ["SHORT", "finish_game", "whole_game"]
+__all__ = ["SHORT", "finish_game", "greedy_game", "whole_game"]
 
 #: One round of three cards: about 25 versions a game.
 SHORT = {"preset": "classic", "hand_sizes": [3]}
@@ -36,6 +37,18 @@ def whole_game(record: GameRecord) -> play.Change:
         seat = state.current_seat
         assert seat is not None
         state, made = apply(state, seat, _choice(legal_actions(state, seat)))
+        events += made
+    return play.Change(state, events)
+
+
+def greedy_game(record: GameRecord) -> play.Change:
+    """A step that plays the game to its end, every seat by ``greedy``'s moves (which go
+    out early: a short game to analyse)."""
+    state, events = record.state, []
+    while not state.finished:
+        seat = state.current_seat
+        assert seat is not None
+        state, made = apply(state, seat, greedy_move(state, seat))
         events += made
     return play.Change(state, events)
 
