@@ -10,8 +10,8 @@ the judge is given. The same record and settings give the same analysis.
 Per seat: ``accuracy`` (the mean of its decisions' accuracies, :func:`.judge.accuracy`),
 ``expected_loss`` (the sum of its regrets: the points its decisions cost on average
 against the best candidates), and how many decisions were inaccuracies, mistakes and
-blunders (:data:`.judge.THRESHOLDS`). ``luck`` is not given yet: it needs a playout of
-each round from its deal as well.
+blunders (:data:`.judge.THRESHOLDS`), and ``luck`` (:func:`luck`): the points the cards
+and the other seats' play saved it, against what it could expect.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any
 from service.engine import GameState, opening_events, view
 from service.verify.replay import initial_state, replay_steps
 
-from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge
+from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge, key_of
 
-__all__ = ["DECISIONS", "Decision", "analyse", "decisions_of", "summary"]
+__all__ = ["DECISIONS", "Decision", "analyse", "decisions_of", "luck", "summary"]
 
 #: The action types judged: the turn moves a seat chooses.
 DECISIONS = frozenset({"draw", "discard", "go_out"})
@@ -66,8 +66,36 @@ def decisions_of(record: Mapping[str, Any]) -> Iterator[Decision]:
         hear(step.events)
 
 
-def summary(verdicts: list[Verdict], players: int) -> list[dict[str, Any]]:
-    """Each seat's accuracy, expected loss and counts of judgements."""
+def luck(verdicts: list[Verdict], rounds: list[int], record: Mapping[str, Any],
+         seat: int) -> float:
+    """The penalty points ``seat`` was expected to score less those it scored, summed
+    over the scored rounds it made a decision in (positive: luckier than expected).
+
+    A round's expectation is the expected round penalty of the action the seat took at its
+    first decision of the round (the worlds drawn from what it saw of the deal, played
+    out, the policy playing on), plus what each of its later decisions of the round cost
+    against the policy's move there (the value of the move taken less the policy's: its
+    own play, not luck; not the regret, which is against the best of noisy estimates and
+    so biased upwards). ``rounds[i]`` is the round (0-based) of ``verdicts[i]``."""
+    scored = record["rounds"]
+    total = 0.0
+    seen: set[int] = set()
+    for verdict, r in zip(verdicts, rounds, strict=True):
+        if verdict.seat != seat or r >= len(scored) or "results" not in scored[r]:
+            continue
+        taken = verdict.values[key_of(verdict.action)]
+        if r not in seen:
+            seen.add(r)
+            total += taken - scored[r]["results"][seat]["score"]
+        else:
+            total += taken - verdict.values[verdict.policy]
+    return total
+
+
+def summary(verdicts: list[Verdict], players: int, rounds: list[int] | None = None,
+            record: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Each seat's accuracy, expected loss, counts of judgements and (given each
+    verdict's round and the ``record``) luck."""
     out = []
     for seat in range(players):
         own = [v for v in verdicts if v.seat == seat]
@@ -80,6 +108,8 @@ def summary(verdicts: list[Verdict], players: int) -> list[dict[str, Any]]:
         for name in THRESHOLDS:
             row[PLURAL[name]] = sum(
                 v.judgement == name for v in own)
+        if rounds is not None and record is not None:
+            row["luck"] = round(luck(verdicts, rounds, record, seat), 2)
         out.append(row)
     return out
 
@@ -91,12 +121,13 @@ def analyse(record: Mapping[str, Any], settings: Settings = DEFAULT,
     if record.get("finish_reason") == "aborted":
         raise ValueError("an aborted game has no result to analyse")
     total = sum(a["type"] in DECISIONS for a in record["actions"])
-    verdicts = []
+    verdicts, rounds = [], []
     for d in decisions_of(record):
         verdicts.append(judge(d.state, d.seat, d.seat_view, d.seat_events, d.action,
                               settings))
+        rounds.append(d.state.round_index)
         if progress is not None:
             progress(len(verdicts), total)
     return {"settings": settings.to_dict(),
-            "seats": summary(verdicts, len(record["players"])),
+            "seats": summary(verdicts, len(record["players"]), rounds, record),
             "decisions": [v.to_dict() for v in verdicts]}

@@ -95,6 +95,8 @@ def _sse(message: play.Message) -> bytes:
     if message.kind == "heartbeat":
         return b": ping\n\n"
     assert message.data is not None
+    if message.kind == "analysis":
+        return b"event: analysis\ndata: %s\n\n" % orjson.dumps(message.data)
     return b"event: end\nretry: %d\ndata: %s\n\n" % (message.data["retry_ms"],
                                                     orjson.dumps(message.data))
 
@@ -107,13 +109,14 @@ def _ndjson(message: play.Message) -> bytes:
         return message.body  # framed by _ndjson_view
     if message.kind == "heartbeat":
         return b"\n"
-    return orjson.dumps({"type": "end", **(message.data or {})}) + b"\n"
+    return orjson.dumps({"type": message.kind, **(message.data or {})}) + b"\n"
 
 
 STREAM_DOC = {
     200: {
         "description": "The stream: the events after the cursor, then your view; on every "
-        "move the new events, then the new view; heartbeats while idle; a last `end` "
+        "move the new events, then the new view; heartbeats while idle; on a finished game "
+        "whose analysis is queued or running, its progress until it is done; a last `end` "
         "message. See docs/streams.md.",
         # Why both forms: OpenAPI 3.2 gives a sequential media type's items `itemSchema`,
         # and `schema` the whole stream read as an array of them; the tools this document

@@ -6,7 +6,9 @@ it ends is decided and tested here once, on the in-memory store, for both format
 
 What a stream sends (``docs/streams.md``): on connect the events after the cursor, then
 the bearer's current view; on every move the new events, then the new view; a
-heartbeat when nothing happened for ``heartbeat_seconds``; and a last ``end`` message
+heartbeat when nothing happened for ``heartbeat_seconds``; on a finished game with an
+analysis asked for, an ``analysis`` message (its status and progress) at once and at
+each change, the stream staying open until it is done; and a last ``end`` message
 (``finished`` after a finished game's final view, ``max_duration``, ``shutdown``, or
 ``unavailable`` when the store failed)
 with a retry hint. Events carry their ``seq``, so a client resumes exactly where it was.
@@ -67,8 +69,9 @@ class Message:
     """One message of a stream.
 
     ``kind`` is ``event`` (``data`` the event as the bearer may see it, ``seq`` its
-    number), ``view`` (``body`` the rendered view, the bytes GET returns), ``heartbeat``
-    or ``end`` (``data``: ``reason`` and ``retry_ms``)."""
+    number), ``view`` (``body`` the rendered view, the bytes GET returns), ``analysis``
+    (``data``: ``status`` and ``progress`` of the finished game's analysis),
+    ``heartbeat`` or ``end`` (``data``: ``reason`` and ``retry_ms``)."""
 
     kind: str
     data: dict[str, Any] | None = None
@@ -152,6 +155,7 @@ def stream_messages(
             # yet announced is followed by that move's wake-up, which reads again)
             record = watch.load(at_least=known_version)
             sent_view: tuple[Any, ...] | None = None
+            sent_analysis: dict[str, Any] | None = None
             while True:
                 newest = record.state.event_seq
                 while after < newest:
@@ -170,8 +174,18 @@ def stream_messages(
                     yield Message("view", body=body)
                     sent_view = key
                 if record.state.finished:
-                    yield end_message("finished")
-                    return
+                    # a finished game's analysis, followed while a worker has it: its
+                    # changes are published on the game's channel like a move
+                    analysis = watch.shared(("analysis",),
+                                            partial(stores.analyses.load, game_id))
+                    if analysis is not None:
+                        shown = {"status": analysis.status, "progress": analysis.progress}
+                        if shown != sent_analysis:
+                            yield Message("analysis", shown)
+                            sent_analysis = shown
+                    if analysis is None or analysis.status == "done":
+                        yield end_message("finished")
+                        return
                 while True:
                     if stopping():
                         yield end_message("shutdown")
@@ -187,7 +201,8 @@ def stream_messages(
                     yield Message("heartbeat")
                 if stopping():
                     continue  # the shutdown's wake-up: end without another read
-                record = watch.load(at_least=record.state.version)
+                if not record.state.finished:  # (a finished game's wake-up: its analysis)
+                    record = watch.load(at_least=record.state.version)
     except StorageUnavailableError:
         yield end_message("unavailable")
 

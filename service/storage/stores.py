@@ -163,5 +163,5 @@ def memory_stores(config: Config | None = None) -> Stores:
         webhook_schedule=MemorySchedule(),
         ratings=MemoryRatings(),
         ladder=MemoryLadder(),
-        analyses=MemoryAnalyses(),
+        analyses=MemoryAnalyses(shared),
     )

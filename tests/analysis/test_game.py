@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.analysis.game import DECISIONS, analyse, decisions_of
-from service.analysis.judge import Settings, accuracy
+from service.analysis.judge import Settings, accuracy, key_of
 from service.match.inprocess import record_in_process
 
 QUICK = Settings(worlds=2, candidates=2)
@@ -59,3 +59,35 @@ def test_a_seat_is_given_only_its_own_share_of_the_events(record: dict) -> None:
 def test_an_aborted_game_is_not_analysed(record: dict) -> None:
     with pytest.raises(ValueError, match="aborted"):
         analyse({**record, "finish_reason": "aborted"}, QUICK)
+
+
+def test_luck_is_each_rounds_expectation_at_its_first_decision_less_its_score(record: dict,
+                                                                               ) -> None:
+    result = analyse(record, QUICK)
+    rounds = [d.state.round_index for d in decisions_of(record)]
+    for row in result["seats"]:
+        seat, luck, seen = row["seat"], 0.0, set()
+        for d, r in zip(result["decisions"], rounds, strict=True):
+            if d["seat"] != seat:
+                continue
+            taken = d["values"][key_of(d["action"])]
+            if r in seen:
+                luck += taken - d["values"][d["policy"]]  # its own later play is not luck
+                continue
+            seen.add(r)
+            luck += taken - record["rounds"][r]["results"][seat]["score"]
+        assert seen == {0, 1, 2}
+        assert row["luck"] == pytest.approx(luck, abs=0.05)
+
+
+def test_luck_averages_about_zero_over_games_of_the_policy_itself() -> None:
+    # the expectation is of play by the policy, so in its own games what is left is luck;
+    # summing the regrets instead (biased upwards) made it +13 a seat here
+    lucks = []
+    for i in range(8):
+        game = record_in_process(["greedy", "greedy"], f"luck-{i}", RULES)
+        lucks += [row["luck"] for row in analyse(game, QUICK)["seats"]]
+    mean = sum(lucks) / len(lucks)
+    spread = (sum((x - mean) ** 2 for x in lucks) / (len(lucks) - 1) / len(lucks)) ** 0.5
+    assert spread > 0
+    assert abs(mean) < 3 * spread, (mean, spread)

@@ -7,6 +7,7 @@ another."""
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import replace
 
@@ -20,6 +21,7 @@ from service.workers.analysis import AnalysisWorker
 
 from .conftest import new_table
 from .test_records import play_out
+from .test_streams import ndjson_lines, until_view
 
 SHORT = {"preset": "classic", "hand_sizes": [3, 4]}
 
@@ -50,7 +52,7 @@ def test_a_finished_game_is_queued_analysed_by_a_worker_and_served_done(
     body = done.json
     assert body["status"] == "done" and body["progress"] == 1.0
     assert {"seat", "decisions", "accuracy", "expected_loss", "inaccuracies", "mistakes",
-            "blunders"} <= set(body["seats"][0])
+            "blunders", "luck"} <= set(body["seats"][0])
     record = client.get(f"/v1/games/{game_id}/record").json
     moves = [v for v, a in enumerate(record["actions"])
              if a["type"] in ("draw", "discard", "go_out")]
@@ -113,3 +115,29 @@ def test_an_entry_a_dead_worker_took_is_claimed_by_another_and_run(
         assert stores.analyses.start(game_id, "live-worker", time.time() + 120, 60.0)
     finally:
         stores.close()
+
+
+def test_the_games_stream_shows_its_analysis_progress_on_a_real_redis_then_ends(
+        client: FlaskClient, redis_db: redis.Redis, config: Config) -> None:
+    game_id = finished_game(client, redis_db, "streamed")
+    assert client.post(f"/v1/games/{game_id}/analysis").status_code == 202
+    response = client.get(f"/v1/games/{game_id}/stream",
+                          headers={"Accept": "application/x-ndjson"}, buffered=False)
+    lines = ndjson_lines(response)
+    _, final = until_view(lines)  # the game's events, then its final view
+    assert final["status"] == "finished"
+    assert next(lines) == {"type": "analysis", "status": "queued", "progress": 0.0}
+    stores = redis_stores(config)
+    worker = AnalysisWorker(stores, name="stream-worker", idle_seconds=1.0)
+    ran = threading.Thread(target=worker.step)
+    ran.start()  # a worker beside the stream: its changes are published on the game's channel
+    try:
+        rest = [line for line in lines if line is not None]
+    finally:
+        ran.join()
+        stores.close()
+    analysis = [line for line in rest if line["type"] == "analysis"]
+    assert analysis[-1] == {"type": "analysis", "status": "done", "progress": 1.0}
+    assert any(a["status"] == "running" for a in analysis)
+    assert [line["type"] for line in rest if line["type"] != "analysis"] == ["end"]
+    assert rest[-1]["reason"] == "finished"

@@ -48,13 +48,14 @@ def main() -> None:
         results = list(pool.map(_analysed, jobs))
     regrets: dict[str, list[float]] = defaultdict(list)
     words: dict[str, dict[str | None, int]] = defaultdict(lambda: defaultdict(int))
-    own_blunders = own_decisions = 0
+    own_blunders = own_mistakes = own_decisions = 0
     for n, (bots, result) in enumerate(results):
         own = n >= args.deals * len(BOTS)
         for d in result["decisions"]:
             if own:
                 own_decisions += 1
                 own_blunders += d["judgement"] == "blunder"
+                own_mistakes += d["judgement"] == "mistake"
                 continue
             bot = bots[d["seat"]]
             regrets[bot].append(d["regret"])
@@ -64,14 +65,15 @@ def main() -> None:
           f"{time.monotonic() - started:.0f} s on {args.jobs} processes")
     print(f"{'bot':<8} {'decisions':>9} {'accuracy':>9} {'inaccuracies':>13} {'mistakes':>9} "
           f"{'blunders':>9}  (per 100 decisions)")
-    for bot in sorted(BOTS, key=lambda b: sum(map(accuracy, regrets[b])) / len(regrets[b])):
+    for bot in sorted((b for b in BOTS if regrets[b]),
+                      key=lambda b: sum(map(accuracy, regrets[b])) / len(regrets[b])):
         n = len(regrets[bot])
         mean = sum(map(accuracy, regrets[bot])) / n
         per = {w: 100 * words[bot][w] / n for w in ("inaccuracy", "mistake", "blunder")}
         print(f"{bot:<8} {n:>9} {mean:>9.1f} {per['inaccuracy']:>13.1f} "
               f"{per['mistake']:>9.1f} {per['blunder']:>9.1f}")
     print(f"the analyser's own policy (greedy x4, {args.own} games): {own_blunders} "
-          f"blunders in {own_decisions} decisions")
+          f"blunders and {own_mistakes} mistakes in {own_decisions} decisions")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service import play
-from service.analysis.policy import greedy_move
+from service.bots.playout import greedy_move
 from service.engine import apply, legal_actions
 from service.storage import Account, GameRecord, Stores
 

@@ -143,6 +143,50 @@ def test_a_finished_game_ends_the_stream_after_its_final_view(stores: Stores) ->
     assert events[-1] is not None and events[-1]["type"] == "game_finished"
 
 
+def test_a_finished_games_stream_follows_its_analysis_until_done_then_ends(
+    stores: Stores,
+) -> None:
+    record, tokens = _game(stores, hand_sizes=[3])
+    rng = random.Random(3)
+    while not stores.games.load(record.game_id).state.finished:
+        _move(stores, record.game_id, tokens, rng)
+    game_id = record.game_id
+    stores.analyses.request(game_id, 0.0, 10)
+    messages = _stream(stores, game_id, None, after=stores.games.load(game_id).state.event_seq)
+    assert next(messages).kind == "view"
+    assert next(messages) == Message("analysis", {"status": "queued", "progress": 0.0})
+
+    def work() -> None:  # what an analysis worker writes, each change waking the stream
+        time.sleep(0.05)
+        stores.analyses.start(game_id, "w", 1.0, 60.0)
+        time.sleep(0.05)
+        stores.analyses.progress(game_id, 0.5, 2.0)
+        time.sleep(0.05)
+        stores.analyses.finish(game_id, b"{}")
+
+    threading.Thread(target=work).start()
+    got = list(messages)
+    shown = [m.data for m in got if m.kind == "analysis"]
+    assert shown[-1] == {"status": "done", "progress": 1.0}
+    # in order, never backwards (changes that come faster than the stream reads may merge)
+    order = ["queued", "running", "done"]
+    assert [order.index(a["status"]) for a in shown] == sorted(
+        order.index(a["status"]) for a in shown)
+    assert [a["progress"] for a in shown] == sorted(a["progress"] for a in shown)
+    assert [m.kind for m in got if m.kind != "analysis"] == ["end"]
+    assert got[-1].data == {"reason": "finished", "retry_ms": play.END_RETRY_MS}
+
+
+def test_a_finished_game_without_an_analysis_ends_its_stream_at_once(stores: Stores) -> None:
+    record, tokens = _game(stores, hand_sizes=[3])
+    rng = random.Random(4)
+    while not stores.games.load(record.game_id).state.finished:
+        _move(stores, record.game_id, tokens, rng)
+    got = list(_stream(stores, record.game_id, None,
+                       after=stores.games.load(record.game_id).state.event_seq))
+    assert [m.kind for m in got] == ["view", "end"]
+
+
 def test_a_cursor_beyond_the_newest_event_is_refused(stores: Stores) -> None:
     record, _ = _game(stores)
     play.check_cursor(record, record.state.event_seq)

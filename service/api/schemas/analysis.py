@@ -35,6 +35,11 @@ class SeatAnalysisSchema(Schema):
     inaccuracies = fields.Integer(required=True, metadata={"description": "Regret 2 to 5."})
     mistakes = fields.Integer(required=True, metadata={"description": "Regret 5 to 10."})
     blunders = fields.Integer(required=True, metadata={"description": "Regret 10 or more."})
+    luck = fields.Float(required=True, metadata={
+        "description": "Penalty points the seat was expected to score less those it scored, "
+                       "over the rounds it decided in: each round's expectation from what "
+                       "it saw at its first decision, plus what its own later decisions "
+                       "cost (positive: luckier than expected).", "example": 6.5})
 
 
 class DecisionSchema(Schema):
@@ -62,6 +67,10 @@ class DecisionSchema(Schema):
         "description": "The expected round penalty of each candidate compared, by name "
                        "(`draw:stock`, `draw:discard`, `discard:QH`, `go_out`).",
         "example": {"discard:QH": 12.5, "discard:7C": 9.75}})
+    policy = fields.String(required=True, metadata={
+        "description": "The policy bot's move here, by the names of `values`: the move "
+                       "the playouts assume of the seat (what `luck` is measured against).",
+        "example": "discard:7C"})
 
 
 class SettingsSchema(Schema):
@@ -72,6 +81,9 @@ class SettingsSchema(Schema):
     policy = fields.String(required=True, metadata={
         "description": "The bot that plays every seat to the round's end."})
     seed = fields.String(required=True)
+    relook = fields.Integer(required=True, metadata={
+        "description": "A decision the first look names a mistake or a blunder is judged "
+                       "again on this many times the worlds, fresh ones (1: never)."})
 
 
 class AnalysisSchema(Schema):

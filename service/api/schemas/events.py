@@ -289,6 +289,20 @@ class StreamEndMessageSchema(StreamEndSchema):
     type = fields.String(required=True, validate=validate.OneOf(["end"]))
 
 
+class StreamAnalysisSchema(Schema):
+    """Where the finished game's analysis stands (SSE: `event: analysis`)."""
+
+    status = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done"]),
+                           metadata={"description": "As `GET …/analysis` says; once `done`, "
+                                                    "`GET …/analysis` serves it and the "
+                                                    "stream ends."})
+    progress = fields.Float(required=True, metadata={"description": "0.0–1.0."})
+
+
+class StreamAnalysisMessageSchema(StreamAnalysisSchema):
+    type = fields.String(required=True, validate=validate.OneOf(["analysis"]))
+
+
 class StreamTicketSchema(Schema):
     ticket = fields.String(required=True, metadata={
         "description": "Pass as `GET …/stream?ticket=`; good for one stream."})
@@ -300,6 +314,8 @@ STREAM_SCHEMAS: dict[str, type[Schema]] = {
     "StreamViewMessage": StreamViewMessageSchema,
     "StreamEnd": StreamEndSchema,
     "StreamEndMessage": StreamEndMessageSchema,
+    "StreamAnalysis": StreamAnalysisSchema,
+    "StreamAnalysisMessage": StreamAnalysisMessageSchema,
     "StreamTicket": StreamTicketSchema,
 }
 
@@ -307,10 +323,12 @@ STREAM_SCHEMAS: dict[str, type[Schema]] = {
 STREAM_MESSAGE: dict[str, Any] = {
     "description": "One message of a stream; a heartbeat is an empty line (NDJSON) or a "
     "`: ping` comment (SSE).",
-    "oneOf": [_ref("StreamEventMessage"), _ref("StreamViewMessage"), _ref("StreamEndMessage")],
+    "oneOf": [_ref("StreamEventMessage"), _ref("StreamViewMessage"),
+              _ref("StreamAnalysisMessage"), _ref("StreamEndMessage")],
     "discriminator": {"propertyName": "type", "mapping": {
         "event": "#/components/schemas/StreamEventMessage",
         "view": "#/components/schemas/StreamViewMessage",
+        "analysis": "#/components/schemas/StreamAnalysisMessage",
         "end": "#/components/schemas/StreamEndMessage"}},
 }
 
@@ -337,6 +355,8 @@ SSE_EVENT: dict[str, Any] = {
     "oneOf": [
         _sse("event", ANY_EVENT, "An event; `id` is its `seq`."),
         _sse("view", _ref("GameView"), "Your whole view after the events of a move."),
+        _sse("analysis", _ref("StreamAnalysis"), "A finished game's analysis moved on "
+             "(queued, running with its progress, done)."),
         _sse("end", _ref("StreamEnd"), "The last event; `retry` is the reconnect delay.",
              retry={"type": ["integer", "string"], "description": "Milliseconds."}),
     ],

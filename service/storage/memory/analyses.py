@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..analyses import AnalysisState, AnalysisStore, QueuedAnalysis, QueueFullError
+from .shared import Shared
 
 __all__ = ["MemoryAnalyses"]
 
@@ -32,8 +33,10 @@ class _State:
 
 @dataclass
 class MemoryAnalyses(AnalysisStore):
-    """Analyses and their queue in this process."""
+    """Analyses and their queue in this process; a change of an analysis' status or
+    progress wakes its game's watches (``shared``), as a move does."""
 
+    shared: Shared = field(default_factory=Shared)
     _states: dict[str, _State] = field(default_factory=dict)
     _queue: dict[str, _Entry] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=itertools.count)
@@ -76,17 +79,24 @@ class MemoryAnalyses(AnalysisStore):
                                       and now - s.beat < stale_seconds):
                 return False
             s.status, s.progress, s.worker, s.beat = "running", 0.0, worker, now
-            return True
+        self._announce(game_id)
+        return True
 
     def progress(self, game_id: str, fraction: float, now: float) -> None:
         with self._lock:
             if (s := self._states.get(game_id)) is not None:
                 s.progress, s.beat = round(fraction, 4), now
+        self._announce(game_id)
 
     def finish(self, game_id: str, result: bytes) -> None:
         with self._lock:
             if (s := self._states.get(game_id)) is not None:
                 s.status, s.progress, s.result, s.worker = "done", 1.0, result, None
+        self._announce(game_id)
+
+    def _announce(self, game_id: str) -> None:
+        with self.shared.lock:
+            self.shared.announce(game_id)
 
     def drop(self, game_id: str) -> None:
         with self._lock:

@@ -5,7 +5,9 @@
     ttt:{<id>}:analysis      hash: status, progress, queued_at, worker and beat (while
                              running), result (once done); expires with the record
 
-The game's hash shares the game's tag with its record, so one script reads the record's
+A change of status or progress is published on the game's channel
+(``ttt:{<id>}:moved``, :mod:`service.storage.hub`), so the game's streams wake and send
+it, as they do a move. The game's hash shares the game's tag with its record, so one script reads the record's
 remaining time and gives it to the analysis. The queue is one key on one shard: entries
 are a few bytes, and ``ANALYSIS_QUEUE_MAX`` bounds them.
 """
@@ -45,7 +47,8 @@ redis.call('PEXPIRE', KEYS[1], ttl > 0 and ttl or tonumber(ARGV[2]))
 return false
 """
 
-# KEYS: analysis, record. ARGV: worker, now, stale seconds, fallback ttl (ms). 1: run it.
+# KEYS: analysis, record. ARGV: worker, now, stale seconds, fallback ttl (ms), publish
+# command, channel. 1: run it.
 _START = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'done' then return 0 end
@@ -60,21 +63,25 @@ if not status then
 end
 redis.call('HSET', KEYS[1], 'status', 'running', 'progress', '0', 'worker', ARGV[1],
            'beat', ARGV[2])
+redis.call(ARGV[5], ARGV[6], 'analysis')
 return 1
 """
 
-# KEYS: analysis. ARGV: progress, now. Only on a state that still exists (no TTL-less key).
+# KEYS: analysis. ARGV: progress, now, publish command, channel. Only on a state that
+# still exists (no TTL-less key).
 _PROGRESS = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('HSET', KEYS[1], 'progress', ARGV[1], 'beat', ARGV[2])
+  redis.call(ARGV[3], ARGV[4], 'analysis')
 end
 """
 
-# KEYS: analysis. ARGV: result.
+# KEYS: analysis. ARGV: result, publish command, channel.
 _FINISH = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('HSET', KEYS[1], 'status', 'done', 'progress', '1', 'result', ARGV[1])
   redis.call('HDEL', KEYS[1], 'worker', 'beat')
+  redis.call(ARGV[2], ARGV[3], 'analysis')
 end
 """
 
@@ -153,14 +160,18 @@ class RedisAnalyses(AnalysisStore):
     def start(self, game_id: str, worker: str, now: float, stale_seconds: float) -> bool:
         return bool(self.connection.run(lambda: self._start(
             keys=[analysis_key(game_id), record_key(game_id)],
-            args=[worker, now, stale_seconds, _FALLBACK_TTL_MS])))
+            args=[worker, now, stale_seconds, _FALLBACK_TTL_MS,
+                  *self.connection.publish_command(game_id)])))
 
     def progress(self, game_id: str, fraction: float, now: float) -> None:
-        self.connection.run(lambda: self._progress(keys=[analysis_key(game_id)],
-                                                   args=[round(fraction, 4), now]))
+        self.connection.run(lambda: self._progress(
+            keys=[analysis_key(game_id)],
+            args=[round(fraction, 4), now, *self.connection.publish_command(game_id)]))
 
     def finish(self, game_id: str, result: bytes) -> None:
-        self.connection.run(lambda: self._finish(keys=[analysis_key(game_id)], args=[result]))
+        self.connection.run(lambda: self._finish(
+            keys=[analysis_key(game_id)],
+            args=[result, *self.connection.publish_command(game_id)]))
 
     def drop(self, game_id: str) -> None:
         client = self.connection.client

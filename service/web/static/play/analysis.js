@@ -77,7 +77,7 @@ export function renderAnalysis(box, analysis, name, seats, onPick) {
   }
   const table = el("table", "", "analysis-seats");
   const head = el("tr");
-  for (const h of ["Player", "Accuracy", "Points lost", "Inaccuracies", "Mistakes", "Blunders"]) head.append(el("th", h));
+  for (const h of ["Player", "Accuracy", "Points lost", "Inaccuracies", "Mistakes", "Blunders", "Luck"]) head.append(el("th", h));
   table.append(head);
   for (const s of analysis.seats) {
     const row = el("tr");
@@ -88,7 +88,8 @@ export function renderAnalysis(box, analysis, name, seats, onPick) {
     who.append(swatch, name(s.seat));
     row.append(who, el("td", s.accuracy === null ? "–" : s.accuracy.toFixed(1)),
       el("td", s.expected_loss.toFixed(1)), el("td", String(s.inaccuracies)),
-      el("td", String(s.mistakes)), el("td", String(s.blunders)));
+      el("td", String(s.mistakes)), el("td", String(s.blunders)),
+      el("td", (s.luck > 0 ? "+" : "") + s.luck.toFixed(1)));
     table.append(row);
   }
   const figure = el("figure", "", "chart-box");

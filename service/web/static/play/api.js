@@ -82,16 +82,17 @@ export class Api {
 
   /**
    * Follow a game's stream: `onEvent(event)` for each event, `onView(view)` for each view,
-   * in the order the server sent them. A seat trades its token for a single-use ticket
+   * in the order the server sent them, and `onAnalysis({status, progress})` as a finished
+   * game's analysis moves on. A seat trades its token for a single-use ticket
    * (EventSource cannot send Authorization, and a token in a URL ends up in logs), so a
    * dropped stream is reopened here with a new ticket from the last event seen, instead of
    * letting EventSource retry the used ticket. Returns a function that stops following.
    */
-  follow(gameId, token, { onEvent, onView, onEnd, after = 0 }) {
+  follow(gameId, token, { onEvent, onView, onEnd, onAnalysis, after = 0 }) {
     const ticket = token
       ? () => this.request("POST", `/v1/games/${enc(gameId)}/stream-tickets`, { token })
       : null;
-    return this.#follow(`/v1/games/${enc(gameId)}/stream`, ticket, { onEvent, onView, onEnd, after });
+    return this.#follow(`/v1/games/${enc(gameId)}/stream`, ticket, { onEvent, onView, onEnd, onAnalysis, after });
   }
 
   // --- accounts and challenges (docs/accounts.md): the key goes in Authorization only --
@@ -143,7 +144,7 @@ export class Api {
     return this.request("GET", `/v1/tournaments?status=${encodeURIComponent(status)}${after}`);
   }
 
-  #follow(path, ticket, { onEvent, onView, onEnd, onRefused, after }) {
+  #follow(path, ticket, { onEvent, onView, onEnd, onAnalysis, onRefused, after }) {
     let source = null;
     let stopped = false;
     let timer = null;
@@ -166,6 +167,7 @@ export class Api {
         onEvent(JSON.parse(e.data));
       });
       if (onView) source.addEventListener("view", (e) => onView(JSON.parse(e.data)));
+      if (onAnalysis) source.addEventListener("analysis", (e) => onAnalysis(JSON.parse(e.data)));
       source.addEventListener("end", (e) => {
         source.close();
         const { reason, retry_ms: retry } = JSON.parse(e.data);

@@ -47,7 +47,8 @@ const state = {
   byAccount: false, // the seat is the signed-in account's: `token` is its key, never stored per game
   arranged: false, arrangement: null, queue: [], draining: false, stop: null, acting: null,
   sheet: null, solved: null, // the finished game's score sheet, the last hand's solver answer
-  analysis: null, // the finished game's analysis as last read: { gameId, body, polling }
+  analysis: null, // the finished game's analysis as last read: { gameId, body, stop }
+  lastSeq: 0, // the last event the game's stream sent
   live: false, // set by the stream's first view: the events before it are the replay
   // what the stream says between views: each seat's last move (`fresh` until drawn once)
   // and the card counts those moves changed
@@ -135,7 +136,7 @@ async function accountSeat(gameId) {
 async function openGame(gameId, watch) {
   const held = watch ? null : session.seat(gameId) || await accountSeat(gameId);
   Object.assign(state, {
-    gameId, seat: held ? held.seat : null, token: held ? held.token : null, byAccount: Boolean(held?.byAccount),
+    gameId, lastSeq: 0, seat: held ? held.seat : null, token: held ? held.token : null, byAccount: Boolean(held?.byAccount),
   });
   document.body.dataset.game = gameId;
   document.body.dataset.seat = state.seat ?? "spectator";
@@ -156,7 +157,7 @@ async function openGame(gameId, watch) {
   // the log is rebuilt from the stream (after=0), so a reload shows every move again
   $("log").replaceChildren();
   state.stop = api.follow(gameId, state.token, {
-    onEvent: (event) => enqueue({ event }),
+    onEvent: (event) => { state.lastSeq = event.seq; enqueue({ event }); },
     onView: (view) => enqueue({ view }),
     // the finished game's view says the outcome as it is shown (the stream may end
     // while its last moves are still being paced out)
@@ -300,13 +301,14 @@ async function showFinal(view) {
 }
 
 /** The final table's analysis: offered once the game is over, by a button that asks
- * for it (POST: the analysis at once if someone asked already, else queued), followed
- * every two seconds while an analysis worker runs it, then shown. */
+ * for it (POST: the analysis at once if someone asked already, else queued), its progress
+ * followed on the game's stream while an analysis worker runs it, then shown. */
 function showAnalysis(view) {
   const box = $("analysis");
   box.hidden = !state.features.analysis || view.status !== "finished" || view.finish_reason === "aborted";
   if (box.hidden || state.analysis?.gameId === view.game_id) return;
-  state.analysis = { gameId: view.game_id, body: null, polling: false };
+  if (state.analysis?.stop) state.analysis.stop();
+  state.analysis = { gameId: view.game_id, body: null, stop: null };
   $("analysis-body").replaceChildren();
   $("analysis-position").replaceChildren();
   $("analyse").hidden = false;
@@ -319,16 +321,26 @@ function followAnalysis(view, body) {
   $("analyse").hidden = true;
   const name = (seat) => playerName(view, seat);
   renderAnalysis($("analysis-body"), body, name, view.players.length, (d) => showPosition(view, d));
-  if (body.status === "done" || mine.polling) return;
-  mine.polling = true;
-  setTimeout(async () => {
-    mine.polling = false;
+  if (body.status === "done" || mine.stop) return;
+  // the game's stream sends the analysis' progress (after the events this page has seen)
+  const done = async () => {
+    mine.stop();
     try {
       followAnalysis(view, await api.analysis(view.game_id));
     } catch (e) {
       say(`The analysis did not load: ${explain(e)}`, true);
     }
-  }, 2000);
+  };
+  mine.stop = api.follow(view.game_id, null, {
+    after: state.lastSeq,
+    onEvent: () => {},
+    onAnalysis: (progress) => {
+      if (state.analysis !== mine) return;
+      if (progress.status === "done") { done(); return; }
+      mine.body = { ...mine.body, ...progress };
+      renderAnalysis($("analysis-body"), mine.body, name, view.players.length, () => {});
+    },
+  });
 }
 
 async function askAnalysis() {

@@ -1,5 +1,5 @@
 """The playout policy's moves made from the engine's state: ``greedy``'s decisions without
-building a view for each step.
+building a view for each step (the analysis' playouts and ``expert``'s).
 
 Why: an analysis plays tens of thousands of moves (every candidate, in every world, to
 the end of its round), and going through :func:`service.engine.view` and
@@ -8,22 +8,25 @@ test among them), the rules resolved again from their JSON and the cards parsed 
 from their names: about a third of a playout (``make bench-analysis``). The moves are
 ``greedy``'s, decided from the same facts its view gives it (its hand, the pile's top,
 the table melds, the round's wild rank and contract), by the same analyses (the bots'
-cached solver); ``tests/analysis/test_policy.py`` checks them against ``GreedyBot`` on
+cached solver); ``tests/bots/test_playout.py`` checks them against ``GreedyBot`` on
 thousands of positions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from service.bots.base import discard, draw, go_out
-from service.bots.budget import DecisionBudget
 from service.client.types import Action
-from service.engine import GameState
-from service.engine.state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW
+from service.engine import apply
+from service.engine.seats import PLAYER, SERVICE, played_by_service
+from service.engine.state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, GameState
 from service.solver import Analysis
 
-__all__ = ["STATE_POLICIES", "greedy_move"]
+from .base import discard, draw, go_out
+from .budget import DecisionBudget
+
+__all__ = ["STATE_POLICIES", "actor", "greedy_move", "play_out"]
 
 
 def greedy_move(state: GameState, seat: int) -> Action:
@@ -56,3 +59,25 @@ def greedy_move(state: GameState, seat: int) -> Action:
 #: The policies an analysis can play from the state, by bot name (others go through
 #: their bot and a view).
 STATE_POLICIES: dict[str, Callable[[GameState, int], Action]] = {"greedy": greedy_move}
+
+
+def actor(state: GameState, seat: int) -> str:
+    """Who makes ``seat``'s moves: the service for a bot, away or resigned seat, else
+    its player."""
+    return SERVICE if played_by_service(state, seat) else PLAYER
+
+
+def play_out(state: GameState, seat: int, first: Mapping[str, Any],
+             policy: Callable[[GameState, int], Action] = greedy_move) -> int:
+    """``seat``'s score for the round in play after it makes ``first`` in ``state``, every
+    later move of the round (every seat's) made by ``policy``."""
+    before = sum(state.scores[seat])
+    round_index = state.round_index
+    move: Mapping[str, Any] = first
+    while True:
+        mover = state.current_seat
+        assert mover is not None
+        state, _ = apply(state, mover, move, actor(state, mover))
+        if state.current_seat is None or state.round_index != round_index:
+            return sum(state.scores[seat]) - before
+        move = policy(state, state.current_seat)

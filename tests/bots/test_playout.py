@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from service.analysis.policy import greedy_move
 from service.bots import GreedyBot
+from service.bots.playout import greedy_move
 from service.core.rules import resolve_rules
 from service.engine import apply, new_game, view
 from service.engine.seats import SERVICE
