@@ -17,7 +17,7 @@ and the other seats' play saved it, against what it could expect.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from service.engine import GameState, opening_events, view
@@ -25,10 +25,15 @@ from service.verify.replay import initial_state, replay_steps
 
 from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge, key_of
 
-__all__ = ["DECISIONS", "Decision", "analyse", "decisions_of", "luck", "summary"]
+__all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "analyse", "decisions_of", "luck", "summary"]
 
 #: The action types judged: the turn moves a seat chooses.
 DECISIONS = frozenset({"draw", "discard", "go_out"})
+#: At most this share of a game's decisions get a second look (``Settings.relook``); the
+#: rest keep their first look's verdict. What bounds a game's cost with the first looks
+#: (``service/play/analyses.py``): random play draws second looks at 7 in 100 decisions,
+#: the reference bots' at under 1.
+RELOOK_SHARE = 0.1
 #: The summary's count of each judgement (by its plural).
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -122,9 +127,12 @@ def analyse(record: Mapping[str, Any], settings: Settings = DEFAULT,
         raise ValueError("an aborted game has no result to analyse")
     total = sum(a["type"] in DECISIONS for a in record["actions"])
     verdicts, rounds = [], []
+    second_looks = int(total * RELOOK_SHARE)
     for d in decisions_of(record):
-        verdicts.append(judge(d.state, d.seat, d.seat_view, d.seat_events, d.action,
-                              settings))
+        verdict = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action,
+                        settings if second_looks > 0 else replace(settings, relook=1))
+        second_looks -= verdict.relooked
+        verdicts.append(verdict)
         rounds.append(d.state.round_index)
         if progress is not None:
             progress(len(verdicts), total)

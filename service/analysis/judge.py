@@ -104,12 +104,15 @@ class Verdict:
     standard_error: float = 0.0
     #: the policy bot's move here (:func:`key_of`): the move the playouts assume
     policy: str = ""
+    #: judged on a second look (``Settings.relook``)
+    relooked: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"version": self.version, "seat": self.seat, "action": self.action,
                 "best": self.best, "regret": round(self.regret, 3),
                 "judgement": self.judgement, "exact": self.exact,
                 "standard_error": round(self.standard_error, 3), "policy": self.policy,
+                "relooked": self.relooked,
                 "values": {k: round(v, 3) for k, v in self.values.items()}}
 
 
@@ -222,6 +225,7 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
     best = min(values, key=lambda k: (values[k], k != taken, k))
     regret, error = _regret(scores, taken, best)
     word = judgement(max(0.0, regret - MARGIN * error))
+    relooked = False
     if word in RELOOK and settings.relook > 1 and position.phase != FINAL_DISCARD:
         # a second look on fresh worlds: the best was picked on the first ones, and its
         # lead there is the winner of several noisy estimates (biased towards a verdict)
@@ -231,8 +235,9 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
         values.update({k: sum(v) / len(v) for k, v in again.items()})
         regret, error = _regret(again, taken, best)
         word = judgement(max(0.0, regret - MARGIN * error))
+        relooked = True
     return Verdict(state.version, seat, dict(action), dict(actions[best]), regret, word, values,
-                   position.phase == FINAL_DISCARD, error, policy)
+                   position.phase == FINAL_DISCARD, error, policy, relooked)
 
 
 def _legal(state: GameState, seat: int) -> dict[str, ActionBody]:

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from service.analysis.game import DECISIONS, analyse
+from service.analysis.game import DECISIONS, RELOOK_SHARE, analyse
 from service.analysis.judge import DEFAULT, Settings
 from service.storage import (
     AnalysisState,
@@ -43,7 +43,7 @@ __all__ = ["PLAYOUT_BUDGET", "PROGRESS_EVERY_SECONDS", "STALE_SECONDS", "analysi
 log = logging.getLogger("three_thirteen.workers")
 
 #: The most playouts one game's analysis may cost (about 15 ms of CPU each: some five
-#: minutes of a worker's core at the most; a 4-seat, 11-round game needs about 8,000).
+#: minutes of a worker's core at the most; a 4-seat, 11-round game needs at most 11,000).
 PLAYOUT_BUDGET = 20_000
 #: A running analysis whose worker has not been heard from for this long is taken over
 #: by another worker (its worker reports progress every few seconds while it lives); the
@@ -58,12 +58,18 @@ def settings_for(record: Mapping[str, Any], default: Settings = DEFAULT) -> Sett
     else fewer worlds, then fewer candidate discards."""
     decisions = max(1, sum(a["type"] in DECISIONS for a in record["actions"]))
     settings = default
-    # each decision compares at most its candidates, the move taken and going out
-    while settings.worlds > 1 and decisions * (settings.candidates + 2) * settings.worlds \
-            > PLAYOUT_BUDGET:
+
+    def playouts(s: Settings) -> float:
+        # each decision compares at most its candidates, the move taken and going out; a
+        # second look (at most RELOOK_SHARE of them) the move taken, the best and the policy's
+        return decisions * s.worlds * (s.candidates + 2 + RELOOK_SHARE * 3 * s.relook)
+
+    while settings.worlds > 1 and playouts(settings) > PLAYOUT_BUDGET:
         settings = replace(settings, worlds=settings.worlds - 1)
-    while settings.candidates > 1 and decisions * (settings.candidates + 2) > PLAYOUT_BUDGET:
+    while settings.candidates > 1 and playouts(settings) > PLAYOUT_BUDGET:
         settings = replace(settings, candidates=settings.candidates - 1)
+    while settings.relook > 1 and playouts(settings) > PLAYOUT_BUDGET:
+        settings = replace(settings, relook=settings.relook - 1)
     return settings
 
 

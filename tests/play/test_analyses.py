@@ -10,7 +10,9 @@ import time
 import pytest
 
 from service import play
-from service.analysis.judge import DEFAULT
+from service.analysis.game import RELOOK_SHARE, analyse
+from service.analysis.judge import DEFAULT, Settings
+from service.match.inprocess import record_in_process
 from service.storage import Stores
 
 from .finished_games import SHORT, whole_game
@@ -82,5 +84,16 @@ def test_the_budget_draws_fewer_worlds_for_a_game_of_many_decisions() -> None:
     assert play.settings_for(few) == DEFAULT
     bounded = play.settings_for(many)
     assert bounded.worlds < DEFAULT.worlds
-    assert 3000 * (bounded.candidates + 2) * bounded.worlds <= play.PLAYOUT_BUDGET
-    assert play.settings_for(huge).worlds == 1 and play.settings_for(huge).candidates == 1
+    # the first looks, and second looks for at most RELOOK_SHARE of the decisions
+    assert 3000 * bounded.worlds * (bounded.candidates + 2 + RELOOK_SHARE * 3 * bounded.relook
+                                    ) <= play.PLAYOUT_BUDGET
+    least = play.settings_for(huge)
+    assert (least.worlds, least.candidates, least.relook) == (1, 1, 1)
+
+
+def test_at_most_a_tenth_of_a_games_decisions_get_a_second_look() -> None:
+    record = record_in_process(["random", "random"], "second-looks",
+                               {"preset": "classic", "hand_sizes": [5, 7]})
+    decisions = analyse(record, Settings(worlds=2, candidates=2))["decisions"]
+    relooked = [d for d in decisions if d["relooked"]]
+    assert 0 < len(relooked) <= int(len(decisions) * RELOOK_SHARE)

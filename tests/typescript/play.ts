@@ -158,6 +158,8 @@ export function sseKind(message: StreamSseEvent): string {
       return `event ${message.id ?? "?"}`;
     case "view":
       return "view";
+    case "analysis":
+      return "analysis";
     case "end":
       return `end, retry in ${message.retry ?? "?"} ms`;
   }
@@ -214,6 +216,8 @@ export async function playGame(baseUrl: string): Promise<string[]> {
     } else if (message.type === "end") {
       if (message.reason === "finished") break;
       throw new Error(`stream ended (${message.reason}); retry in ${message.retry_ms} ms`);
+    } else if (message.type === "analysis") {
+      lines.push(`analysis ${message.status}, ${Math.round(message.progress * 100)}%`);
     } else {
       const view: GameView = message.view;
       if (view.status === "finished") {

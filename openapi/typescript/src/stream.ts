@@ -1,7 +1,7 @@
 /**
  * Typed stream iteration with resume: `for await (const message of followGame(…))`
- * yields each message of a game's stream, narrowed on `type` (`event`, `view`, `end`),
- * until the game is finished; `followAccount` does the same for `/v1/me/stream`.
+ * yields each message of a game's stream, narrowed on `type` (`event`, `view`,
+ * `analysis` of a finished game's analysis, `end`), until the game is finished; `followAccount` does the same for `/v1/me/stream`.
  *
  * The messages are the document's: NDJSON lines are the stream operation's own item
  * type (types.ts), and a Server-Sent Event becomes the NDJSON message of its name (an
@@ -41,7 +41,9 @@ export interface FollowOptions {
 }
 
 /** What every stream's messages have in common: events carry the cursor, `end` the hint. */
-type Message = { type: "event"; event: { seq: number } } | { type: "view" } | StreamEndMessage;
+type Message =
+  | { type: "event"; event: { seq: number } } | { type: "view" } | { type: "analysis" }
+  | StreamEndMessage;
 
 /** What one connection's request answers (openapi-fetch's result with `parseAs: "stream"`). */
 type Opened = { data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response };
@@ -158,6 +160,8 @@ function fromSse({ event, data }: SseEvent): object | undefined {
       return { type: "event", event: value };
     case "view":
       return { type: "view", view: value };
+    case "analysis":
+      return { type: "analysis", ...(value as object) };
     case "end":
       return { type: "end", ...(value as object) };
     default:

@@ -31,7 +31,8 @@ type StreamContent<Op extends "streamGame" | "streamMe"> =
   operations[Op]["responses"][200]["content"];
 
 /**
- * One NDJSON line of a game's stream (`StreamMessage`): an `event`, your `view`, or the
+ * One NDJSON line of a game's stream (`StreamMessage`): an `event`, your `view`, a finished
+ * game's `analysis` progress, or the
  * last `end`. Taken from the stream operation itself: the document types its NDJSON
  * answer as an array of these (OpenAPI 3.2's reading of a sequential media type).
  */

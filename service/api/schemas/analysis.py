@@ -67,6 +67,11 @@ class DecisionSchema(Schema):
         "description": "The expected round penalty of each candidate compared, by name "
                        "(`draw:stock`, `draw:discard`, `discard:QH`, `go_out`).",
         "example": {"discard:QH": 12.5, "discard:7C": 9.75}})
+    relooked = fields.Boolean(required=True, metadata={
+        "description": "Judged on a second look: the first named it a mistake or a "
+                       "blunder, and the move taken and the best were played out again on "
+                       "`relook` times the worlds, fresh ones (at most a tenth of a game's "
+                       "decisions)."})
     policy = fields.String(required=True, metadata={
         "description": "The policy bot's move here, by the names of `values`: the move "
                        "the playouts assume of the seat (what `luck` is measured against).",
