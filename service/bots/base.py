@@ -72,7 +72,7 @@ class Bot(ABC):
 
 
 def rules_of(view: BotView) -> Rules:
-    """The resolved rules of the view (remembered: every view carries the same dict)."""
+    """The resolved rules of the view (resolved afresh each time: a view is a plain dict)."""
     return rules_from_json(view["rules"])
 
 
