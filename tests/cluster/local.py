@@ -64,31 +64,56 @@ def cluster_nodes(count: int, workdir: Path, conf: str | None = None,
     its ``dir`` line is left out (Redis changes into it while reading the file)."""
     server = redis_server_binary()
     procs: list[subprocess.Popen[bytes]] = []
-    ports = [cluster_port() for _ in range(count)]
+    ports: list[int] = []
+
+    def start(port: int) -> subprocess.Popen[bytes]:
+        node_dir = workdir / f"node{port}"
+        node_dir.mkdir(parents=True, exist_ok=True)
+        first = []
+        if conf is not None:
+            (node_dir / "redis.conf").write_text("\n".join(
+                line for line in conf.splitlines() if not line.startswith("dir ")))
+            first = [str(node_dir / "redis.conf")]
+        return subprocess.Popen(
+            [server, *first, "--port", str(port), "--bind", "127.0.0.1",
+             "--cluster-enabled", "yes",
+             "--cluster-config-file", str(node_dir / "nodes.conf"), "--dir", str(node_dir),
+             "--save", "", "--appendonly", "no", "--loglevel", "warning",
+             "--maxmemory", "0", *extra],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+
     try:
-        for port in ports:
-            node_dir = workdir / f"node{port}"
-            node_dir.mkdir(parents=True, exist_ok=True)
-            first = []
-            if conf is not None:
-                (node_dir / "redis.conf").write_text("\n".join(
-                    line for line in conf.splitlines() if not line.startswith("dir ")))
-                first = [str(node_dir / "redis.conf")]
-            procs.append(subprocess.Popen(
-                [server, *first, "--port", str(port), "--bind", "127.0.0.1",
-                 "--cluster-enabled", "yes",
-                 "--cluster-config-file", str(node_dir / "nodes.conf"), "--dir", str(node_dir),
-                 "--save", "", "--appendonly", "no", "--loglevel", "warning",
-                 "--maxmemory", "0", *extra],
-                stdout=subprocess.DEVNULL,
-            ))
-        for port in ports:
-            _wait(lambda p=port: _ping(p), 10, f"cluster node :{port}")
+        for _ in range(count):
+            for attempt in range(3):
+                port = cluster_port()
+                proc = start(port)
+                procs.append(proc)
+                # a port another test took between finding it free and the node binding
+                # it: the node exits at once, and another port is tried
+                if _wait_or_exit(proc, port):
+                    ports.append(port)
+                    break
+                if attempt == 2:
+                    stderr = proc.stderr.read().decode() if proc.stderr else ""
+                    raise RuntimeError(f"cluster node :{port} did not start: {stderr[-500:]}")
         yield ports
     finally:
         for proc in procs:
             proc.kill()
             proc.wait(10)
+
+
+def _wait_or_exit(proc: subprocess.Popen[bytes], port: int, seconds: float = 20) -> bool:
+    """Whether the node on ``port`` answers within ``seconds`` (``False``: it exited)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if _ping(port):
+            return True
+        if proc.poll() is not None:
+            return False
+        time.sleep(0.05)
+    raise RuntimeError(f"cluster node :{port} not ready after {seconds} s")
 
 
 def _wait(check: Callable[[], bool], seconds: float, what: str) -> None:
