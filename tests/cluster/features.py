@@ -298,8 +298,9 @@ def movers(played: Played, games: int = 12, most: int = 40) -> Row:
             time.sleep(0.2)
         seconds = time.monotonic() - started
         # their metrics read the schedule's one key on its shard once a second:
-        # nothing due once the games are over
-        settled = time.monotonic() + 5
+        # nothing due once the games are over (a finished game's entry goes at the
+        # worker's next visit of it; on a loaded machine that took more than 5 s once)
+        settled = time.monotonic() + 15
         while (due := max(scraped(f"http://127.0.0.1:{p}/metrics", "ttt_worker_due_games")
                           for p in ports)) != 0 and time.monotonic() < settled:
             time.sleep(0.2)
