@@ -71,8 +71,7 @@ def decisions_of(record: Mapping[str, Any]) -> Iterator[Decision]:
         hear(step.events)
 
 
-def luck(verdicts: list[Verdict], rounds: list[int], record: Mapping[str, Any],
-         seat: int) -> float:
+def luck(verdicts: list[Verdict], record: Mapping[str, Any], seat: int) -> float:
     """The penalty points ``seat`` was expected to score less those it scored, summed
     over the scored rounds it made a decision in (positive: luckier than expected).
 
@@ -81,11 +80,12 @@ def luck(verdicts: list[Verdict], rounds: list[int], record: Mapping[str, Any],
     out, the policy playing on), plus what each of its later decisions of the round cost
     against the policy's move there (the value of the move taken less the policy's: its
     own play, not luck; not the regret, which is against the best of noisy estimates and
-    so biased upwards). ``rounds[i]`` is the round (0-based) of ``verdicts[i]``."""
+    so biased upwards)."""
     scored = record["rounds"]
     total = 0.0
     seen: set[int] = set()
-    for verdict, r in zip(verdicts, rounds, strict=True):
+    for verdict in verdicts:
+        r = verdict.round_index
         if verdict.seat != seat or r >= len(scored) or "results" not in scored[r]:
             continue
         taken = verdict.values[key_of(verdict.action)]
@@ -97,12 +97,10 @@ def luck(verdicts: list[Verdict], rounds: list[int], record: Mapping[str, Any],
     return total
 
 
-def summary(verdicts: list[Verdict], players: int, rounds: list[int] | None = None,
-            record: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Each seat's accuracy, expected loss, counts of judgements and (given each
-    verdict's round and the ``record``) luck."""
+def summary(verdicts: list[Verdict], record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each seat of ``record``: its accuracy, expected loss, counts of judgements and luck."""
     out = []
-    for seat in range(players):
+    for seat in range(len(record["players"])):
         own = [v for v in verdicts if v.seat == seat]
         row: dict[str, Any] = {
             "seat": seat, "decisions": len(own),
@@ -113,8 +111,7 @@ def summary(verdicts: list[Verdict], players: int, rounds: list[int] | None = No
         for name in THRESHOLDS:
             row[PLURAL[name]] = sum(
                 v.judgement == name for v in own)
-        if rounds is not None and record is not None:
-            row["luck"] = round(luck(verdicts, rounds, record, seat), 2)
+        row["luck"] = round(luck(verdicts, record, seat), 2)
         out.append(row)
     return out
 
@@ -126,16 +123,15 @@ def analyse(record: Mapping[str, Any], settings: Settings = DEFAULT,
     if record.get("finish_reason") == "aborted":
         raise ValueError("an aborted game has no result to analyse")
     total = sum(a["type"] in DECISIONS for a in record["actions"])
-    verdicts, rounds = [], []
+    verdicts = []
     second_looks = int(total * RELOOK_SHARE)
     for d in decisions_of(record):
         verdict = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action,
                         settings if second_looks > 0 else replace(settings, relook=1))
         second_looks -= verdict.relooked
         verdicts.append(verdict)
-        rounds.append(d.state.round_index)
         if progress is not None:
             progress(len(verdicts), total)
     return {"settings": settings.to_dict(),
-            "seats": summary(verdicts, len(record["players"]), rounds, record),
+            "seats": summary(verdicts, record),
             "decisions": [v.to_dict() for v in verdicts]}

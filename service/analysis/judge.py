@@ -28,11 +28,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from service.bots.playout import STATE_POLICIES, actor, play_out
+from service.bots.base import Bot
+from service.bots.playout import STATE_POLICIES, play_out
 from service.bots.registry import make_bot
+from service.client.types import Action
 from service.core.cards import card_name, parse_card
-from service.engine import GameState, apply, view
+from service.engine import GameState, view
 from service.engine.legal import ActionBody, legal_actions
+from service.engine.seats import actor_of
 from service.engine.state import DRAW, FINAL_DISCARD, FINAL_DRAW
 from service.research.knowledge import Knowledge
 from service.research.worlds import deal, in_state, sample_worlds
@@ -106,6 +109,8 @@ class Verdict:
     policy: str = ""
     #: judged on a second look (``Settings.relook``)
     relooked: bool = False
+    #: the round of the decision (0-based; what a seat's luck is summed by)
+    round_index: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"version": self.version, "seat": self.seat, "action": self.action,
@@ -154,10 +159,12 @@ def blind(state: GameState, knowledge: Knowledge) -> GameState:
     return replace(blinded, seed_salt="blind")
 
 
-def _candidates(state: GameState, seat: int, taken: str, n: int) -> dict[str, ActionBody]:
+def _candidates(state: GameState, seat: int, keep: Sequence[str], n: int,
+                ) -> dict[str, ActionBody]:
     """The actions compared: every draw; or the ``n`` discards that keep the lowest
-    penalty (the solver's), the one taken, and going out when it can."""
-    legal = legal_actions(state, seat, actor(state, seat))
+    penalty (the solver's), those named in ``keep`` (the move taken, the policy's), and
+    going out when it can."""
+    legal = legal_actions(state, seat, actor_of(state, seat))
     if state.phase in (DRAW, FINAL_DRAW):
         return {key_of(a): a for a in legal if a["type"] == "draw"}
     out: dict[str, ActionBody] = {}
@@ -173,8 +180,7 @@ def _candidates(state: GameState, seat: int, taken: str, n: int) -> dict[str, Ac
             break
         if key in discards:
             out[key] = discards[key]
-    if taken in discards:
-        out[taken] = discards[taken]
+    out.update({k: discards[k] for k in keep if k in discards})
     return out
 
 
@@ -184,17 +190,14 @@ def _round_score(state: GameState, seat: int, first: ActionBody, policy: str,
     round made by ``policy`` (one bot per seat, seeded by ``seed``)."""
     if policy in STATE_POLICIES:  # the same moves, without a view a step
         return play_out(state, seat, first, STATE_POLICIES[policy])
-    before = state.totals()[seat]
-    state, _ = apply(state, seat, first, actor(state, seat))
-    bots = {}
-    round_index = state.round_index
-    while state.current_seat is not None and state.round_index == round_index:
-        s = state.current_seat
+    bots: dict[int, Bot] = {}
+
+    def move(state: GameState, s: int) -> Action:
         if s not in bots:
             bots[s] = make_bot(policy, seed=f"{seed}:{s}")
-        by = actor(state, s)
-        state, _ = apply(state, s, bots[s].choose(view(state, s, by)), by)
-    return state.totals()[seat] - before
+        return bots[s].choose(view(state, s, actor_of(state, s)))
+
+    return play_out(state, seat, first, move)
 
 
 def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
@@ -215,11 +218,9 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
         actions: dict[str, Any] = {k: {"type": "discard", "card": k.split(":", 1)[1]}
                                    for k in scores}
     else:
-        actions = _candidates(position, seat, taken, settings.candidates)
+        actions = _candidates(position, seat, (taken, policy), settings.candidates)
         if taken not in actions:
             raise ValueError(f"{taken} is not a legal action here")
-        if policy not in actions:
-            actions[policy] = _legal(position, seat)[policy]
         scores = _scores(position, seat, knowledge, actions, settings, settings.worlds, "")
     values = {k: sum(v) / len(v) for k, v in scores.items()}
     best = min(values, key=lambda k: (values[k], k != taken, k))
@@ -237,16 +238,8 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
         word = judgement(max(0.0, regret - MARGIN * error))
         relooked = True
     return Verdict(state.version, seat, dict(action), dict(actions[best]), regret, word, values,
-                   position.phase == FINAL_DISCARD, error, policy, relooked)
-
-
-def _legal(state: GameState, seat: int) -> dict[str, ActionBody]:
-    """The seat's legal turn moves by :func:`key_of` (any one go-out stands for all)."""
-    out: dict[str, ActionBody] = {}
-    for a in legal_actions(state, seat, actor(state, seat)):
-        if a["type"] in ("draw", "discard", "go_out"):
-            out.setdefault(key_of(a), a)
-    return out
+                   position.phase == FINAL_DISCARD, error, policy, relooked,
+                   state.round_index)
 
 
 def _policy_move(state: GameState, seat: int, policy: str) -> Mapping[str, Any]:
@@ -255,7 +248,7 @@ def _policy_move(state: GameState, seat: int, policy: str) -> Mapping[str, Any]:
     if from_state is not None:
         return from_state(state, seat)
     return make_bot(policy, seed=f"policy:{state.version}").choose(
-        view(state, seat, actor(state, seat)))
+        view(state, seat, actor_of(state, seat)))
 
 
 def _scores(position: GameState, seat: int, knowledge: Knowledge,

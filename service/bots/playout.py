@@ -19,14 +19,14 @@ from typing import Any
 
 from service.client.types import Action
 from service.engine import apply
-from service.engine.seats import PLAYER, SERVICE, played_by_service
+from service.engine.seats import actor_of
 from service.engine.state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, GameState
 from service.solver import Analysis
 
 from .base import discard, draw, go_out
 from .budget import DecisionBudget
 
-__all__ = ["STATE_POLICIES", "actor", "greedy_move", "play_out"]
+__all__ = ["STATE_POLICIES", "greedy_move", "play_out"]
 
 
 def greedy_move(state: GameState, seat: int) -> Action:
@@ -61,12 +61,6 @@ def greedy_move(state: GameState, seat: int) -> Action:
 STATE_POLICIES: dict[str, Callable[[GameState, int], Action]] = {"greedy": greedy_move}
 
 
-def actor(state: GameState, seat: int) -> str:
-    """Who makes ``seat``'s moves: the service for a bot, away or resigned seat, else
-    its player."""
-    return SERVICE if played_by_service(state, seat) else PLAYER
-
-
 def play_out(state: GameState, seat: int, first: Mapping[str, Any],
              policy: Callable[[GameState, int], Action] = greedy_move) -> int:
     """``seat``'s score for the round in play after it makes ``first`` in ``state``, every
@@ -77,7 +71,7 @@ def play_out(state: GameState, seat: int, first: Mapping[str, Any],
     while True:
         mover = state.current_seat
         assert mover is not None
-        state, _ = apply(state, mover, move, actor(state, mover))
+        state, _ = apply(state, mover, move, actor_of(state, mover))
         if state.current_seat is None or state.round_index != round_index:
             return sum(state.scores[seat]) - before
         move = policy(state, state.current_seat)

@@ -58,6 +58,7 @@ __all__ = [
     "STAND_IN",
     "abort",
     "acted",
+    "actor_of",
     "ask_rematch",
     "bot_names",
     "check_turn",
@@ -106,6 +107,12 @@ def played_by_service(state: GameState, seat: int) -> bool:
     human seat whose current turn timed out."""
     return player_of(state, seat) is not None or (
         state.turn_timed_out and seat == state.current_seat)
+
+
+def actor_of(state: GameState, seat: int) -> str:
+    """Who makes ``seat``'s turn moves now (the ``by`` of :func:`.actions.apply`): the
+    service when :func:`played_by_service`, else its player."""
+    return SERVICE if played_by_service(state, seat) else PLAYER
 
 
 def check_turn(state: GameState, seat: int, by: str) -> None:

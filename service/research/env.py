@@ -35,7 +35,7 @@ from pettingzoo import AECEnv
 
 from service.core.rules import resolve_rules
 from service.engine import GameState, apply, new_game, opening_events, view
-from service.engine.seats import PLAYER, SERVICE, played_by_service
+from service.engine.seats import actor_of
 from service.verify.replay import initial_state
 
 from .encoding import ACTIONS, action_body, action_index, observation, observation_size
@@ -123,7 +123,7 @@ class ThreeThirteenEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's classes ar
             raise ValueError(f"{agent} is to move: an action is needed")
         body = action_body(int(action))
         self._cumulative_rewards[agent] = 0.0
-        state, events = apply(state, seat, body, self._actor(state, seat))
+        state, events = apply(state, seat, body, actor_of(state, seat))
         self.state = state
         for s, log in enumerate(self._logs):
             log.extend(e.for_seat(s) for e in events)
@@ -140,7 +140,7 @@ class ThreeThirteenEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's classes ar
     def observe(self, agent: str) -> dict[str, Any]:
         state = self._game()
         seat = self.possible_agents.index(agent)
-        seat_view = view(state, seat, self._actor(state, seat))
+        seat_view = view(state, seat, actor_of(state, seat))
         knowledge = Knowledge.of(seat_view, self._logs[seat])
         mask = np.zeros(ACTIONS, np.int8)
         for a in seat_view["legal_actions"]:
@@ -171,7 +171,7 @@ class ThreeThirteenEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's classes ar
         """What ``agent`` knows of the round in play (:mod:`.knowledge`)."""
         state = self._game()
         seat = self.possible_agents.index(agent)
-        return Knowledge.of(view(state, seat, self._actor(state, seat)), self._logs[seat])
+        return Knowledge.of(view(state, seat, actor_of(state, seat)), self._logs[seat])
 
     def sample_worlds(self, agent: str, n: int, rng: random.Random | None = None,
                       ) -> list[GameState]:
@@ -189,12 +189,6 @@ class ThreeThirteenEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's classes ar
         if self.state is None:
             raise RuntimeError("reset() the environment first")
         return self.state
-
-    def _actor(self, state: GameState, seat: int) -> str:
-        """Who moves the seat in the engine's terms (the engine's own rule): the service
-        for a bot's seat (a record's bot seats are played by the agents here too), else
-        its player."""
-        return SERVICE if played_by_service(state, seat) else PLAYER
 
     def _select(self) -> None:
         state = self._game()

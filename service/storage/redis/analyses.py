@@ -7,9 +7,9 @@
 
 A change of status or progress is published on the game's channel
 (``ttt:{<id>}:moved``, :mod:`service.storage.hub`), so the game's streams wake and send
-it, as they do a move. The game's hash shares the game's tag with its record, so one script reads the record's
-remaining time and gives it to the analysis. The queue is one key on one shard: entries
-are a few bytes, and ``ANALYSIS_QUEUE_MAX`` bounds them.
+it, as they do a move. The game's hash shares the game's tag with its record, so one
+script reads the record's remaining time and gives it to the analysis. The queue is one
+key on one shard: entries are a few bytes, and ``ANALYSIS_QUEUE_MAX`` bounds them.
 """
 
 from __future__ import annotations
