@@ -14,6 +14,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from service.app import create_app
 from service.config import Config
 from service.storage import Account, Stores, redis_stores
 from service.verify import verify
@@ -175,11 +176,13 @@ def test_exports_begun_per_client_address_are_limited(redis_server: str) -> None
 
 
 def test_an_export_reads_a_page_of_the_index_and_its_records_at_a_time_and_writes_nothing(
-        client: FlaskClient, stores: Stores, redis_db: redis.Redis,
+        config: Config, stores: Stores, redis_db: redis.Redis,
         monkeypatch: pytest.MonkeyPatch) -> None:
     if isinstance(redis_db, redis.RedisCluster):
         pytest.skip("MONITOR watches one node")
     monkeypatch.setattr("service.play.export.BATCH", 5)
+    # an app without the tests' move worker: MONITOR sees the app's commands alone
+    client = create_app(config).test_client()
     ann, bob = accounts(client, stores, "ann", "bob")
     for n in range(12):
         finish_game(stores, [ann, bob], f"g{n}")
