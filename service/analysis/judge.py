@@ -73,7 +73,7 @@ class Settings:
     on ``relook`` times as many fresh worlds, and that look is its verdict (1: none)."""
 
     worlds: int = 4
-    candidates: int = 3
+    candidates: int = 2
     policy: str = "greedy"
     seed: str = "analysis/v1"
     relook: int = 4

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from .base import Bot
+from .expert import ExpertBot
 from .simple import GreedyBot, RandomBot, SimpleBot
 from .strong import StrongBot
 
 __all__ = ["BOTS", "make_bot"]
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "simple": SimpleBot, "greedy": GreedyBot,
-                              "strong": StrongBot}
+                              "strong": StrongBot, "expert": ExpertBot}
 
 
 def make_bot(name: str, seed: int | str | None = None) -> Bot:

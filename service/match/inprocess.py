@@ -20,7 +20,7 @@ from service.engine.seats import SERVICE
 from service.verify.record import build_record
 from service.verify.table import seal
 
-__all__ = ["play_in_process", "record_in_process"]
+__all__ = ["play_in_process", "record_in_process", "rounds_in_process"]
 
 
 def play_in_process(bots: Sequence[str], seed: str, rules: dict[str, Any] | None = None,
@@ -28,6 +28,13 @@ def play_in_process(bots: Sequence[str], seed: str, rules: dict[str, Any] | None
     """The totals of one game of reference ``bots`` (one per seat) dealt from ``seed``."""
     state, _ = _play(bots, seed, rules, sealed=False)
     return tuple(state.totals())
+
+
+def rounds_in_process(bots: Sequence[str], seed: str, rules: dict[str, Any] | None = None,
+                      ) -> tuple[tuple[int, ...], ...]:
+    """The round scores of that game, per seat (who won which round, not only the game)."""
+    state, _ = _play(bots, seed, rules, sealed=False)
+    return state.scores
 
 
 def record_in_process(bots: Sequence[str], seed: str, rules: dict[str, Any] | None = None,

@@ -34,6 +34,7 @@ ANCHORS: dict[str, dict[int, float]] = {
     "simple": {1: 1530.0},
     "greedy": {1: 1500.0},
     "strong": {1: 1640.0},
+    "expert": {1: 1660.0},
 }
 
 

@@ -82,7 +82,7 @@ def test_a_handle_outside_the_ascii_alphabet_or_length_is_422(
 
 
 def test_the_reference_bots_have_public_profiles(client: FlaskClient) -> None:
-    for bot in ("random", "simple", "greedy", "strong"):
+    for bot in ("random", "simple", "greedy", "strong", "expert"):
         r = client.get(f"/v1/accounts/{bot}")
         assert r.status_code == 200 and r.json["reference"] is True and r.json["bot"] is True
 

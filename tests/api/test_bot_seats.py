@@ -222,7 +222,7 @@ def test_creation_refuses_a_seat_that_is_both_or_neither_and_an_unknown_bot(
 
 def test_the_bots_endpoint_lists_each_reference_bot_with_a_line(client: FlaskClient) -> None:
     bots = client.get("/v1/bots").json["bots"]
-    assert [b["name"] for b in bots] == ["random", "simple", "greedy", "strong"]
+    assert [b["name"] for b in bots] == ["random", "simple", "greedy", "strong", "expert"]
     assert all(len(b["description"]) > 20 for b in bots)
 
 

@@ -66,7 +66,7 @@ def test_a_rated_game_moves_both_ratings_once_the_worker_applied_it(
     assert board == {"preset": "classic", "bot": False, "entries": [], "next_start": None}
     bots = client.get("/v1/leaderboards/classic?bot=true&limit=2").json
     assert [(e["rank"], e["handle"], e["bot"]) for e in bots["entries"]] == [
-        (1, "strong", True), (2, "simple", True)]
+        (1, "expert", True), (2, "strong", True)]
     assert bots["next_start"] == 2
     assert set(bots["entries"][0]) == {"rank", "handle", "bot", "rating", "deviation", "games"}
 

@@ -1,13 +1,14 @@
 """What the analysis says of the reference bots (``make bench-analysis-verdicts``).
 
-Plays ``--deals`` deals of a 4-seat game of ``random``, ``simple``, ``greedy`` and
-``strong``, each deal once per seat rotation (duplicate: every bot plays every seat of
+Plays ``--deals`` deals of a 5-seat game of ``random``, ``simple``, ``greedy``,
+``strong`` and ``expert``, each deal once per seat rotation (duplicate: every bot plays every seat of
 every deal), and ``--own`` games of four ``greedy`` bots (the analyser's own policy),
 in-process; analyses every record at the default setting, on ``--jobs`` processes; and
 prints per bot its decisions, its accuracy (the mean over its decisions) and its
 inaccuracies, mistakes and blunders per 100 decisions, then the blunders found in the
 policy's own games. What is asked of it: the accuracy orders ``random`` <
-``simple``/``greedy`` < ``strong``, and the analyser's own policy has no blunders.
+``simple``/``greedy`` < ``strong`` < ``expert``, and the analyser's own policy has no
+blunders.
 
 Usage: ``python -m tests.bench.bench_analysis_verdicts [--deals N] [--own N] [--jobs N]``
 """
@@ -15,6 +16,7 @@ Usage: ``python -m tests.bench.bench_analysis_verdicts [--deals N] [--own N] [--
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -24,8 +26,9 @@ from service.analysis.game import analyse
 from service.analysis.judge import accuracy
 from service.match.inprocess import record_in_process
 
-BOTS = ["random", "simple", "greedy", "strong"]
-#: four rounds of growing hands: a deal's four rotations take about a minute of CPU
+BOTS = ["random", "simple", "greedy", "strong", "expert"]
+#: four rounds of growing hands: a deal's five rotations take about a minute and a half of
+#: CPU
 RULES = {"preset": "classic", "hand_sizes": [3, 5, 7, 9]}
 
 
@@ -63,14 +66,16 @@ def main() -> None:
     print(f"{args.deals} deals x {len(BOTS)} rotations of {', '.join(BOTS)} "
           f"({RULES['hand_sizes']}), analysed at the default setting in "
           f"{time.monotonic() - started:.0f} s on {args.jobs} processes")
-    print(f"{'bot':<8} {'decisions':>9} {'accuracy':>9} {'inaccuracies':>13} {'mistakes':>9} "
-          f"{'blunders':>9}  (per 100 decisions)")
+    print(f"{'bot':<8} {'decisions':>9} {'accuracy':>9} {'± s.e.':>7} {'inaccuracies':>13} "
+          f"{'mistakes':>9} {'blunders':>9}  (per 100 decisions)")
     for bot in sorted((b for b in BOTS if regrets[b]),
                       key=lambda b: sum(map(accuracy, regrets[b])) / len(regrets[b])):
         n = len(regrets[bot])
-        mean = sum(map(accuracy, regrets[bot])) / n
+        scores = [accuracy(r) for r in regrets[bot]]
+        mean = sum(scores) / n
+        error = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1) / n)
         per = {w: 100 * words[bot][w] / n for w in ("inaccuracy", "mistake", "blunder")}
-        print(f"{bot:<8} {n:>9} {mean:>9.1f} {per['inaccuracy']:>13.1f} "
+        print(f"{bot:<8} {n:>9} {mean:>9.2f} {error:>7.2f} {per['inaccuracy']:>13.1f} "
               f"{per['mistake']:>9.1f} {per['blunder']:>9.1f}")
     print(f"the analyser's own policy (greedy x4, {args.own} games): {own_blunders} "
           f"blunders and {own_mistakes} mistakes in {own_decisions} decisions")

@@ -11,8 +11,8 @@ busy machine, run it twice). Not a unit test: it prints a table and always exits
 Scenarios: ordinary games (classic, 2 and 4 players), and the worst cases the rules
 allow for the solver: 8 players with 14-card hands, 8 jokers, 3 decks and lay-offs (then
 final turns search lay-offs onto up to two dozen table melds), also with aces wrapping.
-For ``strong`` it also prints the work units (``service/bots/budget.py``) a decision
-spent, their share of ``STRONG_BUDGET``, and how often the budget ran out.
+For ``strong`` and ``expert`` it also prints the work units (``service/bots/budget.py``) a
+decision spent and how often its budget ran out.
 
 Usage: ``python -m tests.bench.bench_decisions [positions per scenario]``
 """
@@ -26,7 +26,7 @@ import sys
 import time
 from typing import Any
 
-from service.bots import STRONG_BUDGET, decide, make_bot
+from service.bots import EXPERT_BUDGET, STRONG_BUDGET, decide, make_bot
 from service.bots.budget import clear_cache
 from tests.bench.procs import percentile
 from tests.bots.positions import WORST, positions
@@ -38,12 +38,15 @@ SCENARIOS: dict[str, tuple[dict[str, Any], int, int]] = {
     "worst 8p 14c": (WORST, 8, 3),
     "worst 8p 14c wrap": ({**WORST, "aces": "wrap"}, 8, 3),
 }
-BOTS = ("random", "greedy", "strong")
+BOTS = ("random", "greedy", "strong", "expert")
+#: The bots whose decisions spend a budget of work units.
+BUDGETED = ("strong", "expert")
 
-def spent(seed: str, seat_view: dict[str, Any], events: list[dict[str, Any]]) -> tuple[int, bool]:
-    """The units a ``strong`` decision spent and whether its budget ran out (the same
-    decision again, untimed: the cache is warm, and the charge the same either way)."""
-    bot = make_bot("strong", seed=seed)
+def spent(name: str, seed: str, seat_view: dict[str, Any], events: list[dict[str, Any]],
+          ) -> tuple[int, bool]:
+    """The units a decision of bot ``name`` spent and whether its budget ran out (the
+    same decision again, untimed: the cache is warm, and the charge the same either way)."""
+    bot = make_bot(name, seed=seed)
     bot.start(seat_view)  # type: ignore[arg-type]
     bot.observe(events)
     bot.choose(seat_view)  # type: ignore[arg-type]
@@ -54,7 +57,7 @@ def spent(seed: str, seat_view: dict[str, Any], events: list[dict[str, Any]]) ->
 def main() -> None:
     sample = int(sys.argv[1]) if len(sys.argv) > 1 else 120
     print(f"single decisions, CPU ms, cold cache, {sample} positions per scenario; "
-          f"strong's budget {STRONG_BUDGET} units")
+          f"budgets: strong {STRONG_BUDGET} units, expert {EXPERT_BUDGET}")
     header = (f"{'scenario':<20}{'bot':<8}{'decisions':>10}{'median':>9}{'p99':>9}{'max':>9}"
               f"{'mean units':>12}{'ran out':>9}")
     print(header)
@@ -73,8 +76,8 @@ def main() -> None:
                 t0 = time.process_time()
                 decide(bot, f"bench:{i}", seat_view, events)
                 times.append((time.process_time() - t0) * 1e3)
-                if bot == "strong":
-                    used, refused = spent(f"bench:{i}", seat_view, events)
+                if bot in BUDGETED:
+                    used, refused = spent(bot, f"bench:{i}", seat_view, events)
                     units.append(used)
                     ran_out += refused
             times.sort()

@@ -6,6 +6,8 @@ once per seat rotation, and prints the duplicate report next to what the same nu
 independent games would have told: the first rotation of each deal is an independent
 game (a fresh deal, seats alternating from deal to deal), so the standard error of A's
 total minus B's over those games is the independent figure, measured in the same run.
+It also prints how many of the decisive rounds (A and B scored differently) A won, with
+a 95% interval clustered by deal (the rounds of one deal share its cards).
 
 Usage: ``python -m tests.bench.bench_duplicate strong greedy --deals 200 [--jobs 2]``
 """
@@ -17,20 +19,37 @@ import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from service.match.duplicate import Deal, format_report, play_deal, report
-from service.match.inprocess import play_in_process
+from service.match.duplicate import Deal, format_report, report, rotations
+from service.match.inprocess import rounds_in_process
 from service.match.runner import labels_of
 
 RULES = {"preset": "classic"}
 
 
-def _play(bots: list[str], _labels: list[str], seed: str) -> tuple[int, ...]:
-    return play_in_process(bots, seed, RULES)
-
-
-def deal(args: tuple[str, str, str]) -> Deal:
+def deal(args: tuple[str, str, str]) -> tuple[Deal, int, int]:
+    """One deal once per rotation: the deal, and the rounds A won and the decisive ones."""
     a, b, seed = args
-    return play_deal(_play, [a, b], labels_of([a, b]), seed)
+    labels = labels_of([a, b])
+    by_label = dict(zip(labels, [a, b], strict=True))
+    seatings = rotations(labels)
+    totals, won, decisive = [], 0, 0
+    for seats in seatings:
+        scores = rounds_in_process([by_label[x] for x in seats], seed, RULES)
+        totals.append(tuple(sum(s) for s in scores))
+        mine, theirs = scores[seats.index(labels[0])], scores[seats.index(labels[1])]
+        won += sum(x < y for x, y in zip(mine, theirs, strict=True))
+        decisive += sum(x != y for x, y in zip(mine, theirs, strict=True))
+    return Deal(seed, tuple(tuple(s) for s in seatings), tuple(totals)), won, decisive
+
+
+def decisive_share(counts: list[tuple[int, int]]) -> tuple[float, float]:
+    """The share of decisive rounds A won, and its standard error clustered by deal (the
+    ratio estimator's, over deals)."""
+    won, decisive = sum(w for w, _ in counts), sum(d for _, d in counts)
+    share = won / decisive
+    n = len(counts)
+    spread = sum((w - share * d) ** 2 for w, d in counts) * n / (n - 1)
+    return share, math.sqrt(spread) / decisive
 
 
 def main() -> None:
@@ -44,7 +63,8 @@ def main() -> None:
     started = time.perf_counter()
     work = [(args.a, args.b, f"{args.seed}-{i}") for i in range(args.deals)]
     with ProcessPoolExecutor(args.jobs) as pool:
-        deals = list(pool.map(deal, work))
+        played = list(pool.map(deal, work))
+    deals = [d for d, _, _ in played]
     wall = time.perf_counter() - started
     labels = list(deals[0].seats[0])
     summary = report(deals, labels)
@@ -66,6 +86,10 @@ def main() -> None:
     print(f"{f'{n} duplicate deals ({2 * n} games)':<34}{summary['pairs'][0]['diff']:>+9.2f}"
           f"{duplicate:>12.2f}")
     print(f"ratio of the standard errors (duplicate / independent): {duplicate / independent:.2f}")
+    share, error = decisive_share([(w, d) for _, w, d in played])
+    print(f"decisive rounds won by {labels[0]}: {sum(w for _, w, _ in played)} of "
+          f"{sum(d for _, _, d in played)}, {share:.1%} "
+          f"[{share - 1.96 * error:.1%}, {share + 1.96 * error:.1%}]")
     print(f"wall time {wall:.0f} s on {args.jobs} processes")
 
 

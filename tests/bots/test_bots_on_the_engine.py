@@ -20,7 +20,7 @@ SHORT = {"hand_sizes": [3, 4, 5, 6, 7, 8]}
 
 @pytest.mark.parametrize("preset", ["classic", "bga", "family"])
 def test_every_bot_only_chooses_legal_actions(preset: str) -> None:
-    final = play_local(["random", "simple", "greedy", "strong"], preset, seed=preset, rules_spec=SHORT)
+    final = play_local(["random", "simple", "greedy", "strong", "expert"], preset, seed=preset, rules_spec=SHORT)
     assert final["status"] == "finished"
 
 
@@ -65,8 +65,8 @@ def test_the_strong_bot_never_believes_a_card_is_gone_that_is_still_in_the_stock
     assert checked > 20
 
 
-def test_make_bot_names_the_four_bots() -> None:
-    assert {make_bot(n).name for n in ("random", "simple", "greedy", "strong")} == {
-        "random", "simple", "greedy", "strong"}
+def test_make_bot_names_the_five_bots() -> None:
+    assert {make_bot(n).name for n in ("random", "simple", "greedy", "strong", "expert")} == {
+        "random", "simple", "greedy", "strong", "expert"}
     with pytest.raises(ValueError):
         make_bot("psychic")

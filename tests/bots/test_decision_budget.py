@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from service.bots import STRONG_BUDGET, StrongBot
+from service.bots import EXPERT_BUDGET, STRONG_BUDGET, ExpertBot, StrongBot
 from service.bots import budget as budget_module
 from service.bots.budget import LAY_OFF_WEIGHT, DecisionBudget, clear_cache, units
 from service.core.cards import JOKER, parse_cards
@@ -54,9 +54,10 @@ def worst() -> list[SeatPosition]:
     return random.Random("budget").sample(looking, 8)
 
 
-def _decide(position: SeatPosition, budget: int | None) -> DecisionBudget:
+def _decide(position: SeatPosition, budget: int | None,
+            kind: type[StrongBot] = StrongBot) -> DecisionBudget:
     seat_view, events = position
-    bot = StrongBot("b", budget=budget)
+    bot = kind("b", budget=budget)
     bot.start(seat_view)  # type: ignore[arg-type]
     bot.observe(events)
     assert bot.choose(seat_view) in seat_view["legal_actions"]  # type: ignore[arg-type]
@@ -68,21 +69,25 @@ def _work(searches: list[Search]) -> int:
     return sum(units(b.steps, table) for table, b in searches)
 
 
-def test_a_strong_decision_does_no_more_solver_work_than_its_budget(
-    worst: list[SeatPosition], searches: list[Search],
+@pytest.mark.parametrize(("kind", "limit", "binding"), [
+    (StrongBot, STRONG_BUDGET, 4), (ExpertBot, EXPERT_BUDGET, 1)])
+def test_a_strong_or_expert_decision_does_no_more_solver_work_than_its_budget(
+    worst: list[SeatPosition], searches: list[Search], kind: type[StrongBot], limit: int,
+    binding: int,
 ) -> None:
+    """``binding``: how many of the positions at least need more than the budget."""
     bounded = 0
     for position in worst:
         searches.clear()
         clear_cache()
-        spent = _decide(position, STRONG_BUDGET)
-        assert _work(searches) <= STRONG_BUDGET + OVERSHOOT
-        assert spent.spent <= STRONG_BUDGET
+        spent = _decide(position, limit, kind)
+        assert _work(searches) <= limit + OVERSHOOT
+        assert spent.spent <= limit
         searches.clear()
         clear_cache()
-        _decide(position, None)
-        bounded += _work(searches) > STRONG_BUDGET + OVERSHOOT  # the budget did bind
-    assert bounded >= len(worst) // 2
+        _decide(position, None, kind)
+        bounded += _work(searches) > limit + OVERSHOOT  # the budget did bind
+    assert bounded >= binding
 
 
 def test_what_a_decision_is_charged_is_the_work_its_solver_searches_did(

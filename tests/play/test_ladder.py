@@ -70,7 +70,7 @@ def test_a_pass_seats_each_member_in_rated_clocked_games_up_to_its_games_at_once
     robo = next(m for m in view["members"] if m["handle"] == "robo")
     assert robo["playing"] == 2 and robo["games_at_once"] == 2 and not robo["reference"]
     assert {m["handle"] for m in view["members"] if m["reference"]} == {
-        "random", "simple", "greedy", "strong"}
+        "random", "simple", "greedy", "strong", "expert"}
 
 
 def test_a_finished_ladder_game_frees_its_members_for_the_next_pass(stores: Stores) -> None:

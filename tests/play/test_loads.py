@@ -47,6 +47,19 @@ def test_a_client_past_its_cap_is_refused_before_anything_is_stored(stores: Stor
     create_game(stores, None, ["ann", "cy"], "humans", load=ann)
 
 
+def test_a_game_heavier_than_the_cap_alone_is_refused_saying_so(stores: Stores) -> None:
+    standard = resolve_rules({"preset": "classic"})
+    assert bot_game_weight(standard, [None, "expert", "expert", "expert"]) == 48.0
+    with pytest.raises(TooManyBotGamesError) as refused:
+        create_game(stores, None, ["ann", None, None, None], "heavy",
+                    bots=[None, "expert", "expert", "expert"], load=LoadLimit("ann", 32.0))
+    assert "alone weigh 48, more than the 32" in str(refused.value)
+    assert refused.value.details == {"held": 0.0, "weight": 48.0, "cap": 32.0}
+    assert not stores.loads.held("ann")
+    create_game(stores, None, ["ann", None, None], "two", bots=[None, "expert", "expert"],
+                load=LoadLimit("ann", 32.0))  # two expert seats fit
+
+
 def test_a_game_that_ends_frees_its_room_for_the_next(stores: Stores) -> None:
     weight = bot_game_weight(resolve_rules(SHORT), ["greedy", "random"])
     ann = LoadLimit("ann", cap=weight * 1.5)

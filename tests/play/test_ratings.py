@@ -195,7 +195,7 @@ def test_a_leaderboard_lists_established_recent_ratings_highest_first(stores: St
     assert days_ago_excluded(entries, "dee") and BOARD_ACTIVE_DAYS < 40
     assert [e["handle"] for e in board(stores, "classic", False, 1, 1, now)] == ["ann"]
     bots = board(stores, "classic", True, 0, 10, now)
-    assert [e["handle"] for e in bots] == ["strong", "simple", "greedy", "random"]  # the anchors
+    assert [e["handle"] for e in bots] == ["expert", "strong", "simple", "greedy", "random"]  # the anchors
     with pytest.raises(UnknownPresetError):
         board(stores, "poker", False, 0, 10, now)
 

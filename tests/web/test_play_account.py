@@ -263,7 +263,7 @@ def test_challenging_a_reference_bot_starts_a_game_the_bot_plays(
     page = browser(*size)
     sign_in(page, live_server, key)
     assert page.js("return [...document.getElementById('challenge-opponent').options].map(o => o.value)") \
-        == ["random", "simple", "greedy", "strong", ""]
+        == ["random", "simple", "greedy", "strong", "expert", ""]
     assert page.js("return document.getElementById('challenge-handle-label').hidden") is True
     page.js("document.getElementById('challenge-opponent').value = 'greedy';"
             "document.getElementById('challenge-clock').value = '300';")
