@@ -7,7 +7,10 @@ independent games would have told: the first rotation of each deal is an indepen
 game (a fresh deal, seats alternating from deal to deal), so the standard error of A's
 total minus B's over those games is the independent figure, measured in the same run.
 It also prints how many of the decisive rounds (A and B scored differently) A won, with
-a 95% interval clustered by deal (the rounds of one deal share its cards).
+a 95% interval clustered by deal (the rounds of one deal share its cards), counted two
+ways: every round of every game on its own, and every round of a deal over both
+rotations (A's two penalties for it, one from each hand, summed against B's), the
+duplicate count, where the luck of the cards cancels as it does in the totals.
 
 Usage: ``python -m tests.bench.bench_duplicate strong greedy --deals 200 [--jobs 2]``
 """
@@ -26,23 +29,37 @@ from service.match.runner import labels_of
 RULES = {"preset": "classic"}
 
 
-def deal(args: tuple[str, str, str]) -> tuple[Deal, int, int]:
-    """One deal once per rotation: the deal, and the rounds A won and the decisive ones."""
+Counts = tuple[int, int]
+
+
+def deal(args: tuple[str, str, str]) -> tuple[Deal, Counts, Counts]:
+    """One deal once per rotation: the deal, the rounds A won and the decisive ones game
+    by game, and the same over both rotations of each round."""
     a, b, seed = args
     labels = labels_of([a, b])
     by_label = dict(zip(labels, [a, b], strict=True))
     seatings = rotations(labels)
     totals, won, decisive = [], 0, 0
+    a_rounds: list[int] = []
+    b_rounds: list[int] = []
     for seats in seatings:
         scores = rounds_in_process([by_label[x] for x in seats], seed, RULES)
         totals.append(tuple(sum(s) for s in scores))
         mine, theirs = scores[seats.index(labels[0])], scores[seats.index(labels[1])]
         won += sum(x < y for x, y in zip(mine, theirs, strict=True))
         decisive += sum(x != y for x, y in zip(mine, theirs, strict=True))
-    return Deal(seed, tuple(tuple(s) for s in seatings), tuple(totals)), won, decisive
+        a_rounds = [x + y for x, y in zip(a_rounds or [0] * len(mine), mine, strict=True)]
+        b_rounds = [x + y for x, y in zip(b_rounds or [0] * len(theirs), theirs, strict=True)]
+    paired = zip(a_rounds, b_rounds, strict=True)
+    won_pairs, decisive_pairs = 0, 0
+    for x, y in paired:
+        won_pairs += int(x < y)
+        decisive_pairs += int(x != y)
+    result = Deal(seed, tuple(tuple(s) for s in seatings), tuple(totals))
+    return result, (won, decisive), (won_pairs, decisive_pairs)
 
 
-def decisive_share(counts: list[tuple[int, int]]) -> tuple[float, float]:
+def decisive_share(counts: list[Counts]) -> tuple[float, float]:
     """The share of decisive rounds A won, and its standard error clustered by deal (the
     ratio estimator's, over deals)."""
     won, decisive = sum(w for w, _ in counts), sum(d for _, d in counts)
@@ -86,10 +103,13 @@ def main() -> None:
     print(f"{f'{n} duplicate deals ({2 * n} games)':<34}{summary['pairs'][0]['diff']:>+9.2f}"
           f"{duplicate:>12.2f}")
     print(f"ratio of the standard errors (duplicate / independent): {duplicate / independent:.2f}")
-    share, error = decisive_share([(w, d) for _, w, d in played])
-    print(f"decisive rounds won by {labels[0]}: {sum(w for _, w, _ in played)} of "
-          f"{sum(d for _, _, d in played)}, {share:.1%} "
-          f"[{share - 1.96 * error:.1%}, {share + 1.96 * error:.1%}]")
+    by_game = [g for _, g, _ in played]
+    by_deal_round = [r for _, _, r in played]
+    for name, counts in (("rounds", by_game), ("deal-rounds over both rotations", by_deal_round)):
+        share, error = decisive_share(counts)
+        print(f"decisive {name} won by {labels[0]}: {sum(w for w, _ in counts)} of "
+              f"{sum(d for _, d in counts)}, {share:.1%} "
+              f"[{share - 1.96 * error:.1%}, {share + 1.96 * error:.1%}]")
     print(f"wall time {wall:.0f} s on {args.jobs} processes")
 
 
