@@ -19,7 +19,8 @@ resumed export repeats and skips nothing.
 Constant memory: the index is read a page of :data:`BATCH` ids at a time, their records in
 one round trip, each decompressed only as it is sent; the pages are asked for as the
 client reads, so a slow reader holds one page, never the history. Reads only: nothing is
-written, the index is not trimmed for the records that expired (those games are skipped).
+written; the index is trimmed when a game of the account finishes, and the records that
+expired since are skipped.
 """
 
 from __future__ import annotations

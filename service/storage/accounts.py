@@ -7,9 +7,11 @@ account lives on one shard and its writes are one script each):
   bot, the sha256 of its key (never the key), its settings;
 * its games: those it plays (``active``) by when it joined, and those over
   (``finished``) by when they ended (readers check each game's state: like the lobby,
-  an index across games that the games themselves correct). The finished index is never
-  trimmed: an entry outlives its game's record (``RECORD_TTL_SECONDS``), and readers
-  skip the games whose record is gone. Its order is the end time in whole milliseconds,
+  an index across games that the games themselves correct). The finished index keeps
+  what a record is kept (``RECORD_TTL_SECONDS``): each game that finishes takes out the
+  entries that ended that long before it, so an account that plays for years holds
+  about a record lifetime's worth; readers skip the games whose record is gone in
+  between. Its order is the end time in whole milliseconds,
   then the game id (as Redis orders a sorted set's ties: byte by byte), so a position in
   it, ``(ended ms, game id)``, is a cursor that skips and repeats nothing, however many
   games ended in the same millisecond;
@@ -88,7 +90,8 @@ class AccountStore(ABC):
 
     @abstractmethod
     def finish_game(self, handle: str, game_id: str, ended: float) -> None:
-        """Move ``game_id`` from the account's active games to its finished ones."""
+        """Move ``game_id`` from the account's active games to its finished ones, and drop
+        the finished ones that ended more than the record lifetime before it."""
 
     @abstractmethod
     def games(self, handle: str, which: str, before: tuple[float, str] | None,

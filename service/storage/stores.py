@@ -128,7 +128,7 @@ def redis_stores(config: Config) -> Stores:
         # a match's record is kept as long as an open game: its seekers create the game
         seeks=RedisSeekBoard(connection, results_kept_seconds=config.open_game_ttl_seconds),
         loads=RedisLoads(connection),
-        accounts=RedisAccounts(connection),
+        accounts=RedisAccounts(connection, finished_kept_seconds=config.record_ttl_seconds),
         challenges=RedisChallenges(connection),
         tournaments=RedisTournaments(connection),
         webhooks=RedisWebhooks(connection, cap=config.webhook_queue_max),
@@ -142,8 +142,9 @@ def redis_stores(config: Config) -> Stores:
 
 def memory_stores(config: Config | None = None) -> Stores:
     """Fresh in-memory stores (``config``: only its ``open_game_ttl_seconds``, how long a
-    match's record is kept, and ``webhook_queue_max``), for tests: nothing is shared with
-    any other bundle."""
+    match's record is kept, ``record_ttl_seconds``, how far back an account's finished
+    index reaches, and ``webhook_queue_max``), for tests: nothing is shared with any
+    other bundle."""
     shared = Shared()
     config = config or Config()
     kept = config.open_game_ttl_seconds
@@ -156,7 +157,7 @@ def memory_stores(config: Config | None = None) -> Stores:
         tickets=MemoryTickets(),
         seeks=MemorySeekBoard(shared, results_kept_seconds=kept),
         loads=MemoryLoads(),
-        accounts=MemoryAccounts(shared),
+        accounts=MemoryAccounts(shared, finished_kept_seconds=config.record_ttl_seconds),
         challenges=MemoryChallenges(),
         tournaments=MemoryTournaments(),
         webhooks=MemoryWebhooks(cap=config.webhook_queue_max),

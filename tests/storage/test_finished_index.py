@@ -69,3 +69,17 @@ def test_paging_the_finished_index_gives_each_game_once_in_order_on_redis_as_in_
                 after = (whole[k][1], whole[k][0])
                 assert store.finished_page("ann", after, 100,
                                            newest_first=newest_first) == whole[k + 1:]
+
+
+def test_a_game_that_finishes_takes_out_the_entries_a_record_lifetime_older_on_redis_as_in_memory(
+        on_redis: AccountStore) -> None:
+    kept = Config().record_ttl_seconds * 1000
+    start = 1_700_000_000_000
+    for store in (on_redis, memory_stores().accounts):
+        # the first ended exactly a lifetime before the last, the second a millisecond less
+        _filled(store, [("first", start), ("second", start + 1), ("last", start + kept)])
+        assert store.finished_time("ann", "first") == start
+        _filled(store, [("later", start + kept + 1)])
+        assert store.finished_time("ann", "first") is None
+        page = store.finished_page("ann", None, 10, newest_first=False)
+        assert [g for g, _ in page] == ["second", "last", "later"]

@@ -28,8 +28,9 @@ class _Kept:
 class MemoryAccounts(AccountStore):
     """The accounts in a dict of ``shared``'s lock."""
 
-    def __init__(self, shared: Shared) -> None:
+    def __init__(self, shared: Shared, finished_kept_seconds: int) -> None:
         self._shared = shared
+        self._finished_kept = finished_kept_seconds
         self._kept: dict[str, _Kept] = {}
 
     def create(self, account: Account) -> bool:
@@ -64,6 +65,8 @@ class MemoryAccounts(AccountStore):
             if kept is not None:
                 kept.active.pop(game_id, None)
                 kept.finished[game_id] = round(ended * 1000) / 1000
+                oldest = kept.finished[game_id] - self._finished_kept
+                kept.finished = {g: t for g, t in kept.finished.items() if t >= oldest}
 
     def games(self, handle: str, which: str, before: tuple[float, str] | None,
               count: int) -> list[tuple[str, float]]:

@@ -5,7 +5,8 @@ Keys of one account share the hash tag ``{acct:<handle folded>}``::
     ttt:{acct:<h>}:account   hash: handle, bot, key (sha256), created, from, hook, secret,
                              closed
     ttt:{acct:<h>}:active    sorted set, the games it plays (score: when it joined, ms)
-    ttt:{acct:<h>}:finished  sorted set, its games that are over (score: when they ended)
+    ttt:{acct:<h>}:finished  sorted set, its games that are over (score: when they ended;
+                             trimmed to a record lifetime as each one ends)
     ttt:{acct:<h>}:notes     stream, one entry per note, entry id "<seq>-0", field n = JSON
     ttt:{acct:<h>}:noted     sorted set, the latest note ids (score: their seq), so a note
                              appended twice is kept once
@@ -99,8 +100,9 @@ def _account(raw: dict[bytes, bytes]) -> Account:
 class RedisAccounts(AccountStore):
     """The accounts, on the process's shared connection (and its hub)."""
 
-    def __init__(self, connection: RedisConnection) -> None:
+    def __init__(self, connection: RedisConnection, finished_kept_seconds: int) -> None:
         self.connection = connection
+        self.finished_kept_ms = finished_kept_seconds * 1000
         client = connection.client
         self._append = client.register_script(_APPEND)
         self._create = client.register_script(_CREATE)
@@ -136,6 +138,8 @@ class RedisAccounts(AccountStore):
             pipe = self.connection.client.pipeline(transaction=True)  # one slot: atomic
             pipe.zrem(account_key(handle, "active"), game_id)
             pipe.zadd(account_key(handle, "finished"), {game_id: round(ended * 1000)})
+            pipe.zremrangebyscore(account_key(handle, "finished"), "-inf",
+                                  f"({round(ended * 1000) - self.finished_kept_ms}")
             return pipe.execute()
         self.connection.run(move)
 
