@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
 from service.match.duplicate import Deal, format_report, report, rotations
@@ -32,6 +33,15 @@ RULES = {"preset": "classic"}
 Counts = tuple[int, int]
 
 
+def won_and_decisive(pairs: Iterable[tuple[int, int]]) -> Counts:
+    """Of ``(A's penalty, B's penalty)`` pairs: how many A won, and how many were not tied."""
+    won = decisive = 0
+    for mine, theirs in pairs:
+        won += mine < theirs
+        decisive += mine != theirs
+    return won, decisive
+
+
 def deal(args: tuple[str, str, str]) -> tuple[Deal, Counts, Counts]:
     """One deal once per rotation: the deal, the rounds A won and the decisive ones game
     by game, and the same over both rotations of each round."""
@@ -39,24 +49,19 @@ def deal(args: tuple[str, str, str]) -> tuple[Deal, Counts, Counts]:
     labels = labels_of([a, b])
     by_label = dict(zip(labels, [a, b], strict=True))
     seatings = rotations(labels)
-    totals, won, decisive = [], 0, 0
-    a_rounds: list[int] = []
-    b_rounds: list[int] = []
+    totals, a_scores, b_scores = [], [], []
     for seats in seatings:
         scores = rounds_in_process([by_label[x] for x in seats], seed, RULES)
         totals.append(tuple(sum(s) for s in scores))
-        mine, theirs = scores[seats.index(labels[0])], scores[seats.index(labels[1])]
-        won += sum(x < y for x, y in zip(mine, theirs, strict=True))
-        decisive += sum(x != y for x, y in zip(mine, theirs, strict=True))
-        a_rounds = [x + y for x, y in zip(a_rounds or [0] * len(mine), mine, strict=True)]
-        b_rounds = [x + y for x, y in zip(b_rounds or [0] * len(theirs), theirs, strict=True)]
-    paired = zip(a_rounds, b_rounds, strict=True)
-    won_pairs, decisive_pairs = 0, 0
-    for x, y in paired:
-        won_pairs += int(x < y)
-        decisive_pairs += int(x != y)
-    result = Deal(seed, tuple(tuple(s) for s in seatings), tuple(totals))
-    return result, (won, decisive), (won_pairs, decisive_pairs)
+        a_scores.append(scores[seats.index(labels[0])])
+        b_scores.append(scores[seats.index(labels[1])])
+    by_game = won_and_decisive(
+        pair for mine, theirs in zip(a_scores, b_scores, strict=True)
+        for pair in zip(mine, theirs, strict=True))
+    # a round's penalties summed over the rotations: one from each hand of it
+    by_deal_round = won_and_decisive(zip(map(sum, zip(*a_scores, strict=True)),
+                                         map(sum, zip(*b_scores, strict=True)), strict=True))
+    return Deal(seed, tuple(tuple(s) for s in seatings), tuple(totals)), by_game, by_deal_round
 
 
 def decisive_share(counts: list[Counts]) -> tuple[float, float]:

@@ -134,12 +134,13 @@ class RedisAccounts(AccountStore):
                                                 {game_id: round(joined * 1000)}))
 
     def finish_game(self, handle: str, game_id: str, ended: float) -> None:
+        ended_ms, finished = round(ended * 1000), account_key(handle, "finished")
+
         def move() -> Any:
             pipe = self.connection.client.pipeline(transaction=True)  # one slot: atomic
             pipe.zrem(account_key(handle, "active"), game_id)
-            pipe.zadd(account_key(handle, "finished"), {game_id: round(ended * 1000)})
-            pipe.zremrangebyscore(account_key(handle, "finished"), "-inf",
-                                  f"({round(ended * 1000) - self.finished_kept_ms}")
+            pipe.zadd(finished, {game_id: ended_ms})
+            pipe.zremrangebyscore(finished, "-inf", f"({ended_ms - self.finished_kept_ms}")
             return pipe.execute()
         self.connection.run(move)
 
