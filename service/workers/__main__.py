@@ -42,6 +42,22 @@ class Stopped(BaseException):
     work it interrupts takes it for a failure of that work."""
 
 
+class FirstSignalStops:
+    """The analysis worker's SIGTERM/SIGINT handler: the first signal sets
+    :attr:`stopping` and raises :class:`Stopped` to end the analysis under way; a later
+    one only sets it again (``make run`` forwards its SIGTERM and the process group gets
+    one too: a second raise would land in the shutdown, outside the ``suppress``)."""
+
+    def __init__(self) -> None:
+        self.stopping = threading.Event()
+
+    def __call__(self, *_: object) -> None:
+        first = not self.stopping.is_set()
+        self.stopping.set()
+        if first:
+            raise Stopped
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m service.workers",
@@ -141,17 +157,12 @@ def _analyse(config: Any) -> int:
 
     stores = redis_stores(config)
     worker = AnalysisWorker(stores, stale_seconds=config.analysis_stale_seconds)
-    stopping = threading.Event()
-
-    def stop(*_: object) -> None:
-        stopping.set()
-        raise Stopped
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, stop)
-    log.info("analysis worker %s started (nice %d)", worker.name, config.analysis_nice)
-    with contextlib.suppress(Stopped):
-        worker.run(stopping.is_set)
+    stop = FirstSignalStops()
+    with contextlib.suppress(Stopped):  # the first signal may come before the run
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, stop)
+        log.info("analysis worker %s started (nice %d)", worker.name, config.analysis_nice)
+        worker.run(stop.stopping.is_set)
     stores.close()
     log.info("analysis worker stopped")
     return 0

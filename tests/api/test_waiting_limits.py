@@ -116,12 +116,18 @@ def test_a_wait_past_the_limit_is_refused_before_any_redis_work(
     parker = threading.Thread(target=park, args=(app.test_client(), path, {}, statuses))
     parker.start()
     wait_until_held(app, 1)
+    channel = f"ttt:{{{table.game_id}}}:moved"  # held counts it before its subscription is made
+    deadline = time.monotonic() + 5
+    while dict(redis_db.pubsub_numsub(channel)).get(channel.encode(), 0) < 1:
+        assert time.monotonic() < deadline, "the parked request never subscribed"
+        time.sleep(0.01)
     refused: list[int] = []
     seen = commands_during(redis_db, lambda: refused.extend(
         client.get(path).status_code for _ in range(20)))
     assert refused == [429] * 20
     # not one command for the twenty refusals (a connection's own SELECT aside); the parked
-    # request's own read of the game may land in the window on a loaded machine
+    # request's own read of the game (after its subscription) may land in the window on a
+    # loaded machine
     commands = [c for c in seen if not c.startswith("SELECT")]
     assert commands in ([], [f"HMGET ttt:{{{table.game_id}}}:game s t c"]), seen
     assert table.act(table.view(0)["round"]["current_seat"], {"type": "draw", "source": "stock"})

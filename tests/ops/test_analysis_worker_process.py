@@ -79,3 +79,19 @@ def test_two_analysis_workers_run_every_queued_analysis_once_and_a_killed_ones_i
         if g != running:
             assert [s["seat"] for s in play.analysis_of(stores, g)["seats"]] == [0, 1]
     stores.close()
+
+
+def test_an_analysis_worker_given_sigterm_twice_stops_once_without_a_traceback(
+    url: str, tmp_path: Path,
+) -> None:
+    """``make run`` forwards its SIGTERM and the process group gets one too: the second
+    signal, during the shutdown, must not raise in it."""
+    log = tmp_path / "worker.log"
+    proc = analyser(url, log)
+    wait_until(lambda: "analysis worker" in log.read_text(), 30, "the worker's first line")
+    time.sleep(0.5)  # blocked on the queue now
+    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(10) == 0
+    text = log.read_text()
+    assert "analysis worker stopped" in text and "Traceback" not in text, text

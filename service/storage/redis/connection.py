@@ -23,7 +23,8 @@ from ..errors import StorageUnavailableError
 from ..hub import Hub, channel_of
 from .errors import is_oom
 
-__all__ = ["CLUSTER_SCHEMES", "REFUSING_WRITES", "UNREACHABLE", "RedisConnection"]
+__all__ = ["CLUSTER_SCHEMES", "REFUSING_WRITES", "UNREACHABLE", "RedisConnection",
+           "block_seconds"]
 
 T = TypeVar("T")
 
@@ -36,6 +37,16 @@ UNREACHABLE = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.Clust
 #: Both pass when the operator or the failover acts, so they are 503s, not 500s.
 REFUSING_WRITES = (redis.exceptions.OutOfMemoryError, redis.exceptions.ReadOnlyError)
 _UNAVAILABLE = (*UNREACHABLE, *REFUSING_WRITES)
+#: The shortest timeout a blocking read (``BLPOP``) is sent: redis-server before 7.0 turns
+#: the seconds into whole milliseconds by truncation, so 0.001 may become 0, which blocks
+#: for ever (6.2 does: a worker then hung until its socket timed out).
+SHORTEST_BLOCK_SECONDS = 0.01
+
+
+def block_seconds(seconds: float, longest: float) -> float:
+    """``seconds`` as a blocking read's timeout: at least :data:`SHORTEST_BLOCK_SECONDS`
+    (never 0, "for ever" to Redis), at most ``longest`` (within the socket timeout)."""
+    return min(max(seconds, SHORTEST_BLOCK_SECONDS), longest)
 
 
 def _connect(url: str, max_connections: int, timeout: float, **kw: Any) -> Any:

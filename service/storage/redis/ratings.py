@@ -22,7 +22,7 @@ import orjson
 
 from ..ratings import RatingStore
 from .accounts import account_key
-from .connection import RedisConnection
+from .connection import RedisConnection, block_seconds
 from .schedule import LONGEST_WAIT_SECONDS
 
 __all__ = ["RedisRatings"]
@@ -96,7 +96,7 @@ class RedisRatings(RatingStore):
 
     def wait(self, seconds: float) -> None:
         client = self.connection.blocking_client(LONGEST_WAIT_SECONDS)
-        timeout = min(max(seconds, 0.001), LONGEST_WAIT_SECONDS)
+        timeout = block_seconds(seconds, LONGEST_WAIT_SECONDS)
         self.connection.run(lambda: client.blpop([_WAKE], timeout=timeout))
 
     def compute_once(self, game_id: str, result: dict[str, Any]) -> dict[str, Any]:

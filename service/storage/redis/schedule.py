@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..schedule import Lease, Schedule
-from .connection import RedisConnection
+from .connection import RedisConnection, block_seconds
 
 __all__ = ["DUE_KEY", "WAKE_KEY", "RedisSchedule", "schedule_keys"]
 
@@ -109,7 +109,7 @@ class RedisSchedule(Schedule):
                   "1" if wake else "0", WAKES_KEPT])))
 
     def wait(self, timeout: float) -> bool:
-        seconds = min(max(timeout, 0.001), LONGEST_WAIT_SECONDS)
+        seconds = block_seconds(timeout, LONGEST_WAIT_SECONDS)
         client = self.connection.blocking_client(LONGEST_WAIT_SECONDS)
         return self.connection.run(lambda: client.blpop([self.wake_key], timeout=seconds)) is not None
 
