@@ -31,6 +31,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger("three_thirteen.workers")
@@ -42,19 +43,29 @@ class Stopped(BaseException):
     work it interrupts takes it for a failure of that work."""
 
 
-class FirstSignalStops:
-    """The analysis worker's SIGTERM/SIGINT handler: the first signal sets
-    :attr:`stopping` and raises :class:`Stopped` to end the analysis under way; a later
-    one only sets it again (``make run`` forwards its SIGTERM and the process group gets
-    one too: a second raise would land in the shutdown, outside the ``suppress``)."""
+class StopSignal:
+    """A worker's SIGTERM/SIGINT handler. The first signal sets the flag the loops check
+    between steps, and raises :class:`Stopped` if ``interrupt()`` says the main thread
+    is in a wait (or work) that may be cut short; a later one changes nothing (``make
+    run`` forwards its SIGTERM and the process group gets one too: a second raise would
+    land in the shutdown, outside the ``suppress``).
 
-    def __init__(self) -> None:
-        self.stopping = threading.Event()
+    A plain flag, not a :class:`threading.Event`: a handler runs between two bytecodes of
+    the main thread, also inside another handler, and a second signal in the first
+    one's ``Event.set`` blocked for ever on the lock that ``set`` holds."""
+
+    def __init__(self, interrupt: Callable[[], bool]) -> None:
+        self.stopped = False
+        self._interrupt = interrupt
+
+    def is_set(self) -> bool:
+        """Whether a stop signal came (the loops' ``stopping``)."""
+        return self.stopped
 
     def __call__(self, *_: object) -> None:
-        first = not self.stopping.is_set()
-        self.stopping.set()
-        if first:
+        first = not self.stopped
+        self.stopped = True
+        if first and self._interrupt():
             raise Stopped
 
 
@@ -106,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         log.info("worker metrics on port %d", port)
     stores = redis_stores(config)
     worker = MoveWorker(stores, metrics)
-    stopping = threading.Event()
+    # blocked between moves: end the wait at once (a move under way runs on)
+    stop = StopSignal(lambda: worker.waiting)
     deliveries, delivering = None, None
     if config.webhook_concurrency:
         hook_stores = redis_stores(config)
@@ -117,18 +129,13 @@ def main(argv: list[str] | None = None) -> int:
             timeout=config.webhook_timeout_seconds,
             concurrency=config.webhook_concurrency, metrics=metrics)
         # a daemon: one blocked on the schedule is not waited for; attempts are (finish)
-        delivering = threading.Thread(target=deliveries.run, args=(stopping.is_set,),
+        delivering = threading.Thread(target=deliveries.run, args=(stop.is_set,),
                                       name="webhooks", daemon=True)
 
     # its own stores too: it blocks on the rating queue's wake-up list
     rating = RatingWorker(redis_stores(config), metrics)
-    rating_thread = threading.Thread(target=rating.run, args=(stopping.is_set,),
+    rating_thread = threading.Thread(target=rating.run, args=(stop.is_set,),
                                      name="ratings", daemon=True)
-
-    def stop(*_: object) -> None:
-        stopping.set()
-        if worker.waiting:  # blocked between moves: end the wait now (a move runs on)
-            raise Stopped
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, stop)
@@ -138,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         delivering.start()
         log.info("webhook deliveries started (%d at once)", config.webhook_concurrency)
     with contextlib.suppress(Stopped):
-        worker.run(stopping.is_set)
+        worker.run(stop.is_set)
     if deliveries is not None:
         deliveries.finish()
         deliveries.stores.close()
@@ -157,12 +164,12 @@ def _analyse(config: Any) -> int:
 
     stores = redis_stores(config)
     worker = AnalysisWorker(stores, stale_seconds=config.analysis_stale_seconds)
-    stop = FirstSignalStops()
+    stop = StopSignal(lambda: True)  # a wait on the queue, or an analysis: both end now
     with contextlib.suppress(Stopped):  # the first signal may come before the run
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, stop)
         log.info("analysis worker %s started (nice %d)", worker.name, config.analysis_nice)
-        worker.run(stop.stopping.is_set)
+        worker.run(stop.is_set)
     stores.close()
     log.info("analysis worker stopped")
     return 0

@@ -48,15 +48,20 @@ class RatingWorker:
         return rated is not None
 
     def run(self, stopping: Callable[[], bool]) -> None:
-        """Apply queued games until ``stopping()``; idle, wait for the next."""
+        """Apply queued games until ``stopping()``; idle, wait for the next. An error once
+        stopping is the process closing the stores under the wait: no failure to log."""
         while not stopping():
             try:
                 if not self.step():
                     self.metrics.ratings_queued.set(self.stores.ratings.queued())
                     self.stores.ratings.wait(IDLE_SECONDS)
             except StorageUnavailableError as exc:
+                if stopping():
+                    return
                 log.warning("rating worker: Redis unavailable (%s); trying again", exc)
                 time.sleep(RETRY_SECONDS)
             except Exception:  # one bad game must not stop every later rating
+                if stopping():
+                    return
                 log.exception("rating worker: a game failed to rate; trying again")
                 time.sleep(RETRY_SECONDS)

