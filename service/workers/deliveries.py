@@ -115,6 +115,12 @@ class DeliveryWorker:
                     return
                 log.warning("storage unavailable, retrying: %s", exc)
                 time.sleep(1.0)
+            except Exception:
+                # once stopping, the process closed the stores under the wait (hiredis's
+                # reader is gone then): its shutdown, not a failure
+                if stopping():
+                    return
+                raise
             finally:
                 if not started:
                     self._slots.release()

@@ -104,15 +104,17 @@ class MoveWorker:
             self.metrics.failed.inc()
         return True
 
-    def idle(self) -> None:
+    def idle(self, stopping: Callable[[], bool] = lambda: False) -> None:
         """Block until a move is planned or the earliest planned visit is due (a signal
-        that stops the worker may interrupt it: :attr:`waiting` says when)."""
+        that stops the worker may interrupt it: :attr:`waiting` says when; one that came
+        just before is seen by ``stopping()``, read once :attr:`waiting` is set)."""
         _, earliest = self.stores.schedule.visits_due(self.clock())
         wait = self.idle_seconds if earliest is None else earliest - self.clock()
         if wait > 0:
             self.waiting = True
             try:
-                self.stores.schedule.wait(min(wait, self.idle_seconds))
+                if not stopping():
+                    self.stores.schedule.wait(min(wait, self.idle_seconds))
             finally:
                 self.waiting = False
 
@@ -123,7 +125,7 @@ class MoveWorker:
         while not stopping():
             try:
                 if not self.work():
-                    self.idle()
+                    self.idle(stopping)
             except StorageUnavailableError as exc:
                 log.warning("storage unavailable, retrying: %s", exc)
                 self.metrics.failed.inc()

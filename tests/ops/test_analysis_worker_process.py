@@ -81,17 +81,22 @@ def test_two_analysis_workers_run_every_queued_analysis_once_and_a_killed_ones_i
     stores.close()
 
 
-def test_an_analysis_worker_given_sigterm_twice_stops_once_without_a_traceback(
+def test_an_analysis_worker_given_sigterm_again_and_again_stops_once_without_a_traceback(
     url: str, tmp_path: Path,
 ) -> None:
-    """``make run`` forwards its SIGTERM and the process group gets one too: the second
-    signal, during the shutdown, must not raise in it."""
+    """``make run`` forwards its SIGTERM and the process group gets one too: signals that
+    come during the first one's handling, or during the shutdown, change nothing (once,
+    the second waited for ever on a lock the first held; before that, it raised in the
+    shutdown). One that comes once Python has put the default handler back kills it."""
     log = tmp_path / "worker.log"
     proc = analyser(url, log)
     wait_until(lambda: "analysis worker" in log.read_text(), 30, "the worker's first line")
     time.sleep(0.5)  # blocked on the queue now
-    proc.send_signal(signal.SIGTERM)
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(10) == 0
+    deadline = time.monotonic() + 10
+    while proc.poll() is None:
+        assert time.monotonic() < deadline, "still running 10 s after the first SIGTERM"
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.0005)
+    assert proc.returncode in (0, -signal.SIGTERM)
     text = log.read_text()
     assert "analysis worker stopped" in text and "Traceback" not in text, text

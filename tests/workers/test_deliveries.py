@@ -11,6 +11,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
 from service.play import create_account, set_webhook
 from service.play.notes import tell
 from service.storage import Stores, memory_stores
@@ -181,3 +183,24 @@ def test_a_stopping_worker_lets_the_attempt_under_way_finish() -> None:
         assert started.wait(5)
     assert finished.is_set()  # finish() waited for it
     assert stores.webhooks.head("ann") is None
+
+
+def test_a_worker_whose_stores_are_closed_under_its_wait_while_stopping_ends_quietly(
+) -> None:
+    """At a worker process's shutdown its stores are closed under this thread's wait, and
+    hiredis then fails with whatever its closed reader raises: that ends the loop, no
+    "Exception in thread" traceback; the same error while running is not swallowed."""
+
+    class ClosedUnder(DeliveryWorker):
+        def work(self) -> bool:
+            raise AttributeError("'NoneType' object has no attribute 'gets'")
+
+    def send(url: str, secret: str, event_id: str, body: str) -> Attempt:
+        raise AssertionError("nothing to send")
+
+    worker = ClosedUnder(memory_stores(), send, retries=RETRIES, timeout=1.0, concurrency=1,
+                         idle_seconds=0.1)
+    with pytest.raises(AttributeError):
+        worker.run(lambda: False)
+    looks = iter([False])  # running at the loop's first look, stopping at the error
+    worker.run(lambda: next(looks, True))

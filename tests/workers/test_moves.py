@@ -56,6 +56,18 @@ def test_a_worker_sleeps_until_the_earliest_deadline_and_no_longer() -> None:
     assert stores.games.load(record.game_id).state.turn_timed_out
 
 
+def test_an_idle_worker_told_to_stop_just_before_its_wait_does_not_wait() -> None:
+    """A stop signal between the worker's last look and its wait: the signal did not cut
+    the wait short (``waiting`` was not set yet), so the wait reads the flag itself."""
+    stores = memory_stores()
+    worker = MoveWorker(stores, idle_seconds=30.0)
+    while stores.schedule.wait(0):
+        pass
+    started = time.monotonic()
+    worker.idle(lambda: True)
+    assert time.monotonic() - started < 1 and worker.waiting is False
+
+
 def test_the_lobby_is_pruned_at_most_once_an_interval_a_page_at_a_time() -> None:
     stores = memory_stores()
     for n in range(5):  # entries whose games never existed, listed long ago
