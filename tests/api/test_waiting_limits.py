@@ -13,7 +13,9 @@ from service.api.problems import ApiProblem
 from service.api.waiting import RETRIES_PER_SECOND, WaitSlots
 from service.app import create_app
 from service.config import Config
+from service.storage.hub import channel_of
 from tests.api.conftest import Table
+from tests.conftest import wait_until
 
 
 def parked_app(config: Config, **limits: str):
@@ -116,11 +118,9 @@ def test_a_wait_past_the_limit_is_refused_before_any_redis_work(
     parker = threading.Thread(target=park, args=(app.test_client(), path, {}, statuses))
     parker.start()
     wait_until_held(app, 1)
-    channel = f"ttt:{{{table.game_id}}}:moved"  # held counts it before its subscription is made
-    deadline = time.monotonic() + 5
-    while dict(redis_db.pubsub_numsub(channel)).get(channel.encode(), 0) < 1:
-        assert time.monotonic() < deadline, "the parked request never subscribed"
-        time.sleep(0.01)
+    channel = channel_of(table.game_id)  # held counts it before its subscription is made
+    wait_until(lambda: dict(redis_db.pubsub_numsub(channel)).get(channel.encode(), 0) >= 1,
+               5, "the parked request's subscription")
     refused: list[int] = []
     seen = commands_during(redis_db, lambda: refused.extend(
         client.get(path).status_code for _ in range(20)))

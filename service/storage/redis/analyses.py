@@ -21,7 +21,6 @@ import redis
 from ..analyses import AnalysisState, AnalysisStore, QueuedAnalysis, QueueFullError
 from .connection import RedisConnection
 from .records import record_key
-from .schedule import LONGEST_WAIT_SECONDS
 
 __all__ = ["RedisAnalyses", "analysis_key"]
 
@@ -92,7 +91,7 @@ def _state(status: Any, progress: Any, result: Any = None) -> AnalysisState:
 
 class RedisAnalyses(AnalysisStore):
     """The analyses, on the process's connection (a worker's blocking read on a client
-    of its own: :meth:`RedisConnection.blocking_client`)."""
+    of its own: :meth:`RedisConnection.block`)."""
 
     def __init__(self, connection: RedisConnection) -> None:
         self.connection = connection
@@ -145,10 +144,8 @@ class RedisAnalyses(AnalysisStore):
             count=1))
         entries = claimed[1]
         if not entries:
-            wait = min(max(block_seconds, 0.001), LONGEST_WAIT_SECONDS)
-            blocking = self.connection.blocking_client(LONGEST_WAIT_SECONDS)
-            read = self.connection.run(lambda: blocking.xreadgroup(
-                GROUP, worker, {QUEUE: ">"}, count=1, block=max(1, round(wait * 1000))))
+            read = self.connection.block(lambda blocking, wait: blocking.xreadgroup(
+                GROUP, worker, {QUEUE: ">"}, count=1, block=round(wait * 1000)), block_seconds)
             entries = read[0][1] if read else []
         for entry, fields in entries:
             taken = QueuedAnalysis(entry.decode(), fields[b"game"].decode() if fields else "")

@@ -23,8 +23,7 @@ from ..errors import StorageUnavailableError
 from ..hub import Hub, channel_of
 from .errors import is_oom
 
-__all__ = ["CLUSTER_SCHEMES", "REFUSING_WRITES", "UNREACHABLE", "RedisConnection",
-           "block_seconds"]
+__all__ = ["CLUSTER_SCHEMES", "REFUSING_WRITES", "UNREACHABLE", "RedisConnection"]
 
 T = TypeVar("T")
 
@@ -37,16 +36,12 @@ UNREACHABLE = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.Clust
 #: Both pass when the operator or the failover acts, so they are 503s, not 500s.
 REFUSING_WRITES = (redis.exceptions.OutOfMemoryError, redis.exceptions.ReadOnlyError)
 _UNAVAILABLE = (*UNREACHABLE, *REFUSING_WRITES)
-#: The shortest timeout a blocking read (``BLPOP``) is sent: redis-server before 7.0 turns
-#: the seconds into whole milliseconds by truncation, so 0.001 may become 0, which blocks
-#: for ever (6.2 does: a worker then hung until its socket timed out).
+#: The longest a worker blocks in one read (it plans its own sleeps within this).
+LONGEST_WAIT_SECONDS = 30.0
+#: The shortest timeout a blocking read is sent: redis-server before 7.0 turns a
+#: ``BLPOP``'s seconds into whole milliseconds by truncation, so 0.001 may become 0, which
+#: blocks for ever (6.2 does: a worker then hung until its socket timed out).
 SHORTEST_BLOCK_SECONDS = 0.01
-
-
-def block_seconds(seconds: float, longest: float) -> float:
-    """``seconds`` as a blocking read's timeout: at least :data:`SHORTEST_BLOCK_SECONDS`
-    (never 0, "for ever" to Redis), at most ``longest`` (within the socket timeout)."""
-    return min(max(seconds, SHORTEST_BLOCK_SECONDS), longest)
 
 
 def _connect(url: str, max_connections: int, timeout: float, **kw: Any) -> Any:
@@ -104,16 +99,21 @@ class RedisConnection:
         #: drain it: actions and views always find a connection within the timeout
         self.waiters_gate = threading.BoundedSemaphore(max(1, max_connections // 2))
 
-    def blocking_client(self, longest: float) -> Any:
-        """A client of its own for blocking reads of up to ``longest`` seconds (a move
-        worker's ``BLPOP``): its socket timeout exceeds the block, as redis-py's docs ask
-        of blocking commands, so the shared pool's short timeout is never held by one."""
+    def block(self, read: Callable[[Any, float], T], seconds: float) -> T:
+        """``read(client, timeout)``, a blocking read (a worker's ``BLPOP``, a stream's
+        ``BLOCK``), as :meth:`run` runs a call: on a client of its own, whose socket
+        timeout exceeds the block, as redis-py's docs ask of blocking commands, so the
+        shared pool's short timeout is never held by one; ``timeout`` is ``seconds``
+        within :data:`SHORTEST_BLOCK_SECONDS` (never 0, "for ever" to Redis) and
+        :data:`LONGEST_WAIT_SECONDS`."""
+        timeout = min(max(seconds, SHORTEST_BLOCK_SECONDS), LONGEST_WAIT_SECONDS)
         with self._hub_lock:
             if self._blocking is None:
-                wait = longest + self._timeout
+                wait = LONGEST_WAIT_SECONDS + self._timeout
                 self._blocking = _connect(self._url, 2, wait, socket_timeout=wait,
                                           socket_connect_timeout=self._timeout)
-            return self._blocking
+            client = self._blocking
+        return self.run(lambda: read(client, timeout))
 
     def run(self, fn: Callable[[], T]) -> T:
         """``fn()`` (a call on :attr:`client`), with "Redis is down, slow, full or read-only"

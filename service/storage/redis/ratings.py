@@ -22,8 +22,7 @@ import orjson
 
 from ..ratings import RatingStore
 from .accounts import account_key
-from .connection import RedisConnection, block_seconds
-from .schedule import LONGEST_WAIT_SECONDS
+from .connection import RedisConnection
 
 __all__ = ["RedisRatings"]
 
@@ -95,9 +94,8 @@ class RedisRatings(RatingStore):
         return int(self.connection.run(lambda: client.zcard(_QUEUE)))
 
     def wait(self, seconds: float) -> None:
-        client = self.connection.blocking_client(LONGEST_WAIT_SECONDS)
-        timeout = block_seconds(seconds, LONGEST_WAIT_SECONDS)
-        self.connection.run(lambda: client.blpop([_WAKE], timeout=timeout))
+        self.connection.block(lambda client, timeout: client.blpop([_WAKE], timeout=timeout),
+                              seconds)
 
     def compute_once(self, game_id: str, result: dict[str, Any]) -> dict[str, Any]:
         stored = self.connection.run(lambda: self._compute_once(

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..schedule import Lease, Schedule
-from .connection import RedisConnection, block_seconds
+from .connection import RedisConnection
 
 __all__ = ["DUE_KEY", "WAKE_KEY", "RedisSchedule", "schedule_keys"]
 
@@ -31,8 +31,6 @@ def schedule_keys(tag: str) -> tuple[str, str]:
 DUE_KEY, WAKE_KEY = schedule_keys("moves")
 #: Wake-ups kept waiting for a worker (more would wake workers with nothing to take).
 WAKES_KEPT = 64
-#: The longest a worker blocks in one read (it plans its own sleeps within this).
-LONGEST_WAIT_SECONDS = 30.0
 
 # KEYS: due, wake. ARGV: game id, at ms, wakes kept. Makes the visit sooner (ZADD LT
 # adds a new member too) and, if it did, pushes one wake-up. Returns 1 if changed.
@@ -79,7 +77,7 @@ def _ms(at: float) -> int:
 class RedisSchedule(Schedule):
     """The schedule named ``tag`` (``moves``: the move workers'; ``hooks``: the webhook
     deliveries'), on the process's shared connection (and, for blocking, a client of its
-    own: :meth:`RedisConnection.blocking_client`)."""
+    own: :meth:`RedisConnection.block`)."""
 
     def __init__(self, connection: RedisConnection, tag: str = "moves") -> None:
         self.connection = connection
@@ -109,9 +107,9 @@ class RedisSchedule(Schedule):
                   "1" if wake else "0", WAKES_KEPT])))
 
     def wait(self, timeout: float) -> bool:
-        seconds = block_seconds(timeout, LONGEST_WAIT_SECONDS)
-        client = self.connection.blocking_client(LONGEST_WAIT_SECONDS)
-        return self.connection.run(lambda: client.blpop([self.wake_key], timeout=seconds)) is not None
+        return self.connection.block(
+            lambda client, seconds: client.blpop([self.wake_key], timeout=seconds),
+            timeout) is not None
 
     def visits_due(self, now: float) -> tuple[int, float | None]:
         client = self.connection.client
