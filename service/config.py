@@ -132,7 +132,7 @@ class Config:
     analysis_queue_max: int = 200
     analysis_stale_seconds: float = 120.0
     #: the weight of unfinished games with bot seats one address may hold (``off``: none)
-    bot_games_per_address: str = "32"
+    bot_games_per_address: str = "160"
     open_game_ttl_seconds: int = 3600
     seek_ttl_seconds: int = 300
     rate_limit_storage_url: str = ""

@@ -94,9 +94,9 @@ def _account_seats(players: list[dict[str, object]]) -> list[Account | None] | N
     mine = account(required=True)
     assert mine is not None
     if any(a and folded(str(a)) != folded(mine.handle) for a in asked):
-        raise ApiProblem(403, "not_your_account",
-                         "a game is created with your own account's seat only: others join "
-                         "by a claim, a seek or a challenge")
+        raise play.NotYourAccountError(
+            "a game is created with your own account's seat only: others join by a claim, "
+            "a seek or a challenge")
     return [mine if a else None for a in asked]
 
 
@@ -177,10 +177,11 @@ class Games(MethodView):
         names = [p.get("name") for p in body["players"]]
         bots = [p.get("bot") for p in body["players"]]
         accounts = _account_seats(body["players"])
+        mine = next((a for a in accounts or () if a is not None), None)
         record, tokens = play.create_game(stores(), body["rules"], names, body["seed"],
                                           bots=bots, turn_seconds=body["turn_seconds"],
                                           unlisted=body["unlisted"], load=bot_load(config()),
-                                          accounts=accounts)
+                                          accounts=accounts, agreed=play.agreed_by_key(mine))
         metrics.GAMES_CREATED.inc()
         state = record.state
         seats = [

@@ -47,6 +47,7 @@ from service.play import (
     InvalidTournamentError,
     InvalidWebhookUrlError,
     LadderForBotsError,
+    NotYourAccountError,
     NoWebhookError,
     PlayError,
     PreconditionFailedError,
@@ -133,6 +134,7 @@ STATUS = {
     InvalidChallengeError: 422,
     TooManyChallengesError: 429,
     RatedPairLimitedError: 429,
+    NotYourAccountError: 403,
     InvalidSeekError: 422,
     InvalidWebhookUrlError: 422,
     UnknownTournamentError: 404,
@@ -163,7 +165,7 @@ HTTP_CODES = {
 API_CODES = {
     "invalid_json": 422, "invalid_query": 422, "invalid_cursor": 422, "unknown_game": 404,
     "storage_unavailable": 503, "http_error": 400, "too_many_waits": 429,
-    "creation_limited": 429, "not_acceptable": 406, "not_your_account": 403,
+    "creation_limited": 429, "not_acceptable": 406,
     "body_timeout": 408,
 }
 

@@ -24,6 +24,7 @@ from .accounts import (
     rotate_key,
     update_settings,
 )
+from .admission import Agreed, Path, agreed_by_key, agreed_in_challenge
 from .analyses import (
     PLAYOUT_BUDGET,
     STALE_SECONDS,
@@ -75,6 +76,7 @@ from .errors import (
     InvalidTournamentError,
     InvalidWebhookUrlError,
     LadderForBotsError,
+    NotYourAccountError,
     NoWebhookError,
     PlayError,
     PreconditionFailedError,
@@ -170,6 +172,7 @@ __all__ = [
     "TICKET_TTL_SECONDS",
     "WEBHOOK_TYPES",
     "ActionResult",
+    "Agreed",
     "AlreadySeatedError",
     "AnalysisBusyError",
     "AnalysisNotRequestedError",
@@ -197,6 +200,8 @@ __all__ = [
     "LobbyPage",
     "Message",
     "NoWebhookError",
+    "NotYourAccountError",
+    "Path",
     "PlayError",
     "PreconditionFailedError",
     "RatedPairLimitedError",
@@ -221,6 +226,8 @@ __all__ = [
     "account_credential",
     "act",
     "admit_bot_game",
+    "agreed_by_key",
+    "agreed_in_challenge",
     "analysis_of",
     "ask_for_rematch",
     "authenticate",

@@ -46,12 +46,11 @@ from service.storage import (
 )
 from service.verify.record import instant
 
+from .admission import agreed_in_challenge, may_invite
 from .errors import (
     ChallengeClosedError,
-    ChallengeRefusedError,
     InvalidChallengeError,
     TooManyChallengesError,
-    UnknownAccountError,
     UnknownChallengeError,
 )
 from .games import create_game
@@ -111,21 +110,6 @@ def _participant(challenge: Challenge, account: Account) -> None:
         raise UnknownChallengeError("there is no challenge with this id for your account")
 
 
-def _challenged(stores: Stores, challenger: Account, handle: str) -> str:
-    """The handle as registered (or the reference bot's name), if it takes challenges
-    from ``challenger``."""
-    if folded(handle) in BOTS:
-        return folded(handle)
-    account = stores.accounts.load(handle)
-    if account is None or account.closed:
-        raise UnknownAccountError(f"there is no account {handle!r}")
-    if account.challenges_from == "nobody" or (account.challenges_from == "bots"
-                                               and not challenger.bot):
-        raise ChallengeRefusedError(f"{account.handle} takes no challenges from you "
-                                    f"(challenges_from: {account.challenges_from})")
-    return account.handle
-
-
 def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
                    rules_spec: dict[str, Any] | str | None, turn_seconds: int | None,
                    rated: bool, expires_in: int, load: LoadLimit | None = None,
@@ -147,7 +131,7 @@ def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
         check_rated(rules, turn_seconds, [None] * (len(to) + 1), [challenger.handle, *to])
         check_pair(stores, challenger.handle, [h for h in to if folded(h) not in BOTS],
                    rules.preset, now)
-    handles = [_challenged(stores, challenger, h) for h in to]
+    handles = [may_invite(stores, challenger, h) for h in to]
     pending = [c for c in (stores.challenges.load(i)
                            for i in stores.challenges.indexed(challenger.handle, now))
                if c is not None and c["status"] == "pending"
@@ -279,7 +263,8 @@ def _start(stores: Stores, challenge: Challenge, load: LoadLimit | None) -> None
         create_game(stores, challenge["rules"], seats, None,
                     bots=[folded(h) if folded(h) in BOTS else None for h in seats],
                     turn_seconds=challenge["turn_seconds"], game_id=challenge["game_id"],
-                    load=load, accounts=accounts, rated=challenge["rated"])
+                    load=load, accounts=accounts, rated=challenge["rated"],
+                    agreed=agreed_in_challenge(challenge))
     for handle in _humans(challenge):
         stores.challenges.unindex(handle, challenge["challenge_id"])
 

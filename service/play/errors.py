@@ -26,6 +26,7 @@ __all__ = [
     "InvalidWebhookUrlError",
     "LadderForBotsError",
     "NoWebhookError",
+    "NotYourAccountError",
     "PlayError",
     "PreconditionFailedError",
     "RatedPairLimitedError",
@@ -208,6 +209,13 @@ class InvalidChallengeError(PlayError):
     """A challenge that cannot be made as asked: to oneself, a handle twice (422)."""
 
     code = "invalid_challenge"
+
+
+class NotYourAccountError(PlayError):
+    """An account seated where it did not agree to sit: another's account in a game one
+    creates, an account a path seats without its consent (403)."""
+
+    code = "not_your_account"
 
 
 class RatedPairLimitedError(PlayError):

@@ -25,6 +25,7 @@ from service.engine.serialize import rules_from_json
 from service.storage import Account, GameRecord, ReplyKeySupersededError, StoredReply, Stores
 from service.verify.table import seal
 
+from .admission import Admission, Agreed, Seat, Table, admit, agreed_by_key
 from .commit import MAX_ATTEMPTS, Change, Step, commit, create
 from .credentials import account_credential, hash_token
 from .errors import (
@@ -36,7 +37,7 @@ from .errors import (
     SeatTakenError,
     UnknownSeatError,
 )
-from .loads import LoadLimit, admit_bot_game, bot_game_weight
+from .loads import LoadLimit
 from .views import game_view_bytes
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "act",
     "claim_seat",
     "create_game",
+    "deal",
     "etag",
     "may_act",
     "seat_of",
@@ -99,56 +101,79 @@ def create_game(
     accounts: Sequence[Account | None] | None = None,
     rated: bool = False,
     secret_seed: bool = False,
+    agreed: Agreed | None = None,
 ) -> tuple[GameRecord, list[str | None]]:
-    """Deal a new game; ``None`` in ``players`` leaves that seat open, ``bots[seat]``
-    makes it a bot seat (claimed, no token). Returns the tokens (``None`` for open and
-    bot seats). A bot that starts is played by a move worker (planned by the creation);
-    with ``load``, a game with bot seats counts against its client's cap
-    (:mod:`.loads`: 429 past it, before anything is stored).
+    """Admit and deal a new game (:func:`.admission.admit`: the rules every game keeps);
+    ``None`` in ``players`` leaves that seat open, ``bots[seat]`` makes it a bot seat
+    (claimed, no token). Returns the tokens (``None`` for open and bot seats). A bot that
+    starts is played by a move worker (planned by the creation); with ``load``, a game
+    with bot seats counts against its client's cap (:mod:`.loads`: 429 past it, before
+    anything is stored).
+
+    ``agreed`` says the path and who agreed to the game (:class:`.admission.Agreed`;
+    default: a creation by nobody's key, so no account seat); ``accounts[seat]`` seats
+    an account (held by its key, named by its handle: no token), which must be among
+    them. ``rated`` asks for a rated game (played unrated when a pair of its accounts is
+    past its daily limit).
 
     Unless ``unlisted``, the game is put on the lobby first (``open`` while seats are
     open, else ``in_progress``): see :mod:`service.storage.lobby` for why before.
     Matchmaking passes the seats' ``token_hashes`` (its seekers hold the tokens) and the
-    ``game_id`` it announced; then no token is returned. ``accounts[seat]`` seats an
-    account (held by its key, named by its handle: no token either); ``rated`` makes it a
-    rated game (its seats all accounts' or reference bots'). ``secret_seed``: the
-    ``seed`` is a fresh secret the service drew itself (a tournament's, which must know
-    the first dealer to seat the tables), so the game is not ``seeded_by_creator``."""
+    ``game_id`` it announced; then no token is returned. ``secret_seed``: the ``seed`` is
+    a fresh secret the service drew itself (a tournament's, which must know the first
+    dealer to seat the tables), so the game is not ``seeded_by_creator``."""
     rules = rules_from_json(rules_spec)
     bot_of = list(bots) if bots is not None else [None] * len(players)
     held = list(accounts) if accounts is not None else [None] * len(players)
-    names = [bot if bot is not None else name for name, bot in zip(players, bot_of, strict=True)]
-    state = new_game(rules, names, seed, bots=bot_of,
-                     turn_seconds=turn_seconds,
+    seats = tuple(Seat(name if bot is None else bot, bot, account)
+                  for name, bot, account in zip(players, bot_of, held, strict=True))
+    table = Table(agreed or agreed_by_key(None), rules, seats, turn_seconds, rated, load)
+    clock = time.time() if now is None else now
+    admission = admit(stores, table, game_id or secrets.token_urlsafe(12), clock)
+    return deal(stores, admission, seed, now=now, unlisted=unlisted,
+                token_hashes=token_hashes, secret_seed=secret_seed)
+
+
+def deal(stores: Stores, admission: Admission, seed: str | int | None, *,
+         now: float | None = None, unlisted: bool = False,
+         token_hashes: Sequence[str | None] | None = None, secret_seed: bool = False,
+         announced: bool = True) -> tuple[GameRecord, list[str | None]]:
+    """Deal and store the game ``admission`` let in (nothing else can be dealt): its
+    tokens as :func:`create_game` says; ``announced`` as :func:`.commit.create` says."""
+    admission.check()
+    table = admission.table
+    names = [s.name for s in table.seats]
+    bot_of, held = table.bots, [s.account for s in table.seats]
+    state = new_game(table.rules, names, seed, bots=bot_of,
+                     turn_seconds=table.turn_seconds,
                      accounts=[None if a is None else a.handle for a in held],
-                     account_bots=[a is not None and a.bot for a in held], rated=rated)
+                     account_bots=[a is not None and a.bot for a in held],
+                     rated=admission.rated)
     if secret_seed:
         state = replace(state, seeded_by_creator=False)
     if token_hashes is None:
         tokens = [None if name is None or bot is not None or account is not None
                   else secrets.token_urlsafe(32)
-                  for name, bot, account in zip(players, bot_of, held, strict=True)]
+                  for name, bot, account in zip(names, bot_of, held, strict=True)]
         hashes = [BOT_SEAT if bot is not None
                   else account_credential(account.handle) if account is not None
                   else None if t is None else hash_token(t)
                   for t, bot, account in zip(tokens, bot_of, held, strict=True)]
     else:
-        tokens, hashes = [None] * len(players), list(token_hashes)
-    game_id = game_id or secrets.token_urlsafe(12)
-    if load is not None:
-        admit_bot_game(stores, load, game_id, bot_game_weight(rules, bot_of))
-    record = store_new_game(stores, state, hashes, now, game_id=game_id, unlisted=unlisted)
+        tokens, hashes = [None] * len(names), list(token_hashes)
+    record = store_new_game(stores, state, hashes, now, game_id=admission.game_id,
+                            unlisted=unlisted, announced=announced)
     return record, tokens
 
 
 def store_new_game(stores: Stores, state: GameState, hashes: Sequence[str | None],
-                   now: float | None = None, *, game_id: str | None = None,
-                   unlisted: bool = False, announced: bool = True) -> GameRecord:
-    """Store a freshly dealt game under a new id, its salt sealing the table
-    (``service/verify/table.py``), on the lobby unless ``unlisted`` (see
-    :func:`.commit.create` for ``announced``)."""
+                   now: float | None, *, game_id: str, unlisted: bool = False,
+                   announced: bool = True) -> GameRecord:
+    """Store a freshly dealt game, its salt sealing the table (``service/verify/table.py``),
+    on the lobby unless ``unlisted`` (see :func:`.commit.create` for ``announced``). Only
+    :func:`deal` calls it: a game is stored once admitted."""
     clock = time.time if now is None else (lambda: now)
-    return create(stores, game_id or secrets.token_urlsafe(12), seal(state), tuple(hashes),
+    return create(stores, game_id, seal(state), tuple(hashes),
                   listed=not unlisted, announced=announced, clock=clock)
 
 

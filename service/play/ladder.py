@@ -31,6 +31,7 @@ from service.core.rules import preset_rules
 from service.ratings import anchor
 from service.storage import Account, Lease, Stores, UnknownGameError
 
+from .admission import agreed_on_ladder
 from .errors import InvalidLadderEntryError, LadderForBotsError
 from .games import create_game
 from .ratings import SYSTEM, known_preset
@@ -201,7 +202,7 @@ def _create(stores: Stores, preset: str, game_id: str, table: list[str]) -> str:
                 for h, r in zip(table, reference, strict=True)]
     create_game(stores, {"preset": preset}, table, None, bots=reference,
                 turn_seconds=LADDER_TURN_SECONDS, game_id=game_id, accounts=accounts,
-                rated=True)
+                rated=True, agreed=agreed_on_ladder(stores.ladder.members(preset)))
     return game_id
 
 

@@ -1,19 +1,29 @@
 """How much of the move workers' time one client may hold: its unfinished games with bot
-seats, each weighted by what its bots cost, within a cap (``BOT_GAMES_PER_ADDRESS``).
+seats, each weighted by the most work its bots can ask for, within a cap
+(``BOT_GAMES_PER_ADDRESS``).
 
-Why a cap on concurrent games, weighted: the move workers share their time fairly
-between games, one move at a time (:mod:`.moves`), so a client with many bot games at
-once takes that many shares of the workers from everyone else. The weight of a game is
-what its bots ask of the workers relative to one ``greedy`` seat in the standard eleven
-rounds: each bot seat's cost (:data:`BOT_COST`: ``strong`` searches about four times as
-long per decision as ``greedy``, within its budget, and ``expert`` four times as long as
-``strong``) times the cards its rounds deal (the sum of the hand sizes, 88 for rounds
-of 3 to 13). With the default cap of 32, a client may run, say, 32 games against one
-``greedy`` seat, 8 against one ``strong``, 2 against one ``expert``, or 2 games of four
-``strong`` seats at once; one more is ``429 too_many_bot_games`` until one of them
-ends. A standard game of three or more ``expert`` seats weighs more than the cap alone:
-the error says so, and an operator who wants them raises the cap. Games of players only, and their turn clocks, weigh nothing here (a
-time-out costs the workers one stand-in move per turn a player let run out).
+Why the worst case, counted in work: a game's cost to the move workers is the decisions
+its bot seats make times what each may spend, and the rules, not the bots, bound how many
+decisions a game can have. Hand sizes are a poor proxy: one round of 13 cards with a
+``turn_limit`` of 100 and a contract nobody meets lets eight ``expert`` seats make 1,616
+decisions of up to 150,000 work units each. So a game's weight is
+
+    sum over its bot seats of (decisions a seat may make) x (units one decision may spend)
+
+where a seat may make two decisions (a draw, then a discard or going out) in each of its
+at most ``turn_limit + 1`` turns a round (its turns before the limit ends the round, and a
+final turn), over every round; and a decision may spend its bot's look-ahead budget
+(:data:`BOT_BUDGET`: ``strong`` 16,000 units, ``expert`` 150,000) plus the analyses every
+decision needs (:func:`required_units`). A work unit is a solver step, about 2 us of CPU
+(``service/bots/budget.py``; ``make bench-decisions``).
+
+The cap is counted in *standard games*: the weight of one ``greedy`` seat in the classic
+eleven rounds at the default ``turn_limit`` (:data:`STANDARD_WORK` units). With the
+default of 160, a client may hold, say, 160 games against one ``greedy`` seat, 4 games
+of four ``strong`` seats, or two against one ``expert`` (76 each); a game heavier than
+the cap alone is refused saying so. Games of players only, and their turn clocks, weigh
+nothing here (a time-out costs the workers one stand-in move per turn a player let run
+out).
 """
 
 from __future__ import annotations
@@ -22,17 +32,28 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service.core.rules import Rules
+from service.bots import EXPERT_BUDGET, STRONG_BUDGET
+from service.core.rules import MAX_TURN_LIMIT, Rules
 from service.storage import Stores
 
 from .errors import TooManyBotGamesError
 
-__all__ = ["BOT_COST", "STANDARD_CARDS", "LoadLimit", "admit_bot_game", "bot_game_weight"]
+__all__ = ["BOT_BUDGET", "REQUIRED_UNITS", "STANDARD_WORK", "LoadLimit", "admit_bot_game",
+           "bot_game_weight", "decisions_per_seat", "required_units"]
 
-#: What one decision of each bot costs the move workers, relative to ``greedy``'s.
-BOT_COST = {"random": 0.25, "simple": 1.0, "greedy": 1.0, "strong": 4.0, "expert": 16.0}
-#: Cards dealt to one seat over the standard eleven rounds (3 + 4 + … + 13).
-STANDARD_CARDS = 88
+#: The look-ahead budget of one decision of each reference bot, in work units (the bots'
+#: own ``STRONG_BUDGET`` and ``EXPERT_BUDGET``; the others look nothing ahead).
+BOT_BUDGET = {"random": 0, "simple": 0, "greedy": 0, "strong": STRONG_BUDGET,
+              "expert": EXPERT_BUDGET}
+#: The analyses every decision needs (the seat's hand, and with the pile's top card), in
+#: work units: ``greedy``'s costliest decision spent 1,161 units in 8-seat games of
+#: 13-card hands, and 10,847 where jokers, lay-offs or 14-card hands multiply the
+#: arrangements (``make bench-decisions``' worst case); ``random`` needs none.
+REQUIRED_UNITS = 2_000
+REQUIRED_UNITS_HARD = 12_000
+#: Work units of one standard game: one ``greedy`` seat, classic's eleven rounds, the
+#: default turn limit of 30.
+STANDARD_WORK = 2 * 11 * (30 + 1) * REQUIRED_UNITS
 #: How long after a client's last bot game started its entry is kept (a game's lifetime).
 LOAD_TTL_SECONDS = 7 * 24 * 3600
 
@@ -50,10 +71,32 @@ class LoadLimit:
         return cls(hashlib.sha256(address.encode()).hexdigest()[:24], cap)
 
 
+def required_units(rules: Rules) -> int:
+    """What the analyses a decision cannot do without may cost under ``rules``: more
+    where hands pass 13 cards, jokers are many or cards are laid off onto table melds."""
+    hard = max(rules.hand_sizes) > 13 or rules.jokers > 2 or rules.lay_off
+    return REQUIRED_UNITS_HARD if hard else REQUIRED_UNITS
+
+
+def decisions_per_seat(rules: Rules) -> int:
+    """The most decisions one seat can make in a game under ``rules``: two a turn, at most
+    ``turn_limit + 1`` turns a round (a game with a service-played seat has a turn limit:
+    :func:`service.engine.game.check_ends`), every round."""
+    limit = rules.turn_limit if rules.turn_limit is not None else MAX_TURN_LIMIT
+    return 2 * (limit + 1) * len(rules.hand_sizes)
+
+
 def bot_game_weight(rules: Rules, bots: Sequence[str | None]) -> float:
-    """What a game with these bot seats asks of the move workers (0: no bot seat)."""
-    cost = sum(BOT_COST[bot] for bot in bots if bot is not None)
-    return cost * sum(rules.hand_sizes) / STANDARD_CARDS
+    """The most work a game with these bot seats can ask of the move workers, in standard
+    games (0: no bot seat)."""
+    need = required_units(rules)
+    per_decision = sum((0 if bot == "random" else need) + BOT_BUDGET[bot]
+                       for bot in bots if bot is not None)
+    if not any(bot is not None for bot in bots):
+        return 0.0
+    # random decides without the solver: a token unit a decision keeps it above 0
+    per_decision = max(per_decision, 1)
+    return per_decision * decisions_per_seat(rules) / STANDARD_WORK
 
 
 def admit_bot_game(stores: Stores, limit: LoadLimit, game_id: str, weight: float) -> None:

@@ -22,6 +22,7 @@ from service.ratings import ANCHORS, Rating, Seat, System, anchor, rate_table
 from service.storage import Stores, UnknownGameError, folded
 from service.verify.record import instant
 
+from .admission import RATED_PAIR_LIMIT, pair_name
 from .errors import RatedPairLimitedError, UnknownAccountError, UnknownPresetError
 from .records import game_record
 
@@ -36,6 +37,7 @@ __all__ = [
     "check_pair",
     "history",
     "known_preset",
+    "pair_name",
     "queue_rating",
     "rate_next",
     "ratings_of",
@@ -51,8 +53,6 @@ PROVISIONAL_DEVIATION = 110.0
 BOARD_DEVIATION = 75.0
 #: ... and a rated game within this many days.
 BOARD_ACTIVE_DAYS = 30.0
-#: The most rated games two accounts may play together in a day (:func:`check_pair`).
-RATED_PAIR_LIMIT = 10
 #: The schedule member of a finished rated game's safety visit (:func:`queue_rating`).
 RATING_MEMBER = "rate:"
 _DAY = 86_400.0
@@ -192,15 +192,13 @@ def history(stores: Stores, handle: str, preset: str, start: int, count: int
 
 def check_pair(stores: Stores, handle: str, others: Sequence[str], preset: str,
                now: float) -> None:
-    """Refuse one more rated game of ``handle`` with any of ``others`` once they played
-    :data:`RATED_PAIR_LIMIT` rated games together in ``preset`` in the last day
-    (:class:`RatedPairLimitedError`, a 429): a pair of accounts cannot farm ratings
-    by playing each other over and over. Counted from ``handle``'s history."""
-    # the games of a day with ``others`` are among its latest (a busy day is not a cap)
-    recent = [p for p in stores.ratings.latest(handle, preset, 50 * RATED_PAIR_LIMIT)
-              if _unix(p["at"]) > now - _DAY]
+    """Refuse up front (:class:`RatedPairLimitedError`, a 429) a rated challenge of
+    ``handle`` to any of ``others`` with whom it has had :data:`RATED_PAIR_LIMIT` rated
+    games in ``preset`` in the last day: so a pair of accounts cannot farm ratings by
+    playing each other over and over. Only a courtesy: the limit itself is counted when
+    each rated game is admitted, whatever path made it (:mod:`.admission`)."""
     for other in others:
-        met = sum(1 for p in recent if folded(other) in {folded(h) for h in p.get("opponents", [])})
+        met = stores.ratings.pair_count(pair_name(handle, other, preset), now, _DAY)
         if met >= RATED_PAIR_LIMIT:
             raise RatedPairLimitedError(
                 f"{handle} and {other} played {met} rated games together in the last day, "

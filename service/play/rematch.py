@@ -11,16 +11,18 @@ follows the old game's stream or long-polls it learns where to go.
 from __future__ import annotations
 
 import secrets
+import time
 
-from service.engine import new_game
+from service.engine import GameState
 from service.engine.seats import ask_rematch, rematch_seats, rematch_started, seat_kind
 from service.engine.state import RESIGNED
 from service.storage import GameRecord, Stores
 
+from .admission import Seat, Table, admit, agreed_to_rematch
 from .commit import Change, Step, commit
 from .errors import AuthError
-from .games import seat_of_digest, store_new_game
-from .loads import LoadLimit, admit_bot_game, bot_game_weight
+from .games import deal, seat_of_digest
+from .loads import LoadLimit
 
 __all__ = ["ask_for_rematch"]
 
@@ -30,7 +32,7 @@ def _rematch_step(stores: Stores, digest: str, load: LoadLimit | None) -> Step:
         seat = seat_of_digest(record, digest)
         state, events = ask_rematch(record.state, seat)
         if set(rematch_seats(state)) <= set(state.rematch_asked):  # the last one: start it
-            new = _new_game_like(stores, record, load)  # made for a lost race: it expires
+            new = _new_game_like(stores, record, state, load)  # made for a lost race: it expires
             state, more = rematch_started(state, new.game_id)
             events = events + more
         return Change(state, events, seat=seat)
@@ -52,18 +54,32 @@ def ask_for_rematch(stores: Stores, game_id: str, who: str | None,
     return saved.record
 
 
-def _new_game_like(stores: Stores, record: GameRecord, load: LoadLimit | None) -> GameRecord:
-    """The same table at a fresh deal; a seat whose player resigned comes back open."""
+def _new_game_like(stores: Stores, record: GameRecord, asked: GameState,
+                   load: LoadLimit | None) -> GameRecord:
+    """The same table at a fresh deal (admitted as a rematch: never rated); a seat whose
+    player resigned comes back open. ``asked``: the old game with every ask in."""
     old = record.state
     gone = [seat_kind(old, s) == RESIGNED for s in range(old.players)]
-    names = [None if left else name for name, left in zip(old.names, gone, strict=True)]
     hashes = [None if left else h for h, left in zip(record.token_hashes, gone, strict=True)]
-    held = [None if left else handle
-            for handle, left in zip(old.accounts or (None,) * old.players, gone, strict=True)]
-    programs = list(old.account_bots or (False,) * old.players)
-    state = new_game(old.rules, names, None, bots=old.bots or None,
-                     turn_seconds=old.turn_seconds, accounts=held, account_bots=programs)
-    game_id = secrets.token_urlsafe(12)
-    if load is not None:
-        admit_bot_game(stores, load, game_id, bot_game_weight(old.rules, old.bots))
-    return store_new_game(stores, state, hashes, None, game_id=game_id, announced=False)
+    handles = old.accounts or (None,) * old.players
+    bots = old.bots or (None,) * old.players
+    seats = []
+    for s, left in enumerate(gone):
+        if left:
+            seats.append(Seat())
+        elif bots[s] is not None:
+            seats.append(Seat(bots[s], bots[s]))
+        elif handles[s] is not None:
+            account = stores.accounts.load(handles[s])  # type: ignore[arg-type]
+            if account is None or account.closed:  # closed since: the seat comes back open
+                seats.append(Seat())
+                hashes[s] = None
+            else:
+                seats.append(Seat.of(account))
+        else:
+            seats.append(Seat(old.names[s]))
+    table = Table(agreed_to_rematch(asked), old.rules, tuple(seats), old.turn_seconds,
+                  rated=False, load=load)
+    admission = admit(stores, table, secrets.token_urlsafe(12), time.time())
+    new, _ = deal(stores, admission, None, token_hashes=hashes, announced=False)
+    return new

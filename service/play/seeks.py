@@ -47,6 +47,7 @@ from service.storage import (
     UnknownGameError,
 )
 
+from .admission import agreed_in_seek
 from .challenges import MAX_TURN_SECONDS
 from .credentials import ACCOUNT_PREFIX, account_credential, hash_token
 from .errors import (
@@ -189,7 +190,8 @@ def _create(stores: Stores, pool: str, game_id: str) -> None:
     with contextlib.suppress(GameExistsError):  # a racing seeker created it first
         create_game(stores, record["rules"], record["names"], None,
                     token_hashes=record["ths"], game_id=game_id, accounts=accounts,
-                    turn_seconds=record.get("turn_seconds"), rated=bool(record.get("rated")))
+                    turn_seconds=record.get("turn_seconds"), rated=bool(record.get("rated")),
+                    agreed=agreed_in_seek(record["ths"]))
 
 
 def _owned(record: dict[str, Any], who: str | None) -> None:

@@ -49,6 +49,7 @@ from service.tournaments import (
 from service.tournaments.ids import TOURNAMENT_MEMBER, game_id_for
 from service.verify.record import instant
 
+from .admission import agreed_in_tournament
 from .errors import (
     GameNotFinishedError,
     InvalidTournamentError,
@@ -275,7 +276,7 @@ def _create_games(stores: Stores, t: dict[str, Any], played: dict[str, Any],
             with contextlib.suppress(GameExistsError):  # a racing visit made it
                 create_game(stores, t["rules"], seats, seed, turn_seconds=t["turn_seconds"],
                             game_id=game_id, accounts=[stores.accounts.load(h) for h in seats],
-                            rated=t["rated"], secret_seed=True)
+                            rated=t["rated"], secret_seed=True, agreed=agreed_in_tournament(t))
             held = stores.games.load(game_id).state.accounts
         else:
             if not fresh:

@@ -64,6 +64,19 @@ class RatingStore(ABC):
         """Take the game off the queue and forget its computation; remember it as
         applied for a day (so a late :meth:`enqueue` does not queue it again)."""
 
+    @abstractmethod
+    def set_aside(self, game_id: str, why: str, now: float) -> None:
+        """Take a game that cannot be rated off the queue (so the games after it are
+        rated) and keep it apart with why, until :meth:`retry`."""
+
+    @abstractmethod
+    def aside(self) -> dict[str, dict[str, Any]]:
+        """The games set aside: id -> ``{"why", "at"}``."""
+
+    @abstractmethod
+    def retry(self, game_id: str) -> bool:
+        """Queue a game set aside again (at the queue's end): ``True`` if it was aside."""
+
     # -- the accounts -----------------------------------------------------------------
 
     @abstractmethod
@@ -95,3 +108,20 @@ class RatingStore(ABC):
     @abstractmethod
     def board(self, preset: str, bot: bool, start: int, count: int) -> list[str]:
         """Handles on the board by rating, highest first, from ``start``."""
+
+    # -- the rated pairs ----------------------------------------------------------------
+
+    @abstractmethod
+    def admit_pair(self, pair: str, game_id: str, now: float, window: float,
+                   limit: int) -> int | None:
+        """Count ``game_id`` among the pair's rated games of the last ``window`` seconds
+        in one atomic step, unless it has ``limit`` of them already: ``None`` if counted
+        (or counted before: admitting a game again is harmless), else how many it has."""
+
+    @abstractmethod
+    def forget_pair(self, pair: str, game_id: str) -> None:
+        """Take ``game_id`` out of the pair's count (a table another pair refused)."""
+
+    @abstractmethod
+    def pair_count(self, pair: str, now: float, window: float) -> int:
+        """The pair's rated games admitted in the last ``window`` seconds."""

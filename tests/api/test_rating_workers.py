@@ -29,6 +29,7 @@ from service.ratings import Rating, Seat, rate_table
 from service.storage import Stores, redis_stores
 from tests.api.workers import Workers
 from tests.conftest import wait_until
+from tests.play.finished_games import agreed
 
 HANDLES = [f"p{i:02d}" for i in range(12)]
 GAMES = 200
@@ -53,7 +54,8 @@ def finish_rated_game(stores: Stores, rng: random.Random) -> str:
     handles = rng.sample(HANDLES, rng.randint(2, 4))
     accounts = [stores.accounts.load(h) for h in handles]
     record, _ = create_game(stores, {"preset": "classic"}, handles, None, turn_seconds=600,
-                            accounts=accounts, rated=True)
+                            accounts=accounts, rated=True,
+                            agreed=agreed(*accounts))
     winner = rng.randrange(len(handles))
     for seat in rng.sample(range(len(handles)), len(handles)):
         if seat != winner:

@@ -18,12 +18,19 @@ from typing import Any
 from service import play
 from service.bots.playout import greedy_move
 from service.engine import apply, legal_actions
-from service.storage import Account, GameRecord, Stores
+from service.storage import Account, GameRecord, Stores, folded
 
-__all__ = ["SHORT", "finish_game", "greedy_game", "whole_game"]
+__all__ = ["SHORT", "agreed", "finish_game", "greedy_game", "whole_game"]
 
 #: One round of three cards: about 25 versions a game.
 SHORT = {"preset": "classic", "hand_sizes": [3]}
+
+
+def agreed(*accounts: Account | None) -> play.Agreed:
+    """As if ``accounts`` had made and accepted a challenge to the game (the tests' way to
+    seat several accounts at once)."""
+    return play.Agreed(play.Path.CHALLENGE,
+                       frozenset(folded(a.handle) for a in accounts if a is not None))
 
 
 def _choice(actions: list[dict[str, Any]]) -> dict[str, Any]:
@@ -61,6 +68,7 @@ def finish_game(stores: Stores, accounts: Sequence[Account], seed: str, *,
     its id."""
     record, _ = play.create_game(
         stores, rules or SHORT, [a.handle for a in accounts], seed, accounts=list(accounts),
+        agreed=agreed(*accounts),
         rated=rated, turn_seconds=60 if rated else None, unlisted=True)
     play.commit(stores, record.game_id, whole_game,
                 clock=time.time if at is None else (lambda: at))

@@ -12,6 +12,7 @@ from service import play
 from service.play import ExportQuery, export_records
 from service.storage import Account, Stores
 from service.verify import verify
+from tests.play.finished_games import agreed
 
 from .finished_games import finish_game
 from .test_reads_write_nothing import counting_writes
@@ -37,7 +38,7 @@ def test_every_finished_game_of_an_account_comes_out_once_oldest_first_or_newest
     games = [finish_game(stores, [ann, bob if n % 2 else cat], f"s{n}") for n in range(7)]
     finish_game(stores, [bob, cat], "not-ann's")
     play.create_game(stores, {"preset": "classic"}, ["ann", "bob"], None,
-                     accounts=[ann, bob])  # being played: not finished, not exported
+                     accounts=[ann, bob], agreed=agreed(ann, bob))  # being played: not finished, not exported
     oldest = list(export_records(stores, "ann", ExportQuery(), batch=3))
     assert ids(oldest) == index_order(stores, "ann")
     assert sorted(ids(oldest)) == sorted(games)
@@ -150,7 +151,7 @@ def test_a_cursor_that_is_no_finished_game_of_the_account_is_refused(stores: Sto
     finish_game(stores, [ann, bob], "ann's")
     other = finish_game(stores, [bob, cat], "not ann's")
     playing, _ = play.create_game(stores, {"preset": "classic"}, ["ann", "cat"], None,
-                                  accounts=[ann, cat])
+                                  accounts=[ann, cat], agreed=agreed(ann, cat))
     for cursor in (other, playing.game_id, "no-such-game"):
         with pytest.raises(play.InvalidCursorError):
             export_records(stores, "ann", ExportQuery(after=cursor))

@@ -1,5 +1,5 @@
 """The weight of bot games one client may hold (``service/play/loads.py``) on the memory
-stores: a game weighs its bots' costs times its cards; past the cap a creation or a
+stores: a game weighs the most work its bots can ask for; past the cap a creation or a
 rematch is refused before anything is stored; a game that ends frees its room; another
 client is not affected."""
 
@@ -15,6 +15,7 @@ from service.play import (
     bot_game_weight,
     create_game,
 )
+from service.play.loads import STANDARD_WORK, decisions_per_seat
 from service.play.credentials import hash_token
 from service.storage import Stores
 
@@ -23,41 +24,56 @@ from .conftest import drain, play_out
 SHORT = {"preset": "classic", "hand_sizes": [3]}
 
 
-def test_a_game_weighs_its_bots_costs_times_its_cards_against_the_standard_deal() -> None:
+def test_a_game_weighs_its_bots_worst_work_in_standard_games() -> None:
     standard = resolve_rules({"preset": "classic"})
-    assert bot_game_weight(standard, ["strong", None]) == 4.0
-    assert bot_game_weight(standard, [None, "greedy", "greedy", "strong"]) == 6.0
+    assert bot_game_weight(standard, [None, "greedy"]) == 1.0  # the standard game itself
+    assert bot_game_weight(standard, ["strong", None]) == 9.0  # (2,000 + 16,000) / 2,000
+    assert bot_game_weight(standard, [None, "greedy", "greedy", "strong"]) == 11.0
+    assert bot_game_weight(standard, [None, "expert"]) == 76.0
     assert bot_game_weight(standard, [None, None]) == 0.0
-    short = resolve_rules({"hand_sizes": [3, 4, 5]})  # 12 cards of the standard 88
-    assert bot_game_weight(short, [None, "strong"]) == pytest.approx(4 * 12 / 88)
+    short = resolve_rules({"hand_sizes": [3, 4, 5]})  # 3 rounds of the standard 11
+    assert bot_game_weight(short, [None, "strong"]) == pytest.approx(9 * 3 / 11)
+
+
+def test_a_game_weighs_the_turns_its_rules_allow_not_its_cards() -> None:
+    """One round of 13 cards, 100 turns each and a contract nobody meets: few cards, but
+    1,616 decisions of eight expert seats (the game that slowed everyone's bots 83x)."""
+    endless = resolve_rules({"preset": "classic", "hand_sizes": [13], "turn_limit": 100,
+                             "contracts": [{"sets": 4, "runs": 0}]})
+    assert decisions_per_seat(endless) == 202
+    heavy = bot_game_weight(endless, [None] + ["expert"] * 7)
+    assert heavy == pytest.approx(7 * 152_000 * 202 / STANDARD_WORK)
+    assert heavy > 150  # within a cap of 160 standard games, nothing else beside it
+    harder = resolve_rules({"preset": "classic", "jokers": 8, "lay_off": True})
+    assert bot_game_weight(harder, [None, "greedy"]) == 6.0  # its analyses cost 6x
 
 
 def test_a_client_past_its_cap_is_refused_before_anything_is_stored(stores: Stores) -> None:
-    ann = LoadLimit("ann", cap=8.0)
-    for n in range(2):  # two games against one strong seat: 4 + 4
+    ann = LoadLimit("ann", cap=18.0)
+    for n in range(2):  # two games against one strong seat: 9 + 9
         create_game(stores, None, ["ann", None], f"g{n}", bots=[None, "strong"], load=ann)
     games = stores.games.load_many([g for g in stores.loads.held("ann")])
     with pytest.raises(TooManyBotGamesError) as refused:
         create_game(stores, None, ["ann", None], "g2", bots=[None, "greedy"], load=ann)
-    assert refused.value.details == {"held": 8.0, "weight": 1.0, "cap": 8.0}
+    assert refused.value.details == {"held": 18.0, "weight": 1.0, "cap": 18.0}
     assert len(stores.loads.held("ann")) == 2 and all(games)
     assert len(stores.lobby.listed("in_progress", None, 10)) == 2  # nothing of the third
     # another client, and a game of players only, are not held back
-    create_game(stores, None, ["bob", None], "b", bots=[None, "strong"], load=LoadLimit("bob", 8))
+    create_game(stores, None, ["bob", None], "b", bots=[None, "strong"], load=LoadLimit("bob", 9))
     create_game(stores, None, ["ann", "cy"], "humans", load=ann)
 
 
 def test_a_game_heavier_than_the_cap_alone_is_refused_saying_so(stores: Stores) -> None:
     standard = resolve_rules({"preset": "classic"})
-    assert bot_game_weight(standard, [None, "expert", "expert", "expert"]) == 48.0
+    assert bot_game_weight(standard, [None, "expert", "expert", "expert"]) == 228.0
     with pytest.raises(TooManyBotGamesError) as refused:
         create_game(stores, None, ["ann", None, None, None], "heavy",
-                    bots=[None, "expert", "expert", "expert"], load=LoadLimit("ann", 32.0))
-    assert "alone weigh 48, more than the 32" in str(refused.value)
-    assert refused.value.details == {"held": 0.0, "weight": 48.0, "cap": 32.0}
+                    bots=[None, "expert", "expert", "expert"], load=LoadLimit("ann", 160.0))
+    assert "alone weigh 228, more than the 160" in str(refused.value)
+    assert refused.value.details == {"held": 0.0, "weight": 228.0, "cap": 160.0}
     assert not stores.loads.held("ann")
     create_game(stores, None, ["ann", None, None], "two", bots=[None, "expert", "expert"],
-                load=LoadLimit("ann", 32.0))  # two expert seats fit
+                load=LoadLimit("ann", 160.0))  # two expert seats fit
 
 
 def test_a_game_that_ends_frees_its_room_for_the_next(stores: Stores) -> None:

@@ -29,6 +29,7 @@ from service.play.ratings import (
 from service.ratings import System
 from service.storage import Stores
 from tests.play.conftest import drain
+from tests.play.finished_games import agreed
 
 DAY = 86_400.0
 
@@ -37,7 +38,8 @@ def rated_game(stores: Stores, handles: list[str], seed: str | None = None) -> s
     accounts = [create_account(stores, h, False)[0] if stores.accounts.load(h) is None
                 else stores.accounts.load(h) for h in handles]
     record, _ = create_game(stores, {"preset": "classic"}, handles, seed, turn_seconds=600,
-                            accounts=accounts, rated=True)
+                            accounts=accounts, rated=True,
+                            agreed=agreed(*accounts))
     return record.game_id
 
 
@@ -107,7 +109,7 @@ def test_a_resigned_seat_places_last_whatever_its_total(stores: Stores) -> None:
 def test_an_unrated_game_is_never_queued(stores: Stores) -> None:
     ann, bob = (create_account(stores, h, False)[0] for h in ("ann", "bob"))
     record, _ = create_game(stores, {"preset": "classic", "hand_sizes": [3]}, ["ann", "bob"],
-                            None, accounts=[ann, bob])
+                            None, accounts=[ann, bob], agreed=agreed(ann, bob))
     play_out(stores, record.game_id, ["ann", "bob"])
     assert stores.ratings.head() is None and rate_next(stores, time.time()) is None
 
@@ -171,7 +173,7 @@ def test_a_reference_bots_rating_is_its_anchor_and_a_rated_game_never_moves_it(
         stores: Stores) -> None:
     ann = create_account(stores, "ann", False)[0]
     record, _ = create_game(stores, {"preset": "classic"}, ["ann", "greedy"], None,
-                            bots=[None, "greedy"], turn_seconds=600, accounts=[ann, None],
+                            bots=[None, "greedy"], turn_seconds=600, accounts=[ann, None], agreed=agreed(ann),
                             rated=True)
     act(stores, record.game_id, account_credential("ann"), {"type": "resign"})
     before = ratings_of(stores, "greedy", True, time.time())["classic"]

@@ -24,6 +24,7 @@ from service.play import (
 from service.play.notes import tell
 from service.play.webhooks import event_id
 from service.storage import Account, Delivery, Stores
+from tests.play.finished_games import agreed
 
 URL = "https://hooks.example.net/ttt"
 
@@ -139,7 +140,7 @@ def test_a_game_and_a_challenge_between_accounts_queue_their_notes_for_each_webh
     assert [json.loads(d.payload)["type"] for d in waiting(stores, "bob")] == ["challenge"]
     assert waiting(stores, "ann") == []  # the challenger is told nothing
     record, _ = create_game(stores, {"preset": "classic", "hand_sizes": [3]}, ["ann", "bob"],
-                            "hooked", accounts=[ann, bob])
+                            "hooked", accounts=[ann, bob], agreed=agreed(ann, bob))
     first = record.state.current_seat
     on_turn = ("ann", "bob")[first]
     kinds = {h: [json.loads(d.payload)["data"] for d in waiting(stores, h)]

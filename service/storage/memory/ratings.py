@@ -28,6 +28,8 @@ class MemoryRatings(RatingStore):
         self._rated: dict[str, set[str]] = {}
         self._history: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self._boards: dict[tuple[str, bool], dict[str, float]] = {}
+        self._aside: dict[str, dict[str, Any]] = {}
+        self._pairs: dict[str, dict[str, float]] = {}
 
     def enqueue(self, game_id: str, now: float) -> bool:
         with self._lock:
@@ -65,6 +67,45 @@ class MemoryRatings(RatingStore):
             self._computed.pop(game_id, None)
             self._done[game_id] = now
             self._done = {g: at for g, at in self._done.items() if at > now - _DAY}
+
+    def set_aside(self, game_id: str, why: str, now: float) -> None:
+        with self._lock:
+            self._queue.pop(game_id, None)
+            self._computed.pop(game_id, None)
+            self._aside[game_id] = {"why": why, "at": now}
+
+    def aside(self) -> dict[str, dict[str, Any]]:
+        with self._lock:
+            return copy.deepcopy(self._aside)
+
+    def retry(self, game_id: str) -> bool:
+        with self._lock:
+            if self._aside.pop(game_id, None) is None:
+                return False
+            self._seq += 1
+            self._queue[game_id] = self._seq
+            self._lock.notify_all()
+            return True
+
+    def admit_pair(self, pair: str, game_id: str, now: float, window: float,
+                   limit: int) -> int | None:
+        with self._lock:
+            games = {g: at for g, at in self._pairs.get(pair, {}).items() if at > now - window}
+            self._pairs[pair] = games
+            if game_id in games:
+                return None
+            if len(games) >= limit:
+                return len(games)
+            games[game_id] = now
+            return None
+
+    def forget_pair(self, pair: str, game_id: str) -> None:
+        with self._lock:
+            self._pairs.get(pair, {}).pop(game_id, None)
+
+    def pair_count(self, pair: str, now: float, window: float) -> int:
+        with self._lock:
+            return sum(1 for at in self._pairs.get(pair, {}).values() if at > now - window)
 
     def ratings(self, handle: str) -> dict[str, dict[str, Any]]:
         with self._lock:

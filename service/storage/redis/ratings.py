@@ -5,6 +5,8 @@
     ttt:{ratings}:done      sorted set, games applied within the last day (score: when, ms)
     ttt:{ratings}:computed  hash, game id -> its new ratings (JSON), until it is done
     ttt:{ratings}:wake      list, one entry a waiting rating worker to wake
+    ttt:{ratings}:aside     hash, game id -> why it could not be rated (JSON), until retried
+    ttt:{pair:<preset>:<a>|<b>}:rated  sorted set, the pair's rated games (score: when, ms)
     ttt:{acct:<h>}:ratings  hash, preset -> the account's rating (JSON)
     ttt:{acct:<h>}:rated    hash, game id -> preset: the games applied to the account
     ttt:{acct:<h>}:history:<preset>  list, one point (JSON) per rated game, oldest first
@@ -28,6 +30,7 @@ __all__ = ["RedisRatings"]
 
 _QUEUE, _SEQ, _DONE = "ttt:{ratings}:queue", "ttt:{ratings}:seq", "ttt:{ratings}:done"
 _COMPUTED, _WAKE = "ttt:{ratings}:computed", "ttt:{ratings}:wake"
+_ASIDE = "ttt:{ratings}:aside"
 _DAY_MS = 86_400_000
 
 # KEYS: queue, seq, done, wake. ARGV: game id. Queues it once: 1 queued, 0 known.
@@ -65,6 +68,40 @@ return 1
 """
 
 
+# KEYS: queue, computed, aside. ARGV: game id, why (JSON).
+_SET_ASIDE = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+"""
+
+# KEYS: aside, queue, seq, wake. ARGV: game id. Back on the queue's end: 1, or 0 if it
+# was not aside.
+_RETRY = """
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[1])
+redis.call('LPUSH', KEYS[4], '1')
+redis.call('LTRIM', KEYS[4], 0, 0)
+return 1
+"""
+
+# KEYS: the pair's set. ARGV: game id, now ms, window ms, limit. nil if counted (or
+# counted before), else the count it has.
+_ADMIT_PAIR = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return false end
+local n = redis.call('ZCARD', KEYS[1])
+if n >= tonumber(ARGV[4]) then return n end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return false
+"""
+
+
+def _pair_key(pair: str) -> str:
+    return f"ttt:{{pair:{pair}}}:rated"
+
+
 def _board_key(preset: str, bot: bool) -> str:
     return f"ttt:{{lb:{preset}:{'bots' if bot else 'humans'}}}:board"
 
@@ -79,6 +116,9 @@ class RedisRatings(RatingStore):
         self._compute_once = client.register_script(_COMPUTE_ONCE)
         self._done = client.register_script(_DONE_SCRIPT)
         self._apply = client.register_script(_APPLY)
+        self._set_aside = client.register_script(_SET_ASIDE)
+        self._retry = client.register_script(_RETRY)
+        self._admit_pair = client.register_script(_ADMIT_PAIR)
 
     def enqueue(self, game_id: str, now: float) -> bool:
         keys = [_QUEUE, _SEQ, _DONE, _WAKE]
@@ -110,6 +150,37 @@ class RedisRatings(RatingStore):
     def done(self, game_id: str, now: float) -> None:
         self.connection.run(lambda: self._done(keys=[_QUEUE, _COMPUTED, _DONE],
                                                args=[game_id, round(now * 1000), _DAY_MS]))
+
+    def set_aside(self, game_id: str, why: str, now: float) -> None:
+        note = orjson.dumps({"why": why, "at": now})
+        self.connection.run(lambda: self._set_aside(keys=[_QUEUE, _COMPUTED, _ASIDE],
+                                                    args=[game_id, note]))
+
+    def aside(self) -> dict[str, dict[str, Any]]:
+        client = self.connection.client
+        stored = self.connection.run(lambda: client.hgetall(_ASIDE))
+        return {k.decode(): orjson.loads(v) for k, v in stored.items()}
+
+    def retry(self, game_id: str) -> bool:
+        return bool(self.connection.run(lambda: self._retry(
+            keys=[_ASIDE, _QUEUE, _SEQ, _WAKE], args=[game_id])))
+
+    def admit_pair(self, pair: str, game_id: str, now: float, window: float,
+                   limit: int) -> int | None:
+        count = self.connection.run(lambda: self._admit_pair(
+            keys=[_pair_key(pair)], args=[game_id, round(now * 1000), round(window * 1000),
+                                          limit]))
+        return None if count is None else int(count)
+
+    def forget_pair(self, pair: str, game_id: str) -> None:
+        client = self.connection.client
+        self.connection.run(lambda: client.zrem(_pair_key(pair), game_id))
+
+    def pair_count(self, pair: str, now: float, window: float) -> int:
+        client = self.connection.client
+        since = round((now - window) * 1000)
+        return int(self.connection.run(lambda: client.zcount(_pair_key(pair), f"({since}",
+                                                            "+inf")))
 
     def ratings(self, handle: str) -> dict[str, dict[str, Any]]:
         client = self.connection.client
