@@ -115,10 +115,14 @@ RULE = ("1 to 40 characters, no control or format characters (such as bidirectio
         f"no more than {MAX_MARKS} combining marks in a row.")
 
 
-def PlayerName(description: str = "The player's name.", **kw: Any) -> fields.String:
-    """A player's name in a request (game creation and seat claims)."""
+def PlayerName(description: str = "The player's name.", max_length: int = MAX_LENGTH,
+               **kw: Any) -> fields.String:
+    """A name shown to other players, in a request: a player's (game creation and seat
+    claims) or a tournament's. One rule for every name (account handles are ASCII by
+    their own pattern, so they meet it too)."""
+    rule = RULE if max_length == MAX_LENGTH else RULE.replace("1 to 40", f"1 to {max_length}")
     return fields.String(
-        validate=[validate.Length(1, MAX_LENGTH), check_name, check_nickname],
-        metadata={"description": f"{description} {RULE}", "pattern": NAME_PATTERN},
+        validate=[validate.Length(1, max_length), check_name, check_nickname],
+        metadata={"description": f"{description} {rule}", "pattern": NAME_PATTERN},
         **kw,
     )

@@ -60,16 +60,20 @@ class Tournaments(MethodView):
              operationId="createTournament", security=ACCOUNT_KEY)
     @blp.response(201, TournamentSchema, headers={"Location": {
         "description": "The tournament's URL.", "schema": {"type": "string"}}})
-    @problems(blp, "invalid_token", "unknown_account", "invalid_tournament", "invalid_rules",
+    @problems(blp, "invalid_token", "unknown_account", "challenge_refused",
+              "invalid_tournament", "invalid_rules",
               "too_many_tournaments", "creation_limited", "body_timeout", "body_too_large",
               "unsupported_media_type", "invalid_json", "invalid_body")
     def post(self) -> Response:
         """Create a tournament
 
-        With your account's key: for the `entrants` named, or open to join until it
-        starts (at `starts_at`, or when you start it). Its rounds are paired by the
-        service's workers; each entrant hears `tournament_started`, `round_started` and
-        `tournament_finished` on its stream.
+        With your account's key: the accounts named in `entrants` are invited (each hears
+        `tournament_invited` and plays once it accepts with `join`; an account that takes
+        no invitations from you is refused, 403 `challenge_refused`), or, with no names,
+        it is open to any account that joins; until it starts (at `starts_at`, within a
+        year, or when you start it). Its rounds are paired by the service's workers; each
+        entrant hears `tournament_started`, `round_started` and `tournament_finished` on
+        its stream.
         """
         mine = my_account()
         body = load_body(_REQUEST)
@@ -97,7 +101,7 @@ class Tournaments(MethodView):
             raise ApiProblem(422, "invalid_query", "a cursor is a next_cursor")
         before = None if cursor is None else float(cursor)
         found, after = play.tournaments_page(stores(), status, before, PAGE)
-        return json_response({"tournaments": [play.tournament_json(t) for t in found],
+        return json_response({"tournaments": found,
                               "next_cursor": None if after is None else f"{after:.3f}"},
                              200, FRESH)
 
@@ -126,7 +130,7 @@ class Join(MethodView):
     @blp.response(200, TournamentSchema)
     @problems(blp, *VERB_PROBLEMS)
     def post(self, tournament_id: str) -> Response:
-        """Join an open tournament before it starts"""
+        """Join an open tournament, or accept an invitation, before it starts"""
         return _render(play.join_tournament(stores(), my_account(), tournament_id))
 
 
@@ -136,7 +140,7 @@ class Leave(MethodView):
     @blp.response(200, TournamentSchema)
     @problems(blp, *VERB_PROBLEMS)
     def post(self, tournament_id: str) -> Response:
-        """Leave a tournament before it starts"""
+        """Leave a tournament, or decline an invitation, before it starts"""
         return _render(play.leave_tournament(stores(), my_account(), tournament_id))
 
 

@@ -28,11 +28,13 @@ rebuilds from the records. Each entrant hears ``tournament_started``, ``round_st
 from __future__ import annotations
 
 import contextlib
+import logging
 import secrets
 import time
 from collections.abc import Sequence
 from typing import Any
 
+from service.bots import BOTS
 from service.engine.game import check_ends, check_players, check_rated
 from service.engine.serialize import rules_from_json
 from service.engine.shoe import RandomStream
@@ -49,7 +51,7 @@ from service.tournaments import (
 from service.tournaments.ids import TOURNAMENT_MEMBER, game_id_for
 from service.verify.record import instant
 
-from .admission import agreed_in_tournament
+from .admission import agreed_in_tournament, may_invite
 from .errors import (
     GameNotFinishedError,
     InvalidTournamentError,
@@ -66,6 +68,8 @@ __all__ = ["MAX_ENTRANTS", "MAX_ROUNDS", "MAX_RUNNING", "create_tournament",
            "join_tournament", "leave_tournament", "read_tournament", "start_tournament",
            "tournament_json", "tournaments_page", "visit_tournament"]
 
+log = logging.getLogger("three_thirteen.tournaments")
+
 #: The most entrants of a tournament, and the most rounds (Swiss or round robin).
 MAX_ENTRANTS = 64
 MAX_ROUNDS = 30
@@ -73,6 +77,8 @@ MAX_ROUNDS = 30
 MAX_RUNNING = 3
 #: How long a tournament is kept (its games' records are kept as long by default).
 KEPT_SECONDS = 30 * 86_400
+#: How far ahead a tournament may be set to start.
+MAX_LEAD_SECONDS = 365 * 86_400
 
 
 def tournament_json(t: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +90,8 @@ def tournament_json(t: dict[str, Any]) -> dict[str, Any]:
         "system": t["system"], "seats": t["seats"], "rounds": t["total_rounds"],
         "status": t["status"], "open": t["open"], "rules": t["rules"],
         "turn_seconds": t["turn_seconds"], "rated": t["rated"],
-        "entrants": list(t["entrants"]), "created": instant(t["created"]),
+        "entrants": list(t["entrants"]), "invited": list(t.get("invited", ())),
+        "created": instant(t["created"]),
         "starts_at": instant(t["starts_at"]), "started": instant(t["started"]),
         "finished": instant(t["finished"]),
         "played": [{"round": r["round"], "byes": r["byes"], "tables": [
@@ -94,16 +101,30 @@ def tournament_json(t: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _entrant(stores: Stores, handle: str) -> str:
-    account = stores.accounts.load(handle)
-    if account is None or account.closed:
-        raise UnknownAccountError(f"there is no account {handle!r}")
-    return account.handle
+def _invited(stores: Stores, creator: Account, handle: str) -> str:
+    """A named entrant as registered: an account that takes invitations from the creator
+    (:func:`.admission.may_invite`); the reference bots play no tournaments."""
+    if folded(handle) in BOTS:
+        raise UnknownAccountError(f"there is no account {handle!r} (the reference bots play "
+                                  "challenges and the ladder, not tournaments)")
+    if folded(handle) == folded(creator.handle):
+        return creator.handle
+    return may_invite(stores, creator, handle)
+
+
+def _check_start(starts_at: float | None, now: float) -> None:
+    if starts_at is not None and not now <= starts_at <= now + MAX_LEAD_SECONDS:
+        raise InvalidTournamentError(
+            "starts_at is a time from now to a year ahead (Unix seconds), or null: when its "
+            "creator starts it")
 
 
 def create_tournament(stores: Stores, creator: Account, body: dict[str, Any],
                       now: float | None = None) -> dict[str, Any]:
-    """A new tournament (``body`` as ``POST /v1/tournaments`` parsed it), listed open."""
+    """A new tournament (``body`` as ``POST /v1/tournaments`` parsed it), listed open. The
+    accounts it names are *invited*: each hears ``tournament_invited`` and plays only once
+    it accepts (``join``); the creator, if named, has entered. Without names it is open
+    to any account that joins."""
     now = time.time() if now is None else now
     seats, system = body["seats"], body["system"]
     rules = rules_from_json(body["rules"])
@@ -111,10 +132,11 @@ def create_tournament(stores: Stores, creator: Account, body: dict[str, Any],
     check_ends(rules, body["turn_seconds"])
     if body["rated"]:
         check_rated(rules, body["turn_seconds"], [None] * seats, [creator.handle] * seats)
-    entrants = [_entrant(stores, h) for h in body["entrants"] or ()]
-    if len({folded(h) for h in entrants}) != len(entrants):
+    _check_start(body["starts_at"], now)
+    named = [_invited(stores, creator, h) for h in body["entrants"] or ()]
+    if len({folded(h) for h in named}) != len(named):
         raise InvalidTournamentError("each entrant is named once")
-    if len(entrants) > MAX_ENTRANTS:
+    if len(named) > MAX_ENTRANTS:
         raise InvalidTournamentError(f"a tournament has at most {MAX_ENTRANTS} entrants")
     if system == "swiss" and not 1 <= body["rounds"] <= MAX_ROUNDS:
         raise InvalidTournamentError(f"a Swiss tournament has 1 to {MAX_ROUNDS} rounds")
@@ -131,18 +153,24 @@ def create_tournament(stores: Stores, creator: Account, body: dict[str, Any],
         "tournament_id": tid, "name": body["name"], "creator": creator.handle,
         "system": system, "seats": seats,
         "total_rounds": body["rounds"] if system == "swiss" else None,
-        "status": "open", "open": not entrants, "rules": rules.to_dict(),
+        "status": "open", "open": not named, "rules": rules.to_dict(),
         "turn_seconds": body["turn_seconds"], "rated": body["rated"],
-        "entrants": entrants, "created": now, "starts_at": body["starts_at"],
+        "entrants": [h for h in named if folded(h) == folded(creator.handle)],
+        "invited": [h for h in named if folded(h) != folded(creator.handle)],
+        "created": now, "starts_at": body["starts_at"],
         "start_asked": False, "started": None, "finished": None,
         "schedule": None, "rounds": [], "results": {},
     }
     stores.tournaments.create(t, KEPT_SECONDS)
-    for handle in {creator.handle, *entrants}:
+    for handle in {creator.handle, *named}:
         stores.tournaments.index(handle, tid, now + KEPT_SECONDS)
     stores.tournaments.relist("open", tid, now)
     if body["starts_at"] is not None:
         stores.schedule.plan(TOURNAMENT_MEMBER + tid, body["starts_at"])
+    for handle in t["invited"]:
+        tell(stores, handle, [_note(t, "tournament_invited", "invited",
+                                    creator=creator.handle, system=system, seats=seats,
+                                    rated=t["rated"], starts_at=instant(t["starts_at"]))])
     return t
 
 
@@ -171,16 +199,19 @@ def _change(stores: Stores, tournament_id: str, step: Any) -> dict[str, Any]:
 
 
 def join_tournament(stores: Stores, account: Account, tournament_id: str) -> dict[str, Any]:
-    """Enter an open tournament (joining twice is joining once)."""
+    """Enter an open tournament, or accept an invitation to one (joining twice is joining
+    once)."""
     def step(current: dict[str, Any]) -> dict[str, Any] | None:
-        if not current["open"]:
-            raise TournamentClosedError("this tournament is for the accounts its creator "
-                                        "named")
         if folded(account.handle) in {folded(h) for h in current["entrants"]}:
             return None
+        invited = [h for h in current.get("invited", ()) if folded(h) == folded(account.handle)]
+        if not current["open"] and not invited:
+            raise TournamentClosedError("this tournament is for the accounts its creator "
+                                        "invited")
         if len(current["entrants"]) >= MAX_ENTRANTS:
             raise TournamentClosedError(f"this tournament is full ({MAX_ENTRANTS})")
-        current["entrants"].append(account.handle)
+        current["entrants"].append(invited[0] if invited else account.handle)
+        current["invited"] = [h for h in current.get("invited", ()) if h not in invited]
         return current
 
     t = _change(stores, tournament_id, _open_step(account, "joined", step))
@@ -189,12 +220,14 @@ def join_tournament(stores: Stores, account: Account, tournament_id: str) -> dic
 
 
 def leave_tournament(stores: Stores, account: Account, tournament_id: str) -> dict[str, Any]:
-    """Leave a tournament before it starts."""
+    """Leave a tournament before it starts, or decline an invitation to it."""
     def step(current: dict[str, Any]) -> dict[str, Any] | None:
-        kept = [h for h in current["entrants"] if folded(h) != folded(account.handle)]
-        if len(kept) == len(current["entrants"]):
+        mine = folded(account.handle)
+        kept = [h for h in current["entrants"] if folded(h) != mine]
+        invited = [h for h in current.get("invited", ()) if folded(h) != mine]
+        if len(kept) == len(current["entrants"]) and len(invited) == len(current.get("invited", ())):
             return None
-        current["entrants"] = kept
+        current["entrants"], current["invited"] = kept, invited
         return current
 
     return (_change(stores, tournament_id, _open_step(account, "left", step)))
@@ -219,11 +252,20 @@ def start_tournament(stores: Stores, account: Account, tournament_id: str) -> di
 
 def tournaments_page(stores: Stores, status: str, before: float | None,
                      limit: int) -> tuple[list[dict[str, Any]], float | None]:
-    """A page of the tournaments listed under ``status``, newest first, and the cursor of
-    the next (``None``: the last page). An entry that moved on is skipped."""
+    """A page of the tournaments listed under ``status``, newest first, as the API shows
+    them, and the cursor of the next (``None``: the last page). An entry that moved on is
+    skipped, and so is one that cannot be shown (logged): one bad document never takes
+    the list down for everyone."""
     listed = stores.tournaments.listed(status, before, limit)
-    found = [t for t in (stores.tournaments.load(i) for i, _ in listed)
-             if t is not None and t["status"] == status]
+    found = []
+    for t in (stores.tournaments.load(i) for i, _ in listed):
+        if t is None or t["status"] != status:
+            continue
+        try:
+            found.append(tournament_json(t))
+        except (KeyError, TypeError, ValueError, OverflowError, OSError):
+            log.exception("tournament %s cannot be shown: left out of the list",
+                          t.get("tournament_id"))
     cursor = listed[-1][1] if len(listed) == limit else None
     return found, cursor
 
@@ -298,6 +340,7 @@ def _start(stores: Stores, t: dict[str, Any], now: float) -> dict[str, Any] | No
         if current["status"] != "open":
             return None
         current["started"] = now
+        current["invited"] = []  # who did not answer in time does not play
         if len(current["entrants"]) < current["seats"]:
             current.update(status="finished", finished=now)
             return current

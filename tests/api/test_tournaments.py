@@ -51,6 +51,10 @@ def test_a_swiss_tournament_of_sixteen_at_four_seat_tables_never_repeats_a_pair_
     assert r.status_code == 201, r.json
     tid = r.json["tournament_id"]
     assert r.json["status"] == "open" and r.json["played"] == []
+    assert r.json["entrants"] == ["pl00"] and r.json["invited"] == handles[1:]
+    for h in handles[1:]:  # the invited accept
+        assert done(http.post(f"/v1/tournaments/{tid}/join", headers=key_auth(keys[h]))
+                    ).status_code == 200
     r = done(http.post(f"/v1/tournaments/{tid}/start", headers=key_auth(keys["pl00"])))
     assert r.status_code == 200, r.json
     for number in range(1, 5):
@@ -81,7 +85,8 @@ def test_a_swiss_tournament_of_sixteen_at_four_seat_tables_never_repeats_a_pair_
     assert t["standings"] == rebuilt
     assert sum(s["points"] for s in rebuilt) == 16 * 6  # 6 points a game of four
     notes = [n for n in read_stream(http, keys["pl05"]) if "tournament_id" in n]
-    assert [n["type"] for n in notes] == ["tournament_started", *["round_started"] * 4,
+    assert [n["type"] for n in notes] == ["tournament_invited", "tournament_started",
+                                          *["round_started"] * 4,
                                           "tournament_finished"]
     assert notes[-1]["place"] == next(s["place"] for s in rebuilt if s["handle"] == "pl05")
     listed = http.get("/v1/tournaments?status=finished").json["tournaments"]

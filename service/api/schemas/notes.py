@@ -91,6 +91,18 @@ class _TournamentNote(_Note):
     name = fields.String(required=True, metadata={"description": "The tournament's name."})
 
 
+class TournamentInvitedNoteSchema(_TournamentNote):
+    """You are invited to a tournament: accept with `POST /v1/tournaments/{id}/join`
+    (you play only once you do), decline with `…/leave`."""
+
+    type = _type("tournament_invited")
+    creator = fields.String(required=True)
+    system = fields.String(required=True, validate=validate.OneOf(["swiss", "round_robin"]))
+    seats = fields.Integer(required=True)
+    rated = fields.Boolean(required=True)
+    starts_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+
+
 class TournamentStartedNoteSchema(_TournamentNote):
     """A tournament you entered started: its first round is being paired."""
 
@@ -126,6 +138,7 @@ NOTE_TYPES: dict[str, tuple[str, type[Schema]]] = {
     "game_started": ("GameStartedNote", GameStartedNoteSchema),
     "your_turn": ("YourTurnNote", YourTurnNoteSchema),
     "game_finished": ("GameFinishedNote", GameFinishedNoteSchema),
+    "tournament_invited": ("TournamentInvitedNote", TournamentInvitedNoteSchema),
     "tournament_started": ("TournamentStartedNote", TournamentStartedNoteSchema),
     "round_started": ("RoundStartedNote", RoundStartedNoteSchema),
     "tournament_finished": ("TournamentFinishedNote", TournamentFinishedNoteSchema),

@@ -7,6 +7,7 @@ from marshmallow import Schema, fields, validate
 from service.core.rules import PRESETS
 from service.play import HANDLE_PATTERN, MAX_ENTRANTS, MAX_ROUNDS, MAX_TURN_SECONDS
 
+from ..names import PlayerName
 from .cards import StrictSchema, absent_is_null, check_boolean, ref
 
 __all__ = ["TournamentListSchema", "TournamentRequestSchema", "TournamentSchema"]
@@ -17,7 +18,7 @@ def _turn_seconds_default() -> int:
 
 
 class TournamentRequestSchema(StrictSchema):
-    name = fields.String(required=True, validate=validate.Length(1, 60))
+    name = PlayerName("The tournament's name.", max_length=60, required=True)
     system = fields.String(required=True, validate=validate.OneOf(["swiss", "round_robin"]),
                            metadata={"description": "`swiss` (paired round by round from the "
                                      "standings) or `round_robin` (scheduled at the start)."})
@@ -42,10 +43,14 @@ class TournamentRequestSchema(StrictSchema):
         fields.String(validate=validate.Regexp(HANDLE_PATTERN),
                       metadata={"pattern": HANDLE_PATTERN}),
         load_default=absent_is_null, allow_none=True, validate=validate.Length(0, MAX_ENTRANTS),
-        metadata={"description": "The accounts that play (each once); absent or empty: "
-                  "open to join until it starts."})
+        metadata={"description": "The accounts invited (each once; each must take "
+                  "invitations from you, as for a challenge): they hear "
+                  "`tournament_invited` and play once they accept (`join`); name yourself "
+                  "to play too. Absent or empty: open to any account that joins until it "
+                  "starts."})
     starts_at = fields.Float(load_default=absent_is_null, allow_none=True, metadata={
-        "description": "When it starts (Unix seconds); null: when its creator starts it."})
+        "description": "When it starts (Unix seconds, from now to a year ahead); null: when "
+        "its creator starts it.", "minimum": 0})
 
 
 class _Table(Schema):
@@ -89,7 +94,11 @@ class TournamentSchema(Schema):
     rules = fields.Dict(required=True)
     turn_seconds = fields.Integer(required=True, allow_none=True)
     rated = fields.Boolean(required=True)
-    entrants = fields.List(fields.String(), required=True)
+    entrants = fields.List(fields.String(), required=True, metadata={
+        "description": "The accounts that play: who joined, or accepted an invitation."})
+    invited = fields.List(fields.String(), required=True, metadata={
+        "description": "Accounts invited that have not answered yet: each plays once it "
+        "accepts (`join`), and drops out if it has not by the start."})
     created = fields.String(required=True, metadata={"format": "date-time"})
     starts_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
     started = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
