@@ -3,8 +3,10 @@
 Three limits, each counted in Redis so they hold across gunicorn workers and machines:
 
 * per seat token (``RATE_LIMIT``, default ``50/second``), on ``/v1/games…``, ``/v1/seeks…``
-  and ``/v1/solve``: keyed by the token's sha256 (a leaked Redis holds no credentials;
-  requests without a token skip it). It counts only *wasted* requests (flask-limiter's
+  and ``/v1/solve``: keyed by the bearer it resolves to (an account, whichever of its
+  keys and however ``Bearer`` is spelled; a seat token), as a sha256 (a leaked Redis
+  holds no credentials; requests without a token skip it). Every per-token limit below
+  is keyed the same way. It counts only *wasted* requests (flask-limiter's
   ``deduct_when``): a view or event read that gives the bearer nothing new (a view that
   is not the bearer's turn asked without waiting, an ``If-None-Match`` of the current
   version, an events read with nothing after the cursor and no wait), a refused request
@@ -16,7 +18,8 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   unless ``PROXY_HOPS`` is set (then werkzeug's ``ProxyFix``, installed by
   ``create_app``, takes it from ``X-Forwarded-For``);
 * creation (``CREATION_LIMIT_PER_ADDRESS``, default ``30/minute;300/hour``): games created,
-  rematches asked (the last ask creates a game) and seeks opened, per client address
+  rematches asked (the last ask creates a game), seeks opened, tournaments created,
+  challenges made and accepted (an acceptance may start a game), per client address
   and, when a token is sent, per token too. Over it: ``429 creation_limited``. This is
   what keeps one client from filling Redis.
 
@@ -24,8 +27,9 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   per client address (each holds a handle for good). Over it: ``429 creation_limited``.
 
 * challenges (``CHALLENGE_LIMIT``, default ``20/minute;400/day``, as Lichess caps them):
-  challenges made per account key. Over it: ``429 creation_limited``. Besides, an
-  account has at most 20 pending challenges of its own (``429 too_many_challenges``).
+  challenges made per account and per client address (many accounts of one client
+  share its quota). Over it: ``429 creation_limited``. Besides, an account has at most
+  20 pending challenges of its own (``429 too_many_challenges``).
 
 * solves (``SOLVE_LIMIT``, default ``200/second;1800/minute``): ``POST /v1/solve`` per
   client address and, when a token is sent, per token, each weighed by its hand before it
@@ -84,7 +88,7 @@ from service.play import LoadLimit
 
 from .problems import ApiProblem, problem_response
 from .waiting import will_wait
-from .web import read_json
+from .web import checked_identity, read_json
 
 #: The most cards of a hand in a game (13 dealt and 1 drawn): such a solve weighs 1.
 GAME_HAND = 14
@@ -116,9 +120,9 @@ RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "se
                            "accounts", "me", "challenges", "ratings", "ladder",
                            "tournaments", "exports", "analyses")
 #: The endpoints whose POST creates something that lives in Redis (a game, a rematch's
-#: game, a seek).
+#: game, a seek, a tournament, a challenge and the game its last acceptance starts).
 CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks",
-                      "tournaments.Tournaments")
+                      "tournaments.Tournaments", "challenges.Challenges", "challenges.Accept")
 
 
 def nothing_new() -> None:
@@ -173,8 +177,10 @@ def _not_creation() -> bool:
 
 
 def _token_key() -> str:
-    header = request.headers.get("Authorization", "")
-    return "token:" + hashlib.sha256(header.strip().encode("utf-8", "replace")).hexdigest()[:32]
+    """The bearer a per-token limit counts: its account (a key that authenticates) or its
+    seat token, whatever spelling of the header carried it (:func:`.web.checked_identity`)."""
+    who = checked_identity() or request.headers.get("Authorization", "")
+    return "token:" + hashlib.sha256(who.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 def _no_token() -> bool:
@@ -322,6 +328,10 @@ def install_rate_limits(app: Flask, config: Config, blueprints: list[Blueprint])
             limiter.shared_limit(config.challenge_limit, "challenge-account",
                                  key_func=_token_key,
                                  exempt_when=lambda: _not_challenge() or _no_token(),
+                                 override_defaults=False, on_breach=_on_challenge_breach)(blp)
+            # and per address: many accounts of one client share its quota
+            limiter.shared_limit(config.challenge_limit, "challenge-address",
+                                 key_func=_address_key, exempt_when=_not_challenge,
                                  override_defaults=False, on_breach=_on_challenge_breach)(blp)
         if blp.name == "exports" and _enabled(config.export_limit_per_address):
             limiter.shared_limit(config.export_limit_per_address, "export-address",

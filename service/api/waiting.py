@@ -27,7 +27,6 @@ and a client that follows them costs a worker that many refusals a second at mos
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from collections import Counter
@@ -36,6 +35,7 @@ from contextlib import contextmanager
 
 from flask import Flask, request
 
+from .bearer import identity
 from .problems import ApiProblem
 
 __all__ = ["WaitSlots", "install_early_refusal", "parse_limit", "will_wait"]
@@ -76,13 +76,12 @@ class WaitSlots:
         self._retry_at: dict[str, float] = {}  # key → when its next refusal is to come back
 
     def _keys(self, address: str | None,
-              authorization: str | None) -> list[tuple[str, str, int]]:
+              identity: str | None) -> list[tuple[str, str, int]]:
         keys = []
         if self.per_address is not None:
             keys.append(("address", f"a:{address or 'unknown'}", self.per_address))
-        if self.per_token is not None and authorization:
-            digest = hashlib.sha256(authorization.encode("utf-8", "replace")).hexdigest()[:32]
-            keys.append(("token", f"t:{digest}", self.per_token))
+        if self.per_token is not None and identity:
+            keys.append(("token", f"t:{identity}", self.per_token))
         return keys
 
     def _refuse_if_full(self, keys: list[tuple[str, str, int]]) -> None:
@@ -105,17 +104,19 @@ class WaitSlots:
         self._retry_at[key] = at + 1 / RETRIES_PER_SECOND
         return max(RETRY_AFTER_SECONDS, int(at - now))  # (1.0 - ε would floor to 0)
 
-    def check(self, address: str | None, authorization: str | None) -> None:
-        """Raise the 429 problem if the address or the token is at its limit now."""
-        keys = self._keys(address, authorization)
+    def check(self, address: str | None, identity: str | None) -> None:
+        """Raise the 429 problem if the address or the bearer (its ``identity``:
+        :func:`.web.identity`, the same however its header is spelled) is at its limit
+        now."""
+        keys = self._keys(address, identity)
         with self._lock:
             self._refuse_if_full(keys)
 
     @contextmanager
-    def hold(self, address: str | None, authorization: str | None) -> Iterator[None]:
-        """Count one parked request for its address and token while the block runs, or
+    def hold(self, address: str | None, identity: str | None) -> Iterator[None]:
+        """Count one parked request for its address and bearer while the block runs, or
         raise the 429 problem if either is at its limit."""
-        keys = self._keys(address, authorization)
+        keys = self._keys(address, identity)
         with self._lock:
             self._refuse_if_full(keys)
             for _, key, _ in keys:
@@ -155,4 +156,4 @@ def install_early_refusal(app: Flask, waits: WaitSlots) -> None:
     @app.before_request
     def _refuse_early() -> None:
         if will_wait():
-            waits.check(request.remote_addr, request.headers.get("Authorization"))
+            waits.check(request.remote_addr, identity(request.headers.get("Authorization")))

@@ -26,9 +26,10 @@ from service.config import Config
 from service.core.errors import InvalidCardError
 from service.play import AuthError, is_account_key
 from service.play import authenticate as play_authenticate
-from service.play import identify as play_identify
+from service.play.credentials import ACCOUNT_PREFIX, account_credential, hash_token
 from service.storage import Account, Stores
 
+from .bearer import identity, parse_bearer
 from .problems import ApiProblem
 from .schemas import CARD_RE
 from .waiting import WaitSlots
@@ -76,7 +77,7 @@ def parked() -> AbstractContextManager[None]:
     """Count this request as one of its client's parked requests while it waits (or 429:
     see :mod:`.waiting`)."""
     waits: WaitSlots = current_app.extensions["three_thirteen"].waits
-    return waits.hold(request.remote_addr, request.headers.get("Authorization"))
+    return waits.hold(request.remote_addr, identity(request.headers.get("Authorization")))
 
 
 def long_poll_max() -> float:
@@ -234,24 +235,53 @@ def valid_game_id(game_id: str) -> str:
 
 
 def bearer_token(required: bool = False) -> str | None:
-    header = request.headers.get("Authorization")
-    if header is None:
-        if required:
-            raise AuthError("this needs a seat token or an account key: send "
-                            "Authorization: Bearer <token>")
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise AuthError("the Authorization header must be 'Bearer <token>'")
+    token = parse_bearer(request.headers.get("Authorization"))
+    if token is None and required:
+        raise AuthError("this needs a seat token or an account key: send "
+                        "Authorization: Bearer <token>")
     return token
+
+
+def checked_identity() -> str | None:
+    """:func:`identity` of this request once its account key is authenticated (once per
+    request): a key that is not valid is counted as a token of its own, so a forged key
+    never spends the quota of the account it names."""
+    if "ttt_identity" not in g:
+        header = request.headers.get("Authorization")
+        found = identity(header)
+        if found is not None and found.startswith(ACCOUNT_PREFIX):
+            try:
+                authenticated(parse_bearer(header) or "")
+            except AuthError:
+                found = hash_token(parse_bearer(header) or "")
+        g.ttt_identity = found
+    return g.ttt_identity  # type: ignore[no-any-return]
+
+
+def authenticated(key: str) -> Account:
+    """The open account of ``key`` (401 if none), read once per request."""
+    cache: dict[str, Account | AuthError] = g.setdefault("ttt_accounts", {})
+    if key not in cache:
+        try:
+            cache[key] = play_authenticate(stores(), key)
+        except AuthError as refused:
+            cache[key] = refused
+    found = cache[key]
+    if isinstance(found, AuthError):
+        raise found
+    return found
 
 
 def bearer(required: bool = False) -> str | None:
     """The credential the request's bearer stands for (a seat token's hash, or an
     account's, once its key is checked: ``service/play/credentials.py``); ``None``
     without a bearer (a spectator), 401 when one is required."""
-    return play_identify(stores(), bearer_token(required))
+    token = bearer_token(required)
+    if token is None:
+        return None
+    if is_account_key(token):
+        return account_credential(authenticated(token).handle)
+    return hash_token(token)
 
 
 def account(required: bool = False) -> Account | None:
@@ -263,7 +293,7 @@ def account(required: bool = False) -> Account | None:
         if required:
             raise AuthError("this needs an account key: send Authorization: Bearer <key>")
         return None
-    return play_authenticate(stores(), token)
+    return authenticated(token)
 
 
 def my_account() -> Account:

@@ -1,5 +1,6 @@
-"""Where a webhook may go: an ``http`` or ``https`` URL, without a user name or password,
-whose host resolves only to public addresses.
+"""Where a webhook may go: an ``http`` or ``https`` URL as RFC 3986 writes it, without a
+user name, password or fragment, on a web port (:data:`WEBHOOK_PORTS`), whose host
+resolves only to public addresses.
 
 Why a check at all: a webhook is a request the service makes, from inside its network,
 to wherever an account says. Without one, any account could make the service POST to
@@ -21,18 +22,27 @@ delivery, not followed.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-__all__ = ["Resolver", "Target", "UnsafeUrlError", "refusal", "resolve", "target"]
+__all__ = ["WEBHOOK_PORTS", "Resolver", "Target", "UnsafeUrlError", "refusal", "resolve",
+           "target"]
 
 #: A host and port to the addresses it resolves to (``socket.getaddrinfo`` in service).
 Resolver = Callable[[str, int], list[str]]
 #: IPv6 prefixes that carry an IPv4 address in their last 32 bits (NAT64's well-known one).
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+#: The ports a webhook may name besides the defaults (the web's usual alternates): any
+#: other port of a public host is somebody's database or mail server, not a receiver.
+#: Any port is allowed with ``WEBHOOK_ALLOW_PRIVATE`` (tests, a closed network).
+WEBHOOK_PORTS = frozenset({80, 443, 8080, 8443})
+#: A path or query as RFC 3986 allows it: unreserved and sub-delimiter characters, ``:``,
+#: ``@``, ``/``, ``?``, and ``%`` only as the start of a two-hex-digit escape.
+_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
 
 
 class UnsafeUrlError(ValueError):
@@ -90,10 +100,18 @@ def target(url: str, allow_private: bool, resolver: Resolver = resolve) -> Targe
         raise UnsafeUrlError("a webhook URL is http:// or https://")
     if "@" in parts.netloc:
         raise UnsafeUrlError("a webhook URL carries no user name or password")
+    if parts.fragment or url.endswith("#"):
+        raise UnsafeUrlError("a webhook URL has no #fragment (it is never sent)")
+    if not _PATH.fullmatch(parts.path) or not _PATH.fullmatch(parts.query):
+        raise UnsafeUrlError("the webhook URL's path or query is not a valid URL's (RFC "
+                             "3986: a % starts a two-hex-digit escape)")
     try:
         port = parts.port or _DEFAULT_PORTS[parts.scheme]
     except ValueError:
         raise UnsafeUrlError("the webhook URL's port is not a port") from None
+    if port not in WEBHOOK_PORTS and not allow_private:
+        raise UnsafeUrlError(f"a webhook URL's port is one of {sorted(WEBHOOK_PORTS)} (the "
+                             "web's own): no other port of a public host is a receiver")
     host = parts.hostname
     if not host:
         raise UnsafeUrlError("the webhook URL has no host")

@@ -183,13 +183,13 @@ def test_a_rematch_counts_against_the_creation_quota(redis_server: str) -> None:
 def test_bot_games_past_the_addresss_weight_are_429_too_many_bot_games(
         redis_server: str) -> None:
     for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
-                          creation_limit_per_address="off", bot_games_per_address="8"):
-        strong = {"players": [{"name": "a"}, {"bot": "strong"}]}  # weighs 4
+                          creation_limit_per_address="off", bot_games_per_address="18"):
+        strong = {"players": [{"name": "a"}, {"bot": "strong"}]}  # weighs 9
         for _ in range(2):
             assert client.post("/v1/games", json=strong).status_code == 201
         r = client.post("/v1/games", json=strong)
         assert r.status_code == 429 and r.json["code"] == "too_many_bot_games", r.json
-        assert (r.json["held"], r.json["weight"], r.json["cap"]) == (8.0, 4.0, 8.0)
+        assert (r.json["held"], r.json["weight"], r.json["cap"]) == (18.0, 9.0, 18.0)
         assert int(r.headers["Retry-After"]) >= 1
         humans = {"players": [{"name": "a"}, {"name": "b"}]}
         assert client.post("/v1/games", json=humans).status_code == 201  # not held back
@@ -212,11 +212,48 @@ def test_challenging_past_the_accounts_quota_is_429_with_ratelimit_headers(
         assert r.status_code == 429 and r.json["code"] == "creation_limited", r.json
         assert r.headers["RateLimit-Limit"] == "3" and r.headers["RateLimit-Remaining"] == "0"
         assert int(r.headers["Retry-After"]) > 0
-        # the quota is the account's: another account still challenges, and answering is
-        # no challenge made
+        # the quota is the account's: another account, from another address, still
+        # challenges (from the same address, the address's quota is spent too)
         r = client.post("/v1/challenges", json={"to": ["ann"]},
                         headers={"Authorization": f"Bearer {bob}"})
+        assert r.status_code == 429 and r.json["code"] == "creation_limited", r.json
+        r = client.post("/v1/challenges", json={"to": ["ann"]},
+                        headers={"Authorization": f"Bearer {bob}"},
+                        environ_base={"REMOTE_ADDR": "10.9.8.7"})
         assert r.status_code == 201, r.json
+
+
+#: One key, eight ways to say Bearer: each is the same account.
+SPELLINGS = ("Bearer {}", "bearer {}", "BEARER {}", "BeArEr {}", "  Bearer {}", "Bearer  {}",
+             "Bearer {}  ", "bEARER   {}")
+
+
+def test_eight_spellings_of_one_key_make_the_accounts_twenty_challenges_a_minute(
+        redis_server: str) -> None:
+    """The audit's flood: the quota keyed on the header's bytes gave 160 challenges a
+    minute to one key spelled eight ways. Keyed on the account, it is 20, whatever the
+    spelling and whatever address each comes from."""
+    for client in _client(redis_server, rate_limit="off", rate_limit_per_address="off",
+                          account_limit_per_address="off", creation_limit_per_address="off",
+                          bot_games_per_address="off"):
+        ann = client.post("/v1/accounts", json={"handle": "ann"}).json["key"]
+        made, refused = 0, []
+        for n in range(160):
+            header = SPELLINGS[n % len(SPELLINGS)].format(ann)
+            r = client.post("/v1/challenges", json={"to": ["random"], "rules": {
+                "preset": "classic", "hand_sizes": [3]}}, headers={"Authorization": header},
+                environ_base={"REMOTE_ADDR": f"10.0.{n // 200}.{n % 200 + 1}"})
+            if r.status_code == 201:
+                made += 1
+            else:
+                refused.append((r.status_code, r.json["code"]))
+        assert made == 20
+        assert set(refused) == {(429, "creation_limited")} and len(refused) == 140
+        # a key that is not the account's own counts as a token of its own: it spends
+        # nothing of ann's quota (it is refused: 401)
+        forged = client.post("/v1/challenges", json={"to": ["random"]},
+                             headers={"Authorization": "Bearer ann.not-the-key"})
+        assert forged.status_code == 401, forged.json
 
 
 def test_a_wait_is_answered_without_reading_the_limiters_redis(redis_server: str) -> None:
