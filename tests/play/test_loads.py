@@ -15,8 +15,8 @@ from service.play import (
     bot_game_weight,
     create_game,
 )
-from service.play.loads import STANDARD_WORK, decisions_per_seat
 from service.play.credentials import hash_token
+from service.play.loads import STANDARD_WORK, decisions_per_seat
 from service.storage import Stores
 
 from .conftest import drain, play_out
