@@ -47,14 +47,14 @@ from .errors import (
 )
 from .loads import LoadLimit, admit_bot_game, bot_game_weight
 
-__all__ = ["RATED_PAIR_LIMIT", "RATED_PATHS", "Admission", "Agreed", "Path", "Seat", "Table", "admit",
+__all__ = ["DAY", "RATED_PAIR_LIMIT", "RATED_PATHS", "Admission", "Agreed", "Path", "Seat", "Table", "admit",
            "agreed_by_key", "agreed_in_challenge", "agreed_in_seek", "agreed_in_tournament",
            "agreed_on_ladder", "agreed_to_rematch", "may_invite", "pair_name", "seats_of"]
 
 #: The most rated games two accounts may play together in a day, in one preset.
 RATED_PAIR_LIMIT = 10
 #: How long a rated game counts against its pairs' daily limit.
-_DAY = 86_400.0
+DAY = 86_400.0
 
 
 def pair_name(a: str, b: str, preset: str) -> str:
@@ -251,7 +251,7 @@ def _count_pairs(stores: Stores, table: Table, game_id: str, now: float) -> bool
     counted: list[str] = []
     for a, b in itertools.combinations(handles, 2):
         pair = pair_name(a, b, table.rules.preset)
-        if stores.ratings.admit_pair(pair, game_id, now, _DAY, RATED_PAIR_LIMIT) is not None:
+        if stores.ratings.admit_pair(pair, game_id, now, DAY, RATED_PAIR_LIMIT) is not None:
             for done in counted:
                 stores.ratings.forget_pair(done, game_id)
             return False

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ from service.core.rules import preset_rules
 from service.ratings import anchor
 from service.storage import Account, Lease, Stores, UnknownGameError
 
-from .admission import agreed_on_ladder
+from .admission import DAY, RATED_PAIR_LIMIT, agreed_on_ladder, pair_name
 from .errors import InvalidLadderEntryError, LadderForBotsError
 from .games import create_game
 from .ratings import SYSTEM, known_preset
@@ -67,19 +67,28 @@ class Candidate:
     reference: bool = False
 
 
-def _too_often(a: str, b: str, recent: dict[str, list[list[str]]]) -> bool:
-    """``a`` and ``b`` sat together in each of either one's last three tables."""
+def _too_often(a: str, b: str, recent: dict[str, list[list[str]]],
+               anchors: frozenset[str]) -> bool:
+    """``a`` and ``b`` sat together in each of a member's last three tables. Only the
+    members' tables count: an anchor (a reference bot) sits wherever it is asked, so its
+    own last tables all hold the one member of a ladder that has one, and judged from
+    its side no anchor would ever sit with that member again."""
     return any(len(tables) >= 3 and all(other in t for t in tables)
-               for one, other in ((a, b), (b, a)) for tables in [recent.get(one, [])])
+               for one, other in ((a, b), (b, a)) if one not in anchors
+               for tables in [recent.get(one, [])])
 
 
 def pair(candidates: Sequence[Candidate], recent: dict[str, list[list[str]]],
-         rng: random.Random) -> list[list[str]]:
+         rng: random.Random, spent: Callable[[str, str], bool] = lambda a, b: False,
+         ) -> list[list[str]]:
     """Tables for every member with room: each non-anchor member in turn (in a random
     order, again while any table was made) seeks one table of a size it and everyone
     seated allow, filled with those nearest its rating (with :data:`JITTER`) who have room
-    and may sit with everyone already chosen. Pure: ``recent`` is copied, not changed."""
+    and may sit with everyone already chosen: not a fourth time in a row, and not two
+    members whose rated games together today are ``spent`` (the pair limit: their game
+    would be unrated). Pure but for ``spent``'s reads; ``recent`` is copied, not changed."""
     by = {c.handle: c for c in candidates}
+    anchors = frozenset(c.handle for c in candidates if c.reference)
     free = {c.handle: c.free for c in candidates}
     seen = {h: [list(t) for t in tables] for h, tables in recent.items()}
     seekers = [c for c in candidates if not c.reference]
@@ -94,7 +103,7 @@ def pair(candidates: Sequence[Candidate], recent: dict[str, list[list[str]]],
             sizes = list(range(max(2, seeker.lo), seeker.hi + 1))
             rng.shuffle(sizes)
             for size in sizes:
-                table = _table(seeker, size, by, free, seen, rng)
+                table = _table(seeker, size, by, free, seen, rng, anchors, spent)
                 if table is not None:
                     tables.append(table)
                     for handle in table:
@@ -107,13 +116,16 @@ def pair(candidates: Sequence[Candidate], recent: dict[str, list[list[str]]],
 
 
 def _table(seeker: Candidate, size: int, by: dict[str, Candidate], free: dict[str, int],
-           seen: dict[str, list[list[str]]], rng: random.Random) -> list[str] | None:
+           seen: dict[str, list[list[str]]], rng: random.Random, anchors: frozenset[str],
+           spent: Callable[[str, str], bool]) -> list[str] | None:
     others = [c for c in by.values() if c.handle != seeker.handle and free[c.handle] > 0
               and c.lo <= size <= c.hi]
     others.sort(key=lambda c: abs(c.rating - seeker.rating) + rng.uniform(0, JITTER))
     chosen = [seeker.handle]
     for other in others:
-        if not any(_too_often(other.handle, h, seen) for h in chosen):
+        if not any(_too_often(other.handle, h, seen, anchors)
+                   or (other.handle not in anchors and h not in anchors
+                       and spent(other.handle, h)) for h in chosen):
             chosen.append(other.handle)
             if len(chosen) == size:
                 return chosen
@@ -186,7 +198,10 @@ def visit_ladder(stores: Stores, lease: Lease, now: float,
     candidates = _candidates(stores, preset, busy)
     rng = rng or random.Random()
     created = []
-    for table in pair(candidates, stores.ladder.recent(preset), rng):
+    def spent(a: str, b: str) -> bool:
+        return stores.ratings.pair_count(pair_name(a, b, preset), now, DAY) >= RATED_PAIR_LIMIT
+
+    for table in pair(candidates, stores.ladder.recent(preset), rng, spent):
         rng.shuffle(table)
         game_id = secrets.token_urlsafe(12)
         stores.ladder.seat(preset, game_id, table)  # before the game: see the module
