@@ -33,7 +33,9 @@ __all__ = ["ACTIVE_SHOWN", "my_games"]
 ACTIVE_SHOWN = 500
 
 
-def _entry(record: GameRecord, seat: int, joined: float) -> dict[str, Any]:
+def _entry(record: GameRecord, seat: int, joined: float | None) -> dict[str, Any]:
+    """A game as the list shows it: ``deadline`` is the running turn's, whoever's it is
+    (a bot waiting for its opponent sees when that turn times out too)."""
     state = record.state
     my_turn = (not state.finished and not record.open_seats and state.current_seat == seat
                and not played_by_service(state, seat))
@@ -42,7 +44,7 @@ def _entry(record: GameRecord, seat: int, joined: float) -> dict[str, Any]:
         "status": "finished" if state.finished else "open" if record.open_seats
         else "in_progress",
         "my_turn": my_turn,
-        "deadline": instant(state.turn_deadline) if my_turn else None,
+        "deadline": None if state.finished else instant(state.turn_deadline),
         "round": state.round_index + 1, "rounds": state.rules.rounds,
         "players": list(state.names), "version": state.version,
         "winners": None, "joined": instant(joined),
@@ -95,7 +97,7 @@ def my_games(stores: Stores, account: Account, status: str | None, cursor: str |
     now = time.time()
     for record, seat in just_ended:
         if record.game_id not in indexed and len(out) < limit:
-            entry = _entry(record, seat, now)
+            entry = _entry(record, seat, record.created_at)
             entry.update(winners=list(winners(record.state)), ended=instant(now))
             out.append(entry)
     for (game_id, ended), record in zip(
@@ -107,7 +109,9 @@ def my_games(stores: Stores, account: Account, status: str | None, cursor: str |
                         "players": None, "version": None, "winners": None,
                         "joined": None, "ended": instant(ended)})
             continue
-        entry = _entry(record, seat, ended)
+        # the active index's join time is gone with the game's end: the game's creation
+        # is when a seat made with it was taken (a claim came later)
+        entry = _entry(record, seat, record.created_at)
         entry.update(winners=list(winners(record.state)), ended=instant(ended))
         out.append(entry)
     more = len(finished) == room and room > 0

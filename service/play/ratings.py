@@ -19,7 +19,7 @@ from typing import Any
 from service.bots import BOTS
 from service.core.rules import PRESETS
 from service.ratings import ANCHORS, Rating, Seat, System, anchor, rate_table
-from service.storage import Stores, UnknownGameError, folded
+from service.storage import StorageUnavailableError, Stores, UnknownGameError, folded
 from service.verify.record import instant
 
 from .admission import RATED_PAIR_LIMIT, pair_name
@@ -41,6 +41,7 @@ __all__ = [
     "queue_rating",
     "rate_next",
     "ratings_of",
+    "retry_set_aside",
 ]
 
 log = logging.getLogger("three_thirteen.ratings")
@@ -126,18 +127,39 @@ def rate_next(stores: Stores, now: float, system: System = SYSTEM) -> str | None
 
     Safe to run in any number of workers at once and to kill at any point: the new
     ratings are computed once and stored before any account changes; each account takes
-    them once; the game leaves the queue only after every account has them."""
+    them once; the game leaves the queue only after every account has them.
+
+    A game that cannot be rated (its computation or an application raises anything but
+    an unavailable store) is *set aside* (:meth:`~service.storage.RatingStore.set_aside`,
+    logged with why), so the games after it are rated rather than waiting on it for
+    ever; ``python -m service.workers --retry-ratings`` queues the set-aside games again
+    once the cause is fixed (:func:`retry_set_aside`)."""
     game_id = stores.ratings.head()
     if game_id is None:
         return None
-    result = stores.ratings.computed(game_id)
-    if result is None:
-        fresh = _compute(stores, game_id, system)
-        result = None if fresh is None else stores.ratings.compute_once(game_id, fresh)
-    if result is not None:
-        _apply(stores, game_id, result)
+    try:
+        result = stores.ratings.computed(game_id)
+        if result is None:
+            fresh = _compute(stores, game_id, system)
+            result = None if fresh is None else stores.ratings.compute_once(game_id, fresh)
+        if result is not None:
+            _apply(stores, game_id, result)
+    except StorageUnavailableError:
+        raise
+    except Exception as exc:
+        log.exception("rated game %s cannot be rated: set aside, the next games are rated "
+                      "(python -m service.workers --retry-ratings queues it again)", game_id)
+        stores.ratings.set_aside(game_id, f"{type(exc).__name__}: {exc}"[:500], now)
+        return game_id
     stores.ratings.done(game_id, now)
     return game_id
+
+
+def retry_set_aside(stores: Stores, game_ids: Sequence[str] = ()) -> list[str]:
+    """Queue the games set aside again (``game_ids``, or every one): those queued."""
+    aside = stores.ratings.aside()
+    return [g for g in (game_ids or sorted(aside, key=lambda g: aside[g]["at"]))
+            if stores.ratings.retry(g)]
 
 
 def _apply(stores: Stores, game_id: str, result: dict[str, Any]) -> None:

@@ -78,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="be an analysis worker: run the finished games' analyses")
     parser.add_argument("--metrics-port", type=int,
                         help="serve /metrics on this port (default: WORKER_METRICS_PORT; 0: none)")
+    parser.add_argument("--retry-ratings", nargs="*", metavar="GAME_ID",
+                        help="queue again the rated games set aside (these, or every one) "
+                             "and exit")
     args = parser.parse_args(argv)
     if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
         parser.error("--metrics-port must be a port, or 0 for none")
@@ -102,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=os.environ.get("LOG_LEVEL", "info").upper(), handlers=[handler])
     logging.getLogger("urllib3").setLevel(logging.WARNING)  # its debug lines name URLs
     config = Config.from_env()
+    if args.retry_ratings is not None:
+        return _retry_ratings(config, args.retry_ratings)
     if args.analysis:
         os.nice(config.analysis_nice)
         return _analyse(config)
@@ -152,6 +157,20 @@ def main(argv: list[str] | None = None) -> int:
     rating.stores.close()
     stores.close()
     log.info("move worker stopped")
+    return 0
+
+
+def _retry_ratings(config: Any, game_ids: list[str]) -> int:
+    """Queue the set-aside rated games again (each one's reason printed first)."""
+    from service.play.ratings import retry_set_aside
+    from service.storage import redis_stores
+
+    stores = redis_stores(config)
+    for game_id, aside in sorted(stores.ratings.aside().items()):
+        print(f"{game_id}: {aside['why']}", file=sys.stderr)
+    queued = retry_set_aside(stores, game_ids)
+    print(f"queued again: {len(queued)} {' '.join(queued)}".rstrip())
+    stores.close()
     return 0
 
 

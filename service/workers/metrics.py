@@ -89,7 +89,12 @@ class WorkerMetrics:
         self.ratings_queued = Gauge("ttt_worker_rating_queue",
                                     "Rated games waiting for their ratings when the queue "
                                     "was last read.", registry=r)
-        for unknown in (self.due, self.overdue, self.webhooks_due, self.ratings_queued):
+        self.ratings_aside = Gauge("ttt_worker_ratings_set_aside",
+                                   "Rated games that could not be rated and wait apart "
+                                   "(python -m service.workers --retry-ratings), when last "
+                                   "read: alert on any.", registry=r)
+        for unknown in (self.due, self.overdue, self.webhooks_due, self.ratings_queued,
+                        self.ratings_aside):
             unknown.set(math.nan)
 
     def serve(self, port: int) -> None:

@@ -54,14 +54,15 @@ class RatingWorker:
             try:
                 if not self.step():
                     self.metrics.ratings_queued.set(self.stores.ratings.queued())
+                    self.metrics.ratings_aside.set(len(self.stores.ratings.aside()))
                     self.stores.ratings.wait(IDLE_SECONDS)
             except StorageUnavailableError as exc:
                 if stopping():
                     return
                 log.warning("rating worker: Redis unavailable (%s); trying again", exc)
                 time.sleep(RETRY_SECONDS)
-            except Exception:  # one bad game must not stop every later rating
+            except Exception:  # a failure of the worker itself (a bad game is set aside)
                 if stopping():
                     return
-                log.exception("rating worker: a game failed to rate; trying again")
+                log.exception("rating worker: failed; trying again")
                 time.sleep(RETRY_SECONDS)

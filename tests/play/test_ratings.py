@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import service.play.ratings as ratings_module
 from service.bots import GreedyBot
 from service.engine import view
 from service.engine.seats import played_by_service
@@ -25,6 +26,7 @@ from service.play.ratings import (
     history,
     rate_next,
     ratings_of,
+    retry_set_aside,
 )
 from service.ratings import System
 from service.storage import Stores
@@ -226,3 +228,32 @@ def test_two_accounts_play_each_other_rated_at_most_the_pair_limit_a_day(
     # a day later the pair may play rated again
     assert open_challenge(stores, ann, ["bob"], {"preset": "classic"}, 60, True, 600,
                           now=time.time() + DAY + 1)
+
+
+def test_a_game_that_cannot_be_rated_is_set_aside_and_the_next_is_rated(
+        stores: Stores, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One bad rated game used to stop every later rating (the worker retried the head
+    for ever). It is set aside with why, the next game is rated, and a retry queues it
+    again once the cause is gone."""
+    bad = rated_game(stores, ["ann", "bob"], "bad")
+    good = rated_game(stores, ["cid", "dan"], "good")
+    for game_id, handles in ((bad, ["ann", "bob"]), (good, ["cid", "dan"])):
+        play_out(stores, game_id, handles, {0: {"type": "resign"}})
+    real = ratings_module._compute
+
+    def failing(stores: Stores, game_id: str, system: System) -> Any:
+        if game_id == bad:
+            raise KeyError("places")
+        return real(stores, game_id, system)
+
+    monkeypatch.setattr(ratings_module, "_compute", failing)
+    assert rate_next(stores, time.time()) == bad
+    assert list(stores.ratings.aside()) == [bad]
+    assert "KeyError" in stores.ratings.aside()[bad]["why"]
+    assert rate_next(stores, time.time()) == good
+    assert ratings_of(stores, "cid", False, time.time())["classic"]["games"] == 1
+    assert rate_next(stores, time.time()) is None  # the queue is empty, not stuck
+    monkeypatch.setattr(ratings_module, "_compute", real)
+    assert retry_set_aside(stores) == [bad] and stores.ratings.aside() == {}
+    assert rate_next(stores, time.time()) == bad
+    assert ratings_of(stores, "ann", False, time.time())["classic"]["games"] == 1

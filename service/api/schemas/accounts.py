@@ -117,15 +117,17 @@ class MyGameSchema(Schema):
     my_turn = fields.Boolean(required=True, metadata={
         "description": "It is your seat's turn (and not the service's, for an away seat)."})
     deadline = fields.String(required=True, allow_none=True, metadata={
-        "format": "date-time", "description": "Your turn's deadline (null: none, or not "
-                                              "your turn)."})
+        "format": "date-time", "description": "When the turn being played times out, "
+        "yours or another seat's (null: no clock running, or the game is over)."})
     round = fields.Integer(required=True, allow_none=True)
     rounds = fields.Integer(required=True, allow_none=True)
     players = fields.List(fields.String(), required=True, allow_none=True)
     version = fields.Integer(required=True, allow_none=True)
     winners = fields.List(fields.Integer(), required=True, allow_none=True, metadata={
         "description": "The winning seats of a finished game."})
-    joined = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    joined = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": "When your account took its seat (a finished "
+        "game: when it was made; null: its record is all that is left)."})
     ended = fields.String(metadata={"format": "date-time"})
 
 
