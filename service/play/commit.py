@@ -43,6 +43,7 @@ from service.storage import (
 from service.tournaments.ids import TOURNAMENT_MEMBER, tournament_of
 
 from .errors import GameBusyError, PreconditionFailedError
+from .loads import lane_of
 from .lobby import best_effort
 from .notes import account_effects
 from .ratings import RATING_MEMBER, queue_rating
@@ -194,8 +195,8 @@ def create(stores: Stores, game_id: str, state: GameState,
 
 def _plan(stores: Stores, record: GameRecord, now: float, later: float = 0.0) -> None:
     at = next_visit(record, now)
-    if at is not None:
-        stores.schedule.plan(record.game_id, at + later)
+    if at is not None:  # on the lane of its bots (fixed by its seats: one lane for life)
+        stores.schedule.plan(record.game_id, at + later, lane_of(record.state.bots))
 
 
 def _plan_tournament(stores: Stores, before: GameRecord, after: GameRecord, now: float,

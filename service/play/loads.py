@@ -34,12 +34,12 @@ from dataclasses import dataclass
 
 from service.bots import EXPERT_BUDGET, STRONG_BUDGET
 from service.core.rules import MAX_TURN_LIMIT, Rules
-from service.storage import Stores
+from service.storage import HEAVY, LIGHT, Stores
 
 from .errors import TooManyBotGamesError
 
 __all__ = ["BOT_BUDGET", "REQUIRED_UNITS", "STANDARD_WORK", "LoadLimit", "admit_bot_game",
-           "bot_game_weight", "decisions_per_seat", "required_units"]
+           "bot_game_weight", "decisions_per_seat", "lane_of", "required_units"]
 
 #: The look-ahead budget of one decision of each reference bot, in work units (the bots'
 #: own ``STRONG_BUDGET`` and ``EXPERT_BUDGET``; the others look nothing ahead).
@@ -69,6 +69,13 @@ class LoadLimit:
     def of_address(cls, address: str, cap: float) -> LoadLimit:
         """A client by its address (stored hashed, so the index holds no addresses)."""
         return cls(hashlib.sha256(address.encode()).hexdigest()[:24], cap)
+
+
+def lane_of(bots: Sequence[str | None]) -> str:
+    """The schedule lane of a game with these bot seats: :data:`~service.storage.HEAVY`
+    when one of them searches (a decision of tens to hundreds of milliseconds), so that
+    no light visit (a ``greedy`` reply, a clock) waits behind one of its decisions."""
+    return HEAVY if any(bot is not None and BOT_BUDGET[bot] > 0 for bot in bots) else LIGHT
 
 
 def required_units(rules: Rules) -> int:

@@ -49,7 +49,7 @@ from .lobby import LISTINGS, LobbyStore
 from .ratings import RatingStore
 from .records import RecordStore
 from .replies import ReplyStore, StoredReply
-from .schedule import Lease, Schedule
+from .schedule import HEAVY, LANES, LIGHT, Lease, Schedule
 from .seeks import Hold, Matching, SeekBoard, SeekEntry
 from .stores import Stores, memory_stores, redis_stores
 from .tickets import TicketStore
@@ -57,6 +57,9 @@ from .tournaments import TOURNAMENT_STATUSES, TournamentStore
 from .webhooks import Delivery, WebhookQueue
 
 __all__ = [
+    "HEAVY",
+    "LANES",
+    "LIGHT",
     "LISTINGS",
     "TOURNAMENT_STATUSES",
     "Account",

@@ -20,58 +20,79 @@ Why these operations, and why they cannot lose a move:
   worker holding the lease, and only if nobody planned it sooner meanwhile (a request
   that made a move due while the worker was looking): that plan stands.
 
+Why lanes: a visit is planned on a *lane* (:data:`LIGHT` by default, :data:`HEAVY`) and a
+worker takes from the lanes it serves. A decision of ``strong`` or ``expert`` holds its
+process for tens to hundreds of milliseconds, a ``greedy`` one or a clock's time-out for
+one or two; in one queue, a greedy reply waits behind whatever heavy decision a worker
+is making. So the games with a searching bot are planned on the heavy lane, and each
+move worker serves the two lanes with a loop each (``service/workers``): a light visit
+never waits for a heavy decision to end, only for its share of the process
+(``docs/capacity.md``). A key is planned on one lane for its life (a game's lane is fixed
+by its seats when it is made).
+
 The webhook deliveries (:mod:`.webhooks`) need exactly this of their index across
 accounts, so it is this class again with accounts for games (a schedule's *key* is
-either), on keys of its own (``redis_stores`` builds both).
+either), on keys of its own (``redis_stores`` builds both; they use one lane).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Lease", "Schedule"]
+__all__ = ["HEAVY", "LANES", "LIGHT", "Lease", "Schedule"]
+
+#: The lane of every visit but those of games with a searching bot.
+LIGHT = "light"
+#: The lane of the games with a bot whose decisions search (``strong``, ``expert``).
+HEAVY = "heavy"
+LANES = (LIGHT, HEAVY)
 
 
 @dataclass(frozen=True, slots=True)
 class Lease:
     """A key (a game, an account) taken by one worker until ``until`` (Unix seconds, as the
-    schedule holds it: :meth:`Schedule.release` compares it exactly); ``due`` is when its
-    visit was planned (how late the worker came is a worker's metric)."""
+    schedule holds it: :meth:`Schedule.release` compares it exactly), from ``lane``;
+    ``due`` is when its visit was planned (how late the worker came is a worker's
+    metric)."""
 
     key: str
     until: float
     due: float
+    lane: str = LIGHT
 
 
 class Schedule(ABC):
     """One planned visit per key (Unix seconds), taken by the workers under a lease."""
 
     @abstractmethod
-    def plan(self, key: str, at: float) -> bool:
-        """Visit ``key`` no later than ``at``: a visit planned sooner stands, one
-        planned later is brought forward, and when this makes the visit sooner (or new) a
-        waiting worker is woken (``True``)."""
+    def plan(self, key: str, at: float, lane: str = LIGHT) -> bool:
+        """Visit ``key`` no later than ``at``, on ``lane``: a visit planned sooner stands,
+        one planned later is brought forward, and when this makes the visit sooner (or
+        new) a worker waiting on that lane is woken (``True``)."""
 
     @abstractmethod
-    def take(self, now: float, lease_seconds: float) -> Lease | None:
-        """The key whose visit is the earliest at or before ``now``, leased for
-        ``lease_seconds`` in the same atomic step; ``None`` if none is due."""
+    def take(self, now: float, lease_seconds: float,
+             lanes: Sequence[str] = LANES) -> Lease | None:
+        """The key whose visit is the earliest at or before ``now`` on any of ``lanes``,
+        leased for ``lease_seconds`` in the same atomic step; ``None`` if none is due."""
 
     @abstractmethod
     def release(self, lease: Lease, at: float | None, wake: bool = False) -> bool:
-        """End ``lease``: the next visit at ``at`` (``None``: no visit planned), unless the
-        key was planned again since it was taken (``False``: that plan stands). With
-        ``wake``, a next visit wakes one waiting worker, as a plan does: for a releaser
-        that does not go on to take the next visit itself (a delivery's sending thread,
-        whose dispatcher may be waiting on the lease's end)."""
+        """End ``lease``: the next visit at ``at`` on its lane (``None``: no visit
+        planned), unless the key was planned again since it was taken (``False``: that
+        plan stands). With ``wake``, a next visit wakes one waiting worker, as a plan
+        does: for a releaser that does not go on to take the next visit itself (a
+        delivery's sending thread, whose dispatcher may be waiting on the lease's end)."""
 
     @abstractmethod
-    def wait(self, timeout: float) -> bool:
-        """Block until a :meth:`plan` wakes this worker (``True``) or ``timeout`` seconds
-        pass (``False``). One plan wakes one waiting worker."""
+    def wait(self, timeout: float, lanes: Sequence[str] = LANES) -> bool:
+        """Block until a :meth:`plan` on one of ``lanes`` wakes this worker (``True``) or
+        ``timeout`` seconds pass (``False``). One plan wakes one waiting worker."""
 
     @abstractmethod
-    def visits_due(self, now: float) -> tuple[int, float | None]:
-        """How many visits are due at ``now``, and when the earliest planned one is (Unix
-        seconds; ``None``: the schedule is empty): whether the workers keep up."""
+    def visits_due(self, now: float, lanes: Sequence[str] = LANES
+                   ) -> tuple[int, float | None]:
+        """How many visits of ``lanes`` are due at ``now``, and when the earliest planned
+        one is (Unix seconds; ``None``: none is planned): whether the workers keep up."""

@@ -31,6 +31,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
     from service.config import Config
     from service.jsonlog import JsonFormatter
-    from service.storage import redis_stores
+    from service.storage import HEAVY, LIGHT, redis_stores
     from service.webhooks import post
 
     from .deliveries import DeliveryWorker
@@ -121,7 +122,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         log.info("worker metrics on port %d", port)
     stores = redis_stores(config)
-    worker = MoveWorker(stores, metrics)
+    worker = MoveWorker(stores, metrics, lanes=(LIGHT,))
+    # the heavy lane (games with a searching bot) on a thread of its own, with its own
+    # stores (it blocks on its lane's wake-ups): a light visit waits for its share of the
+    # process, never for a heavy decision to end (docs/capacity.md)
+    heavy = MoveWorker(redis_stores(config), metrics, lanes=(HEAVY,))
     # blocked between moves: end the wait at once (a move under way runs on)
     stop = StopSignal(lambda: worker.waiting)
     deliveries, delivering = None, None
@@ -137,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         delivering = threading.Thread(target=deliveries.run, args=(stop.is_set,),
                                       name="webhooks", daemon=True)
 
+    heavy_thread = threading.Thread(target=_quietly, args=(heavy.run, stop.is_set),
+                                    name="heavy-moves", daemon=True)
     # its own stores too: it blocks on the rating queue's wake-up list
     rating = RatingWorker(redis_stores(config), metrics)
     rating_thread = threading.Thread(target=rating.run, args=(stop.is_set,),
@@ -146,18 +153,40 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(sig, stop)
     log.info("move worker started (nice %d)", config.worker_nice)
     rating_thread.start()
+    heavy_thread.start()
     if delivering is not None:
         delivering.start()
         log.info("webhook deliveries started (%d at once)", config.webhook_concurrency)
     with contextlib.suppress(Stopped):
         worker.run(stop.is_set)
+    heavy_thread.join(HEAVY_JOIN_SECONDS)  # the decision at hand ends, or its lease does
     if deliveries is not None:
         deliveries.finish()
         deliveries.stores.close()
     rating.stores.close()
+    heavy.stores.close()
     stores.close()
     log.info("move worker stopped")
     return 0
+
+
+#: How long a stopping worker waits for its heavy lane's decision at hand (one decision is
+#: well under a second of CPU; past this its lease lets another worker make it).
+HEAVY_JOIN_SECONDS = 5.0
+
+
+def _quietly(run: Callable[[Callable[[], bool]], None], stopping: Callable[[], bool]) -> None:
+    """A loop of a thread, started again after a failure it did not handle (logged, a
+    second later); an error once stopping is the process closing the stores under its
+    wait: no failure to log."""
+    while not stopping():
+        try:
+            run(stopping)
+        except Exception:
+            if stopping():
+                return
+            log.exception("the heavy lane's loop failed; starting it again")
+            time.sleep(1.0)
 
 
 def _retry_ratings(config: Any, game_ids: list[str]) -> int:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from service.play import LEASE_SECONDS, visit
 from service.play.lobby import prune_listing
-from service.storage import LISTINGS, StorageUnavailableError, Stores
+from service.storage import LANES, LIGHT, LISTINGS, StorageUnavailableError, Stores
 
 from .metrics import WorkerMetrics
 
@@ -68,13 +68,16 @@ class LobbyPruning:
 
 
 class MoveWorker:
-    """The loop of one move worker over ``stores``."""
+    """The loop of one move worker over ``stores``, taking the visits of ``lanes`` (both,
+    by default; a worker process runs a loop per lane: ``service/workers/__main__.py``)."""
 
     def __init__(self, stores: Stores, metrics: WorkerMetrics | None = None,
                  clock: Callable[[], float] = time.time,
                  pruning: LobbyPruning | None = None,
-                 idle_seconds: float = IDLE_SECONDS) -> None:
+                 idle_seconds: float = IDLE_SECONDS,
+                 lanes: Sequence[str] = LANES) -> None:
         self.stores = stores
+        self.lanes = tuple(lanes)
         self.idle_seconds = idle_seconds
         self.metrics = metrics or WorkerMetrics()
         self.clock = clock
@@ -86,12 +89,13 @@ class MoveWorker:
     def work(self) -> bool:
         """Take the earliest due game and make its move; ``False`` when none was due."""
         now = self.clock()
-        if moved := self.pruning.run(self.stores, now):
+        chores = LIGHT in self.lanes  # the heavy lane's loop leaves them to the light one's
+        if chores and (moved := self.pruning.run(self.stores, now)):
             log.info("pruned %d stale lobby entries", moved)
-        if now - self._gauges_at >= GAUGES_EVERY_SECONDS:
+        if chores and now - self._gauges_at >= GAUGES_EVERY_SECONDS:
             self._gauges_at = now
             self.metrics.read_schedule(self.stores.schedule, now)
-        lease = self.stores.schedule.take(now, LEASE_SECONDS)
+        lease = self.stores.schedule.take(now, LEASE_SECONDS, self.lanes)
         if lease is None:
             return False
         self.metrics.taken(max(0.0, now - lease.due))
@@ -108,13 +112,13 @@ class MoveWorker:
         """Block until a move is planned or the earliest planned visit is due (a signal
         that stops the worker may interrupt it: :attr:`waiting` says when; one that came
         just before is seen by ``stopping()``, read once :attr:`waiting` is set)."""
-        _, earliest = self.stores.schedule.visits_due(self.clock())
+        _, earliest = self.stores.schedule.visits_due(self.clock(), self.lanes)
         wait = self.idle_seconds if earliest is None else earliest - self.clock()
         if wait > 0:
             self.waiting = True
             try:
                 if not stopping():
-                    self.stores.schedule.wait(min(wait, self.idle_seconds))
+                    self.stores.schedule.wait(min(wait, self.idle_seconds), self.lanes)
             finally:
                 self.waiting = False
 

@@ -16,8 +16,8 @@ from service.play import (
     create_game,
 )
 from service.play.credentials import hash_token
-from service.play.loads import STANDARD_WORK, decisions_per_seat
-from service.storage import Stores
+from service.play.loads import STANDARD_WORK, decisions_per_seat, lane_of
+from service.storage import HEAVY, LIGHT, Stores
 
 from .conftest import drain, play_out
 
@@ -100,3 +100,15 @@ def test_a_rematch_with_bot_seats_counts_against_the_cap(stores: Stores) -> None
         ask_for_rematch(stores, record.game_id, hash_token(tokens[0]), LoadLimit("ann", cap=weight * 1.5))
     again = ask_for_rematch(stores, record.game_id, hash_token(tokens[0]), ann).state.rematch_game
     assert again is not None and again in stores.loads.held("ann")
+
+
+def test_a_game_with_a_searching_bot_is_planned_on_the_heavy_lane(stores: Stores) -> None:
+    light, _ = create_game(stores, SHORT, [None, None], "l", bots=["random", "greedy"])
+    heavy, _ = create_game(stores, SHORT, [None, None], "h", bots=["random", "strong"])
+    assert lane_of([None, "greedy", "random", "simple"]) == LIGHT
+    assert lane_of([None, "expert"]) == HEAVY
+    on = {lane: stores.schedule.visits_due(float("inf"), (lane,))[0] for lane in (LIGHT, HEAVY)}
+    assert on == {LIGHT: 1, HEAVY: 1}
+    assert drain(stores) > 0  # a worker of both lanes plays both
+    for record in (light, heavy):
+        assert stores.games.load(record.game_id).state.version > record.state.version

@@ -14,7 +14,7 @@ import pytest
 import redis
 
 from service.config import Config
-from service.storage import Schedule, memory_stores, redis_stores
+from service.storage import HEAVY, LIGHT, Schedule, memory_stores, redis_stores
 from service.storage.redis.schedule import DUE_KEY, WAKE_KEY, WAKES_KEPT
 from tests.conftest import redis_client, redis_url_for_tests
 
@@ -135,3 +135,26 @@ def test_a_release_wakes_a_waiting_worker_only_when_asked_and_only_with_a_next_v
     assert schedule.release(plain, 200.0) is True and schedule.wait(0.05) is False
     assert schedule.release(waking, 200.0, wake=True) is True and schedule.wait(0.05) is True
     assert schedule.release(dropped, None, wake=True) is True and schedule.wait(0.05) is False
+
+
+def test_each_lane_is_taken_only_by_the_workers_that_serve_it(schedule: Schedule) -> None:
+    """A heavy visit (a game with a searching bot) is never taken from the light lane
+    alone, so a light worker is never busy with one; a worker of both lanes takes the
+    earliest of either, and a release keeps the visit on its lane."""
+    schedule.plan("heavy-game", 100.0, HEAVY)
+    schedule.plan("light-game", 200.0)
+    assert schedule.take(300.0, 10.0, (LIGHT,)).key == "light-game"  # type: ignore[union-attr]
+    assert schedule.take(300.0, 10.0, (LIGHT,)) is None
+    lease = schedule.take(300.0, 10.0, (HEAVY,))
+    assert lease is not None and (lease.key, lease.lane, lease.due) == ("heavy-game", HEAVY, 100.0)
+    assert schedule.release(lease, 305.0)
+    assert schedule.visits_due(400.0, (LIGHT,))[0] == 1  # light-game's lease ended at 310
+    assert schedule.visits_due(400.0, (HEAVY,)) == (1, 305.0)
+    both = schedule.take(400.0, 10.0)
+    assert both is not None and both.key == "heavy-game"  # the earliest of both lanes
+
+
+def test_a_plan_wakes_only_a_worker_of_its_lane(schedule: Schedule) -> None:
+    schedule.plan("h", 1.0, HEAVY)
+    assert schedule.wait(0.05, (LIGHT,)) is False  # the heavy plan's wake-up is not light's
+    assert schedule.wait(0.05, (HEAVY,)) is True

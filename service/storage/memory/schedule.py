@@ -1,66 +1,76 @@
-"""The in-memory :class:`~service.storage.schedule.Schedule`: a dict of key (a game id, an
-account) to its planned visit under one condition variable (planning, taking and releasing are each one
-step under it; a plan that brings a visit forward notifies one waiter)."""
+"""The in-memory :class:`~service.storage.schedule.Schedule`: per lane, a dict of key (a game
+id, an account) to its planned visit, all under one condition variable (planning, taking
+and releasing are each one step under it; a plan that brings a visit forward wakes the
+waiters, and one of those serving its lane takes the wake-up)."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
-from ..schedule import Lease, Schedule
+from ..schedule import LANES, LIGHT, Lease, Schedule
 
 __all__ = ["MemorySchedule"]
 
 
 class MemorySchedule(Schedule):
-    """The planned visits in a dict."""
+    """The planned visits in a dict per lane."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
-        self._visits: dict[str, float] = {}
-        self._wakes = 0
+        self._visits: dict[str, dict[str, float]] = {lane: {} for lane in LANES}
+        self._wakes = dict.fromkeys(LANES, 0)
 
-    def plan(self, key: str, at: float) -> bool:
+    def _wake(self, lane: str) -> None:
+        self._wakes[lane] += 1
+        self._cond.notify_all()
+
+    def plan(self, key: str, at: float, lane: str = LIGHT) -> bool:
         with self._cond:
-            if key in self._visits and self._visits[key] <= at:
+            visits = self._visits[lane]
+            if key in visits and visits[key] <= at:
                 return False
-            self._visits[key] = at
-            self._wakes += 1
-            self._cond.notify()
+            visits[key] = at
+            self._wake(lane)
             return True
 
-    def take(self, now: float, lease_seconds: float) -> Lease | None:
+    def take(self, now: float, lease_seconds: float,
+             lanes: Sequence[str] = LANES) -> Lease | None:
         with self._cond:
-            due = [(at, g) for g, at in self._visits.items() if at <= now]
+            due = [(at, g, lane) for lane in lanes
+                   for g, at in self._visits[lane].items() if at <= now]
             if not due:
                 return None
-            at, key = min(due)
+            at, key, lane = min(due)
             until = now + lease_seconds
-            self._visits[key] = until
-            return Lease(key, until, at)
+            self._visits[lane][key] = until
+            return Lease(key, until, at, lane)
 
     def release(self, lease: Lease, at: float | None, wake: bool = False) -> bool:
         with self._cond:
-            if self._visits.get(lease.key) != lease.until:
+            visits = self._visits[lease.lane]
+            if visits.get(lease.key) != lease.until:
                 return False
             if at is None:
-                del self._visits[lease.key]
+                del visits[lease.key]
             else:
-                self._visits[lease.key] = at
+                visits[lease.key] = at
                 if wake:
-                    self._wakes += 1
-                    self._cond.notify()
+                    self._wake(lease.lane)
             return True
 
-    def wait(self, timeout: float) -> bool:
+    def wait(self, timeout: float, lanes: Sequence[str] = LANES) -> bool:
         with self._cond:
-            if not self._wakes:
-                self._cond.wait(timeout)
-            if self._wakes:
-                self._wakes -= 1
-                return True
+            if not any(self._wakes[lane] for lane in lanes):
+                self._cond.wait_for(lambda: any(self._wakes[lane] for lane in lanes), timeout)
+            for lane in lanes:
+                if self._wakes[lane]:
+                    self._wakes[lane] -= 1
+                    return True
             return False
 
-    def visits_due(self, now: float) -> tuple[int, float | None]:
+    def visits_due(self, now: float, lanes: Sequence[str] = LANES
+                   ) -> tuple[int, float | None]:
         with self._cond:
-            times = list(self._visits.values())
+            times = [at for lane in lanes for at in self._visits[lane].values()]
         return sum(1 for at in times if at <= now), min(times, default=None)

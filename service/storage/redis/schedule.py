@@ -3,8 +3,10 @@
 ``ttt:{moves}:due``, one sorted set (member: a game id; score: its next visit, Unix ms,
 integers, so a lease compares exactly), and ``ttt:{moves}:wake``, a list a plan pushes
 to and idle workers block on (``BLPOP``), so a move made due is taken at once rather
-than at a worker's next poll. Both share the hash tag ``{moves}``: on a Redis Cluster
-they live on one shard, and each operation below is one script there. One index across
+than at a worker's next poll; the heavy lane's are ``ttt:{moves}:heavy:due`` and
+``ttt:{moves}:heavy:wake``. All share the hash tag ``{moves}``: on a Redis Cluster they
+live on one shard, each operation below is one script there, and a worker serving both
+lanes blocks on both wake-up lists in one ``BLPOP``. One index across
 games is what "which game is due now" needs; at about 130 bytes per game with a clock
 or a bot seat, one shard holds millions.
 
@@ -15,17 +17,20 @@ its own shard, its own workers' wake-ups.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..schedule import Lease, Schedule
+from ..schedule import LANES, LIGHT, Lease, Schedule
 from .connection import RedisConnection
 
 __all__ = ["DUE_KEY", "WAKE_KEY", "RedisSchedule", "schedule_keys"]
 
 
-def schedule_keys(tag: str) -> tuple[str, str]:
-    """The sorted set and the wake-up list of the schedule named ``tag`` (its hash tag)."""
-    return f"ttt:{{{tag}}}:due", f"ttt:{{{tag}}}:wake"
+def schedule_keys(tag: str, lane: str = LIGHT) -> tuple[str, str]:
+    """The sorted set and the wake-up list of ``lane`` of the schedule named ``tag`` (its
+    hash tag)."""
+    lane_part = "" if lane == LIGHT else f"{lane}:"
+    return f"ttt:{{{tag}}}:{lane_part}due", f"ttt:{{{tag}}}:{lane_part}wake"
 
 
 DUE_KEY, WAKE_KEY = schedule_keys("moves")
@@ -43,13 +48,20 @@ end
 return changed
 """
 
-# KEYS: due. ARGV: now ms, the lease's end ms. The earliest due game, leased, and when
-# it was due ([id, ms]); or nil.
+# KEYS: the due sets of the lanes taken from. ARGV: now ms, the lease's end ms. The
+# earliest due game of any of them, leased, with when it was due and the index of its
+# lane's key ([id, ms, i]); or nil.
 TAKE = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, 1)
-if #due == 0 then return false end
-redis.call('ZADD', KEYS[1], ARGV[2], due[1])
-return due
+local best, at, lane = nil, nil, 0
+for i, key in ipairs(KEYS) do
+  local due = redis.call('ZRANGEBYSCORE', key, '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, 1)
+  if #due > 0 and (at == nil or tonumber(due[2]) < at) then
+    best, at, lane = due[1], tonumber(due[2]), i
+  end
+end
+if best == nil then return false end
+redis.call('ZADD', KEYS[lane], ARGV[2], best)
+return {best, tostring(at), lane}
 """
 
 # KEYS: due, wake. ARGV: game id, the lease's end ms, the next visit ms ('' for none),
@@ -81,45 +93,51 @@ class RedisSchedule(Schedule):
 
     def __init__(self, connection: RedisConnection, tag: str = "moves") -> None:
         self.connection = connection
-        self.due_key, self.wake_key = schedule_keys(tag)
+        self.keys = {lane: schedule_keys(tag, lane) for lane in LANES}
+        self.due_key, self.wake_key = self.keys[LIGHT]
         client = connection.client
         self._plan = client.register_script(PLAN)
         self._take = client.register_script(TAKE)
         self._release = client.register_script(RELEASE)
 
-    def plan(self, key: str, at: float) -> bool:
+    def plan(self, key: str, at: float, lane: str = LIGHT) -> bool:
         return bool(self.connection.run(lambda: self._plan(
-            keys=[self.due_key, self.wake_key], args=[key, _ms(at), WAKES_KEPT])))
+            keys=list(self.keys[lane]), args=[key, _ms(at), WAKES_KEPT])))
 
-    def take(self, now: float, lease_seconds: float) -> Lease | None:
+    def take(self, now: float, lease_seconds: float,
+             lanes: Sequence[str] = LANES) -> Lease | None:
         until = _ms(now + lease_seconds)
-        taken = self.connection.run(lambda: self._take(keys=[self.due_key],
-                                                       args=[_ms(now), until]))
+        taken = self.connection.run(lambda: self._take(
+            keys=[self.keys[lane][0] for lane in lanes], args=[_ms(now), until]))
         if taken is None:
             return None
-        key, due = taken
-        return Lease(key.decode(), until / 1000, float(due) / 1000)
+        key, due, index = taken
+        return Lease(key.decode(), until / 1000, float(due) / 1000, lanes[int(index) - 1])
 
     def release(self, lease: Lease, at: float | None, wake: bool = False) -> bool:
         return bool(self.connection.run(lambda: self._release(
-            keys=[self.due_key, self.wake_key],
+            keys=list(self.keys[lease.lane]),
             args=[lease.key, _ms(lease.until), "" if at is None else _ms(at),
                   "1" if wake else "0", WAKES_KEPT])))
 
-    def wait(self, timeout: float) -> bool:
+    def wait(self, timeout: float, lanes: Sequence[str] = LANES) -> bool:
+        wakes = [self.keys[lane][1] for lane in lanes]
         return self.connection.block(
-            lambda client, seconds: client.blpop([self.wake_key], timeout=seconds),
-            timeout) is not None
+            lambda client, seconds: client.blpop(wakes, timeout=seconds), timeout) is not None
 
-    def visits_due(self, now: float) -> tuple[int, float | None]:
+    def visits_due(self, now: float, lanes: Sequence[str] = LANES
+                   ) -> tuple[int, float | None]:
         client = self.connection.client
 
         def read() -> list[Any]:
-            pipe = client.pipeline(transaction=False)  # one key: one shard, one trip
-            pipe.zcount(self.due_key, "-inf", _ms(now))
-            pipe.zrange(self.due_key, 0, 0, withscores=True)
+            pipe = client.pipeline(transaction=False)  # one hash tag: one shard, one trip
+            for lane in lanes:
+                pipe.zcount(self.keys[lane][0], "-inf", _ms(now))
+                pipe.zrange(self.keys[lane][0], 0, 0, withscores=True)
             replies: list[Any] = pipe.execute()  # a reply per command, in order
             return replies
 
-        due, first = self.connection.run(read)
-        return int(due), first[0][1] / 1000 if first else None
+        replies = self.connection.run(read)
+        due = sum(int(n) for n in replies[0::2])
+        firsts = [first[0][1] / 1000 for first in replies[1::2] if first]
+        return due, min(firsts, default=None)
