@@ -10,6 +10,14 @@ gevent rather than eventlet: gevent is the one gunicorn, Flask and redis-py docu
 and test together, and eventlet's own maintainers advise against new projects on it.
 ``WORKER_CLASS=gthread`` (with ``THREADS``) still works, for comparison.
 
+gunicorn's own refusals: a request gunicorn cannot parse or that is over its limits
+(below) is answered by the worker before the app sees it, as an HTML page in gunicorn's
+own workers. The service's workers (``service/gunicorn_workers.py``: gunicorn's gevent
+and gthread workers with ``handle_error`` overridden) answer problem+json there too, with
+gunicorn's status: 400 ``bad_request_line`` or ``bad_header_field``, 414
+``request_line_too_long``, 431 ``header_fields_too_large``… (docs/api.md, "Refusals of
+the HTTP server", lists them all).
+
 Slow and idle clients: gunicorn wraps the read of each request's headers in a timeout
 of ``keepalive`` seconds, so a client that sends a byte and goes silent, or an idle
 keep-alive connection, is closed after 5 s; ``worker_connections`` caps the sockets
@@ -59,7 +67,13 @@ from gunicorn.glogging import Logger
 os.environ.setdefault("GEVENT_TRACK_GREENLET_TREE", "false")
 
 bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
-worker_class = os.environ.get("WORKER_CLASS", "gevent")
+# gunicorn's gevent and gthread workers answering gunicorn's own refusals (a request it
+# cannot parse or over its limits) as problem+json instead of HTML (see above); any other
+# WORKER_CLASS is passed to gunicorn as it is
+WORKER_CLASSES = {"gevent": "service.gunicorn_workers.GeventWorker",
+                  "gthread": "service.gunicorn_workers.ThreadWorker"}
+_worker_class = os.environ.get("WORKER_CLASS", "gevent")
+worker_class = WORKER_CLASSES.get(_worker_class, _worker_class)
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "12000"))  # sockets per worker
 threads = int(os.environ.get("THREADS", "16"))  # only for WORKER_CLASS=gthread
@@ -68,10 +82,10 @@ graceful_timeout = 35  # SIGTERM: finish requests (a long-poll is ≤ 30 s), the
 keepalive = 5
 # gunicorn's largest request line (its default is 4094): every documented query value fits
 # even at its maxLength in percent-encoded UTF-8 (a 200-character ticket is up to 2.4 KB),
-# so a valid request is never refused with gunicorn's own HTML 414 instead of problem+json
+# so a valid request is never refused (414 request_line_too_long)
 limit_request_line = 8190
-# behind nginx (deploy/nginx.conf), whose limits are these or tighter and whose refusals
-# are problem+json: gunicorn's own (HTML) refusals never reach a client there
+# behind nginx (deploy/nginx.conf), whose limits are these or tighter, nginx refuses first
+# (as problem+json too); without it, gunicorn's refusals are 431 header_fields_too_large
 limit_request_fields = 32768  # nginx's 32 KB of headers hold fewer
 limit_request_field_size = 8190
 # the workers' heartbeat files on tmpfs: a slow or read-only disk must not stall them

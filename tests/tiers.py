@@ -41,6 +41,7 @@ BY_PATH: dict[str, str] = {
     "tests/verify/": "fast",
     "tests/verify/test_check.py": "process",  # runs `python -m service.verify`
     "tests/test_config.py": "fast",
+    "tests/test_refusals.py": "fast",  # gunicorn's refusals, written to a stand-in socket
     "tests/test_tiers.py": "fast",
     "tests/storage/": "api",
     "tests/storage/test_memory_store.py": "fast",

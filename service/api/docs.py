@@ -22,6 +22,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 WHEN = {
     "already_seated": "your account holds a seat of this game already",
     "bad_request": "the request cannot be read at all",
+    "bad_request_line": "the request line is not a method, a target and an HTTP/1 version",
+    "bad_header_field": "a header field that is malformed, folded, or contradicts another",
+    "expectation_failed": "an `Expect` header other than `100-continue`",
+    "header_fields_too_large": "more header fields, or a longer one, than the server reads",
+    "request_line_too_long": "a request line (and so its URL) longer than the server reads",
+    "unsupported_transfer_coding": "a `Transfer-Encoding` the server does not decode",
     "body_timeout": "the body did not arrive within the server's time (`BODY_READ_SECONDS`)",
     "body_too_large": "the body is larger than the server's limit",
     "challenge_closed": "the challenge is no longer pending (`challenge_status` says why)",

@@ -4,7 +4,9 @@ Every error the service can meet (engine errors, service-layer errors, storage
 errors, Flask's own 404/405/413, webargs' 422, and anything unexpected) is
 turned into ``{"type", "title", "status", "detail", "code", "instance", …}``
 here, with a stable machine-readable ``code``. Views never build error
-responses themselves; they raise.
+responses themselves; they raise. (What gunicorn refuses before the app sees the
+request is written in the same shape by the service's gunicorn workers:
+``service/refusals.py``.)
 
 ``type`` is ``urn:three-thirteen:problem:<code>``: stable, and the same string
 a client would switch on if it prefers ``type`` to ``code``.
@@ -68,6 +70,7 @@ from service.play import (
     UnknownTournamentError,
     VersionNotRecordedError,
 )
+from service.refusals import REFUSALS
 from service.storage import StorageUnavailableError, UnknownGameError
 
 __all__ = [
@@ -185,6 +188,7 @@ def _error_classes(root: type[EngineError] | type[PlayError]
 def _code_statuses() -> dict[str, tuple[int, ...]]:
     pairs = {(status, code) for code, status in API_CODES.items()}
     pairs |= {(status, code) for status, code in HTTP_CODES.items()}
+    pairs |= {(refusal.status, refusal.code) for refusal in REFUSALS.values()}
     pairs |= {(_status_of_class(cls), cls.code)
               for cls in _error_classes(EngineError) + _error_classes(PlayError)}
     statuses: dict[str, set[int]] = {}
@@ -203,7 +207,7 @@ def _status_of_class(cls: type) -> int:
 
 #: The one table of codes: each ``code`` a problem of this service can carry, with the
 #: statuses it comes with (``version_conflict``: 409 when a write kept losing its race,
-#: 412 for a stale ``If-Match``). Each operation's documented problems are drawn from it
+#: 412 for a stale ``If-Match``), gunicorn's refusals (``service/refusals.py``) included. Each operation's documented problems are drawn from it
 #: (``service/api/docs.py``), so a code cannot be documented under a status it never has.
 CODE_STATUSES = _code_statuses()
 

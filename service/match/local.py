@@ -149,8 +149,8 @@ def local_service(workers: int = 2, *, threads: int = 32, redis_url: str | None 
         if conf.exists():
             cmd += ["-c", str(conf)]
         else:
-            cmd += ["-k", "gthread", "--threads", str(threads), "-w", str(workers),
-                    "-b", env["BIND"]]
+            cmd += ["-k", "service.gunicorn_workers.ThreadWorker", "--threads", str(threads),
+                    "-w", str(workers), "-b", env["BIND"]]
         gunicorn = subprocess.Popen([*cmd, "service.app:create_app()"], env=env, cwd=ROOT,
                                     stdout=sink, stderr=sink)
         metrics_ports = tuple(free_port() for _ in range(movers)) if mover_metrics else ()

@@ -31,6 +31,7 @@ import pytest
 import requests
 
 from tests.conftest import ROOT, free_port, wait_until
+from tests.ops.raw_http import raw_exchange
 
 #: How long the dribbling upstream pauses between its first bytes and the rest.
 PAUSE_SECONDS = 4  # far from the 1 s read timeout below, on a loaded machine too
@@ -204,38 +205,35 @@ def test_only_the_stream_path_outlives_the_proxy_read_timeout_of_the_rest(
     assert len(lines("/v1/games/abc/stream/x")) == 1  # the regex is anchored
 
 
-def _raw(base: str, request: bytes) -> tuple[int, str, bytes]:
-    """Send ``request`` as it is on one connection; the status, content type and body."""
-    host, port = base.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=15) as conn:
-        conn.sendall(request)
-        data = b""
-        while chunk := conn.recv(65536):
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
-    return int(lines[0].split()[1]), headers.get("Content-Type", ""), body
-
-
-@pytest.mark.parametrize(("request_bytes", "status"), [
-    (b"GET /v1/rules/presets?" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
-    (b"GET /v1/rules/presets HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", 400),
+@pytest.mark.parametrize(("request_bytes", "status", "code"), [
+    (b"GET /v1/rules/presets?" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414,
+     "request_line_too_long"),
+    (b"GET /v1/rules/presets HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", 431,
+     "header_fields_too_large"),
     (b"GET /v1/rules/presets HTTP/1.1\r\nHost: x\r\n"
-     + b"".join(b"X-%d: v\r\n" % n for n in range(150)) + b"Connection: close\r\n\r\n", 200),
-    (b"BREW /v1/rules/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405),
-])
+     + b"".join(b"X-%d: " % n + b"c" * 7500 + b"\r\n" for n in range(5)) + b"\r\n", 431,
+     "header_fields_too_large"),
+    (b"GARBAGE\r\n\r\n", 400, "bad_request"),
+    (b"GET /v1/rules/presets HTTP/1.1\r\nHost: x\r\n"
+     + b"".join(b"X-%d: v\r\n" % n for n in range(150)) + b"Connection: close\r\n\r\n", 200,
+     None),
+    (b"BREW /v1/rules/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405,
+     "method_not_allowed"),
+], ids=["long-request-line", "long-header", "over-32-kb-of-headers", "malformed", "many-headers",
+        "unknown-method"])
 def test_every_answer_through_nginx_is_problem_json_even_for_what_gunicorn_would_refuse(
-    live_server: str, proxy, request_bytes: bytes, status: int,
+    live_server: str, proxy, request_bytes: bytes, status: int, code: str | None,
 ) -> None:
     """Request lines and headers past gunicorn's own limits are answered by nginx, as
-    problems; many headers (past gunicorn's default 100) pass through to the service."""
+    problems with the codes gunicorn's refusals have (tests/ops/test_gunicorn_refusals.py);
+    many headers (past gunicorn's default 100) pass through to the service."""
     base = proxy(live_server.removeprefix("http://"))
-    got, content_type, body = _raw(base, request_bytes)
-    assert got == status, body[:300]
-    if status != 200:
-        assert content_type == "application/problem+json", (content_type, body[:300])
-        assert json.loads(body)["status"] == status
+    answer = raw_exchange(base, request_bytes)
+    assert answer.status == status, answer.body[:300]
+    if code is not None:
+        assert answer.headers["Content-Type"] == "application/problem+json", answer
+        assert json.loads(answer.body)["status"] == status
+        assert json.loads(answer.body)["code"] == code
 
 
 def test_a_gunicorn_that_is_down_is_a_503_problem_through_nginx(proxy) -> None:
