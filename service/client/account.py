@@ -2,7 +2,8 @@
 
 Why this beside :class:`~.seats.Seat`: an account key plays every seat its account holds,
 so a bot needs no token of its own, only its key: on start it reads its games
-(``GET /v1/me/games``) and pending challenges and does what is due, then follows its
+(``GET /v1/me/games``) and pending challenges and does what is due (a move, or
+``back`` for a seat the service marked ``away`` while the bot was down), then follows its
 account stream (``GET /v1/me/stream``) from the note it had read up to, playing each
 ``your_turn`` and answering each ``challenge``. Killed and restarted with the same key,
 it finds everything again (:func:`serve`): nothing is kept on the bot's side.
@@ -82,32 +83,37 @@ class Account:
 
 def play_turn(account: Account, game_id: str,
               choose: Callable[[GameView], Action | Mapping[str, Any]]) -> None:
-    """Make every move the account's seat of ``game_id`` may make now (a whole turn)."""
+    """Make every move the account's seat of ``game_id`` may make now (a whole turn),
+    coming back first if the seat is ``away`` (no ``your_turn`` comes for an away seat,
+    and an opponent may claim the game against it)."""
     seat = account.seat(game_id)
-    view = seat.view
+    view = seat.come_back() if seat.away else seat.view
     while view["status"] != "finished" and view["legal_actions"]:
         try:
             view = seat.act(choose(view))
         except ApiError as err:  # the game moved on (a clock ran out): decide again
             if err.status not in (409, 412):
                 raise
-            view = seat.view
+            view = seat.come_back() if seat.away else seat.view
 
 
 def serve(account: Account, choose: Callable[[GameView], Action | Mapping[str, Any]], *,
           accept: Callable[[dict[str, Any]], bool] = lambda challenge: True,
           stopping: Callable[[], bool] = lambda: False) -> None:
     """Play the account's games and answer its challenges until ``stopping()``: first what
-    is due already (its games on its turn, challenges waiting for it), then each note
-    of its stream as it comes, reconnecting from the last one read."""
+    is due already (its games on its turn or away, challenges waiting for it), then each
+    note of its stream as it comes, reconnecting from the last one read.
+
+    Every game in progress is looked at on each (re)connection, not only those on its
+    turn: a seat left for two clocks (the bot down, or cut off) is ``away``, which
+    ``GET /v1/me/games`` does not say and no note announces, and only its view shows."""
     me = account.me()
     after = me["last_note"]
     handle = me["handle"]
     while not stopping():
         try:
             for game in account.games("in_progress"):
-                if game["my_turn"]:
-                    play_turn(account, game["game_id"], choose)
+                play_turn(account, game["game_id"], choose)
             for challenge in account.challenges():
                 if handle in challenge["to"] and handle not in challenge["accepted"]:
                     account.answer(challenge["challenge_id"],

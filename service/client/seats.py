@@ -88,11 +88,40 @@ class Seat:
                                       wait_version=self.version, wait=wait)
         return self._view
 
+    @property
+    def away(self) -> bool:
+        """Whether the last view shows this seat ``away``: its clock ran out twice in a row,
+        so the stand-in plays it (and an opponent may claim the game) until its player
+        sends ``{"type": "back"}`` (docs/lifecycle.md)."""
+        view = self.view
+        return view["status"] != "finished" and view["players"][self.seat]["kind"] == "away"
+
+    def come_back(self) -> GameView:
+        """Send ``{"type": "back"}`` once and return the new view: the seat plays its own
+        turns again. Sent without ``If-Match``: coming back does not depend on the
+        position, which the stand-in keeps changing meanwhile. A ``409`` (back already, the
+        game over, or claimed against: resigned) only refreshes the view: there is nothing
+        left to come back to."""
+        try:
+            out = self.client.request("POST", f"/v1/games/{self.game_id}/actions",
+                                      body={"type": "back"}, token=self.token, kind="act",
+                                      headers={"Idempotency-Key": uuid.uuid4().hex})
+        except ApiError as err:
+            if err.status != 409:
+                raise
+            return self.refresh()
+        self._view = cast(GameView, out.body)
+        return self._view
+
     def wait_for_turn(self, *, deadline: float | None = None) -> GameView:
         """Block (in the server's ``wait=turn`` long-poll) until this seat may act or the
-        game is over."""
+        game is over. A seat found ``away`` (its player was gone for two clocks: a bot
+        restarted, say) comes back first, once: an away seat never gets a turn of its own."""
         view = self.view
         while view["status"] != "finished" and not view["legal_actions"]:
+            if self.away:
+                view = self.come_back()
+                continue
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"seat {self.seat} of game {self.game_id}: no turn in time")
             self._view = view = self.client.view(self.game_id, self.token, wait_turn=True)

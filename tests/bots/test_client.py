@@ -1,4 +1,5 @@
-"""The hand-written client: retries, If-Match, Idempotency-Key, and waiting without polling.
+"""The hand-written client: retries, If-Match, Idempotency-Key, waiting without polling,
+and coming back to a seat that went away.
 
 Retry behaviour is checked against a tiny scripted HTTP server (a real service
 does not answer 503 on demand); the rest against the live service.
@@ -15,7 +16,8 @@ from typing import Any, ClassVar
 import orjson
 import pytest
 
-from service.client import ApiError, Client, ClientStats
+from service.bots import GreedyBot
+from service.client import ApiError, Client, ClientStats, Seat
 
 
 class Scripted(http.server.BaseHTTPRequestHandler):
@@ -75,8 +77,6 @@ def test_a_retried_action_keeps_its_idempotency_key_and_sends_if_match(scripted:
         (503, {"Retry-After": "0"}, {"code": "storage_unavailable"}),
         (200, {"ETag": '"4"'}, {**view, "version": 4}),
     ]
-    from service.client import Seat
-
     seat = Seat(Client(scripted, sleep=lambda s: None), "g1", 0, "tok", view)  # type: ignore[arg-type]
     after = seat.act({"type": "draw", "source": "stock"})
     assert after["version"] == 4
@@ -131,3 +131,28 @@ def test_a_stale_if_match_is_refused_and_the_seat_sees_the_new_state(service_url
         seat.act({"type": "discard", "card": old["you"]["hand"][0]})
     assert err.value.status == 412
     assert seat.view["version"] > old["version"]  # refreshed, ready to decide again
+
+
+def test_a_seat_played_again_after_it_went_away_comes_back_before_it_moves(
+        service_url: str) -> None:
+    client = Client(service_url)
+    created = client.request("POST", "/v1/games", kind="create", body={
+        "players": [{"name": "ann"}, {"name": "bob"}], "turn_seconds": 2,
+        "rules": {"preset": "classic", "hand_sizes": [7, 9, 11]}}).body
+    game_id = created["game_id"]
+    ann, bob = (Seat(client, game_id, s["seat"], s["token"]) for s in created["seats"])
+    # bob's bot plays all along; ann's is not running yet: her clock runs out twice
+    threading.Thread(target=bob.play, args=(GreedyBot(),), daemon=True).start()
+    view = client.view(game_id)
+    deadline = time.monotonic() + 60
+    while view["players"][0]["kind"] != "away":
+        assert time.monotonic() < deadline, "ann's seat never went away"
+        view = client.view(game_id, wait_version=view["version"], wait=5)
+    final = ann.play(GreedyBot(), deadline=time.monotonic() + 120)
+    events, _ = client.events(game_id)
+    away_at = [e["seq"] for e in events
+               if e["type"] == "turn_timed_out" and e["seat"] == 0 and e["away"]][-1]
+    later = [e for e in events if e["seq"] > away_at and e.get("seat") == 0]
+    assert [e["type"] for e in later if e["type"] == "seat_back"] == ["seat_back"]  # once
+    assert any(e.get("by") == "player" for e in later)  # then ann's own moves
+    assert final["status"] == "finished" and final["players"][0]["kind"] == "human"

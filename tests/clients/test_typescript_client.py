@@ -6,8 +6,8 @@ strict); then, compiled, the bot example plays a whole game against the referenc
 `greedy` bot on a real gunicorn and redis-server (tests/conftest.py's `live_server`,
 whose streams end every 2 s, so the bot's stream is resumed several times a game), and
 the client's own tests (openapi/typescript/test: framing, retries, and the live ones:
-both stream formats, a dropped stream resumed, If-Match and Idempotency-Key, a 429's
-Retry-After) pass against the same service.
+both stream formats, a dropped stream resumed, If-Match and Idempotency-Key, a seat
+away for two clocks brought back, a 429's Retry-After) pass against the same service.
 
 Skipped only where Node or npm is missing (.ci/run installs them). The npm packages are
 locked by package-lock.json and installed with `npm ci` into node_modules, reused while

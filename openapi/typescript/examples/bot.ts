@@ -3,9 +3,10 @@
  * Run: npm run build && node dist/examples/bot.js http://127.0.0.1:8000
  *
  * It follows its seat's stream and sends one request per move, on each view that has
- * legal actions: no polling, and no read before a move (the stream brought the view).
+ * legal actions (and `back` on one that shows its seat away): no polling, and no read
+ * before a move (the stream brought the view).
  */
-import { createApi, followGame, move, type GameView, type LegalAction } from "../src/index.js";
+import { backIfAway, createApi, followGame, move, type GameView, type LegalAction } from "../src/index.js";
 
 /** Go out when allowed; take a wild off the pile; otherwise drop the costliest card. */
 function choose({ legal_actions: legal, round, rules }: GameView): LegalAction | undefined {
@@ -37,8 +38,15 @@ for await (const message of followGame(api, gameId, { token: mine.token })) {
   if (message.type !== "view") continue;
   const view = message.view;
   if (view.status === "finished") final = view;
+  if (view.version <= decided) continue;
+  // its seat away (its clock ran out twice: the bot was down): back first, once; the
+  // stream then brings the view to play on
+  if (await backIfAway(api, { gameId, token: mine.token, view })) {
+    decided = view.version;
+    continue;
+  }
   const action = choose(view);
-  if (action === undefined || view.version <= decided) continue;
+  if (action === undefined) continue;
   decided = view.version;
   const sent = await move(api, { gameId, token: mine.token, version: view.version, action });
   // a stale view (412 version_conflict) is no error: the stream brings the new one

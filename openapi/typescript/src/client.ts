@@ -1,6 +1,7 @@
 /**
  * The client: openapi-fetch over the generated `paths`, with the retries of retry.ts,
- * and `move`, the one call a bot makes per move.
+ * `move`, the one call a bot makes per move, and `backIfAway`, the one it makes on a
+ * view that shows its seat `away`.
  *
  * Why openapi-fetch and not a generated class per operation: it is typed by the same
  * `paths` the document generates (a wrong path, parameter or body does not compile, and
@@ -11,7 +12,7 @@ import createClient, { mergeHeaders, type Client, type ClientOptions } from "ope
 
 import type { paths } from "./generated/api.js";
 import { retryingFetch, type RetryOptions } from "./retry.js";
-import type { Action } from "./types.js";
+import type { Action, GameView } from "./types.js";
 
 /** A client of every operation of the document, e.g. `api.GET("/v1/games/{game_id}", …)`. */
 export type Api = Client<paths>;
@@ -87,5 +88,40 @@ export function move(api: Api, { gameId, token, version, action, idempotencyKey 
     },
     headers: bearer(token),
     body: action,
+  });
+}
+
+/**
+ * Whether `view` shows its reader's own seat `away`: its clock ran out twice in a row, so
+ * the service's stand-in plays it (and an opponent may claim the game against it) until
+ * its player sends `{"type": "back"}`. An away seat has no `legal_actions` of its own.
+ */
+export function isAway(view: GameView): boolean {
+  const seat = view.you?.seat;
+  return view.status !== "finished" && seat !== undefined && view.players[seat]?.kind === "away";
+}
+
+export interface Comeback {
+  gameId: string;
+  /** The seat's token (or its account's key). */
+  token: string;
+  /** The seat's latest view. */
+  view: GameView;
+}
+
+/**
+ * Send `{"type": "back"}` when `view` shows the seat `away` (`isAway`), once: a bot that
+ * was down for two clocks plays its own turns again. Call it on each view before
+ * deciding a move; without an away seat it sends nothing and gives `undefined`. Sent
+ * with an `Idempotency-Key` and no `If-Match`: coming back does not depend on the
+ * position, which the stand-in keeps changing meanwhile. Its `409`s (back already, the
+ * game over, claimed against) are the answer's `error`: nothing to send again.
+ */
+export async function backIfAway(api: Api, { gameId, token, view }: Comeback) {
+  if (!isAway(view)) return undefined;
+  return api.POST("/v1/games/{game_id}/actions", {
+    params: { path: { game_id: gameId }, header: { "Idempotency-Key": newKey() } },
+    headers: bearer(token),
+    body: { type: "back" },
   });
 }

@@ -3,9 +3,13 @@
  * - `createApi`: openapi-fetch over the types openapi-typescript generates from
  *   openapi/openapi.json, waiting out `429`/`503` as `Retry-After` says;
  * - `move`: one action with `If-Match` and an `Idempotency-Key`;
+ * - `backIfAway`: `{"type": "back"}` for a seat its view shows `away`;
  * - `followGame`, `followAccount`: a stream's messages, typed and resumed.
  */
-export { bearer, createApi, etag, move, newKey, type Api, type ApiOptions, type Move } from "./client.js";
+export {
+  backIfAway, bearer, createApi, etag, isAway, move, newKey, type Api, type ApiOptions, type Comeback,
+  type Move,
+} from "./client.js";
 export { ApiError, StreamLost } from "./errors.js";
 export { ndjson, serverSentEvents, StreamSilent, type SseEvent } from "./framing.js";
 export {

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  createApi, followAccount, followGame, move, type Api, type Fetch, type GameEvent, type GameStreamMessage,
-  type RetryNotice,
+  backIfAway, createApi, followAccount, followGame, move, type Api, type Fetch, type GameEvent,
+  type GameStreamMessage, type RetryNotice,
 } from "../src/index.js";
 
 const BASE_URL = process.env.THREE_THIRTEEN_URL;
@@ -146,6 +146,47 @@ test("a move sends If-Match and an Idempotency-Key: a stale version is 412, a re
     // the error is the operation's own problem union: narrowing on `code` needs no cast
     assert.ok(stale.error?.code === "version_conflict");
     assert.equal(stale.error.current_version, view.version + 1);
+  });
+
+test("a seat whose clock ran out twice comes back with backIfAway, then moves as its player",
+  live, async () => {
+    const api = createApi({ baseUrl: url() });
+    const created = await api.POST("/v1/games", {
+      body: { players: [{ name: "a" }, { bot: "greedy" }], turn_seconds: 2, rules: { preset: "classic" } },
+    });
+    if (created.error) throw new Error(created.error.detail);
+    const { game_id: gameId, seats } = created.data;
+    const mine = seats[0];
+    assert.ok(mine?.kind === "human");
+    const token = mine.token;
+    let backAt: number | undefined; // the version of the view that came back
+    let movedAt: number | undefined;
+    for await (const message of followGame(api, gameId, { token })) {
+      if (message.type !== "view") continue;
+      const { view } = message;
+      assert.equal(view.status, "in_progress", "the game ended before the seat came back");
+      if (backAt === undefined) { // idle (no move of its own) until the seat is away
+        const back = await backIfAway(api, { gameId, token, view });
+        if (back === undefined) continue;
+        assert.equal(back.error, undefined);
+        assert.equal(back.data?.players[0]?.kind, "human");
+        backAt = back.data?.version;
+        continue;
+      }
+      const action = view.legal_actions[0];
+      if (action === undefined) continue;
+      const sent = await move(api, { gameId, token, version: view.version, action });
+      assert.equal(sent.error, undefined);
+      movedAt = sent.data?.version;
+      break;
+    }
+    assert.ok(backAt !== undefined && movedAt !== undefined && movedAt > backAt);
+    const log = await eventLog(api, gameId);
+    const away = log.filter((e) => e.type === "turn_timed_out" && e.seat === 0 && e.away).at(-1);
+    assert.ok(away);
+    const after = log.filter((e) => e.seq > away.seq);
+    assert.equal(after.filter((e) => e.type === "seat_back").length, 1);
+    assert.ok(after.some((e) => e.type === "draw" && e.seat === 0 && e.by === "player"));
   });
 
 test("a stream refused 429 too_many_waits opens once the Retry-After it was given has passed",
