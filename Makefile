@@ -167,6 +167,14 @@ bench-cluster: $(STAMP)
 bench-bots: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_bots $(ARGS)
 
+# The worst one address may ask on the default limits (issue 31): the heaviest bot game
+# the cap admits, analyses of 200-turn stalled games, a challenge flood with eight
+# spellings of one key; against another client's action, greedy's reply to it and its
+# own analysis (p99 against a quiet phase). One table (docs/performance.md).
+.PHONY: bench-abuse
+bench-abuse: $(STAMP)
+	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_abuse $(ARGS)
+
 # The bot ladder (issue 22): copies of greedy and strong, run over HTTP by python -m
 # service.bots, climb the classic ladder against the reference bots (fixed anchors) for
 # GAMES (300) rated games; prints the ratings, Kendall's tau against the known strength

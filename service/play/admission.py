@@ -183,7 +183,7 @@ class Admission:
     unrated_why: str | None = None
     _proof: object = field(default=None, repr=False, compare=False)
 
-    def check(self) -> None:
+    def verify(self) -> None:
         """Refuse an admission :func:`admit` did not make (a path that went around it)."""
         if self._proof is not _ADMITTED:
             raise TypeError("a game is dealt only from what admit() returned")

@@ -140,7 +140,7 @@ def deal(stores: Stores, admission: Admission, seed: str | int | None, *,
          announced: bool = True) -> tuple[GameRecord, list[str | None]]:
     """Deal and store the game ``admission`` let in (nothing else can be dealt): its
     tokens as :func:`create_game` says; ``announced`` as :func:`.commit.create` says."""
-    admission.check()
+    admission.verify()
     table = admission.table
     names = [s.name for s in table.seats]
     bot_of, held = table.bots, [s.account for s in table.seats]

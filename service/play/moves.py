@@ -39,7 +39,7 @@ from .challenges import CHALLENGE_MEMBER, visit_challenge
 from .commit import Change, Step, commit, next_visit
 from .ladder import LADDER_MEMBER, visit_ladder
 from .ratings import RATING_MEMBER, queue_rating
-from .tournaments import visit_tournament
+from .tournament_rounds import visit_tournament
 
 __all__ = ["LEASE_SECONDS", "NothingDue", "due", "service_move", "visit"]
 

@@ -1,5 +1,5 @@
 """Where a webhook may go: an ``http`` or ``https`` URL as RFC 3986 writes it, without a
-user name, password or fragment, on a web port (:data:`WEBHOOK_PORTS`), whose host
+user name or password (a fragment is never sent), on a web port (:data:`WEBHOOK_PORTS`), whose host
 resolves only to public addresses.
 
 Why a check at all: a webhook is a request the service makes, from inside its network,
@@ -100,8 +100,6 @@ def target(url: str, allow_private: bool, resolver: Resolver = resolve) -> Targe
         raise UnsafeUrlError("a webhook URL is http:// or https://")
     if "@" in parts.netloc:
         raise UnsafeUrlError("a webhook URL carries no user name or password")
-    if parts.fragment or url.endswith("#"):
-        raise UnsafeUrlError("a webhook URL has no #fragment (it is never sent)")
     if not _PATH.fullmatch(parts.path) or not _PATH.fullmatch(parts.query):
         raise UnsafeUrlError("the webhook URL's path or query is not a valid URL's (RFC "
                              "3986: a % starts a two-hex-digit escape)")
