@@ -159,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
         log.info("webhook deliveries started (%d at once)", config.webhook_concurrency)
     with contextlib.suppress(Stopped):
         worker.run(stop.is_set)
-    heavy_thread.join(HEAVY_JOIN_SECONDS)  # the decision at hand ends, or its lease does
+    # the heavy decision at hand ends (or its lease will); an idle wait is not waited out
+    until = time.monotonic() + HEAVY_JOIN_SECONDS
+    while heavy_thread.is_alive() and not heavy.waiting and time.monotonic() < until:
+        heavy_thread.join(0.05)
     if deliveries is not None:
         deliveries.finish()
         deliveries.stores.close()
