@@ -25,12 +25,12 @@ from .accounts import (
     update_settings,
 )
 from .analyses import (
-    PLAYOUT_BUDGET,
     STALE_SECONDS,
+    STEP_BUDGET,
     analysis_of,
     request_analysis,
+    requester_of,
     run_next,
-    settings_for,
 )
 from .challenges import (
     CHALLENGE_DEFAULT_SECONDS,
@@ -162,11 +162,11 @@ __all__ = [
     "MAX_ROUNDS",
     "MAX_RUNNING",
     "MAX_TURN_SECONDS",
-    "PLAYOUT_BUDGET",
     "PRUNE_GRACE_SECONDS",
     "RESERVED",
     "SEEK_TURN_SECONDS",
     "STALE_SECONDS",
+    "STEP_BUDGET",
     "TICKET_TTL_SECONDS",
     "WEBHOOK_TYPES",
     "ActionResult",
@@ -277,6 +277,7 @@ __all__ = [
     "redeem_account_ticket",
     "redeem_ticket",
     "request_analysis",
+    "requester_of",
     "rotate_key",
     "rotate_webhook_secret",
     "run_next",
@@ -284,7 +285,6 @@ __all__ = [
     "seek_status",
     "service_move",
     "set_webhook",
-    "settings_for",
     "start_tournament",
     "stream_holds",
     "stream_messages",
