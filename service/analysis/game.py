@@ -1,5 +1,5 @@
-"""A finished game's analysis: every decision of every seat judged (:func:`.judge.judge`)
-from its record, and each seat summed up.
+"""A finished game's analysis: every decision its seats' players made judged
+(:func:`.judge.judge`) from its record, and each seat summed up.
 
 Why from the record alone: the record is what a player keeps and what
 ``python -m service.verify`` checks, so an analysis anyone can reproduce starts from it.
@@ -7,11 +7,21 @@ The game is replayed in the engine (:mod:`service.verify.replay`) and, at each d
 discard and go-out, the seat's own view and its own share of the events so far are what
 the judge is given. The same record and settings give the same analysis.
 
-Per seat: ``accuracy`` (the mean of its decisions' accuracies, :func:`.judge.accuracy`),
-``expected_loss`` (the sum of its regrets: the points its decisions cost on average
-against the best candidates), and how many decisions were inaccuracies, mistakes and
+Whose moves: the record says who made each (``by``): the seat's ``player``, or the
+``service``. A seat's player is its human, or, for a bot seat, the reference bot the
+service plays there (its moves are ``by: service``, and they are its own decisions). The
+service's other moves are made *for* a human seat: the stand-in (``greedy``) of an away
+or resigned seat, or the rest of a turn whose clock ran out. Those are not the player's
+decisions, so they are not judged (:func:`own_decision`): judging them cost a resigned
+seat's analysis its whole game and showed the stand-in's play as the player's. Each seat
+counts them as ``service_moves``.
+
+Per seat: ``accuracy`` (the mean of its judged decisions' accuracies,
+:func:`.judge.accuracy`), ``expected_loss`` (the sum of their regrets: the points they
+cost on average against the best candidates), how many were inaccuracies, mistakes and
 blunders (:data:`.judge.THRESHOLDS`), and ``luck`` (:func:`luck`): the points the cards
-and the other seats' play saved it, against what it could expect.
+and the other seats' play saved it, against what it could expect. ``unjudged``: its
+decisions the step budget left unjudged (:mod:`.budget`).
 """
 
 from __future__ import annotations
@@ -21,38 +31,47 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from service.engine import GameState, opening_events, view
+from service.engine.seats import PLAYER
+from service.engine.state import FINAL_DISCARD
 from service.verify.replay import initial_state, replay_steps
 
+from .budget import DECISION_STEPS, RELOOK_SHARE, StepBudget, StepsSpent
 from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge, key_of
 
-__all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "analyse", "decisions_of", "luck", "summary"]
+__all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "analyse", "decisions_of", "luck",
+           "own_decision", "summary"]
 
 #: The action types judged: the turn moves a seat chooses.
 DECISIONS = frozenset({"draw", "discard", "go_out"})
-#: At most this share of a game's decisions get a second look (``Settings.relook``); the
-#: rest keep their first look's verdict. What bounds a game's cost with the first looks
-#: (``service/play/analyses.py``); ``random``'s play ends at 5.8 mistakes and blunders in
-#: 100 decisions, the other reference bots' under 0.2 (``make bench-analysis-verdicts``).
-RELOOK_SHARE = 0.1
 #: The summary's count of each judgement (by its plural).
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A turn move of the record with what its seat could see before it."""
+    """A turn move of the record with what its seat could see before it, and who made
+    it (``by``, as the record says)."""
 
     state: GameState
     seat: int
     action: Mapping[str, Any]
     seat_view: Mapping[str, Any]
     seat_events: list[dict[str, Any]]
+    by: str = PLAYER
 
 
-def decisions_of(record: Mapping[str, Any]) -> Iterator[Decision]:
-    """Each draw, discard and go-out of ``record`` in order, with the seat's view before
-    it and the seat's events since the game began (each seat's share kept as the replay
-    goes, so a seat never gets another's private fields)."""
+def own_decision(record: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+    """Whether a turn move of ``record`` is its seat's player's decision: made by the
+    player (``by: player``), or at a bot seat, whose bot is its player (a bot seat is one
+    from the start to the end). Not a move the service made for a human seat."""
+    return action["by"] == PLAYER or record["players"][action["seat"]].get("bot") is not None
+
+
+def decisions_of(record: Mapping[str, Any], own_only: bool = False) -> Iterator[Decision]:
+    """Each draw, discard and go-out of ``record`` in order (``own_only``: only its seats'
+    players' own, :func:`own_decision`), with the seat's view before it and the seat's
+    events since the game began (each seat's share kept as the replay goes, so a seat
+    never gets another's private fields)."""
     state = initial_state(record)
     shares: list[list[dict[str, Any]]] = [[] for _ in range(state.players)]
 
@@ -64,29 +83,35 @@ def decisions_of(record: Mapping[str, Any]) -> Iterator[Decision]:
     hear(opening_events(state))
     for step in replay_steps(record, state):
         action, seat = step.action, step.action["seat"]
-        if action["type"] in DECISIONS:
+        if action["type"] in DECISIONS and (not own_only or own_decision(record, action)):
             body = {k: v for k, v in action.items() if k not in ("seat", "by")}
             yield Decision(step.before, seat, body, view(step.before, seat, action["by"]),
-                           list(shares[seat]))
+                           list(shares[seat]), action["by"])
         hear(step.events)
 
 
-def luck(verdicts: list[Verdict], record: Mapping[str, Any], seat: int) -> float:
+def luck(verdicts: list[Verdict], record: Mapping[str, Any], seat: int,
+         unjudged: frozenset[int] = frozenset()) -> float:
     """The penalty points ``seat`` was expected to score less those it scored, summed
-    over the scored rounds it made a decision in (positive: luckier than expected).
+    over the scored rounds it made a decision in (positive: luckier than expected),
+    except the rounds in ``unjudged`` (where a decision of its was left unjudged, so its
+    own play there is not all known).
 
     A round's expectation is the expected round penalty of the action the seat took at its
     first decision of the round (the worlds drawn from what it saw of the deal, played
     out, the policy playing on), plus what each of its later decisions of the round cost
     against the policy's move there (the value of the move taken less the policy's: its
     own play, not luck; not the regret, which is against the best of noisy estimates and
-    so biased upwards)."""
+    so biased upwards). The service's moves for the seat (a stand-in's) are not its
+    decisions and add nothing: the stand-in is ``greedy``, the default policy, so the
+    expectation already plays them as they were made."""
     scored = record["rounds"]
     total = 0.0
     seen: set[int] = set()
     for verdict in verdicts:
         r = verdict.round_index
-        if verdict.seat != seat or r >= len(scored) or "results" not in scored[r]:
+        if (verdict.seat != seat or r >= len(scored) or "results" not in scored[r]
+                or r in unjudged):
             continue
         taken = verdict.values[key_of(verdict.action)]
         if r not in seen:
@@ -97,11 +122,20 @@ def luck(verdicts: list[Verdict], record: Mapping[str, Any], seat: int) -> float
     return total
 
 
-def summary(verdicts: list[Verdict], record: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Each seat of ``record``: its accuracy, expected loss, counts of judgements and luck."""
+def summary(verdicts: list[Verdict], record: Mapping[str, Any],
+            unjudged: Mapping[int, list[int]] | None = None) -> list[dict[str, Any]]:
+    """Each seat of ``record``: its judged decisions' accuracy, expected loss, counts of
+    judgements and luck; the service's moves made for it; and its decisions the step
+    budget left unjudged (``unjudged``: their rounds, by seat)."""
+    unjudged = unjudged or {}
+    service_moves = [0] * len(record["players"])
+    for action in record["actions"]:
+        if action["type"] in DECISIONS and not own_decision(record, action):
+            service_moves[action["seat"]] += 1
     out = []
     for seat in range(len(record["players"])):
         own = [v for v in verdicts if v.seat == seat]
+        skipped = unjudged.get(seat, [])
         row: dict[str, Any] = {
             "seat": seat, "decisions": len(own),
             "accuracy": round(sum(accuracy(v.regret) for v in own) / len(own), 1) if own
@@ -111,27 +145,57 @@ def summary(verdicts: list[Verdict], record: Mapping[str, Any]) -> list[dict[str
         for name in THRESHOLDS:
             row[PLURAL[name]] = sum(
                 v.judgement == name for v in own)
-        row["luck"] = round(luck(verdicts, record, seat), 2)
+        row["luck"] = round(luck(verdicts, record, seat, frozenset(skipped)), 2)
+        row["unjudged"] = len(skipped)
+        row["service_moves"] = service_moves[seat]
         out.append(row)
     return out
 
 
 def analyse(record: Mapping[str, Any], settings: Settings = DEFAULT,
-            progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """The analysis of a finished game's ``record``: the settings, each seat's summary
-    and every decision's verdict. ``progress(done, total)`` is called after each."""
+            progress: Callable[[int, int], None] | None = None,
+            steps: int | None = None) -> dict[str, Any]:
+    """The analysis of a finished game's ``record``: the settings, each seat's summary,
+    every judged decision's verdict (with who made it, ``by``) and the steps spent.
+    ``steps`` bounds the engine steps it may take (:mod:`.budget`; ``None``: no bound).
+    ``progress(done, total)`` is called after each of the players' decisions."""
     if record.get("finish_reason") == "aborted":
         raise ValueError("an aborted game has no result to analyse")
-    total = sum(a["type"] in DECISIONS for a in record["actions"])
+    total = sum(a["type"] in DECISIONS and own_decision(record, a) for a in record["actions"])
+    budget = StepBudget(steps)
+    rows = []
     verdicts = []
+    unjudged: dict[int, list[int]] = {}
     second_looks = int(total * RELOOK_SHARE)
-    for d in decisions_of(record):
-        verdict = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action,
-                        settings if second_looks > 0 else replace(settings, relook=1))
-        second_looks -= verdict.relooked
-        verdicts.append(verdict)
+    for done, d in enumerate(decisions_of(record, own_only=True), start=1):
+        verdict = _judged(d, settings, budget, total - done + 1, second_looks > 0)
+        if verdict is None:
+            unjudged.setdefault(d.seat, []).append(d.state.round_index)
+        else:
+            second_looks -= verdict.relooked
+            verdicts.append(verdict)
+            rows.append({**verdict.to_dict(), "by": d.by})
         if progress is not None:
-            progress(len(verdicts), total)
+            progress(done, total)
     return {"settings": settings.to_dict(),
-            "seats": summary(verdicts, record),
-            "decisions": [v.to_dict() for v in verdicts]}
+            "steps": {"budget": steps, "spent": budget.spent},
+            "seats": summary(verdicts, record, unjudged),
+            "decisions": rows}
+
+
+def _judged(d: Decision, settings: Settings, budget: StepBudget, decisions_left: int,
+            relook: bool) -> Verdict | None:
+    """The verdict on ``d`` at the setting the budget fits (``relook``: second looks may
+    still be given), or ``None`` when its steps do not fit (unjudged)."""
+    fitted = budget.fit(settings, decisions_left, d.state.phase == FINAL_DISCARD)
+    if fitted is None:
+        return None
+    try:
+        budget.charge(DECISION_STEPS)
+        verdict = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action,
+                        fitted if relook else replace(fitted, relook=1), budget)
+    except StepsSpent:
+        return None
+    if not verdict.exact:
+        budget.judged(fitted)
+    return verdict

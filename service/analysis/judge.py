@@ -26,7 +26,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from service.bots.base import Bot
 from service.bots.playout import STATE_POLICIES, play_out
@@ -42,6 +42,9 @@ from service.research.worlds import deal, in_state, sample_worlds
 from service.solver import GAME_STEP_BUDGET, analyze
 
 from .final_turn import final_discard_scores
+
+if TYPE_CHECKING:
+    from .budget import StepBudget
 
 __all__ = ["DEFAULT", "JUDGEMENTS", "MARGIN", "THRESHOLDS", "Settings", "Verdict", "accuracy", "blind",
            "judge", "judgement", "key_of"]
@@ -94,7 +97,8 @@ class Verdict:
     (taken minus best, 0 for a best move), its ``standard_error`` over the worlds, and
     the judgement of the regret less :data:`MARGIN` standard errors (``None`` below
     :data:`THRESHOLDS`). ``exact``: a final
-    discard, judged without sampling."""
+    discard, judged without sampling. ``worlds``: the worlds its first look drew (0 when
+    exact; fewer than the settings' when the analysis' step budget ran short)."""
 
     version: int
     seat: int
@@ -111,13 +115,14 @@ class Verdict:
     relooked: bool = False
     #: the round of the decision (0-based; what a seat's luck is summed by)
     round_index: int = 0
+    worlds: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"version": self.version, "seat": self.seat, "action": self.action,
                 "best": self.best, "regret": round(self.regret, 3),
                 "judgement": self.judgement, "exact": self.exact,
                 "standard_error": round(self.standard_error, 3), "policy": self.policy,
-                "relooked": self.relooked,
+                "relooked": self.relooked, "worlds": self.worlds,
                 "values": {k: round(v, 3) for k, v in self.values.items()}}
 
 
@@ -185,11 +190,13 @@ def _candidates(state: GameState, seat: int, keep: Sequence[str], n: int,
 
 
 def _round_score(state: GameState, seat: int, first: ActionBody, policy: str,
-                 seed: str) -> int:
+                 seed: str, budget: StepBudget | None) -> int:
     """``seat``'s score for the round in play after ``first``, every later move of the
-    round made by ``policy`` (one bot per seat, seeded by ``seed``)."""
+    round made by ``policy`` (one bot per seat, seeded by ``seed``); each action applied
+    is charged to ``budget`` (:class:`.budget.StepsSpent` when it is spent)."""
+    on_step = None if budget is None else budget.step
     if policy in STATE_POLICIES:  # the same moves, without a view a step
-        return play_out(state, seat, first, STATE_POLICIES[policy])
+        return play_out(state, seat, first, STATE_POLICIES[policy], on_step)
     bots: dict[int, Bot] = {}
 
     def move(state: GameState, s: int) -> Action:
@@ -197,15 +204,16 @@ def _round_score(state: GameState, seat: int, first: ActionBody, policy: str,
             bots[s] = make_bot(policy, seed=f"{seed}:{s}")
         return bots[s].choose(view(state, s, actor_of(state, s)))
 
-    return play_out(state, seat, first, move)
+    return play_out(state, seat, first, move, on_step)
 
 
 def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
           seat_events: Sequence[Mapping[str, Any]], action: Mapping[str, Any],
-          settings: Settings = DEFAULT) -> Verdict:
+          settings: Settings = DEFAULT, budget: StepBudget | None = None) -> Verdict:
     """The verdict on ``seat`` making ``action`` in ``state``, from the seat's view and
     its events since the game began (what it could see), and nothing else of ``state``
-    than what that view shows."""
+    than what that view shows. Every playout step is charged to ``budget``: it raises
+    :class:`.budget.StepsSpent` when the steps run out (the decision is abandoned)."""
     if state.current_seat != seat or state.phase is None:
         raise ValueError("it is not this seat's turn")
     taken = key_of(action)
@@ -221,7 +229,9 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
         actions = _candidates(position, seat, (taken, policy), settings.candidates)
         if taken not in actions:
             raise ValueError(f"{taken} is not a legal action here")
-        scores = _scores(position, seat, knowledge, actions, settings, settings.worlds, "")
+        scores = _scores(position, seat, knowledge, actions, settings, settings.worlds, "",
+                         budget)
+    worlds = 0 if position.phase == FINAL_DISCARD else len(scores[taken])
     values = {k: sum(v) / len(v) for k, v in scores.items()}
     best = min(values, key=lambda k: (values[k], k != taken, k))
     regret, error = _regret(scores, taken, best)
@@ -232,14 +242,14 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
         # lead there is the winner of several noisy estimates (biased towards a verdict)
         pair = {k: actions[k] for k in dict.fromkeys((taken, best, policy))}
         again = _scores(position, seat, knowledge, pair, settings,
-                        settings.worlds * settings.relook, ":again")
+                        settings.worlds * settings.relook, ":again", budget)
         values.update({k: sum(v) / len(v) for k, v in again.items()})
         regret, error = _regret(again, taken, best)
         word = judgement(max(0.0, regret - MARGIN * error))
         relooked = True
     return Verdict(state.version, seat, dict(action), dict(actions[best]), regret, word, values,
                    position.phase == FINAL_DISCARD, error, policy, relooked,
-                   state.round_index)
+                   state.round_index, worlds)
 
 
 def _policy_move(state: GameState, seat: int, policy: str) -> Mapping[str, Any]:
@@ -253,14 +263,14 @@ def _policy_move(state: GameState, seat: int, policy: str) -> Mapping[str, Any]:
 
 def _scores(position: GameState, seat: int, knowledge: Knowledge,
             actions: Mapping[str, ActionBody], settings: Settings, worlds: int,
-            tag: str) -> dict[str, list[int]]:
+            tag: str, budget: StepBudget | None) -> dict[str, list[int]]:
     """Each action's round score in each of ``worlds`` worlds drawn from ``knowledge``
     (seeded by the settings, the version, the seat and ``tag``: public facts only)."""
     rng = random.Random(f"{settings.seed}:{position.version}:{seat}{tag}")
     drawn = sample_worlds(knowledge, worlds, rng)
     seeds = [f"{settings.seed}:{position.version}:{i}{tag}" for i in range(len(drawn))]
     return {key: [_round_score(in_state(position, world, seed), seat, body, settings.policy,
-                               seed)
+                               seed, budget)
                   for world, seed in zip(drawn, seeds, strict=True)]
             for key, body in actions.items()}
 

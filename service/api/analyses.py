@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -46,13 +46,16 @@ class Analysis(MethodView):
         see at that moment and nothing more (docs/analysis.md). Anyone may ask, once the
         game is over; the analysis is kept as long as the game's record. A game already
         analysed is answered 200 with its analysis and costs nothing; otherwise 202 and
-        an analysis worker takes it (about a minute for a 4-seat game). Limited per client
-        address and per token or key (`ANALYSIS_LIMIT`); at most `ANALYSIS_QUEUE_MAX`
-        wait at once (503 `analysis_busy` with `Retry-After`).
+        an analysis worker takes it (about a minute for a 4-seat game). The queue serves
+        client addresses in turn: a request waits behind at most one of each other
+        address's. Limited per client address and per token or key (`ANALYSIS_LIMIT`);
+        at most `ANALYSIS_QUEUE_MAX` wait at once (503 `analysis_busy` with
+        `Retry-After`).
         """
         valid_game_id(game_id)
-        body, _ = play.request_analysis(stores(), game_id, time.time(),
-                                        config().analysis_queue_max)
+        body, _ = play.request_analysis(
+            stores(), game_id, time.time(), config().analysis_queue_max,
+            requester=play.requester_of(request.remote_addr or "unknown"))
         location = {"Location": f"/v1/games/{game_id}/analysis"}
         if body["status"] == "done":
             return json_response(body, 200, {**location, "Cache-Control": CACHE_DONE})

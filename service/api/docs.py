@@ -38,7 +38,8 @@ WHEN = {
     "game_not_finished": "a record, a past version or an analysis of a game still being "
                          "played",
     "game_aborted": "an analysis of a game that was aborted (it has no result)",
-    "analysis_not_requested": "no analysis of this game was asked for (or it expired)",
+    "analysis_not_requested": "no analysis of this game was asked for (or it expired, or "
+                              "was made before decisions said who made them)",
     "analysis_busy": "the analysis queue is full (ANALYSIS_QUEUE_MAX): ask again later",
     "http_error": "any other HTTP error",
     "idempotency_key_reused": "the same `Idempotency-Key` with another body",

@@ -62,15 +62,20 @@ STATE_POLICIES: dict[str, Callable[[GameState, int], Action]] = {"greedy": greed
 
 
 def play_out(state: GameState, seat: int, first: Mapping[str, Any],
-             policy: Callable[[GameState, int], Action] = greedy_move) -> int:
+             policy: Callable[[GameState, int], Action] = greedy_move,
+             on_step: Callable[[], None] | None = None) -> int:
     """``seat``'s score for the round in play after it makes ``first`` in ``state``, every
-    later move of the round (every seat's) made by ``policy``."""
+    later move of the round (every seat's) made by ``policy``. ``on_step`` is called
+    before each action is applied: what an analysis counts its work by (it may raise to
+    abandon the playout; :mod:`service.analysis.budget`)."""
     before = sum(state.scores[seat])
     round_index = state.round_index
     move: Mapping[str, Any] = first
     while True:
         mover = state.current_seat
         assert mover is not None
+        if on_step is not None:
+            on_step()
         state, _ = apply(state, mover, move, actor_of(state, mover))
         if state.current_seat is None or state.round_index != round_index:
             return sum(state.scores[seat]) - before

@@ -12,9 +12,11 @@ For each pair of entrants (A, B) the report gives, over deals:
 * ``diff``: the mean of A's total minus B's (negative: A scores fewer penalty points,
   better), with its standard error and 95% interval (normal, ``1.96 × se``);
 * ``share``: how often A finished ahead of B (a tie counts a half), per deal then
-  averaged, with its standard error;
+  averaged, with its standard error, floored at ``1 / (n + 1)`` for ``n`` deals
+  (:func:`share_interval`);
 * ``elo``: the rating difference Glicko's and Elo's expectation ``1 / (1 + 10^(-d/400))``
-  reads into the share, its interval the share's interval read the same way;
+  reads into the share, its interval the share's interval read the same way, both read
+  no further than half a deal from a share of 0 or 1 (:func:`share_interval`);
 * ``sprt`` (optional, for the first pair): a sequential probability ratio test of
   ``elo0`` against ``elo1`` on the per-deal shares (the normal approximation fishtest
   uses: the log-likelihood ratio ``(s1 - s0) (2 Σx - n (s0 + s1)) / (2 var)``), stopping
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["Deal", "PlayFn", "Sprt", "elo_of", "format_report", "pair_stats", "play_deal",
-           "report", "rotations", "run_duplicate"]
+           "report", "rotations", "run_duplicate", "share_interval"]
 
 Z95 = 1.959964
 #: The least variance of the per-deal shares the SPRT assumes (a standard deviation of 0.1).
@@ -93,20 +95,48 @@ def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
+def share_interval(shares: Sequence[float]) -> tuple[float, float, float, float, float]:
+    """The per-deal ``shares``' mean, its standard error, the 95% interval's ends, and the
+    share the Elo difference is read from, for ``n`` deals.
+
+    Why a floor on the standard error: when every deal comes out the same (A ahead in
+    all of them, or two copies of one bot even in all), the shares show no spread, and
+    the plain standard error, 0, claimed the result exact: from 6 deals the Elo interval
+    was ``[+inf, +inf]``. A share lies between 0 and 1, so the floor is what the shares'
+    standard error would be had one more deal come out at the other end of that range:
+    ``1 / (n + 1)``. It only matters where the deals barely differ (over 200 deals it is
+    0.005, below the spread the reference bots show) and it narrows as deals are added.
+
+    Why the reading is clipped: a share of 1 (or 0), or an interval's end past it, reads
+    as an infinite rating difference, which ``n`` deals cannot show: they cannot tell a
+    share of 1 from one half a deal below it. So the share the estimate and the interval's
+    ends are read from is held within ``1 / (2n + 2)`` of 0 and 1: at most
+    ``400 log10(2n + 1)`` Elo either way (445 for 6 deals, 921 for 100). The interval
+    stays finite, holds the estimate, and is wider the fewer the deals."""
+    n = len(shares)
+    share, se = _mean_se(shares)
+    se = max(se, 1.0 / (n + 1))
+    edge = 1.0 / (2 * n + 2)
+
+    def readable(p: float) -> float:
+        return min(1.0 - edge, max(edge, p))
+
+    return share, se, readable(share - Z95 * se), readable(share + Z95 * se), readable(share)
+
+
 def pair_stats(deals: Sequence[Deal], a: str, b: str) -> dict[str, Any]:
     """A against B over ``deals``: the mean difference of totals and the share, each
-    with its standard error clustered by deal, and the Elo difference with its interval."""
+    with its standard error clustered by deal, and the Elo difference with its interval
+    (finite however alike the deals: :func:`share_interval`)."""
     diffs = [d.mean_total(a) - d.mean_total(b) for d in deals]
-    shares = [d.share(a, b) for d in deals]
     diff, diff_se = _mean_se(diffs)
-    share, share_se = _mean_se(shares)
-    lo, hi = share - Z95 * share_se, share + Z95 * share_se
+    share, share_se, lo, hi, read = share_interval([d.share(a, b) for d in deals])
     return {
         "a": a, "b": b, "deals": len(deals),
         "diff": diff, "diff_se": diff_se,
         "diff_low": diff - Z95 * diff_se, "diff_high": diff + Z95 * diff_se,
         "share": share, "share_se": share_se,
-        "elo": elo_of(share), "elo_low": elo_of(lo), "elo_high": elo_of(hi),
+        "elo": elo_of(read), "elo_low": elo_of(lo), "elo_high": elo_of(hi),
     }
 
 

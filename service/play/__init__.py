@@ -26,12 +26,12 @@ from .accounts import (
 )
 from .admission import Agreed, Path, agreed_by_key, agreed_in_challenge
 from .analyses import (
-    PLAYOUT_BUDGET,
     STALE_SECONDS,
+    STEP_BUDGET,
     analysis_of,
     request_analysis,
+    requester_of,
     run_next,
-    settings_for,
 )
 from .challenges import (
     CHALLENGE_DEFAULT_SECONDS,
@@ -164,11 +164,11 @@ __all__ = [
     "MAX_ROUNDS",
     "MAX_RUNNING",
     "MAX_TURN_SECONDS",
-    "PLAYOUT_BUDGET",
     "PRUNE_GRACE_SECONDS",
     "RESERVED",
     "SEEK_TURN_SECONDS",
     "STALE_SECONDS",
+    "STEP_BUDGET",
     "TICKET_TTL_SECONDS",
     "WEBHOOK_TYPES",
     "ActionResult",
@@ -284,6 +284,7 @@ __all__ = [
     "redeem_account_ticket",
     "redeem_ticket",
     "request_analysis",
+    "requester_of",
     "rotate_key",
     "rotate_webhook_secret",
     "run_next",
@@ -291,7 +292,6 @@ __all__ = [
     "seek_status",
     "service_move",
     "set_webhook",
-    "settings_for",
     "start_tournament",
     "stream_holds",
     "stream_messages",

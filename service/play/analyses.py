@@ -6,26 +6,34 @@ a web worker that spent it would stall every request and waiter it serves. So
 analysis worker process runs it (:func:`run_next`, ``python -m service.workers
 --analysis``), and :func:`analysis_of` reads where it stands. Reads never write.
 
-Why a budget: a game's analysis costs its decisions times its candidates times its
-worlds playouts. :func:`settings_for` gives a game the default setting unless that
-would pass :data:`PLAYOUT_BUDGET` playouts, in which case it draws fewer worlds (down
-to one, then fewer candidates), so no game, however long, costs a worker more than a
-bounded share of its time. The settings used are in the result.
+Why a budget in engine steps: a game's analysis costs its decisions times its
+candidates times its worlds playouts, and each playout as many steps as its round has
+left to run, which the game decides (a stalled round runs to its turn limit). So every
+analysis may take at most :data:`STEP_BUDGET` steps, counted where the playouts apply
+them (:mod:`service.analysis.budget`): a game that would take more is judged on fewer
+worlds (then fewer candidates) per decision, and past that some decisions are left
+unjudged, so no game, however long, costs a worker more than a bounded share of its
+time (docs/analysis.md gives it in CPU seconds). Each decision says the worlds it drew,
+the result the steps spent.
+
+Why a requester: the queue is fair between those who ask (:mod:`service.storage.analyses`),
+and a requester is a hash of the client's address (:func:`requester_of`), so the queue
+holds no address.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 import zlib
-from collections.abc import Callable, Mapping
-from dataclasses import replace
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 
-from service.analysis.game import DECISIONS, RELOOK_SHARE, analyse
-from service.analysis.judge import DEFAULT, Settings
+from service.analysis.game import analyse
+from service.analysis.judge import DEFAULT
 from service.storage import (
     AnalysisState,
     QueueFullError,
@@ -37,14 +45,16 @@ from service.storage import (
 from .errors import AnalysisBusyError, AnalysisNotRequestedError, GameAbortedError
 from .records import game_record
 
-__all__ = ["PLAYOUT_BUDGET", "PROGRESS_EVERY_SECONDS", "STALE_SECONDS", "analysis_of",
-           "request_analysis", "run_next", "settings_for"]
+__all__ = ["PROGRESS_EVERY_SECONDS", "STALE_SECONDS", "STEP_BUDGET", "analysis_of",
+           "request_analysis", "requester_of", "run_next"]
 
 log = logging.getLogger("three_thirteen.workers")
 
-#: The most playouts one game's analysis may cost (about 15 ms of CPU each: some five
-#: minutes of a worker's core at the most; a 4-seat, 11-round game needs at most 11,000).
-PLAYOUT_BUDGET = 20_000
+#: The most engine steps one game's analysis may take in its playouts, each decision's
+#: other work counted as :data:`service.analysis.budget.DECISION_STEPS` more. A 4-seat,
+#: 11-round classic game of about 480 decisions takes some 130,000 at the default
+#: setting; docs/analysis.md#cost gives the steps a CPU-second.
+STEP_BUDGET = 150_000
 #: A running analysis whose worker has not been heard from for this long is taken over
 #: by another worker (its worker reports progress every few seconds while it lives); the
 #: default of ``ANALYSIS_STALE_SECONDS``.
@@ -53,37 +63,27 @@ STALE_SECONDS = 120.0
 PROGRESS_EVERY_SECONDS = 2.0
 
 
-def settings_for(record: Mapping[str, Any], default: Settings = DEFAULT) -> Settings:
-    """The setting a game's analysis runs at: ``default`` within :data:`PLAYOUT_BUDGET`,
-    else fewer worlds, then fewer candidate discards."""
-    decisions = max(1, sum(a["type"] in DECISIONS for a in record["actions"]))
-    settings = default
-
-    def playouts(s: Settings) -> float:
-        # each decision compares at most its candidates, the move taken and going out; a
-        # second look (at most RELOOK_SHARE of them) the move taken, the best and the policy's
-        return decisions * s.worlds * (s.candidates + 2 + RELOOK_SHARE * 3 * s.relook)
-
-    while settings.worlds > 1 and playouts(settings) > PLAYOUT_BUDGET:
-        settings = replace(settings, worlds=settings.worlds - 1)
-    while settings.candidates > 1 and playouts(settings) > PLAYOUT_BUDGET:
-        settings = replace(settings, candidates=settings.candidates - 1)
-    while settings.relook > 1 and playouts(settings) > PLAYOUT_BUDGET:
-        settings = replace(settings, relook=settings.relook - 1)
-    return settings
+def requester_of(address: str) -> str:
+    """Who asked for an analysis, as the queue knows it: a hash of the client's address
+    (the queue is fair between requesters and keeps no address)."""
+    return hashlib.sha256(address.encode()).hexdigest()[:24]
 
 
-def request_analysis(stores: Stores, game_id: str, now: float, max_queued: int,
-                     ) -> tuple[dict[str, Any], bool]:
-    """Queue the analysis of a finished game unless it has one: where it stands, and
-    whether this request queued it. :class:`GameNotFinishedError` before the end,
-    :class:`GameAbortedError` for an aborted game, :class:`AnalysisBusyError` when the
-    queue is full."""
+def request_analysis(stores: Stores, game_id: str, now: float, max_queued: int, *,
+                     requester: str) -> tuple[dict[str, Any], bool]:
+    """Queue the analysis of a finished game for ``requester`` (:func:`requester_of`)
+    unless it has one: where it stands, and whether this request queued it.
+    :class:`GameNotFinishedError` before the end, :class:`GameAbortedError` for an aborted
+    game, :class:`AnalysisBusyError` when the queue is full. An analysis kept from before
+    the result's format changed (:func:`_outdated`) is dropped and queued again."""
     record, _ = game_record(stores, game_id)
     if record.get("finish_reason") == "aborted":
         raise GameAbortedError("an aborted game has no result to analyse")
     try:
-        known = stores.analyses.request(game_id, now, max_queued)
+        known = stores.analyses.request(game_id, now, max_queued, requester)
+        if known is not None and _outdated(known):
+            stores.analyses.drop(game_id)
+            known = stores.analyses.request(game_id, now, max_queued, requester)
     except QueueFullError:
         raise AnalysisBusyError(
             f"{max_queued} analyses are waiting already; ask again in a little while",
@@ -97,17 +97,31 @@ def analysis_of(stores: Stores, game_id: str) -> dict[str, Any]:
     """The game's analysis as ``GET …/analysis`` serves it: its status and progress,
     and once done its seats and decisions (reads only)."""
     state = stores.analyses.load(game_id)
-    if state is None:
+    if state is None or _outdated(state):
         raise AnalysisNotRequestedError(
-            "no analysis of this game was asked for (or it expired): POST to ask for one")
+            "no analysis of this game was asked for (or it expired, or was made before "
+            "the analysis' format changed): POST to ask for one")
     return _body(state)
+
+
+def _result(state: AnalysisState) -> dict[str, Any] | None:
+    if state.status == "done" and state.result is not None:
+        result: dict[str, Any] = orjson.loads(zlib.decompress(state.result))
+        return result
+    return None
+
+
+def _outdated(state: AnalysisState) -> bool:
+    """A result kept from before each decision said who made it and the analysis its
+    steps (it judged the service's moves for a seat as the player's): not served."""
+    result = _result(state)
+    return result is not None and "steps" not in result
 
 
 def _body(state: AnalysisState) -> dict[str, Any]:
     body: dict[str, Any] = {"status": state.status, "progress": state.progress,
                             "seats": [], "decisions": []}
-    if state.status == "done" and state.result is not None:
-        body.update(orjson.loads(zlib.decompress(state.result)))
+    body.update(_result(state) or {})
     return body
 
 
@@ -131,7 +145,8 @@ def run_next(stores: Stores, worker: str, clock: Callable[[], float] = time.time
     else:
         try:
             record, _ = game_record(stores, game_id)
-            result = analyse(record, settings_for(record), _reporter(stores, game_id, clock))
+            result = analyse(record, DEFAULT, _reporter(stores, game_id, clock),
+                             steps=STEP_BUDGET)
             stores.analyses.finish(game_id, zlib.compress(orjson.dumps(result)))
         except UnknownGameError:  # the record expired meanwhile: nothing to keep
             stores.analyses.drop(game_id)

@@ -8,6 +8,15 @@ pending longer than a worker could take is claimed by another (``XAUTOCLAIM``), 
 requested analysis is never lost and never left half done. The game's own hash says
 where it stands (``queued``, ``running``, ``done``) and keeps the result; it lives as
 long as the game's record (the request gives it the record's remaining time).
+
+Why fair between requesters: one client that asks for many analyses at once would
+otherwise hold every worker for as long as its requests last (another client's waited
+at 0% for 676 s behind one requester's). So each requester (a hash of its address: the
+queue keeps no address) has at most one entry in the queue at a time, its *head*; its
+other requests wait in a list of its own, and when a worker takes its head, the next of
+them joins the queue at the back. The queue is so a ring of requesters, served in turn:
+a request waits behind at most one entry of each other requester (per worker), however
+many they asked for.
 """
 
 from __future__ import annotations
@@ -30,10 +39,12 @@ class AnalysisState:
 
 @dataclass(frozen=True, slots=True)
 class QueuedAnalysis:
-    """An entry of the queue, taken by a worker: acknowledge it when done with it."""
+    """An entry of the queue, taken by a worker: acknowledge it when done with it.
+    ``requester``: who asked for it (hashed)."""
 
     entry: str
     game_id: str
+    requester: str = ""
 
 
 class AnalysisStore(ABC):
@@ -44,11 +55,13 @@ class AnalysisStore(ABC):
         """The game's analysis, or ``None`` if none was asked for (or it expired)."""
 
     @abstractmethod
-    def request(self, game_id: str, now: float, max_queued: int) -> AnalysisState | None:
-        """Queue the game's analysis unless it has one: the state it already had (with
-        its result when done), or
-        ``None`` when this call queued it, or :class:`QueueFullError` when
-        ``max_queued`` analyses wait already. The state lives as long as the game's
+    def request(self, game_id: str, now: float, max_queued: int, requester: str,
+                ) -> AnalysisState | None:
+        """Queue the game's analysis for ``requester`` (a hash: who asked, the unit the
+        queue is fair between) unless it has one: the state it already had (with its
+        result when done), or ``None`` when this call queued it, or
+        :class:`QueueFullError` when ``max_queued`` analyses wait already (in the queue
+        and behind their requesters' heads). The state lives as long as the game's
         record."""
 
     @abstractmethod
@@ -56,7 +69,8 @@ class AnalysisStore(ABC):
              ) -> QueuedAnalysis | None:
         """The next entry for ``worker``: one another worker took more than
         ``stale_seconds`` ago and never acknowledged (it died), else a new one, waiting
-        up to ``block_seconds`` for one; ``None`` if none came."""
+        up to ``block_seconds`` for one; ``None`` if none came. Taking a requester's
+        head lets its next request into the queue, at the back."""
 
     @abstractmethod
     def start(self, game_id: str, worker: str, now: float, stale_seconds: float) -> bool:
@@ -81,7 +95,8 @@ class AnalysisStore(ABC):
 
     @abstractmethod
     def queued(self) -> int:
-        """How many entries the queue holds (waiting or being worked on)."""
+        """How many analyses are queued: the queue's entries (waiting or being worked on)
+        and the requests waiting behind their requesters' heads."""
 
 
 class QueueFullError(Exception):

@@ -1,14 +1,21 @@
 """A finished game's analysis from its record (``service/analysis/game.py``): every turn
-move of every seat judged once, in order, from that seat's own view and events; each
-seat summed up; the same record and settings give the same analysis."""
+move a seat's player made judged once, in order, from that seat's own view and events,
+with who made it; the service's moves for a human seat (a stand-in's) not judged; each
+seat summed up from its player's decisions; the same record and settings give the same
+analysis."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from service.analysis.game import DECISIONS, analyse, decisions_of
 from service.analysis.judge import Settings, accuracy, key_of
 from service.match.inprocess import record_in_process
+
+from .records import away_after_one_draw, resigned_after_one_draw
 
 QUICK = Settings(worlds=2, candidates=2)
 RULES = {"preset": "classic", "hand_sizes": [3, 4, 5]}
@@ -23,10 +30,14 @@ def test_every_turn_move_is_judged_once_in_order_with_progress_after_each(record
     calls: list[tuple[int, int]] = []
     result = analyse(record, QUICK, progress=lambda done, total: calls.append((done, total)))
     moves = [(v, a) for v, a in enumerate(record["actions"]) if a["type"] in DECISIONS]
-    assert [(d["version"], d["seat"]) for d in result["decisions"]] == [
-        (v, a["seat"]) for v, a in moves]
+    # a bot seat's moves are the service's (by its bot, the seat's player): all judged
+    assert [(d["version"], d["seat"], d["by"]) for d in result["decisions"]] == [
+        (v, a["seat"], "service") for v, a in moves]
     assert calls == [(n, len(moves)) for n in range(1, len(moves) + 1)]
     assert result["settings"] == QUICK.to_dict()
+    assert result["steps"]["budget"] is None and result["steps"]["spent"] > len(moves)
+    assert {d["worlds"] for d in result["decisions"]} <= {0, QUICK.worlds}
+    assert all(row["service_moves"] == 0 and row["unjudged"] == 0 for row in result["seats"])
 
 
 def test_each_seat_is_summed_up_from_its_own_decisions(record: dict) -> None:
@@ -39,6 +50,33 @@ def test_each_seat_is_summed_up_from_its_own_decisions(record: dict) -> None:
         for word, count in (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"),
                             ("blunder", "blunders")):
             assert row[count] == sum(d["judgement"] == word for d in own)
+
+
+@pytest.mark.parametrize("made", [resigned_after_one_draw, away_after_one_draw],
+                         ids=["resigned", "away"])
+def test_a_seat_the_service_played_for_is_judged_on_its_players_own_moves_only(
+        made: Callable[[], tuple[dict[str, Any], int]]) -> None:
+    record, seat = made()
+    moves = [(v, a) for v, a in enumerate(record["actions"]) if a["type"] in DECISIONS]
+    own = [v for v, a in moves if a["seat"] == seat and a["by"] == "player"]
+    stood_in = [v for v, a in moves if a["seat"] == seat and a["by"] == "service"]
+    assert len(own) == 1 and len(stood_in) > 10  # one draw, then the stand-in's game
+    result = analyse(record, QUICK)
+    # every decision listed says who made it, as the record does
+    by = {v: a["by"] for v, a in moves}
+    assert result["decisions"] and all(d["by"] == by[d["version"]] for d in result["decisions"])
+    mine = [d for d in result["decisions"] if d["seat"] == seat]
+    assert [(d["version"], d["by"]) for d in mine] == [(own[0], "player")]
+    row = result["seats"][seat]
+    assert row["decisions"] == 1 and row["service_moves"] == len(stood_in)
+    assert row["accuracy"] == round(accuracy(mine[0]["regret"]), 1)
+    assert row["expected_loss"] == pytest.approx(mine[0]["regret"], abs=0.01)
+    assert row["inaccuracies"] + row["mistakes"] + row["blunders"] <= 1
+    # the other seats: every move of theirs judged (a bot seat's, by the service, too)
+    for other in result["seats"]:
+        if other["seat"] != seat:
+            theirs = [v for v, a in moves if a["seat"] == other["seat"]]
+            assert other["decisions"] == len(theirs) and other["service_moves"] == 0
 
 
 def test_the_same_record_and_settings_give_the_same_analysis(record: dict) -> None:

@@ -14,6 +14,7 @@ from dataclasses import replace
 import redis
 from flask.testing import FlaskClient
 
+from service import play
 from service.app import create_app
 from service.config import Config
 from service.storage import redis_stores
@@ -52,7 +53,8 @@ def test_a_finished_game_is_queued_analysed_by_a_worker_and_served_done(
     body = done.json
     assert body["status"] == "done" and body["progress"] == 1.0
     assert {"seat", "decisions", "accuracy", "expected_loss", "inaccuracies", "mistakes",
-            "blunders", "luck"} <= set(body["seats"][0])
+            "blunders", "luck", "service_moves", "unjudged"} <= set(body["seats"][0])
+    assert body["steps"]["budget"] == play.STEP_BUDGET
     record = client.get(f"/v1/games/{game_id}/record").json
     moves = [v for v, a in enumerate(record["actions"])
              if a["type"] in ("draw", "discard", "go_out")]
@@ -60,6 +62,7 @@ def test_a_finished_game_is_queued_analysed_by_a_worker_and_served_done(
     for d in body["decisions"]:
         assert d["judgement"] in (None, "inaccuracy", "mistake", "blunder")
         assert d["regret"] >= 0 and d["action"]["type"] == record["actions"][d["version"]]["type"]
+        assert d["by"] == record["actions"][d["version"]]["by"] == "player"
     again = client.post(path)
     assert again.status_code == 200 and again.json == body
 

@@ -14,6 +14,7 @@ import pytest
 from service.match.__main__ import main
 from service.match.duplicate import Deal, Sprt, elo_of, pair_stats, report, rotations, run_duplicate
 from service.match.inprocess import play_in_process
+from service.match.report import write_json
 
 SHORT = {"preset": "classic", "hand_sizes": [3, 4, 5]}
 
@@ -56,7 +57,39 @@ def test_the_intervals_are_clustered_by_deal() -> None:
     # the standard error of the three per-deal differences (sd 10), not of the six games
     assert stats["diff_se"] == pytest.approx(10 / math.sqrt(3))
     assert stats["diff_low"] < stats["diff"] < stats["diff_high"]
-    assert stats["share"] == 0.0 and stats["elo"] == -math.inf  # B ahead every time
+    # B ahead every time: read half a deal from a share of 0, not as -inf (3 deals: 1/8)
+    assert stats["share"] == 0.0 and stats["elo"] == pytest.approx(elo_of(1 / 8))
+    assert stats["elo_low"] == stats["elo"] < stats["elo_high"] < 0
+
+
+def ahead_every_time(bots: list[str], labels: list[str], seed: str) -> tuple[int, ...]:
+    """A deal A finishes ahead of B in, whatever the seats: 0 points against 10."""
+    return tuple(0 if label == "A" else 10 for label in labels)
+
+
+def test_deals_that_all_come_out_alike_give_a_finite_interval_that_holds_the_estimate(
+        tmp_path: Path) -> None:
+    widths = []
+    for n in (3, 6, 30):
+        deals = run_duplicate(ahead_every_time, ["x", "y"], ["A", "B"], n, seed="alike")
+        stats = pair_stats(deals, "A", "B")
+        assert stats["share"] == 1.0 and stats["share_se"] == pytest.approx(1 / (n + 1))
+        assert all(math.isfinite(stats[k]) for k in ("elo", "elo_low", "elo_high"))
+        assert stats["elo_low"] < stats["elo"] <= stats["elo_high"]
+        assert stats["elo_high"] == pytest.approx(400 * math.log10(2 * n + 1))
+        widths.append(stats["elo_high"] - stats["elo_low"])
+        out = tmp_path / f"{n}.json"
+        write_json(report(deals, ["A", "B"]), out)  # what --json writes: numbers, not null
+        pair = json.loads(out.read_text())["pairs"][0]
+        assert None not in (pair["elo"], pair["elo_low"], pair["elo_high"])
+    assert widths[0] > widths[1] > widths[2]  # fewer deals, wider
+
+
+def test_two_copies_of_one_bot_even_in_every_deal_are_not_claimed_exactly_even() -> None:
+    deals = run_duplicate(play, ["greedy", "greedy"], ["greedy", "greedy#2"], 6, seed="even")
+    stats = pair_stats(deals, "greedy", "greedy#2")
+    assert stats["share"] == 0.5 and stats["elo"] == 0.0  # every deal even: no spread
+    assert stats["elo_low"] == pytest.approx(-stats["elo_high"]) and stats["elo_high"] > 100
 
 
 def test_the_elo_difference_reads_the_share_as_glickos_expectation_does() -> None:

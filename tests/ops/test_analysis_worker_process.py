@@ -55,7 +55,7 @@ def test_two_analysis_workers_run_every_queued_analysis_once_and_a_killed_ones_i
         play.commit(stores, record.game_id, greedy_game)
         games.append(record.game_id)
     for g in games:
-        assert play.request_analysis(stores, g, time.time(), 100)[1]
+        assert play.request_analysis(stores, g, time.time(), 100, requester="r")[1]
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
     first = analyser(url, logs[0])
     wait_until(lambda: any(stores.analyses.load(g).status == "running" for g in games), 30,

@@ -1,19 +1,22 @@
 """Analyses in the service layer, on the in-memory stores: a finished game is queued once
 and run by a worker to ``done`` with its result kept; before the end, an aborted game, a
 full queue and a game never asked about are refused with their own errors; a request
-never runs an analysis; the budget bounds a game's playouts."""
+never runs an analysis; a worker runs it within the step budget; the queue serves
+requesters in turn; a result kept from before the format changed is not served."""
 
 from __future__ import annotations
 
 import time
+import zlib
 
+import orjson
 import pytest
 
 from service import play
 from service.analysis.game import RELOOK_SHARE, analyse
 from service.analysis.judge import DEFAULT, Settings
 from service.match.inprocess import record_in_process
-from service.storage import Stores
+from service.storage import QueueFullError, Stores
 
 from .finished_games import SHORT, whole_game
 
@@ -26,10 +29,10 @@ def finished(stores: Stores, seed: str = "an") -> str:
 
 def test_a_finished_game_is_queued_once_and_a_worker_runs_it_to_done(stores: Stores) -> None:
     game_id = finished(stores)
-    body, queued = play.request_analysis(stores, game_id, time.time(), 10)
+    body, queued = play.request_analysis(stores, game_id, time.time(), 10, requester="r")
     assert queued and body == {"status": "queued", "progress": 0.0, "seats": [],
                                "decisions": []}
-    again, queued_again = play.request_analysis(stores, game_id, time.time(), 10)
+    again, queued_again = play.request_analysis(stores, game_id, time.time(), 10, requester="r")
     assert not queued_again and again["status"] == "queued"
     assert stores.analyses.queued() == 1  # the request queued it once, and ran nothing
     assert play.run_next(stores, "w1", block_seconds=0.1) == game_id
@@ -37,26 +40,27 @@ def test_a_finished_game_is_queued_once_and_a_worker_runs_it_to_done(stores: Sto
     assert done["status"] == "done" and done["progress"] == 1.0
     assert [s["seat"] for s in done["seats"]] == [0, 1]
     assert done["decisions"] and done["settings"] == DEFAULT.to_dict()
+    assert done["steps"]["budget"] == play.STEP_BUDGET
     assert stores.analyses.queued() == 0
-    assert play.request_analysis(stores, game_id, time.time(), 10) == (done, False)
+    assert play.request_analysis(stores, game_id, time.time(), 10, requester="r") == (done, False)
 
 
 def test_a_game_still_played_is_not_analysed(stores: Stores) -> None:
     record, _ = play.create_game(stores, SHORT, ["ann", "bob"], "live", unlisted=True)
     with pytest.raises(play.GameNotFinishedError):
-        play.request_analysis(stores, record.game_id, time.time(), 10)
+        play.request_analysis(stores, record.game_id, time.time(), 10, requester="r")
 
 
 def test_a_full_queue_refuses_the_next_request_and_takes_it_once_there_is_room(
         stores: Stores) -> None:
     first, second = finished(stores, "a1"), finished(stores, "a2")
-    play.request_analysis(stores, first, time.time(), 1)
+    play.request_analysis(stores, first, time.time(), 1, requester="r")
     with pytest.raises(play.AnalysisBusyError):
-        play.request_analysis(stores, second, time.time(), 1)
+        play.request_analysis(stores, second, time.time(), 1, requester="r")
     with pytest.raises(play.AnalysisNotRequestedError):
         play.analysis_of(stores, second)
     assert play.run_next(stores, "w1", block_seconds=0.1) == first
-    assert play.request_analysis(stores, second, time.time(), 1)[1]
+    assert play.request_analysis(stores, second, time.time(), 1, requester="r")[1]
 
 
 def test_a_game_nobody_asked_about_has_no_analysis(stores: Stores) -> None:
@@ -67,7 +71,7 @@ def test_a_game_nobody_asked_about_has_no_analysis(stores: Stores) -> None:
 def test_an_analysis_a_live_worker_runs_is_not_run_twice_and_a_dead_ones_is_taken_over(
         stores: Stores) -> None:
     game_id = finished(stores)
-    play.request_analysis(stores, game_id, time.time(), 10)
+    play.request_analysis(stores, game_id, time.time(), 10, requester="r")
     taken = stores.analyses.take("w1", 0.1, play.STALE_SECONDS)
     assert taken is not None and stores.analyses.start(game_id, "w1", 1000.0,
                                                        play.STALE_SECONDS)
@@ -77,18 +81,54 @@ def test_an_analysis_a_live_worker_runs_is_not_run_twice_and_a_dead_ones_is_take
                                  play.STALE_SECONDS)
 
 
-def test_the_budget_draws_fewer_worlds_for_a_game_of_many_decisions() -> None:
-    few = {"actions": [{"type": "draw"}] * 400}
-    many = {"actions": [{"type": "discard"}] * 3000}
-    huge = {"actions": [{"type": "discard"}] * 30_000}
-    assert play.settings_for(few) == DEFAULT
-    bounded = play.settings_for(many)
-    assert bounded.worlds < DEFAULT.worlds
-    # the first looks, and second looks for at most RELOOK_SHARE of the decisions
-    assert 3000 * bounded.worlds * (bounded.candidates + 2 + RELOOK_SHARE * 3 * bounded.relook
-                                    ) <= play.PLAYOUT_BUDGET
-    least = play.settings_for(huge)
-    assert (least.worlds, least.candidates, least.relook) == (1, 1, 1)
+def test_a_requester_with_many_queued_does_not_hold_up_anothers(stores: Stores) -> None:
+    a, b = play.requester_of("192.0.2.1"), play.requester_of("198.51.100.7")
+    for i in range(5):
+        assert stores.analyses.request(f"a{i}", 0.0, 100, a) is None
+    assert stores.analyses.request("b0", 0.0, 100, b) is None
+    assert stores.analyses.queued() == 6
+    first_two = [stores.analyses.take("w", 0.0, 60.0) for _ in range(2)]
+    assert "b0" in [t.game_id for t in first_two if t is not None]
+    # a's are all taken too, once each and in the order asked, and b's is b's
+    rest = [stores.analyses.take("w", 0.0, 60.0) for _ in range(4)]
+    taken = [t for t in first_two + rest if t is not None]
+    assert [t.game_id for t in taken if t.requester == a] == [f"a{i}" for i in range(5)]
+    assert [t.game_id for t in taken if t.requester == b] == ["b0"]
+    assert stores.analyses.take("w", 0.0, 60.0) is None
+    for t in taken:
+        stores.analyses.ack(t)
+    assert stores.analyses.queued() == 0
+
+
+def test_requesters_are_kept_as_hashes_of_their_addresses() -> None:
+    kept = play.requester_of("192.0.2.1")
+    assert "192.0.2.1" not in kept and kept == play.requester_of("192.0.2.1")
+    assert kept != play.requester_of("192.0.2.2")
+
+
+def test_a_full_queue_counts_the_requests_waiting_behind_their_requesters_first(
+        stores: Stores) -> None:
+    for i in range(3):
+        stores.analyses.request(f"a{i}", 0.0, 3, "a")
+    with pytest.raises(QueueFullError):
+        stores.analyses.request("b0", 0.0, 3, "b")
+
+
+def test_a_result_kept_from_before_decisions_said_who_made_them_is_asked_for_again(
+        stores: Stores) -> None:
+    game_id = finished(stores)
+    play.request_analysis(stores, game_id, time.time(), 10, requester="r")
+    taken = stores.analyses.take("w1", 0.1, play.STALE_SECONDS)
+    assert taken is not None and stores.analyses.start(game_id, "w1", 0.0, 60.0)
+    old = {"settings": DEFAULT.to_dict(), "seats": [], "decisions": []}  # no "steps"
+    stores.analyses.finish(game_id, zlib.compress(orjson.dumps(old)))
+    stores.analyses.ack(taken)
+    with pytest.raises(play.AnalysisNotRequestedError):
+        play.analysis_of(stores, game_id)
+    body, queued = play.request_analysis(stores, game_id, time.time(), 10, requester="r")
+    assert queued and body["status"] == "queued"
+    assert play.run_next(stores, "w1", block_seconds=0.1) == game_id
+    assert "steps" in play.analysis_of(stores, game_id)
 
 
 def test_at_most_a_tenth_of_a_games_decisions_get_a_second_look() -> None:

@@ -151,7 +151,7 @@ def test_a_finished_games_stream_follows_its_analysis_until_done_then_ends(
     while not stores.games.load(record.game_id).state.finished:
         _move(stores, record.game_id, tokens, rng)
     game_id = record.game_id
-    stores.analyses.request(game_id, 0.0, 10)
+    stores.analyses.request(game_id, 0.0, 10, "r")
     messages = _stream(stores, game_id, None, after=stores.games.load(game_id).state.event_seq)
     assert next(messages).kind == "view"
     assert next(messages) == Message("analysis", {"status": "queued", "progress": 0.0})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.analysis.judge import JUDGEMENTS
+from service.engine.seats import ACTORS
 
 from .cards import Card, Melds
 
@@ -25,9 +26,20 @@ class AnalysedActionSchema(Schema):
 
 class SeatAnalysisSchema(Schema):
     seat = fields.Integer(required=True)
-    decisions = fields.Integer(required=True, metadata={"description": "Decisions judged."})
+    decisions = fields.Integer(required=True, metadata={
+        "description": "The seat's player's decisions judged: its human's moves (`by: "
+                       "player`), or a bot seat's bot's (`by: service`: the bot is its "
+                       "player). Only these count in the figures below."})
+    service_moves = fields.Integer(required=True, metadata={
+        "description": "Draws, discards and go-outs the service made for the seat's "
+                       "player (the stand-in of an away or resigned seat, the rest of a "
+                       "turn whose clock ran out; `by: service`): not the player's "
+                       "decisions, so not judged and not counted. 0 for a bot seat."})
+    unjudged = fields.Integer(required=True, metadata={
+        "description": "The player's decisions left unjudged because the analysis' step "
+                       "budget ran out (a very long game): not counted either."})
     accuracy = fields.Float(required=True, allow_none=True, metadata={
-        "description": "The mean of the decisions' accuracies, 0-100: each is "
+        "description": "The mean of the judged decisions' accuracies, 0-100: each is "
                        "100·exp(−regret/10) (null: no decision).", "example": 93.5})
     expected_loss = fields.Float(required=True, metadata={
         "description": "The sum of the regrets: the points the decisions cost on average "
@@ -37,9 +49,10 @@ class SeatAnalysisSchema(Schema):
     blunders = fields.Integer(required=True, metadata={"description": "Regret 10 or more."})
     luck = fields.Float(required=True, metadata={
         "description": "Penalty points the seat was expected to score less those it scored, "
-                       "over the rounds it decided in: each round's expectation from what "
-                       "it saw at its first decision, plus what its own later decisions "
-                       "cost (positive: luckier than expected).", "example": 6.5})
+                       "over the rounds it decided in (all of them judged): each round's "
+                       "expectation from what it saw at its first decision, plus what its "
+                       "own later decisions cost (positive: luckier than expected).",
+        "example": 6.5})
 
 
 class DecisionSchema(Schema):
@@ -47,6 +60,11 @@ class DecisionSchema(Schema):
         "description": "The game's version before the move: `GET /v1/games/{id}"
                        "?version=N` with the seat's token shows the position as it saw it."})
     seat = fields.Integer(required=True)
+    by = fields.String(required=True, validate=validate.OneOf(ACTORS), metadata={
+        "description": "Who made the move, as the record says: the seat's `player`, or "
+                       "the `service` for a bot seat (its bot, which is that seat's "
+                       "player). The service's moves for a human seat (a stand-in's, a "
+                       "timed-out turn's) are not judged, so not listed."})
     action = fields.Nested(AnalysedActionSchema, required=True)
     best = fields.Nested(AnalysedActionSchema, required=True, metadata={
         "description": "The candidate of the lowest expected round penalty (the move "
@@ -63,6 +81,10 @@ class DecisionSchema(Schema):
                                                  "from 2, `mistake` from 5, `blunder` from 10."})
     exact = fields.Boolean(required=True, metadata={
         "description": "A final turn's discard, judged exactly (no sampling)."})
+    worlds = fields.Integer(required=True, metadata={
+        "description": "Deals of the unseen cards its first look drew: the settings' "
+                       "`worlds`, fewer where a long game's step budget ran short (then "
+                       "`values` may list fewer candidates too); 0 when exact."})
     values = fields.Dict(keys=fields.String(), values=fields.Float(), required=True, metadata={
         "description": "The expected round penalty of each candidate compared, by name "
                        "(`draw:stock`, `draw:discard`, `discard:QH`, `go_out`).",
@@ -80,7 +102,8 @@ class DecisionSchema(Schema):
 
 class SettingsSchema(Schema):
     worlds = fields.Integer(required=True, metadata={
-        "description": "Deals of the unseen cards drawn per decision."})
+        "description": "Deals of the unseen cards drawn per decision, at most (each "
+                       "decision's `worlds` says how many it got)."})
     candidates = fields.Integer(required=True, metadata={
         "description": "Discards compared besides the one taken."})
     policy = fields.String(required=True, metadata={
@@ -91,12 +114,23 @@ class SettingsSchema(Schema):
                        "again on this many times the worlds, fresh ones (1: never)."})
 
 
+class StepsSchema(Schema):
+    budget = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The most engine steps (actions applied in playouts, and a fixed "
+                       "charge per decision) the analysis could take (null: no bound)."})
+    spent = fields.Integer(required=True, metadata={"description": "The steps it took."})
+
+
 class AnalysisSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done"]))
     progress = fields.Float(required=True, validate=validate.Range(0, 1), metadata={
         "description": "The share of the decisions judged (reported every few seconds)."})
     settings = fields.Nested(SettingsSchema, metadata={"description": "Once done."})
+    steps = fields.Nested(StepsSchema, metadata={
+        "description": "Once done: the work the analysis could take and took."})
     seats = fields.List(fields.Nested(SeatAnalysisSchema), required=True, metadata={
         "description": "Each seat summed up, once done (empty before)."})
     decisions = fields.List(fields.Nested(DecisionSchema), required=True, metadata={
-        "description": "Every draw, discard and go-out in order, once done (empty before)."})
+        "description": "Every draw, discard and go-out the seats' players made, in order, "
+                       "once done (empty before); not those the service made for a human "
+                       "seat, nor those the step budget left unjudged."})

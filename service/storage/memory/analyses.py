@@ -1,12 +1,13 @@
 """The in-memory :class:`~service.storage.analyses.AnalysisStore`, for fast tests of the
 service layer: the same promises as Redis's stream and hashes, in one process, without
-TTLs."""
+TTLs; the same fairness (each requester's head in the queue, the rest behind it)."""
 
 from __future__ import annotations
 
 import itertools
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 from ..analyses import AnalysisState, AnalysisStore, QueuedAnalysis, QueueFullError
@@ -18,6 +19,7 @@ __all__ = ["MemoryAnalyses"]
 @dataclass
 class _Entry:
     game_id: str
+    requester: str = ""
     worker: str | None = None
     taken_at: float = 0.0
 
@@ -39,6 +41,9 @@ class MemoryAnalyses(AnalysisStore):
     shared: Shared = field(default_factory=Shared)
     _states: dict[str, _State] = field(default_factory=dict)
     _queue: dict[str, _Entry] = field(default_factory=dict)
+    #: each requester's entry in the queue not yet taken, and its requests behind it
+    _heads: dict[str, str] = field(default_factory=dict)
+    _behind: dict[str, deque[str]] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=itertools.count)
     _lock: threading.Condition = field(default_factory=threading.Condition)
 
@@ -47,16 +52,45 @@ class MemoryAnalyses(AnalysisStore):
             s = self._states.get(game_id)
             return None if s is None else AnalysisState(s.status, s.progress, s.result)
 
-    def request(self, game_id: str, now: float, max_queued: int) -> AnalysisState | None:
+    def request(self, game_id: str, now: float, max_queued: int, requester: str,
+                ) -> AnalysisState | None:
         with self._lock:
             if (s := self._states.get(game_id)) is not None:
                 return AnalysisState(s.status, s.progress, s.result)
-            if len(self._queue) >= max_queued:
+            if self._count() >= max_queued:
                 raise QueueFullError
-            self._queue[f"{next(self._ids)}-0"] = _Entry(game_id)
+            behind = self._behind.setdefault(requester, deque())
+            behind.append(game_id)
+            if self._heads.get(requester) not in self._queue:
+                # no head (or one gone from the queue untaken): the first waiting leads
+                self._add(behind.popleft(), requester)
+            if not behind:
+                del self._behind[requester]
             self._states[game_id] = _State("queued")
             self._lock.notify_all()
             return None
+
+    def _add(self, game_id: str, requester: str) -> None:
+        """A new entry at the back of the queue, its requester's head (lock held)."""
+        entry = f"{next(self._ids)}-0"
+        self._queue[entry] = _Entry(game_id, requester)
+        self._heads[requester] = entry
+
+    def _promote(self, entry: str, requester: str) -> None:
+        """``entry`` was taken: if it was its requester's head, the next of its requests
+        joins the queue (lock held; a second take of it changes nothing)."""
+        if self._heads.get(requester) != entry:
+            return
+        behind = self._behind.get(requester)
+        if behind:
+            self._add(behind.popleft(), requester)
+            if not behind:
+                del self._behind[requester]
+        else:
+            del self._heads[requester]
+
+    def _count(self) -> int:
+        return len(self._queue) + sum(len(b) for b in self._behind.values())
 
     def take(self, worker: str, block_seconds: float, stale_seconds: float,
              ) -> QueuedAnalysis | None:
@@ -64,10 +98,13 @@ class MemoryAnalyses(AnalysisStore):
         with self._lock:
             while True:
                 now = time.monotonic()
-                for entry, e in self._queue.items():
-                    if e.worker is None or now - e.taken_at >= stale_seconds:
-                        e.worker, e.taken_at = worker, now
-                        return QueuedAnalysis(entry, e.game_id)
+                free = next((k for k, e in self._queue.items()
+                             if e.worker is None or now - e.taken_at >= stale_seconds), None)
+                if free is not None:
+                    e = self._queue[free]
+                    e.worker, e.taken_at = worker, now
+                    self._promote(free, e.requester)
+                    return QueuedAnalysis(free, e.game_id, e.requester)
                 if now >= deadline:
                     return None
                 self._lock.wait(deadline - now)
@@ -108,4 +145,4 @@ class MemoryAnalyses(AnalysisStore):
 
     def queued(self) -> int:
         with self._lock:
-            return len(self._queue)
+            return self._count()

@@ -1,15 +1,21 @@
 """Analyses in Redis (why a stream with a consumer group: :mod:`service.storage.analyses`)::
 
-    ttt:{analysis}:queue     stream, one entry per queued analysis (field ``game``),
-                             read by the consumer group ``analysers``
+    ttt:{analysis}:queue     stream, one entry per queued analysis (fields ``game``,
+                             ``requester``), read by the consumer group ``analysers``
+    ttt:{analysis}:heads     hash: requester -> its entry in the stream not yet taken
+    ttt:{analysis}:behind:<requester>
+                             list: the requester's games waiting behind its head
+    ttt:{analysis}:waiting   integer: those lists' lengths summed (what ``queued`` adds)
     ttt:{<id>}:analysis      hash: status, progress, queued_at, worker and beat (while
                              running), result (once done); expires with the record
 
 A change of status or progress is published on the game's channel
 (``ttt:{<id>}:moved``, :mod:`service.storage.hub`), so the game's streams wake and send
 it, as they do a move. The game's hash shares the game's tag with its record, so one
-script reads the record's remaining time and gives it to the analysis. The queue is one
-key on one shard: entries are a few bytes, and ``ANALYSIS_QUEUE_MAX`` bounds them.
+script reads the record's remaining time and gives it to the analysis. The queue's keys
+share one tag, on one shard: entries are a few bytes, and ``ANALYSIS_QUEUE_MAX`` bounds
+them; so one script admits a request (the bound checked), and one lets a requester's
+next request in when its head is taken (why: :mod:`service.storage.analyses`).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from .records import record_key
 __all__ = ["RedisAnalyses", "analysis_key"]
 
 QUEUE, GROUP = "ttt:{analysis}:queue", "analysers"
+HEADS, WAITING = "ttt:{analysis}:heads", "ttt:{analysis}:waiting"
 #: How long an analysis' state lives when its record's time cannot be read (a day).
 _FALLBACK_TTL_MS = 86_400_000
 
@@ -32,6 +39,45 @@ _FALLBACK_TTL_MS = 86_400_000
 def analysis_key(game_id: str) -> str:
     """The key of a game's analysis (the game's hash tag, beside its record)."""
     return f"ttt:{{{game_id}}}:analysis"
+
+
+def behind_key(requester: str) -> str:
+    """The list of a requester's games waiting behind its head (the queue's tag)."""
+    return f"ttt:{{analysis}}:behind:{requester}"
+
+
+# KEYS: queue, heads, behind, waiting. ARGV: game, requester, max queued. 0: the queue is
+# full; 1: queued, as the requester's head when it has none in the stream, else behind it.
+_ENQUEUE = """
+local waiting = tonumber(redis.call('GET', KEYS[4]) or '0')
+if redis.call('XLEN', KEYS[1]) + waiting >= tonumber(ARGV[3]) then return 0 end
+redis.call('RPUSH', KEYS[3], ARGV[1])
+redis.call('INCR', KEYS[4])
+local head = redis.call('HGET', KEYS[2], ARGV[2])
+if head and #redis.call('XRANGE', KEYS[1], head, head) > 0 then return 1 end
+-- no head, or one gone from the stream untaken: the first waiting leads
+local game = redis.call('LPOP', KEYS[3])
+redis.call('DECR', KEYS[4])
+local id = redis.call('XADD', KEYS[1], '*', 'game', game, 'requester', ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[2], id)
+return 1
+"""
+
+# KEYS: queue, heads, behind, waiting. ARGV: requester, the entry taken. If it was the
+# requester's head, its next game joins the stream (at the back) as its head; a second
+# call for the same entry changes nothing.
+_PROMOTE = """
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
+local game = redis.call('LPOP', KEYS[3])
+if not game then
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 0
+end
+redis.call('DECR', KEYS[4])
+local id = redis.call('XADD', KEYS[1], '*', 'game', game, 'requester', ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], id)
+return 1
+"""
 
 
 # KEYS: analysis, record. ARGV: now, fallback ttl (ms). Marks it queued unless it has a
@@ -97,6 +143,8 @@ class RedisAnalyses(AnalysisStore):
         self.connection = connection
         client = connection.client
         self._mark = client.register_script(_MARK)
+        self._enqueue = client.register_script(_ENQUEUE)
+        self._promote = client.register_script(_PROMOTE)
         self._start = client.register_script(_START)
         self._progress = client.register_script(_PROGRESS)
         self._finish = client.register_script(_FINISH)
@@ -120,17 +168,19 @@ class RedisAnalyses(AnalysisStore):
             analysis_key(game_id), ["status", "progress", "result"]))
         return None if row[0] is None else _state(*row)
 
-    def request(self, game_id: str, now: float, max_queued: int) -> AnalysisState | None:
+    def request(self, game_id: str, now: float, max_queued: int, requester: str,
+                ) -> AnalysisState | None:
         known = self.load(game_id)
         if known is not None:
             return known
         self._group()
-        client = self.connection.client
-        if self.queued() >= max_queued:
-            raise QueueFullError
         # the entry first: a request that dies between the two leaves an entry a worker
         # runs (it marks the state itself), never a state no worker will ever take
-        self.connection.run(lambda: client.xadd(QUEUE, {"game": game_id}))
+        queued = self.connection.run(lambda: self._enqueue(
+            keys=[QUEUE, HEADS, behind_key(requester), WAITING],
+            args=[game_id, requester, max_queued]))
+        if not queued:
+            raise QueueFullError
         row = self.connection.run(lambda: self._mark(
             keys=[analysis_key(game_id), record_key(game_id)], args=[now, _FALLBACK_TTL_MS]))
         return None if row is None else _state(*row)  # a state: it raced another request
@@ -148,11 +198,22 @@ class RedisAnalyses(AnalysisStore):
                 GROUP, worker, {QUEUE: ">"}, count=1, block=round(wait * 1000)), block_seconds)
             entries = read[0][1] if read else []
         for entry, fields in entries:
-            taken = QueuedAnalysis(entry.decode(), fields[b"game"].decode() if fields else "")
-            if fields:
-                return taken
-            self.ack(taken)  # an entry deleted while pending comes back without its fields
+            if not fields:  # an entry deleted while pending comes back without its fields
+                self.ack(QueuedAnalysis(entry.decode(), ""))
+                continue
+            requester = fields.get(b"requester")
+            taken = QueuedAnalysis(entry.decode(), fields[b"game"].decode(),
+                                   requester.decode() if requester is not None else "")
+            if requester is not None:  # (an entry queued before requesters were kept has none)
+                self._let_next_in(taken)
+            return taken
         return None
+
+    def _let_next_in(self, taken: QueuedAnalysis) -> None:
+        """``taken`` left the waiting: its requester's next game joins the queue."""
+        self.connection.run(lambda: self._promote(
+            keys=[QUEUE, HEADS, behind_key(taken.requester), WAITING],
+            args=[taken.requester, taken.entry]))
 
     def start(self, game_id: str, worker: str, now: float, stale_seconds: float) -> bool:
         return bool(self.connection.run(lambda: self._start(
@@ -184,5 +245,12 @@ class RedisAnalyses(AnalysisStore):
         self.connection.run(both)
 
     def queued(self) -> int:
-        client = self.connection.client
-        return int(self.connection.run(lambda: client.xlen(QUEUE)))
+        def both() -> tuple[int, bytes | None]:
+            pipe = self.connection.client.pipeline(transaction=False)
+            pipe.xlen(QUEUE)
+            pipe.get(WAITING)
+            length, waiting = pipe.execute()
+            return int(length), waiting
+
+        length, waiting = self.connection.run(both)
+        return length + int(waiting or 0)
