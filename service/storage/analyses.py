@@ -12,11 +12,13 @@ long as the game's record (the request gives it the record's remaining time).
 Why fair between requesters: one client that asks for many analyses at once would
 otherwise hold every worker for as long as its requests last (another client's waited
 at 0% for 676 s behind one requester's). So each requester (a hash of its address: the
-queue keeps no address) has at most one entry in the queue at a time, its *head*; its
-other requests wait in a list of its own, and when a worker takes its head, the next of
-them joins the queue at the back. The queue is so a ring of requesters, served in turn:
-a request waits behind at most one entry of each other requester (per worker), however
-many they asked for.
+queue keeps no address) has at most one entry in the queue at a time, its *head*, waiting
+or being worked on; its other requests wait in a list of its own, and when its head is
+done with (:meth:`AnalysisStore.ack`), the next of them joins the queue at the back. The
+queue is so a ring of requesters, served in turn, and a requester's analyses run one at
+a time: a request waits behind at most one entry of each other requester, and with two
+workers or more one is free for it while any one requester's run (one requester's
+analyses no longer take every worker).
 """
 
 from __future__ import annotations
@@ -91,7 +93,8 @@ class AnalysisStore(ABC):
 
     @abstractmethod
     def ack(self, taken: QueuedAnalysis) -> None:
-        """Remove a taken entry from the queue (done with, or nothing to do)."""
+        """Remove a taken entry from the queue (done with, or nothing to do); if it was
+        its requester's head, the requester's next request joins the queue."""
 
     @abstractmethod
     def queued(self) -> int:

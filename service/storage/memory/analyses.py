@@ -77,8 +77,8 @@ class MemoryAnalyses(AnalysisStore):
         self._heads[requester] = entry
 
     def _promote(self, entry: str, requester: str) -> None:
-        """``entry`` was taken: if it was its requester's head, the next of its requests
-        joins the queue (lock held; a second take of it changes nothing)."""
+        """``entry`` is done with: if it was its requester's head, the next of its requests
+        joins the queue (lock held; a second ack of it changes nothing)."""
         if self._heads.get(requester) != entry:
             return
         behind = self._behind.get(requester)
@@ -103,7 +103,6 @@ class MemoryAnalyses(AnalysisStore):
                 if free is not None:
                     e = self._queue[free]
                     e.worker, e.taken_at = worker, now
-                    self._promote(free, e.requester)
                     return QueuedAnalysis(free, e.game_id, e.requester)
                 if now >= deadline:
                     return None
@@ -141,7 +140,9 @@ class MemoryAnalyses(AnalysisStore):
 
     def ack(self, taken: QueuedAnalysis) -> None:
         with self._lock:
-            self._queue.pop(taken.entry, None)
+            if self._queue.pop(taken.entry, None) is not None:
+                self._promote(taken.entry, taken.requester)
+                self._lock.notify_all()
 
     def queued(self) -> int:
         with self._lock:

@@ -2,7 +2,7 @@
 
     ttt:{analysis}:queue     stream, one entry per queued analysis (fields ``game``,
                              ``requester``), read by the consumer group ``analysers``
-    ttt:{analysis}:heads     hash: requester -> its entry in the stream not yet taken
+    ttt:{analysis}:heads     hash: requester -> its entry in the stream (waiting or taken)
     ttt:{analysis}:behind:<requester>
                              list: the requester's games waiting behind its head
     ttt:{analysis}:waiting   integer: those lists' lengths summed (what ``queued`` adds)
@@ -15,7 +15,7 @@ it, as they do a move. The game's hash shares the game's tag with its record, so
 script reads the record's remaining time and gives it to the analysis. The queue's keys
 share one tag, on one shard: entries are a few bytes, and ``ANALYSIS_QUEUE_MAX`` bounds
 them; so one script admits a request (the bound checked), and one lets a requester's
-next request in when its head is taken (why: :mod:`service.storage.analyses`).
+next request in when its head is done with (why: :mod:`service.storage.analyses`).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ redis.call('HSET', KEYS[2], ARGV[2], id)
 return 1
 """
 
-# KEYS: queue, heads, behind, waiting. ARGV: requester, the entry taken. If it was the
+# KEYS: queue, heads, behind, waiting. ARGV: requester, the entry done with. If it was the
 # requester's head, its next game joins the stream (at the back) as its head; a second
 # call for the same entry changes nothing.
 _PROMOTE = """
@@ -204,13 +204,11 @@ class RedisAnalyses(AnalysisStore):
             requester = fields.get(b"requester")
             taken = QueuedAnalysis(entry.decode(), fields[b"game"].decode(),
                                    requester.decode() if requester is not None else "")
-            if requester is not None:  # (an entry queued before requesters were kept has none)
-                self._let_next_in(taken)
             return taken
         return None
 
     def _let_next_in(self, taken: QueuedAnalysis) -> None:
-        """``taken`` left the waiting: its requester's next game joins the queue."""
+        """``taken`` is done with: its requester's next game joins the queue."""
         self.connection.run(lambda: self._promote(
             keys=[QUEUE, HEADS, behind_key(taken.requester), WAITING],
             args=[taken.requester, taken.entry]))
@@ -243,6 +241,8 @@ class RedisAnalyses(AnalysisStore):
             pipe.execute()
 
         self.connection.run(both)
+        if taken.requester:  # (an entry queued before requesters were kept has none)
+            self._let_next_in(taken)
 
     def queued(self) -> int:
         def both() -> tuple[int, bytes | None]:
