@@ -29,10 +29,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from service.core.rules import Rules
+
 from .judge import Settings
 
-__all__ = ["DECISION_STEPS", "PRIOR_UNIT_STEPS", "RELOOK_SHARE", "StepBudget", "StepsSpent",
-           "playouts"]
+__all__ = ["DECISION_STEPS", "HARD_STEP", "PRIOR_UNIT_STEPS", "RELOOK_SHARE", "StepBudget",
+           "StepsSpent", "playouts", "step_weight"]
 
 #: What a decision's work outside its playouts is charged, in steps: measured at one to
 #: two steps' worth of CPU (13- and 14-card hands, its replay and the seat's view
@@ -48,6 +50,20 @@ PRIOR_UNIT_STEPS = 13.0
 #: blunders in 100 decisions, the other reference bots' under 0.2 (``make
 #: bench-analysis-verdicts``).
 RELOOK_SHARE = 0.1
+
+
+#: What one playout step is charged where the rules make the solver's work per step
+#: several times larger: 460 steps a CPU-second measured with 14-card hands, 8 jokers and
+#: lay-offs, against 1,300 to 1,900 in 13-card and classic games; so a budget of steps is
+#: the same bound in CPU whatever the rules.
+HARD_STEP = 4
+
+
+def step_weight(rules: Rules) -> int:
+    """The charge of one playout step under ``rules``: :data:`HARD_STEP` where hands pass
+    13 cards, jokers are more than two or cards are laid off onto table melds, else 1."""
+    hard = max(rules.hand_sizes) > 13 or rules.jokers > 2 or rules.lay_off
+    return HARD_STEP if hard else 1
 
 
 class StepsSpent(Exception):
@@ -68,6 +84,8 @@ class StepBudget:
     :func:`playouts` of the settings the decisions were judged at, summed."""
 
     limit: int | None = None
+    #: what one playout step is charged (:func:`step_weight`)
+    weight: int = 1
     spent: int = 0
     playout_steps: int = 0
     planned: float = 0.0
@@ -83,9 +101,9 @@ class StepBudget:
 
     def step(self) -> None:
         """One action of a playout (the hook :func:`service.bots.playout.play_out` calls
-        before each it applies)."""
-        self.charge()
-        self.playout_steps += 1
+        before each it applies), charged :attr:`weight`."""
+        self.charge(self.weight)
+        self.playout_steps += self.weight
 
     def judged(self, settings: Settings) -> None:
         """A decision was judged at ``settings`` (with playouts): what :meth:`fit`

@@ -32,10 +32,11 @@ from typing import Any
 
 from service.engine import GameState, opening_events, view
 from service.engine.seats import PLAYER
+from service.engine.serialize import rules_from_json
 from service.engine.state import FINAL_DISCARD
 from service.verify.replay import initial_state, replay_steps
 
-from .budget import DECISION_STEPS, RELOOK_SHARE, StepBudget, StepsSpent
+from .budget import DECISION_STEPS, RELOOK_SHARE, StepBudget, StepsSpent, step_weight
 from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge, key_of
 
 __all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "analyse", "decisions_of", "luck",
@@ -162,7 +163,7 @@ def analyse(record: Mapping[str, Any], settings: Settings = DEFAULT,
     if record.get("finish_reason") == "aborted":
         raise ValueError("an aborted game has no result to analyse")
     total = sum(a["type"] in DECISIONS and own_decision(record, a) for a in record["actions"])
-    budget = StepBudget(steps)
+    budget = StepBudget(steps, step_weight(rules_from_json(record["rules"])))
     rows = []
     verdicts = []
     unjudged: dict[int, list[int]] = {}

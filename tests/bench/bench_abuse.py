@@ -91,14 +91,21 @@ async def finished(http: Http, body: dict[str, Any], who: str = "") -> str:
             return str(game_id)
 
 
-async def analysis_probes(port: int, stop_at: float, every: float, out: Analyses) -> None:
-    """A small game of the other client's, finished, then its analysis timed to done."""
+async def analysis_probes(port: int, stop_at: float, every: float, out: Analyses,
+                          first: int) -> None:
+    """A small game of the other client's, finished, then its analysis timed to done.
+    Each is asked for from an address of its own (127.0.2.N): ``ANALYSIS_LIMIT`` allows
+    an address 10 an hour, and the probes are the other *clients*, each asking once."""
     http = await Http(port, OTHER).open()
     next_at = time.monotonic()
+    n = first
     while time.monotonic() < stop_at:
         game_id = await finished(http, SMALL_GAME, "probe")
+        asker = await Http(port, f"127.0.2.{n % 250 + 1}").open()
+        n += 1
         started = time.monotonic()
-        status, body = await post(http, f"/v1/games/{game_id}/analysis", None)
+        status, body = await post(asker, f"/v1/games/{game_id}/analysis", None)
+        asker.close()
         assert status in (200, 202), body
         while True:
             status, body = await http.request("GET", f"/v1/games/{game_id}/analysis")
@@ -161,7 +168,8 @@ async def phase(name: str, service: LocalService, analysers: list[int], seconds:
     load_before = os.getloadavg()[0]
     tasks = [probes(port, stop_at, args.tick, out),
              bot_game(port, stop_at, args.bot_pause, out),
-             analysis_probes(port, stop_at, args.analysis_every, analysed)]
+             analysis_probes(port, stop_at, args.analysis_every, analysed,
+                             {"warm-up": 0, "quiet": 50, "loaded": 150}[name])]
     if abuse is not None and stalled is not None:
         tasks += [worst_games(port, start, stop_at - 1, args.game_every, abuse),
                   worst_analyses(port, stalled, start, abuse),
