@@ -39,10 +39,11 @@ __all__ = ["Plan", "cover", "least_rounds"]
 #: A schedule of players ``0 … n - 1``: each round's tables and its byes.
 Plan = list[tuple[list[tuple[int, ...]], tuple[int, ...]]]
 
-#: Steps of the main annealing, and of the one after rounds were added. About a second
-#: per million steps in CPython, so a schedule takes a few tenths of a second at most.
+#: Steps of the main annealing, and of each after a round was added, at 3-seat tables
+#: (fewer at larger ones, whose steps cost more). A step takes a few microseconds in
+#: CPython, so a schedule takes under a second (0.2 to 0.7 s measured for 64 players).
 STEPS = 150_000
-POLISH = 40_000
+POLISH = 30_000
 #: What a pair that never meets costs more than its square while the repeats are evened.
 _SOFT = 6
 #: More rounds than any schedule has (so more meetings than any pair has).
@@ -205,6 +206,8 @@ class _Annealer:
             return
         randrange, random_, exp = rng.randrange, rng.random, math.exp
         ratio = cold / hot
+        if m < 2:  # one table a round (fewer than two tables' players): only byes move,
+            steps //= 5  # and a bye move costs several swaps
         best = (self.squares, self.plan()) if keep_best and not self.zeros else None
         for step in range(steps):
             if best is not None and not step % 256 and not self.zeros and self.squares < best[0]:
@@ -249,13 +252,14 @@ def cover(n: int, k: int, given: Plan | None = None, limit: int | None = None) -
         return search.plan()
     for _ in range(rounds - len(given)):
         search.add_round()
-    search.anneal(len(given), STEPS, 2.0, 0.05)
+    scale = 3 / k
+    search.anneal(len(given), int(STEPS * scale), 2.0, 0.05)
     while search.cover and search.zeros and (limit is None or len(search.tables) < limit):
         search.add_round()
-        search.anneal(len(given), POLISH, 1.0, 0.05)
+        search.anneal(len(given), int(POLISH * scale), 1.0, 0.05)
     if search.cover and not search.zeros:
         # the repeats evened out: a pair that never meets costs little more than one
         # that meets twice, so that the annealing can pass through such schedules
         search.penalize(_SOFT)
-        search.anneal(len(given), POLISH, 1.0, 0.05, keep_best=True)
+        search.anneal(len(given), int(POLISH * scale), 1.0, 0.05, keep_best=True)
     return search.plan()

@@ -9,24 +9,32 @@ A tournament plays at tables of ``seats`` players (2 to 8). Two systems:
   repeat. So tables hold players of like standing, and no two players meet again while a
   pairing without a repeat exists (the search is exhaustive up to :data:`SEARCH_BUDGET`
   tables tried; past it, the fewest repeats it found).
-* **Round robin** (:func:`round_robin`): the whole schedule is made at the start, each
-  round by the same search with no standings (entry order), so every pair meets as
-  evenly as the rounds allow; for two-seat tables it is the classic circle method, in
-  which every pair meets exactly once.
+* **Round robin** (:func:`round_robin`): the whole schedule is made at the start, from
+  the sizes alone (:func:`_skeleton`), then dealt to the entrants. Where an exact design
+  exists (:mod:`.designs`: two seats, Kirkman triple systems, the affine geometries, the
+  4-seat designs), every pair meets exactly once. With one player fewer than such a
+  design, the design is played with that player's tablemates sitting out, and the pairs
+  it kept apart get the last rounds. Otherwise :mod:`.covering` searches for few rounds
+  in which every pair meets, the repeats spread evenly.
 
 **Byes.** Every table has exactly ``seats`` players, so when the players are not a
 multiple of it the rest sit the round out with a bye (worth the average points of a
-place: :mod:`.standings`). A bye goes to whoever had the fewest, the lowest in the
-standings first (Swiss), or by the circle's rotation (round robin).
+place: :mod:`.standings`). A bye goes to whoever had the fewest: the lowest in the
+standings first (Swiss); in a round robin every player's byes are within one of every
+other's.
 
 **First seat.** Who moves first in a game is a matter of the deal (the seat left of the
-first dealer; the deal then moves round the table), so being first is an edge. Each
-table's *first seat* is given to the player who had it least often (the first by name
-among equals: a choice the look-ahead can foresee); the search also prefers tables that
-each hold one of the players who had it least, so over the tournament the counts stay
-within one of each other. A table is returned in turn order, its first-seat player
-first; the caller seats it from the seat the game's deal makes first
-(:func:`service.play.tournaments`).
+first dealer; the deal then moves round the table), so being first is an edge. In Swiss,
+each table's *first seat* is given to the player who had it least often (the first by
+name among equals: a choice the look-ahead can foresee); the search also prefers tables
+that each hold one of the players who had it least, so over the tournament the counts
+stay within one of each other. A round robin gives the first seats once its schedule is
+made (:func:`_first_seats`): each player's count within one of every other's over the
+schedule, and which entrant gets which part of the schedule is drawn from a generator
+seeded with the entrants, so neither names nor entry order decide who has the one first
+seat (or bye) more when they cannot all be equal. A table is returned in turn order,
+its first-seat player first; the caller seats it from the seat the game's deal makes
+first (:func:`service.play.tournaments`).
 """
 
 from __future__ import annotations
