@@ -15,8 +15,12 @@ when a single swap would make the byes uneven). A schedule costs, for each pair,
 square of its meetings plus a penalty if it never meets, so with the rounds' seats
 fixed the cheapest schedules have every pair meet and the meetings as even as they can
 be (a pair meeting three times costs more than two pairs meeting twice). What is still
-unmet after the annealing gets rounds built greedily to seat unmet pairs together, and
-a shorter annealing evens the repeats out again. When fewer rounds are allowed than
+unmet after the annealing gets rounds built greedily to seat unmet pairs together (each
+followed by a shorter annealing). A last annealing, in which an unmet pair costs little
+more than a repeat so that it can pass through such schedules, keeps the most even
+schedule it saw in which every pair met. The penalty of an unmet pair makes the search
+cautious, so it can keep a pair that meets in most rounds where breaking it up would
+leave others unmet (large tables with few tables a round). When fewer rounds are allowed than
 coverage needs (:data:`service.play.tournaments.MAX_ROUNDS`), only repeats cost: as many
 pairs meet as the search finds.
 
