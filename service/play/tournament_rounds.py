@@ -125,7 +125,7 @@ def _start(stores: Stores, t: dict[str, Any], now: float) -> dict[str, Any] | No
             return current
         current["status"] = "running"
         if current["system"] == "round_robin":
-            schedule = round_robin(current["entrants"], current["seats"])[:MAX_ROUNDS]
+            schedule = round_robin(current["entrants"], current["seats"], MAX_ROUNDS)
             current["schedule"] = [{"tables": [list(x) for x in r.tables],
                                     "byes": list(r.byes)} for r in schedule]
             current["total_rounds"] = len(schedule)

@@ -9,31 +9,44 @@ A tournament plays at tables of ``seats`` players (2 to 8). Two systems:
   repeat. So tables hold players of like standing, and no two players meet again while a
   pairing without a repeat exists (the search is exhaustive up to :data:`SEARCH_BUDGET`
   tables tried; past it, the fewest repeats it found).
-* **Round robin** (:func:`round_robin`): the whole schedule is made at the start, each
-  round by the same search with no standings (entry order), so every pair meets as
-  evenly as the rounds allow; for two-seat tables it is the classic circle method, in
-  which every pair meets exactly once.
+* **Round robin** (:func:`round_robin`): the whole schedule is made at the start, from
+  the sizes alone (:func:`_skeleton`), then dealt to the entrants. Where an exact design
+  exists (:mod:`.designs`: two seats, Kirkman triple systems, the affine geometries, the
+  4-seat designs), every pair meets exactly once. With one player fewer than such a
+  design, the design is played with that player's tablemates sitting out, and the pairs
+  it kept apart get the last rounds. Otherwise :mod:`.covering` searches for few rounds
+  in which every pair meets, the repeats spread evenly.
 
 **Byes.** Every table has exactly ``seats`` players, so when the players are not a
 multiple of it the rest sit the round out with a bye (worth the average points of a
-place: :mod:`.standings`). A bye goes to whoever had the fewest, the lowest in the
-standings first (Swiss), or by the circle's rotation (round robin).
+place: :mod:`.standings`). A bye goes to whoever had the fewest: the lowest in the
+standings first (Swiss); in a round robin every player's byes are within one of every
+other's.
 
 **First seat.** Who moves first in a game is a matter of the deal (the seat left of the
-first dealer; the deal then moves round the table), so being first is an edge. Each
-table's *first seat* is given to the player who had it least often (the first by name
-among equals: a choice the look-ahead can foresee); the search also prefers tables that
-each hold one of the players who had it least, so over the tournament the counts stay
-within one of each other. A table is returned in turn order, its first-seat player
-first; the caller seats it from the seat the game's deal makes first
-(:func:`service.play.tournaments`).
+first dealer; the deal then moves round the table), so being first is an edge. In Swiss,
+each table's *first seat* is given to the player who had it least often (the first by
+name among equals: a choice the look-ahead can foresee); the search also prefers tables
+that each hold one of the players who had it least, so over the tournament the counts
+stay within one of each other. A round robin gives the first seats once its schedule is
+made (:func:`_first_seats`): each player's count within one of every other's over the
+schedule, and which entrant gets which part of the schedule is drawn from a generator
+seeded with the entrants, so neither names nor entry order decide who has the one first
+seat (or bye) more when they cannot all be equal. A table is returned in turn order,
+its first-seat player first; the caller seats it from the seat the game's deal makes
+first (:func:`service.play.tournaments`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from .covering import Plan, cover
+from .designs import resolvable
 
 __all__ = ["SEARCH_BUDGET", "History", "Round", "pair_key", "pair_swiss", "round_robin",
            "round_robin_rounds"]
@@ -207,59 +220,89 @@ def pair_swiss(order: Sequence[str], seats: int, history: History, rounds_after:
     return Round(tuple(tables), tuple(sorted(byes, key=rank.__getitem__)))
 
 
+def _skeleton(n: int, k: int, limit: int | None) -> Plan:
+    """The round robin of players ``0 … n - 1``: an exact design if there is one; one
+    for a player more, that player's tablemates sitting out while it would play (every
+    pair meets at most once, every player sits out once), with the rounds that seat the
+    pairs it kept apart; otherwise the search's. At most ``limit`` rounds."""
+    design = resolvable(n, k)
+    if design is not None:
+        plan: Plan = [(tables, ()) for tables in design]
+    elif (bigger := resolvable(n + 1, k)) is not None:
+        plan = [([t for t in tables if n not in t],
+                 next(tuple(p for p in t if p != n) for t in tables if n in t))
+                for tables in bigger]
+        if k > 2:
+            plan = cover(n, k, plan[:limit], limit)
+    else:
+        plan = cover(n, k, None, limit)
+    return plan[:limit]
+
+
+def _first_seats(plan: Plan, n: int) -> list[list[int]]:
+    """Who has the first seat at each table of ``plan`` (by round, then table): each
+    table's player who had it least so far, then moved along chains of tables (a player
+    who had it least takes a table from one of its tablemates, who takes another, …,
+    from one who had it two or more times more) until every player's count is within one
+    of every other's, or no chain is left."""
+    count = [0] * n
+    first: list[list[int]] = []
+    for tables, _ in plan:
+        first.append([])
+        for table in tables:
+            p = min(table, key=count.__getitem__)
+            first[-1].append(p)
+            count[p] += 1
+    seated: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for r, (tables, _) in enumerate(plan):
+        for t, table in enumerate(tables):
+            for p in table:
+                seated[p].append((r, t))
+    while max(count) - min(count) > 1:
+        least = min(count)
+        came: dict[int, tuple[int, tuple[int, int]] | None] = {
+            p: None for p in range(n) if count[p] == least}
+        queue, end = list(came), None
+        for u in queue:
+            if count[u] >= least + 2:
+                end = u
+                break
+            for r, t in seated[u]:
+                owner = first[r][t]
+                if owner not in came:
+                    came[owner] = (u, (r, t))
+                    queue.append(owner)
+        if end is None:
+            break
+        count[end] -= 1
+        while (step := came[end]) is not None:
+            end, (r, t) = step
+            first[r][t] = end
+        count[end] += 1
+    return first
+
+
 def round_robin_rounds(players: int, seats: int) -> int:
-    """How many rounds a round robin of ``players`` at ``seats``-seat tables has: enough
-    for every pair to meet once if the tables could cover each pair exactly once (two
-    seats: n - 1 rounds, n with a bye each round when n is odd)."""
-    tables = players // seats
-    pairs_a_round = tables * seats * (seats - 1) // 2
-    return max(1, -(-players * (players - 1) // 2 // pairs_a_round))
+    """How many rounds the round robin of ``players`` at ``seats``-seat tables has."""
+    return len(_skeleton(players, seats, None))
 
 
-def _circle(players: Sequence[str]) -> list[list[tuple[str, str] | str]]:
-    """The circle method for two-seat tables: the pairs of each round (and the bye, a
-    lone name, when the players are odd)."""
-    ring: list[str | None] = list(players) + ([None] if len(players) % 2 else [])
-    n = len(ring)
-    rounds: list[list[tuple[str, str] | str]] = []
-    for _ in range(n - 1):
-        games: list[tuple[str, str] | str] = []
-        for i in range(n // 2):
-            a, b = ring[i], ring[n - 1 - i]
-            if a is None or b is None:
-                games.append(a or b)  # type: ignore[arg-type]
-            else:
-                games.append((a, b))
-        rounds.append(games)
-        ring = [ring[0], ring[-1], *ring[1:-1]]
-    return rounds
-
-
-def round_robin(players: Sequence[str], seats: int, budget: int = SEARCH_BUDGET) -> list[Round]:
-    """The whole round robin of ``players`` (in entry order) at ``seats``-seat tables."""
-    met: dict[tuple[str, str], int] = {}
-    firsts: dict[str, int] = {}
-    byes: dict[str, int] = {}
+def round_robin(players: Sequence[str], seats: int, max_rounds: int | None = None) -> list[Round]:
+    """The whole round robin of ``players`` (in entry order) at ``seats``-seat tables, at
+    most ``max_rounds`` rounds of it. Which entrant plays which part of the schedule is
+    drawn by a generator seeded with the entrants, so that neither the entry order nor
+    the names choose who sits out more, or has the first seat more, when those cannot be
+    equal."""
+    n = len(players)
+    plan = _skeleton(n, seats, max_rounds)
+    first = _first_seats(plan, n)
+    names = list(players)
+    random.Random(hashlib.sha256("\n".join(players).encode()).digest()).shuffle(names)
+    entry = {p: i for i, p in enumerate(players)}
     schedule: list[Round] = []
-    circle = _circle(players) if seats == 2 else None
-    rounds = round_robin_rounds(len(players), seats)
-    for number in range(rounds):
-        history = History(dict(met), dict(firsts), dict(byes))
-        if circle is not None:
-            pairs = [g for g in circle[number] if isinstance(g, tuple)]
-            out = [g for g in circle[number] if isinstance(g, str)]
-            tables = [_first_seat(t, history) for t in pairs]
-            paired = Round(tuple(tables), tuple(out))
-        else:
-            # the bye rotates from the last entrant up; the order turns each round so
-            # the search's tie-breaks do not favour the same players every time
-            turned = [*players[number % len(players):], *players[:number % len(players)]]
-            paired = pair_swiss(turned, seats, history, rounds - 1 - number, budget)
-        for table in paired.tables:
-            firsts[table[0]] = firsts.get(table[0], 0) + 1
-            for a, b in itertools.combinations(table, 2):
-                met[pair_key(a, b)] = met.get(pair_key(a, b), 0) + 1
-        for p in paired.byes:
-            byes[p] = byes.get(p, 0) + 1
-        schedule.append(paired)
+    for (tables, out), firsts in zip(plan, first, strict=True):
+        seated = tuple((names[f], *(names[p] for p in table if p != f))
+                       for table, f in zip(tables, firsts, strict=True))
+        schedule.append(Round(seated, tuple(sorted((names[p] for p in out),
+                                                   key=entry.__getitem__))))
     return schedule

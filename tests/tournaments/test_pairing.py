@@ -1,6 +1,6 @@
-"""Pairing, pure: round robins cover the pairs evenly, Swiss rounds never repeat a pair
-when a repeat-free pairing exists (checked by brute force on small tables), and the
-first seats stay balanced."""
+"""Pairing, pure: round robins meet every pair (exactly once where a design exists),
+Swiss rounds never repeat a pair when a repeat-free pairing exists (checked by brute
+force on small tables), and the first seats stay balanced."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from service.tournaments import History, Round, pair_key, pair_swiss, round_robin
+from service.tournaments import (
+    History,
+    Round,
+    pair_key,
+    pair_swiss,
+    round_robin,
+    round_robin_rounds,
+)
 
 
 def names(n: int) -> list[str]:
@@ -73,25 +80,75 @@ def test_a_round_robin_of_two_seat_tables_pairs_everyone_exactly_once(players: i
     assert all(len(r.byes) == players % 2 for r in schedule)
 
 
-@pytest.mark.parametrize(("players", "seats"), [(9, 3), (16, 4)])
-def test_a_round_robin_meets_every_pair_once_where_a_schedule_of_single_meetings_exists(
-        players: int, seats: int) -> None:
-    met = meetings(round_robin(names(players), seats))
+@pytest.mark.parametrize(("players", "seats", "rounds"),
+                         [(15, 3, 7), (9, 3, 4), (16, 4, 5), (21, 3, 10), (27, 3, 13),
+                          (28, 4, 9), (25, 5, 6), (49, 7, 8), (64, 8, 9)])
+def test_a_round_robin_meets_every_pair_exactly_once_where_a_design_gives_it(
+        players: int, seats: int, rounds: int) -> None:
+    schedule = round_robin(names(players), seats)
+    met = meetings(schedule)
+    assert len(schedule) == rounds
     assert len(met) == players * (players - 1) // 2
     assert set(met.values()) == {1}
 
 
-@pytest.mark.parametrize(("players", "seats"), [(8, 4), (10, 3), (12, 4), (7, 3), (11, 4)])
-def test_a_round_robin_meets_no_pair_more_than_twice_and_hands_out_byes_evenly(
-        players: int, seats: int) -> None:
+def test_eight_players_at_four_seat_tables_all_meet_in_three_rounds() -> None:
+    schedule = round_robin(names(8), 4)
+    assert len(schedule) == 3
+    assert len(meetings(schedule)) == 28
+
+
+@pytest.mark.parametrize("players", range(3, 17))
+def test_first_seats_of_a_two_seat_round_robin_stay_within_one(players: int) -> None:
+    counts = firsts(round_robin(names(players), 2))
+    assert max(counts.values()) - min(counts.get(p, 0) for p in names(players)) <= 1
+
+
+#: Sizes with and without byes, with one table a round and with many, exact or not.
+SIZES = sorted({(n, k) for k in (3, 4, 5, 6, 7, 8) for n in (k + 1, 2 * k - 1, 3 * k + 2, 20, 31)}
+               | {(8, 3), (26, 3), (12, 4), (15, 4), (24, 5), (36, 6), (48, 7), (63, 8)})
+
+
+@pytest.mark.parametrize(("players", "seats"), SIZES)
+def test_a_round_robin_seats_everyone_each_round_and_every_pair_meets(players: int,
+                                                                     seats: int) -> None:
     schedule = round_robin(names(players), seats)
-    met = meetings(schedule)
-    assert max(met.values()) <= 2
-    byes = Counter(p for r in schedule for p in r.byes)
-    if byes:
-        assert max(byes.values()) - min(byes.get(p, 0) for p in names(players)) <= 1
     for r in schedule:
         assert sorted([*itertools.chain(*r.tables), *r.byes]) == names(players)
+        assert all(len(table) == seats for table in r.tables)
+    assert len(meetings(schedule)) == players * (players - 1) // 2
+    games = Counter(p for r in schedule for table in r.tables for p in table)
+    byes = Counter(p for r in schedule for p in r.byes)
+    for counts in (games, byes):
+        assert max(counts.values(), default=0) - min(counts[p] for p in names(players)) <= 1
+    counts = firsts(schedule)
+    assert max(counts.values()) - min(counts[p] for p in names(players)) <= 1
+
+
+@pytest.mark.parametrize(("players", "seats"), [(14, 3), (23, 4), (30, 6)])
+def test_a_round_robin_is_the_same_every_time(players: int, seats: int) -> None:
+    schedule = round_robin(names(players), seats)
+    assert round_robin(names(players), seats) == schedule
+    assert round_robin_rounds(players, seats) == len(schedule)
+
+
+def test_which_entrant_plays_which_part_does_not_follow_the_entry_order() -> None:
+    """Twelve players at two seats: 66 games, so six have one first seat more than the
+    rest; over many fields they are not always the first six entered."""
+    extra = Counter()
+    for field_ in range(20):
+        entrants = [f"e{field_}-{i}" for i in range(12)]
+        counts = firsts(round_robin(entrants, 2))
+        extra.update(i for i, p in enumerate(entrants) if counts[p] == 6)
+    assert len(extra) == 12
+
+
+def test_a_round_robin_longer_than_allowed_is_cut_without_a_repeat() -> None:
+    schedule = round_robin(names(40), 2, max_rounds=30)
+    assert len(schedule) == 30
+    assert set(meetings(schedule).values()) == {1}
+    counts = firsts(schedule)
+    assert sorted(set(counts.values())) == [15]
 
 
 @pytest.mark.parametrize("seed", range(40))
