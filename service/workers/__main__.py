@@ -142,8 +142,12 @@ def main(argv: list[str] | None = None) -> int:
         delivering = threading.Thread(target=deliveries.run, args=(stop.is_set,),
                                       name="webhooks", daemon=True)
 
-    heavy_thread = threading.Thread(target=_quietly, args=(heavy.run, stop.is_set),
+    heavy_thread = threading.Thread(target=_heavy_lane,
+                                    args=(heavy.run, stop.is_set, config.analysis_nice),
                                     name="heavy-moves", daemon=True)
+    # a light move waits for the GIL at most this long whenever it comes back from Redis
+    # while the heavy thread computes (5 ms by default, several times a move)
+    sys.setswitchinterval(SWITCH_SECONDS)
     # its own stores too: it blocks on the rating queue's wake-up list
     rating = RatingWorker(redis_stores(config), metrics)
     rating_thread = threading.Thread(target=rating.run, args=(stop.is_set,),
@@ -176,6 +180,20 @@ def main(argv: list[str] | None = None) -> int:
 #: How long a stopping worker waits for its heavy lane's decision at hand (one decision is
 #: well under a second of CPU; past this its lease lets another worker make it).
 HEAVY_JOIN_SECONDS = 5.0
+
+
+#: The interpreter's thread switch interval in a move worker (Python's default is 5 ms).
+SWITCH_SECONDS = 0.0005
+
+
+def _heavy_lane(run: Callable[[Callable[[], bool]], None], stopping: Callable[[], bool],
+                nice: int) -> None:
+    """The heavy lane's loop, its thread at the analyses' CPU priority (Linux keeps a
+    nice value per thread): batch work that the web workers and the light moves come
+    before."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+    _quietly(run, stopping)
 
 
 def _quietly(run: Callable[[Callable[[], bool]], None], stopping: Callable[[], bool]) -> None:
