@@ -165,3 +165,28 @@ def test_a_move_worker_runs_at_a_lower_cpu_priority_than_the_web_workers(
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
+
+
+def test_the_heavy_lanes_thread_runs_at_the_analyses_lower_priority(
+        url: str, tmp_path: Path) -> None:
+    """Linux keeps a nice value per thread: the worker's main thread (the light lane) at
+    WORKER_NICE, its heavy lane's thread at ANALYSIS_NICE, so the OS gives a light move
+    the CPU before a strong or expert decision (bench-abuse)."""
+    log = tmp_path / "worker.log"
+    proc = mover(url, log)
+    try:
+        wait_until(lambda: started(log), 30, "the worker's first line")
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+
+        def nices() -> set[int]:
+            return {os.getpriority(os.PRIO_PROCESS, int(tid))
+                    for tid in os.listdir(f"/proc/{proc.pid}/task")}
+
+        config = Config()
+        heavy = min(19, base + config.analysis_nice)
+        wait_until(lambda: heavy in nices(), 10, "a thread at the analyses' priority")
+        assert os.getpriority(os.PRIO_PROCESS, proc.pid) == base + config.worker_nice
+        assert nices() == {base + config.worker_nice, heavy}
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
