@@ -106,6 +106,8 @@ def test_a_tournaments_page_follows_it_live_from_open_to_finished(
     tid = api(live_server, "POST", "/v1/tournaments", creator, 201, name=name, system="swiss",
               seats=2, rounds=2, rules=SHORT, turn_seconds=600, rated=False,
               entrants=handles)["tournament_id"]
+    for _, key in accounts[1:]:  # the invited accept
+        api(live_server, "POST", f"/v1/tournaments/{tid}/join", key)
 
     # the header's link to the tournaments, and this one listed among the open ones
     page = browser(*size)

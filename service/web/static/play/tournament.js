@@ -29,7 +29,8 @@ function systemName(t) { return t.system === "swiss" ? "Swiss" : "Round robin"; 
 function progress(t) {
   if (t.status === "open") {
     const when = t.starts_at ? `starts ${new Date(t.starts_at).toLocaleString()}` : "starts when its creator starts it";
-    return `${plural(t.entrants.length, "entrant")}${t.open ? " (open to join)" : ""}; ${when}`;
+    const invited = t.invited.length ? `, ${t.invited.length} invited` : "";
+    return `${plural(t.entrants.length, "entrant")}${invited}${t.open ? " (open to join)" : ""}; ${when}`;
   }
   const round = `round ${t.played.length}${t.rounds ? ` of ${t.rounds}` : ""}`;
   if (t.status === "running") return `${plural(t.entrants.length, "player")}, ${round}`;
