@@ -62,8 +62,7 @@ HARD_STEP = 4
 def step_weight(rules: Rules) -> int:
     """The charge of one playout step under ``rules``: :data:`HARD_STEP` where hands pass
     13 cards, jokers are more than two or cards are laid off onto table melds, else 1."""
-    hard = max(rules.hand_sizes) > 13 or rules.jokers > 2 or rules.lay_off
-    return HARD_STEP if hard else 1
+    return HARD_STEP if rules.hard_to_solve else 1
 
 
 class StepsSpent(Exception):

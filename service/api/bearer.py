@@ -27,7 +27,6 @@ def parse_bearer(header: str | None) -> str | None:
     return token
 
 
-
 def identity(header: str | None) -> str | None:
     """Whom a request's ``Authorization`` header names, for counting its limits: the
     account of an account key (its handle folded), else the seat token's hash, however

@@ -107,14 +107,13 @@ class Accept(MethodView):
     @blp.doc(operationId="acceptChallenge", security=ACCOUNT_KEY)
     @blp.response(200, ChallengeSchema)
     @problems(blp, "invalid_token", "unknown_challenge", "challenge_closed",
-              "too_many_bot_games", "unknown_account", "creation_limited")
+              "too_many_bot_games", "creation_limited")
     def post(self, challenge_id: str) -> Response:
         """Accept a challenge made to you
 
         The last acceptance starts the game (`status: accepted`, `game_id`): it is played
         with your key. Accepting twice is accepting once. 409 `challenge_closed` once it
-        is no longer pending; 404 `unknown_account` when an account in it was closed
-        since (its game cannot be made).
+        is no longer pending.
         """
         return _render(play.accept_challenge(stores(), my_account(), challenge_id,
                                              bot_load(config())))

@@ -88,7 +88,7 @@ class Seeks(MethodView):
     @blp.response(201, "Seek", headers=SEEK_LOCATION, example=MATCHED_EXAMPLE)
     @problems(blp, "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
               "invalid_rules", "invalid_seek", "invalid_query", "too_many_waits",
-              "creation_limited", "unknown_seek", "invalid_token", "unknown_account")
+              "creation_limited", "unknown_seek", "invalid_token")
     def post(self) -> Response:
         """Seek a game
 
@@ -128,8 +128,7 @@ SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
 class OneSeek(MethodView):
     @blp.doc(operationId="getSeek", parameters=[TIMEOUT], security=SEEK_TOKEN)
     @blp.response(200, "Seek", example=MATCHED_EXAMPLE)
-    @problems(blp, "invalid_token", "unknown_seek", "invalid_query", "too_many_waits",
-              "unknown_account")
+    @problems(blp, "invalid_token", "unknown_seek", "invalid_query", "too_many_waits")
     def get(self, seek_id: str) -> Response:
         """Your seek: still waiting, or matched (with your seat)
 

@@ -76,12 +76,12 @@ class WaitSlots:
         self._retry_at: dict[str, float] = {}  # key → when its next refusal is to come back
 
     def _keys(self, address: str | None,
-              identity: str | None) -> list[tuple[str, str, int]]:
+              bearer: str | None) -> list[tuple[str, str, int]]:
         keys = []
         if self.per_address is not None:
             keys.append(("address", f"a:{address or 'unknown'}", self.per_address))
-        if self.per_token is not None and identity:
-            keys.append(("token", f"t:{identity}", self.per_token))
+        if self.per_token is not None and bearer:
+            keys.append(("token", f"t:{bearer}", self.per_token))
         return keys
 
     def _refuse_if_full(self, keys: list[tuple[str, str, int]]) -> None:
@@ -104,19 +104,19 @@ class WaitSlots:
         self._retry_at[key] = at + 1 / RETRIES_PER_SECOND
         return max(RETRY_AFTER_SECONDS, int(at - now))  # (1.0 - ε would floor to 0)
 
-    def check(self, address: str | None, identity: str | None) -> None:
-        """Raise the 429 problem if the address or the bearer (its ``identity``:
-        :func:`.web.identity`, the same however its header is spelled) is at its limit
+    def check(self, address: str | None, bearer: str | None) -> None:
+        """Raise the 429 problem if the address or the ``bearer`` (its identity:
+        :func:`.bearer.identity`, the same however its header is spelled) is at its limit
         now."""
-        keys = self._keys(address, identity)
+        keys = self._keys(address, bearer)
         with self._lock:
             self._refuse_if_full(keys)
 
     @contextmanager
-    def hold(self, address: str | None, identity: str | None) -> Iterator[None]:
+    def hold(self, address: str | None, bearer: str | None) -> Iterator[None]:
         """Count one parked request for its address and bearer while the block runs, or
         raise the 429 problem if either is at its limit."""
-        keys = self._keys(address, identity)
+        keys = self._keys(address, bearer)
         with self._lock:
             self._refuse_if_full(keys)
             for _, key, _ in keys:

@@ -247,13 +247,13 @@ def checked_identity() -> str | None:
     request): a key that is not valid is counted as a token of its own, so a forged key
     never spends the quota of the account it names."""
     if "ttt_identity" not in g:
-        header = request.headers.get("Authorization")
-        found = identity(header)
+        found = identity(request.headers.get("Authorization"))
         if found is not None and found.startswith(ACCOUNT_PREFIX):
+            key = parse_bearer(request.headers.get("Authorization")) or ""
             try:
-                authenticated(parse_bearer(header) or "")
+                authenticated(key)
             except AuthError:
-                found = hash_token(parse_bearer(header) or "")
+                found = hash_token(key)
         g.ttt_identity = found
     return g.ttt_identity  # type: ignore[no-any-return]
 

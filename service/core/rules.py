@@ -143,6 +143,14 @@ class Rules:
             "turn_limit": self.turn_limit,
         }
 
+    @property
+    def hard_to_solve(self) -> bool:
+        """Whether the solver's work on a hand is several times a classic game's: hands
+        past 13 cards, more than two jokers, or lay-offs onto table melds (what a bot's
+        decision and an analysis' step are charged by: ``make bench-decisions``,
+        docs/analysis.md)."""
+        return max(self.hand_sizes) > 13 or self.jokers > 2 or self.lay_off
+
 
 def wild_rank_for_hand_size(hand_size: int) -> int:
     """The rank equal to the hand size is wild; a 14-card round has aces wild."""

@@ -49,7 +49,7 @@ from .loads import LoadLimit, admit_bot_game, bot_game_weight
 
 __all__ = ["DAY", "RATED_PAIR_LIMIT", "RATED_PATHS", "Admission", "Agreed", "Path", "Seat", "Table", "admit",
            "agreed_by_key", "agreed_in_challenge", "agreed_in_seek", "agreed_in_tournament",
-           "agreed_on_ladder", "agreed_to_rematch", "may_invite", "pair_name", "seats_of"]
+           "agreed_on_ladder", "agreed_to_rematch", "may_invite", "pair_name"]
 
 #: The most rated games two accounts may play together in a day, in one preset.
 RATED_PAIR_LIMIT = 10
@@ -222,7 +222,7 @@ def admit(stores: Stores, table: Table, game_id: str, now: float) -> Admission:
                     [s.handle for s in table.seats])
     weight = bot_game_weight(table.rules, table.bots)
     if table.load is not None:
-        admit_bot_game(stores, table.load, game_id, weight)
+        admit_bot_game(stores, table.load, game_id, weight, now)
     why = None
     if rated and not _count_pairs(stores, table, game_id, now):
         rated, why = False, "rated_pair_limited"
@@ -230,11 +230,12 @@ def admit(stores: Stores, table: Table, game_id: str, now: float) -> Admission:
 
 
 def _check_consent(table: Table) -> None:
+    """Every account seated agreed. An account closed since it agreed is still seated (a
+    tournament's round, an accepted challenge, a match go on): nobody plays its seat, so
+    its clock runs out, as it would for a player who left."""
     for seat in table.seats:
         if seat.account is None:
             continue
-        if seat.account.closed:
-            raise UnknownAccountError(f"there is no account {seat.account.handle!r}")
         if folded(seat.account.handle) not in table.agreed.handles:
             raise NotYourAccountError(
                 f"{seat.account.handle} did not agree to this game: an account sits only "
@@ -257,11 +258,3 @@ def _count_pairs(stores: Stores, table: Table, game_id: str, now: float) -> bool
             return False
         counted.append(pair)
     return True
-
-
-def seats_of(names: Sequence[str | None], bots: Sequence[str | None] | None = None
-             ) -> tuple[Seat, ...]:
-    """Seats of named players (``None``: open) and reference bots, in order."""
-    bot_of = list(bots) if bots is not None else [None] * len(names)
-    return tuple(Seat(name if bot is None else bot, bot)
-                 for name, bot in zip(names, bot_of, strict=True))

@@ -50,13 +50,14 @@ from .admission import agreed_in_challenge, may_invite
 from .errors import (
     ChallengeClosedError,
     InvalidChallengeError,
+    TooManyBotGamesError,
     TooManyChallengesError,
     UnknownChallengeError,
 )
 from .games import create_game
 from .loads import LoadLimit
 from .notes import tell
-from .ratings import check_pair
+from .ratings import check_pairs
 
 __all__ = ["CHALLENGE_DEFAULT_SECONDS", "CHALLENGE_MAX_SECONDS", "CHALLENGE_MEMBER",
            "CHALLENGE_TURN_SECONDS", "MAX_OPEN_CHALLENGES", "MAX_TURN_SECONDS",
@@ -129,8 +130,8 @@ def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
     check_ends(rules, turn_seconds, [folded(h) if folded(h) in BOTS else None for h in to])
     if rated:  # every seat is an account's or a reference bot's: a challenge seats handles
         check_rated(rules, turn_seconds, [None] * (len(to) + 1), [challenger.handle, *to])
-        check_pair(stores, challenger.handle, [h for h in to if folded(h) not in BOTS],
-                   rules.preset, now)
+        check_pairs(stores, [challenger.handle, *(h for h in to if folded(h) not in BOTS)],
+                    rules.preset, now)
     handles = [may_invite(stores, challenger, h) for h in to]
     pending = [c for c in (stores.challenges.load(i)
                            for i in stores.challenges.indexed(challenger.handle, now))
@@ -210,8 +211,30 @@ def accept_challenge(stores: Stores, account: Account, challenge_id: str,
     if challenge["status"] == "accepted" and challenge["game_id"] is not None:
         # planned first: if this request dies before the game exists, a worker starts it
         stores.schedule.plan(CHALLENGE_MEMBER + challenge_id, time.time() + START_GRACE_SECONDS)
-        _start(stores, challenge, load)
+        try:
+            _start(stores, challenge, load)
+        except TooManyBotGamesError:
+            _unaccept(stores, challenge_id, account)  # or a worker would start it uncapped
+            raise
     return challenge
+
+
+def _unaccept(stores: Stores, challenge_id: str, account: Account) -> None:
+    """Take back an acceptance whose game the cap refused: the challenge is pending again
+    (``account`` may accept once it has room), unless its game was made meanwhile."""
+    def step(current: Challenge) -> Challenge | None:
+        if current["status"] != "accepted" or current["game_id"] is None:
+            return None
+        try:
+            stores.games.load(current["game_id"])
+            return None  # made after all (a racing start)
+        except UnknownGameError:
+            pass
+        current.update(status="pending", game_id=None, accepted=[
+            h for h in current["accepted"] if folded(h) != folded(account.handle)])
+        return current
+
+    stores.challenges.change(challenge_id, step)
 
 
 def decline_challenge(stores: Stores, account: Account, challenge_id: str) -> Challenge:

@@ -19,6 +19,8 @@ games per member, and each reference bot (whose moves the move workers make) in 
 
 from __future__ import annotations
 
+import functools
+import logging
 import random
 import secrets
 from collections import Counter
@@ -31,14 +33,16 @@ from service.core.rules import preset_rules
 from service.ratings import anchor
 from service.storage import Account, Lease, Stores, UnknownGameError
 
-from .admission import DAY, RATED_PAIR_LIMIT, agreed_on_ladder, pair_name
-from .errors import InvalidLadderEntryError, LadderForBotsError
+from .admission import DAY, RATED_PAIR_LIMIT, Agreed, agreed_on_ladder, pair_name
+from .errors import InvalidLadderEntryError, LadderForBotsError, PlayError
 from .games import create_game
 from .ratings import SYSTEM, known_preset
 
 __all__ = ["ANCHOR_GAMES_AT_ONCE", "LADDER_MEMBER", "LADDER_SECONDS", "LADDER_TURN_SECONDS",
            "MAX_GAMES_AT_ONCE", "Candidate", "join_ladder", "ladder_view", "leave_ladder",
            "pair", "visit_ladder"]
+
+log = logging.getLogger("three_thirteen.ladder")
 
 #: The schedule member of a preset's ladder (its pairing passes).
 LADDER_MEMBER = "ladder:"
@@ -196,8 +200,11 @@ def visit_ladder(stores: Stores, lease: Lease, now: float,
     busy = Counter(h for game_id, seated in playing.items() if game_id not in over
                    for h in seated)
     candidates = _candidates(stores, preset, busy)
+    agreed = agreed_on_ladder(c.handle for c in candidates if not c.reference)
     rng = rng or random.Random()
     created = []
+
+    @functools.cache
     def spent(a: str, b: str) -> bool:
         return stores.ratings.pair_count(pair_name(a, b, preset), now, DAY) >= RATED_PAIR_LIMIT
 
@@ -205,19 +212,23 @@ def visit_ladder(stores: Stores, lease: Lease, now: float,
         rng.shuffle(table)
         game_id = secrets.token_urlsafe(12)
         stores.ladder.seat(preset, game_id, table)  # before the game: see the module
-        created.append(_create(stores, preset, game_id, table))
+        try:
+            created.append(_create(stores, preset, game_id, table, agreed))
+        except PlayError:  # one table refused (logged): the pass and the others go on
+            log.exception("ladder %s: the game of %s was not made", preset, table)
     members = any(not c.reference for c in candidates)
     stores.schedule.release(lease, now + LADDER_SECONDS if members else None)
     return created
 
 
-def _create(stores: Stores, preset: str, game_id: str, table: list[str]) -> str:
+def _create(stores: Stores, preset: str, game_id: str, table: list[str],
+            agreed: Agreed) -> str:
     reference = [h if h in BOTS else None for h in table]
     accounts = [None if r is not None else stores.accounts.load(h)
                 for h, r in zip(table, reference, strict=True)]
     create_game(stores, {"preset": preset}, table, None, bots=reference,
                 turn_seconds=LADDER_TURN_SECONDS, game_id=game_id, accounts=accounts,
-                rated=True, agreed=agreed_on_ladder(stores.ladder.members(preset)))
+                rated=True, agreed=agreed)
     return game_id
 
 

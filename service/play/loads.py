@@ -56,6 +56,8 @@ REQUIRED_UNITS_HARD = 12_000
 STANDARD_WORK = 2 * 11 * (30 + 1) * REQUIRED_UNITS
 #: How long after a client's last bot game started its entry is kept (a game's lifetime).
 LOAD_TTL_SECONDS = 7 * 24 * 3600
+#: How long an admitted game may take to be stored before its room is given back.
+CREATING_SECONDS = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +83,7 @@ def lane_of(bots: Sequence[str | None]) -> str:
 def required_units(rules: Rules) -> int:
     """What the analyses a decision cannot do without may cost under ``rules``: more
     where hands pass 13 cards, jokers are many or cards are laid off onto table melds."""
-    hard = max(rules.hand_sizes) > 13 or rules.jokers > 2 or rules.lay_off
-    return REQUIRED_UNITS_HARD if hard else REQUIRED_UNITS
+    return REQUIRED_UNITS_HARD if rules.hard_to_solve else REQUIRED_UNITS
 
 
 def decisions_per_seat(rules: Rules) -> int:
@@ -106,18 +107,24 @@ def bot_game_weight(rules: Rules, bots: Sequence[str | None]) -> float:
     return per_decision * decisions_per_seat(rules) / STANDARD_WORK
 
 
-def admit_bot_game(stores: Stores, limit: LoadLimit, game_id: str, weight: float) -> None:
+def admit_bot_game(stores: Stores, limit: LoadLimit, game_id: str, weight: float,
+                   now: float) -> None:
     """Count ``game_id`` (about to be created) against ``limit``'s client, or refuse it
     (:class:`TooManyBotGamesError`) when the client's unfinished bot games and this one
     would weigh more than the cap. Games of the client that are over are forgotten in
-    the same step."""
+    the same step: finished, or gone (expired, or never stored: its creation failed)
+    :data:`CREATING_SECONDS` after they were admitted; a game admitted just now but not
+    stored yet is still held, so creations racing from one client cannot each find the
+    others gone and all pass the cap."""
     if weight <= 0:
         return
     held = stores.loads.held(limit.client)
     records = stores.games.load_many(list(held))
-    over = [g for g, r in zip(held, records, strict=True) if r is None or r.state.finished]
+    over = [g for (g, (_, at)), r in zip(held.items(), records, strict=True)
+            if (r is None and now - at > CREATING_SECONDS)
+            or (r is not None and r.state.finished)]
     total = stores.loads.admit(limit.client, game_id, weight, limit.cap, over,
-                               LOAD_TTL_SECONDS)
+                               LOAD_TTL_SECONDS, now)
     if total is not None:
         why = (f"this game's bot seats alone weigh {weight:g}, more than the {limit.cap:g} one "
                "client may hold: seat fewer or cheaper bots" if weight > limit.cap else

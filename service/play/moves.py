@@ -38,6 +38,7 @@ from service.tournaments.ids import TOURNAMENT_MEMBER
 from .challenges import CHALLENGE_MEMBER, visit_challenge
 from .commit import Change, Step, commit, next_visit
 from .ladder import LADDER_MEMBER, visit_ladder
+from .loads import lane_of
 from .ratings import RATING_MEMBER, queue_rating
 from .tournament_rounds import visit_tournament
 
@@ -115,11 +116,24 @@ def visit(stores: Stores, lease: Lease,
         committed = commit(stores, lease.key, service_move(stores, clock()), lease=lease,
                            clock=clock)
     except NothingDue as nothing:
-        stores.schedule.release(lease, next_visit(nothing.record, clock()))
+        _release(stores, lease, nothing.record, clock())
         return None
     except UnknownGameError:  # expired: nothing left to play
         stores.schedule.release(lease, None)
         return None
     assert committed.record is not None
-    stores.schedule.release(lease, next_visit(committed.record, clock()))
+    _release(stores, lease, committed.record, clock())
     return committed.record
+
+
+def _release(stores: Stores, lease: Lease, record: GameRecord, now: float) -> None:
+    """Release a game's lease with its next visit, on the game's own lane: a visit found
+    on the other lane (planned there before the game's lane was known: a deploy of the
+    lanes) is moved, so no loop of the wrong lane keeps making its moves."""
+    at, lane = next_visit(record, now), lane_of(record.state.bots)
+    if lease.lane == lane:
+        stores.schedule.release(lease, at)
+        return
+    stores.schedule.release(lease, None)
+    if at is not None:
+        stores.schedule.plan(record.game_id, at, lane)

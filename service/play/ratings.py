@@ -11,6 +11,7 @@ stored aged.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Sequence
 from datetime import datetime
@@ -34,7 +35,7 @@ __all__ = [
     "RATING_MEMBER",
     "SYSTEM",
     "board",
-    "check_pair",
+    "check_pairs",
     "history",
     "known_preset",
     "pair_name",
@@ -212,14 +213,14 @@ def history(stores: Stores, handle: str, preset: str, start: int, count: int
     return stores.ratings.history(handle, preset, start, count)
 
 
-def check_pair(stores: Stores, handle: str, others: Sequence[str], preset: str,
-               now: float) -> None:
-    """Refuse up front (:class:`RatedPairLimitedError`, a 429) a rated challenge of
-    ``handle`` to any of ``others`` with whom it has had :data:`RATED_PAIR_LIMIT` rated
-    games in ``preset`` in the last day: so a pair of accounts cannot farm ratings by
-    playing each other over and over. Only a courtesy: the limit itself is counted when
-    each rated game is admitted, whatever path made it (:mod:`.admission`)."""
-    for other in others:
+def check_pairs(stores: Stores, handles: Sequence[str], preset: str, now: float) -> None:
+    """Refuse up front (:class:`RatedPairLimitedError`, a 429) a rated challenge in which
+    two of the accounts ``handles`` have had :data:`RATED_PAIR_LIMIT` rated games
+    together in ``preset`` in the last day: so a pair of accounts cannot farm ratings by
+    playing each other over and over. A courtesy to the challenger: the limit itself is
+    counted when each rated game is admitted, whatever path made it (:mod:`.admission`;
+    a pair that reaches it before the challenge's game starts plays that game unrated)."""
+    for handle, other in itertools.combinations(handles, 2):
         met = stores.ratings.pair_count(pair_name(handle, other, preset), now, _DAY)
         if met >= RATED_PAIR_LIMIT:
             raise RatedPairLimitedError(

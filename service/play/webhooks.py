@@ -34,7 +34,7 @@ import orjson
 
 from service.storage import Account, Delivery, Stores, folded
 from service.verify.record import instant
-from service.webhooks import Resolver, UnsafeUrlError, resolve, target
+from service.webhooks import Resolver, UnsafeUrlError, check_port, resolve, target
 
 from .accounts import update_settings
 from .errors import InvalidWebhookUrlError, NoWebhookError
@@ -68,7 +68,7 @@ def set_webhook(stores: Stores, account: Account, url: str | None, *, allow_priv
     if url == account.webhook_url:
         return account, None
     try:
-        target(url, allow_private, resolver)
+        check_port(target(url, allow_private, resolver), allow_private)
     except UnsafeUrlError as refused:
         raise InvalidWebhookUrlError(str(refused)) from None
     secret = new_secret()

@@ -71,8 +71,8 @@ class AnalysisStore(ABC):
              ) -> QueuedAnalysis | None:
         """The next entry for ``worker``: one another worker took more than
         ``stale_seconds`` ago and never acknowledged (it died), else a new one, waiting
-        up to ``block_seconds`` for one; ``None`` if none came. Taking a requester's
-        head lets its next request into the queue, at the back."""
+        up to ``block_seconds`` for one; ``None`` if none came. (A requester's next
+        request joins the queue when this one is acknowledged: :meth:`ack`.)"""
 
     @abstractmethod
     def start(self, game_id: str, worker: str, now: float, stale_seconds: float) -> bool:

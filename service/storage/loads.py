@@ -21,13 +21,15 @@ class LoadStore(ABC):
     """Per client, its games with bot seats and their weights."""
 
     @abstractmethod
-    def held(self, client: str) -> dict[str, float]:
-        """The games ``client`` holds, with their weights."""
+    def held(self, client: str) -> dict[str, tuple[float, float]]:
+        """The games ``client`` holds: their weights and when each was admitted (Unix
+        seconds; 0 for an entry stored before that was kept)."""
 
     @abstractmethod
     def admit(self, client: str, game_id: str, weight: float, cap: float,
-              drop: Sequence[str], ttl_seconds: int) -> float | None:
+              drop: Sequence[str], ttl_seconds: int, now: float) -> float | None:
         """In one atomic step: forget the games of ``drop`` (over), then add ``game_id`` at
-        ``weight`` if the total stays within ``cap`` (``None``), else add nothing and
-        return the total held. The client's entry expires ``ttl_seconds`` after its last
-        admission (a game's own lifetime: nothing it held can outlive that)."""
+        ``weight``, admitted ``now``, if the total stays within ``cap`` (``None``), else
+        add nothing and return the total held. The client's entry expires
+        ``ttl_seconds`` after its last admission (a game's own lifetime: nothing it held
+        can outlive that)."""

@@ -67,7 +67,8 @@ class RatingStore(ABC):
     @abstractmethod
     def set_aside(self, game_id: str, why: str, now: float) -> None:
         """Take a game that cannot be rated off the queue (so the games after it are
-        rated) and keep it apart with why, until :meth:`retry`."""
+        rated) and keep it apart with why, until :meth:`retry`; its computation, if one
+        was stored, is kept (computed once: a retry applies the same numbers)."""
 
     @abstractmethod
     def aside(self) -> dict[str, dict[str, Any]]:

@@ -3,7 +3,7 @@ signed attempt (:mod:`.send`). What is sent, when and how often is the service l
 (``service/play/webhooks.py``, ``service/play/deliveries.py``); the delivery workers run
 it (``service/workers/deliveries.py``). Nothing here knows the stores."""
 
-from .addresses import Resolver, Target, UnsafeUrlError, refusal, resolve, target
+from .addresses import Resolver, Target, UnsafeUrlError, check_port, refusal, resolve, target
 from .send import READ_MAX, USER_AGENT, Attempt, Send, post, sign
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "Send",
     "Target",
     "UnsafeUrlError",
+    "check_port",
     "post",
     "refusal",
     "resolve",

@@ -28,17 +28,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-__all__ = ["WEBHOOK_PORTS", "Resolver", "Target", "UnsafeUrlError", "refusal", "resolve",
-           "target"]
+__all__ = ["WEBHOOK_PORTS", "Resolver", "Target", "UnsafeUrlError", "check_port", "refusal",
+           "resolve", "target"]
 
 #: A host and port to the addresses it resolves to (``socket.getaddrinfo`` in service).
 Resolver = Callable[[str, int], list[str]]
 #: IPv6 prefixes that carry an IPv4 address in their last 32 bits (NAT64's well-known one).
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-#: The ports a webhook may name besides the defaults (the web's usual alternates): any
-#: other port of a public host is somebody's database or mail server, not a receiver.
-#: Any port is allowed with ``WEBHOOK_ALLOW_PRIVATE`` (tests, a closed network).
+#: The ports a webhook URL may name when it is registered (the web's and its usual
+#: alternates): any other port of a public host is somebody's database or mail server,
+#: not a receiver (:func:`check_port`). Any port with ``WEBHOOK_ALLOW_PRIVATE`` (tests,
+#: a closed network).
 WEBHOOK_PORTS = frozenset({80, 443, 8080, 8443})
 #: A path or query as RFC 3986 allows it: unreserved and sub-delimiter characters, ``:``,
 #: ``@``, ``/``, ``?``, and ``%`` only as the start of a two-hex-digit escape.
@@ -88,6 +89,15 @@ def refusal(address: str) -> str | None:
     return None
 
 
+def check_port(found: Target, allow_private: bool) -> None:
+    """Refuse a webhook URL on a port that is not a web port (:data:`WEBHOOK_PORTS`), when
+    it is registered: a URL registered before the rule keeps working (deliveries check
+    its addresses, not its port), so no account's webhook stops without a word."""
+    if found.port not in WEBHOOK_PORTS and not allow_private:
+        raise UnsafeUrlError(f"a webhook URL's port is one of {sorted(WEBHOOK_PORTS)} (the "
+                             "web's own): no other port of a public host is a receiver")
+
+
 def target(url: str, allow_private: bool, resolver: Resolver = resolve) -> Target:
     """Where a delivery to ``url`` goes now: its host resolved, and the first address
     taken, once every address passed :func:`refusal` (unless ``allow_private``);
@@ -107,9 +117,7 @@ def target(url: str, allow_private: bool, resolver: Resolver = resolve) -> Targe
         port = parts.port or _DEFAULT_PORTS[parts.scheme]
     except ValueError:
         raise UnsafeUrlError("the webhook URL's port is not a port") from None
-    if port not in WEBHOOK_PORTS and not allow_private:
-        raise UnsafeUrlError(f"a webhook URL's port is one of {sorted(WEBHOOK_PORTS)} (the "
-                             "web's own): no other port of a public host is a receiver")
+
     host = parts.hostname
     if not host:
         raise UnsafeUrlError("the webhook URL has no host")

@@ -48,16 +48,12 @@ UNREACHABLE = {
     ("getSeek", "not_your_account"): "the same",
     ("createTournament", "invalid_challenge"): "may_invite refuses an invitation to "
                                                "oneself; a creator who names itself enters",
-    ("createGame", "unknown_account"): "the one account seated is the bearer's, whose key "
-                                       "was just checked (a closed account's is refused: 401)",
     ("askRematch", "not_your_account"): "the last ask starts it: every account seat asked",
-    ("askRematch", "unknown_account"): "a seat of an account closed since comes back open",
     ("createChallenge", "not_your_account"): "a challenge's game seats its challenger and "
                                              "those who accepted: every one agreed",
     ("acceptChallenge", "not_your_account"): "the same",
     ("streamMe", "not_your_account"): "raised by seek holds inside the stream (a match's "
                                       "admission), never answered",
-    ("streamMe", "unknown_account"): "the same",
 }
 
 

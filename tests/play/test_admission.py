@@ -134,3 +134,20 @@ def test_a_rated_tournament_between_two_accounts_rates_at_most_the_pair_limit_a_
     assert rated == [True] * RATED_PAIR_LIMIT + [False] * (30 - RATED_PAIR_LIMIT)
     with pytest.raises(play.RatedPairLimitedError):  # and a rated challenge is refused
         play.open_challenge(stores, a1, ["farm2"], None, 60, True, 600)
+
+
+def test_an_entrant_who_closed_its_account_does_not_stop_the_tournament(
+        stores: Stores) -> None:
+    """Its seat is dealt (it agreed when it entered) and nobody plays it; every table of
+    the round is made, its own too."""
+    ann, bob, cid, dee = (_account(stores, h) for h in ("ann", "bob", "cid", "dee"))
+    t = _tournament(stores, ann, ["ann", "bob", "cid", "dee"], rounds=1)
+    tid = str(t["tournament_id"])
+    for entrant in (bob, cid, dee):
+        play.join_tournament(stores, entrant, tid)
+    play.close_account(stores, bob)
+    play.start_tournament(stores, ann, tid)
+    drain(stores)
+    tables = play.read_tournament(stores, tid)["rounds"][0]["tables"]
+    assert len(tables) == 2
+    assert all(stores.games.load(x["game_id"]).state.accounts for x in tables)

@@ -13,6 +13,8 @@ from service.play import (
     ChallengeClosedError,
     ChallengeRefusedError,
     InvalidChallengeError,
+    LoadLimit,
+    TooManyBotGamesError,
     TooManyChallengesError,
     UnknownAccountError,
     UnknownChallengeError,
@@ -170,3 +172,20 @@ def test_an_account_holds_a_bounded_number_of_pending_challenges(stores: Stores)
     first = my_challenges(stores, ann)[0]
     cancel_challenge(stores, ann, first["challenge_id"])
     assert open_challenge(stores, ann, ["bob"], None, 60, False, 600)["status"] == "pending"
+
+
+def test_an_acceptance_the_bot_cap_refuses_leaves_the_challenge_pending_and_no_game(
+        stores: Stores) -> None:
+    """The last acceptance's game would pass its address's cap: the accept is refused and
+    taken back, so no worker starts the game later without the cap (it did)."""
+    ann, bob = account(stores, "ann"), account(stores, "bob")
+    made = open_challenge(stores, ann, ["bob", "expert"], None, 60, False, 600)
+    with pytest.raises(TooManyBotGamesError):
+        accept_challenge(stores, bob, made["challenge_id"], LoadLimit("bob", cap=1.0))
+    back = read_challenge(stores, bob, made["challenge_id"])
+    assert back["status"] == "pending" and back["game_id"] is None
+    assert back["accepted"] == ["expert"]
+    drain(stores, clock=lambda: time.time() + 10)  # the worker's visit starts nothing
+    assert read_challenge(stores, bob, made["challenge_id"])["status"] == "pending"
+    done = accept_challenge(stores, bob, made["challenge_id"], LoadLimit("bob", cap=160.0))
+    assert stores.games.load(done["game_id"]).state.accounts == ("ann", "bob", None)

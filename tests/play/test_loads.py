@@ -16,8 +16,15 @@ from service.play import (
     create_game,
 )
 from service.play.credentials import hash_token
-from service.play.loads import STANDARD_WORK, decisions_per_seat, lane_of
+from service.play.loads import (
+    CREATING_SECONDS,
+    STANDARD_WORK,
+    admit_bot_game,
+    decisions_per_seat,
+    lane_of,
+)
 from service.storage import HEAVY, LIGHT, Stores
+from service.workers.moves import MoveWorker
 
 from .conftest import drain, play_out
 
@@ -112,3 +119,33 @@ def test_a_game_with_a_searching_bot_is_planned_on_the_heavy_lane(stores: Stores
     assert drain(stores) > 0  # a worker of both lanes plays both
     for record in (light, heavy):
         assert stores.games.load(record.game_id).state.version > record.state.version
+
+
+def test_creations_racing_from_one_client_cannot_pass_the_cap_together(stores: Stores) -> None:
+    """Admitted games not stored yet (their creations still under way) are held: six
+    creations of 76 each against a cap of 160, admitted before any is stored, let two in;
+    a game whose creation never stored it is forgotten a minute later."""
+    ann = LoadLimit("ann", cap=160.0)
+    admitted = []
+    for n in range(6):
+        try:
+            admit_bot_game(stores, ann, f"g{n}", 76.0, now=1000.0)
+            admitted.append(f"g{n}")
+        except TooManyBotGamesError:
+            pass
+    assert admitted == ["g0", "g1"]
+    with pytest.raises(TooManyBotGamesError):
+        admit_bot_game(stores, ann, "g6", 76.0, now=1000.0 + CREATING_SECONDS)
+    admit_bot_game(stores, ann, "g7", 76.0, now=1001.0 + CREATING_SECONDS)  # g0, g1 gone
+    assert list(stores.loads.held("ann")) == ["g7"]
+
+
+def test_a_visit_found_on_the_wrong_lane_is_moved_to_the_games_own(stores: Stores) -> None:
+    """A strong game planned on the light lane (before lanes were deployed) is visited
+    once there and then planned on the heavy lane only."""
+    record, _ = create_game(stores, SHORT, [None, None], "w", bots=["random", "strong"])
+    stores.schedule.plan(record.game_id, 0.0, LIGHT)  # as an older release planned it
+    light = MoveWorker(stores, lanes=(LIGHT,))
+    assert light.work()  # its visit, from the light lane
+    assert stores.schedule.visits_due(float("inf"), (LIGHT,))[0] == 0
+    assert stores.schedule.visits_due(float("inf"), (HEAVY,))[0] == 1

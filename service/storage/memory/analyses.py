@@ -41,7 +41,7 @@ class MemoryAnalyses(AnalysisStore):
     shared: Shared = field(default_factory=Shared)
     _states: dict[str, _State] = field(default_factory=dict)
     _queue: dict[str, _Entry] = field(default_factory=dict)
-    #: each requester's entry in the queue not yet taken, and its requests behind it
+    #: each requester's entry in the queue (waiting or taken), and its requests behind it
     _heads: dict[str, str] = field(default_factory=dict)
     _behind: dict[str, deque[str]] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=itertools.count)

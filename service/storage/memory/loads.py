@@ -16,20 +16,20 @@ class MemoryLoads(LoadStore):
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._held: dict[str, dict[str, float]] = {}
+        self._held: dict[str, dict[str, tuple[float, float]]] = {}
 
-    def held(self, client: str) -> dict[str, float]:
+    def held(self, client: str) -> dict[str, tuple[float, float]]:
         with self._lock:
             return dict(self._held.get(client, {}))
 
     def admit(self, client: str, game_id: str, weight: float, cap: float,
-              drop: Sequence[str], ttl_seconds: int) -> float | None:
+              drop: Sequence[str], ttl_seconds: int, now: float) -> float | None:
         with self._lock:
             games = self._held.setdefault(client, {})
             for gone in drop:
                 games.pop(gone, None)
-            total = sum(games.values())
+            total = sum(w for w, _ in games.values())
             if total + weight > cap:
                 return total
-            games[game_id] = weight
+            games[game_id] = (weight, now)
             return None

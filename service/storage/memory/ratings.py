@@ -70,8 +70,7 @@ class MemoryRatings(RatingStore):
 
     def set_aside(self, game_id: str, why: str, now: float) -> None:
         with self._lock:
-            self._queue.pop(game_id, None)
-            self._computed.pop(game_id, None)
+            self._queue.pop(game_id, None)  # its computation stays: a retry applies it
             self._aside[game_id] = {"why": why, "at": now}
 
     def aside(self) -> dict[str, dict[str, Any]]:

@@ -14,8 +14,9 @@ A change of status or progress is published on the game's channel
 it, as they do a move. The game's hash shares the game's tag with its record, so one
 script reads the record's remaining time and gives it to the analysis. The queue's keys
 share one tag, on one shard: entries are a few bytes, and ``ANALYSIS_QUEUE_MAX`` bounds
-them; so one script admits a request (the bound checked), and one lets a requester's
-next request in when its head is done with (why: :mod:`service.storage.analyses`).
+them; so one script admits a request (the bound checked), and one acknowledges an entry
+done with and lets its requester's next request in (why:
+:mod:`service.storage.analyses`).
 """
 
 from __future__ import annotations
@@ -63,11 +64,15 @@ redis.call('HSET', KEYS[2], ARGV[2], id)
 return 1
 """
 
-# KEYS: queue, heads, behind, waiting. ARGV: requester, the entry done with. If it was the
-# requester's head, its next game joins the stream (at the back) as its head; a second
-# call for the same entry changes nothing.
-_PROMOTE = """
-if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
+# KEYS: queue, heads, behind, waiting. ARGV: requester ('' for an entry queued before
+# requesters were kept), the entry done with, the group. Acknowledged and deleted, and if
+# it was the requester's head, its next game joins the stream (at the back) as its head,
+# in one step (a worker lost between the two would strand the requester's others); a
+# second call for the same entry changes nothing.
+_ACK = """
+redis.call('XACK', KEYS[1], ARGV[3], ARGV[2])
+redis.call('XDEL', KEYS[1], ARGV[2])
+if ARGV[1] == '' or redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
 local game = redis.call('LPOP', KEYS[3])
 if not game then
   redis.call('HDEL', KEYS[2], ARGV[1])
@@ -144,7 +149,7 @@ class RedisAnalyses(AnalysisStore):
         client = connection.client
         self._mark = client.register_script(_MARK)
         self._enqueue = client.register_script(_ENQUEUE)
-        self._promote = client.register_script(_PROMOTE)
+        self._ack = client.register_script(_ACK)
         self._start = client.register_script(_START)
         self._progress = client.register_script(_PROGRESS)
         self._finish = client.register_script(_FINISH)
@@ -207,12 +212,6 @@ class RedisAnalyses(AnalysisStore):
             return taken
         return None
 
-    def _let_next_in(self, taken: QueuedAnalysis) -> None:
-        """``taken`` is done with: its requester's next game joins the queue."""
-        self.connection.run(lambda: self._promote(
-            keys=[QUEUE, HEADS, behind_key(taken.requester), WAITING],
-            args=[taken.requester, taken.entry]))
-
     def start(self, game_id: str, worker: str, now: float, stale_seconds: float) -> bool:
         return bool(self.connection.run(lambda: self._start(
             keys=[analysis_key(game_id), record_key(game_id)],
@@ -234,15 +233,9 @@ class RedisAnalyses(AnalysisStore):
         self.connection.run(lambda: client.delete(analysis_key(game_id)))
 
     def ack(self, taken: QueuedAnalysis) -> None:
-        def both() -> None:
-            pipe = self.connection.client.pipeline(transaction=False)
-            pipe.xack(QUEUE, GROUP, taken.entry)
-            pipe.xdel(QUEUE, taken.entry)
-            pipe.execute()
-
-        self.connection.run(both)
-        if taken.requester:  # (an entry queued before requesters were kept has none)
-            self._let_next_in(taken)
+        self.connection.run(lambda: self._ack(
+            keys=[QUEUE, HEADS, behind_key(taken.requester), WAITING],
+            args=[taken.requester, taken.entry, GROUP]))
 
     def queued(self) -> int:
         def both() -> tuple[int, bytes | None]:

@@ -1,6 +1,7 @@
 """The clients' bot-game loads in Redis: one hash per client, ``ttt:{load:<client>}:bots``
-(field: a game id; value: its weight), checked and added to by one script, so two
-creations racing for a client's last room cannot both get it."""
+(field: a game id; value: ``<weight>|<admitted at>``, or a bare weight stored before the
+time was kept), checked and added to by one script, so two creations racing for a
+client's last room cannot both get it."""
 
 from __future__ import annotations
 
@@ -11,14 +12,16 @@ from .connection import RedisConnection
 
 __all__ = ["RedisLoads", "load_key"]
 
-# KEYS: the client's hash. ARGV: game id, weight, cap, ttl, then the game ids to drop.
-# Returns nil when admitted, else the total held (as a string).
+# KEYS: the client's hash. ARGV: game id, weight, cap, ttl, now, then the game ids to
+# drop. Returns nil when admitted, else the total held (as a string).
 ADMIT = """
-for i = 5, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
+for i = 6, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
 local total = 0
-for _, w in ipairs(redis.call('HVALS', KEYS[1])) do total = total + tonumber(w) end
+for _, w in ipairs(redis.call('HVALS', KEYS[1])) do
+  total = total + tonumber(string.match(w, '^[^|]+'))
+end
 if total + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return tostring(total) end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '|' .. ARGV[5])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 return false
 """
@@ -35,12 +38,16 @@ class RedisLoads(LoadStore):
         self.connection = connection
         self._admit = connection.client.register_script(ADMIT)
 
-    def held(self, client: str) -> dict[str, float]:
+    def held(self, client: str) -> dict[str, tuple[float, float]]:
         raw = self.connection.run(lambda: self.connection.client.hgetall(load_key(client)))
-        return {k.decode(): float(v) for k, v in raw.items()}
+        out = {}
+        for key, value in raw.items():
+            weight, _, at = value.decode().partition("|")
+            out[key.decode()] = (float(weight), float(at or 0))
+        return out
 
     def admit(self, client: str, game_id: str, weight: float, cap: float,
-              drop: Sequence[str], ttl_seconds: int) -> float | None:
+              drop: Sequence[str], ttl_seconds: int, now: float) -> float | None:
         total = self.connection.run(lambda: self._admit(
-            keys=[load_key(client)], args=[game_id, weight, cap, ttl_seconds, *drop]))
+            keys=[load_key(client)], args=[game_id, weight, cap, ttl_seconds, now, *drop]))
         return None if total is None else float(total)

@@ -68,11 +68,11 @@ return 1
 """
 
 
-# KEYS: queue, computed, aside. ARGV: game id, why (JSON).
+# KEYS: queue, aside. ARGV: game id, why (JSON). The computation, if any, is kept: a
+# retry applies the same numbers to the accounts that have not had them.
 _SET_ASIDE = """
 redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 """
 
 # KEYS: aside, queue, seq, wake. ARGV: game id. Back on the queue's end: 1, or 0 if it
@@ -153,7 +153,7 @@ class RedisRatings(RatingStore):
 
     def set_aside(self, game_id: str, why: str, now: float) -> None:
         note = orjson.dumps({"why": why, "at": now})
-        self.connection.run(lambda: self._set_aside(keys=[_QUEUE, _COMPUTED, _ASIDE],
+        self.connection.run(lambda: self._set_aside(keys=[_QUEUE, _ASIDE],
                                                     args=[game_id, note]))
 
     def aside(self) -> dict[str, dict[str, Any]]:
