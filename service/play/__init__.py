@@ -47,7 +47,7 @@ from .challenges import (
     open_challenge,
     read_challenge,
 )
-from .commit import Change, Committed, Step, commit, next_visit, with_clock
+from .commit import Change, Committed, Step, commit, with_clock
 from .credentials import (
     account_credential,
     authenticate,
@@ -107,10 +107,11 @@ from .games import (
     may_act,
     seat_of,
 )
+from .jobs import visit
 from .ladder import join_ladder, ladder_view, leave_ladder
 from .loads import LoadLimit, admit_bot_game, bot_game_weight
 from .lobby import MAX_PAGE, PRUNE_GRACE_SECONDS, LobbyPage, lobby_page, prune_listing
-from .moves import LEASE_SECONDS, due, service_move, visit
+from .moves import LEASE_SECONDS, due, service_move
 from .mygames import my_games
 from .ratings import board, history, ratings_of
 from .records import game_record, view_at
@@ -147,6 +148,7 @@ from .tournaments import (
     tournaments_page,
 )
 from .views import game_view, game_view_bytes
+from .visits import next_visit
 from .waits import changed_from, events_when, on_turn, view_when
 from .webhooks import WEBHOOK_TYPES, queue_webhooks, rotate_webhook_secret, set_webhook
 

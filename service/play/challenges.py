@@ -20,8 +20,8 @@ Every change is one compare-and-set of the challenge
 seat start one game, and an accept racing a cancel wins or loses whole. What each side
 hears goes through :func:`.notes.tell` (``challenge``, ``challenge_declined``,
 ``challenge_canceled``; ``game_started`` comes from the game itself). Expiry and the
-start of a game whose accepting request died are the move workers' (a schedule member
-``challenge:<id>``, :func:`visit_challenge`), never a read's.
+start of a game whose accepting request died are the move workers' (a :class:`~service.storage.ChallengeVisit`
+job, :func:`visit_challenge`), never a read's.
 """
 
 from __future__ import annotations
@@ -38,11 +38,13 @@ from service.engine.serialize import rules_from_json
 from service.storage import (
     Account,
     Challenge,
+    ChallengeVisit,
     GameExistsError,
     Lease,
     Stores,
     UnknownGameError,
     folded,
+    member_of,
 )
 from service.verify.record import instant
 
@@ -59,8 +61,7 @@ from .loads import LoadLimit
 from .notes import tell
 from .ratings import check_pairs
 
-__all__ = ["CHALLENGE_DEFAULT_SECONDS", "CHALLENGE_MAX_SECONDS", "CHALLENGE_MEMBER",
-           "CHALLENGE_TURN_SECONDS", "MAX_OPEN_CHALLENGES", "MAX_TURN_SECONDS",
+__all__ = ["CHALLENGE_DEFAULT_SECONDS", "CHALLENGE_MAX_SECONDS", "CHALLENGE_TURN_SECONDS", "MAX_OPEN_CHALLENGES", "MAX_TURN_SECONDS",
            "accept_challenge", "cancel_challenge", "challenge_json", "decline_challenge",
            "my_challenges", "open_challenge", "read_challenge", "visit_challenge"]
 
@@ -75,8 +76,6 @@ CHALLENGE_MAX_SECONDS = 7 * 86_400
 MAX_OPEN_CHALLENGES = 20
 #: A challenge's answered state is kept this long, for its challenger to read.
 KEPT_AFTER_SECONDS = 7 * 86_400
-#: The schedule member of a challenge (game ids never hold a colon).
-CHALLENGE_MEMBER = "challenge:"
 #: How soon the workers start a game whose accepting request may have died.
 START_GRACE_SECONDS = 5.0
 
@@ -156,7 +155,8 @@ def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
     stores.challenges.create(challenge, expires_in + KEPT_AFTER_SECONDS)
     for handle in _humans(challenge):
         stores.challenges.index(handle, challenge["challenge_id"], challenge["expires"])
-    stores.schedule.plan(CHALLENGE_MEMBER + challenge["challenge_id"], challenge["expires"])
+    stores.schedule.plan(member_of(ChallengeVisit(challenge["challenge_id"])),
+                         challenge["expires"])
     for handle in handles:
         if handle not in BOTS:
             tell(stores, handle, [_note(challenge, "challenge",
@@ -210,7 +210,8 @@ def accept_challenge(stores: Stores, account: Account, challenge_id: str,
     challenge = _settle(stores, account, challenge_id, "accepted", step)
     if challenge["status"] == "accepted" and challenge["game_id"] is not None:
         # planned first: if this request dies before the game exists, a worker starts it
-        stores.schedule.plan(CHALLENGE_MEMBER + challenge_id, time.time() + START_GRACE_SECONDS)
+        stores.schedule.plan(member_of(ChallengeVisit(challenge_id)),
+                             time.time() + START_GRACE_SECONDS)
         try:
             _start(stores, challenge, load)
         except TooManyBotGamesError:
@@ -292,10 +293,9 @@ def _start(stores: Stores, challenge: Challenge, load: LoadLimit | None) -> None
         stores.challenges.unindex(handle, challenge["challenge_id"])
 
 
-def visit_challenge(stores: Stores, lease: Lease, now: float) -> None:
+def visit_challenge(stores: Stores, lease: Lease, challenge_id: str, now: float) -> None:
     """A move worker's visit of a challenge: expire it when due unanswered, or start the
     game of an accepted one whose accepting request did not (it died); then release it."""
-    challenge_id = lease.key.removeprefix(CHALLENGE_MEMBER)
     challenge = stores.challenges.load(challenge_id)
     if challenge is not None and challenge["status"] == "accepted":
         try:

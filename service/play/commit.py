@@ -6,33 +6,36 @@ A player's action, a claim, a rematch ask and the service's own move are each a 
 step (:mod:`.games`, :mod:`.rematch`, :mod:`.moves`); :func:`commit` is the loop they
 share. It runs the step on a fresh load, sets the turn clock (:func:`with_clock`), saves
 with the version check (the record of a finishing move and an idempotent reply in the
-same atomic write), re-runs the step on the newer game when another writer won the race
-(or answers 412 when the caller named a version with ``If-Match``), and then runs every
-after-save effect in one list (:func:`_after_save`): the lobby, the move workers'
-schedule, the metrics. The save script itself publishes the new version, which wakes
-every waiter of the game. Nothing else in the service writes a game, and a read never
-does.
+same atomic write, with the change's events: the outbox of what it causes), re-runs the
+step on the newer game when another writer won the race (or answers 412 when the caller
+named a version with ``If-Match``), then plans the game's next visit and runs what the
+change causes beyond the game from its events (:func:`.effects.run_effects`: account
+notes, webhooks, the lobby, the rating queue, tournaments). The save script itself
+publishes the new version, which wakes every waiter of the game. Nothing else in the
+service writes a game, and a read never does.
 
 Why the schedule is written before the save as well as after: only a move worker makes
-the service's moves, so a game whose next move is the service's must be on the schedule
-whatever happens to this process. The plan after the save makes the visit due and wakes
-a worker, once the move it is to answer is stored. The plan before it is the safety net
-for a process lost between its save and that plan, and is made :data:`SAFETY_SECONDS`
-later than the visit: a worker that took it at once could read the game before the save
-lands, find nothing due and drop the visit, and the move would then wait for nobody. A
-plan only ever brings a visit forward (:meth:`~service.storage.Schedule.plan`), so a plan
-for a save that then loses its race costs one wasted visit, never a lost one.
+the service's moves, and only its visit of the game runs the effects a lost process
+left, so a game whose next move is the service's, or whose change owes effects, must be
+on the schedule whatever happens to this process. The plan after the save makes the
+visit due and wakes a worker, once the move it is to answer is stored. The plan before
+it is the safety net for a process lost between its save and that plan (or its
+effects), and is made :data:`SAFETY_SECONDS` later: a worker that took it at once could
+read the game before the save lands, find nothing due and drop the visit, and the move
+would then wait for nobody. A plan only ever brings a visit forward
+(:meth:`~service.storage.Schedule.plan`), so a plan for a save that then loses its race
+costs one wasted visit, never a lost one.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from service import metrics
 from service.engine import Event, GameState, opening_events
-from service.engine.seats import played_by_service
 from service.storage import (
     GameRecord,
     Lease,
@@ -40,17 +43,18 @@ from service.storage import (
     Stores,
     VersionConflictError,
 )
-from service.tournaments.ids import TOURNAMENT_MEMBER, tournament_of
 
+from .effects import owes_effects, run_effects
 from .errors import GameBusyError, PreconditionFailedError
 from .loads import lane_of
 from .lobby import best_effort
-from .notes import account_effects
-from .ratings import RATING_MEMBER, queue_rating
 from .records import finishing_record
+from .visits import next_visit, plan_visit
 
 __all__ = ["MAX_ATTEMPTS", "Change", "Committed", "Step", "commit", "create", "next_visit",
            "with_clock"]
+
+log = logging.getLogger("three_thirteen.commit")
 
 #: Without If-Match, a step that lost a race is run again on the newer game this many
 #: times before the service gives up with 409 version_conflict (never reached in
@@ -102,19 +106,6 @@ def with_clock(old: GameState | None, new: GameState, now: float,
     return new
 
 
-def next_visit(record: GameRecord, now: float) -> float | None:
-    """When a move worker must next look at the game: now while the service owes it a
-    move (a bot's, the stand-in's), at the turn's deadline while a player's clock runs,
-    else never (over, waiting for seats, or a player's turn without a clock)."""
-    state = record.state
-    seat = state.current_seat
-    if state.finished or record.open_seats or seat is None:
-        return None
-    if played_by_service(state, seat):
-        return now
-    return state.turn_deadline
-
-
 def commit(
     stores: Stores,
     game_id: str,
@@ -144,13 +135,10 @@ def commit(
         hashes = change.token_hashes or before.token_hashes
         started = bool(before.open_seats) and None not in hashes  # the last seat claimed
         state = with_clock(before.state, change.state, now, started=started)
-        after = GameRecord(game_id, state, hashes, before.created_at)
+        after = GameRecord(game_id, state, hashes, before.created_at, before.handled)
         reply = render_reply(after, change.seat) if render_reply and reply_key else None
-        if lease is None:  # before the save: a process lost now loses no move
-            _plan(stores, after, now, later=SAFETY_SECONDS)
-        if _rated_end(before, after):  # nor a rating (the visit queues it once)
-            stores.schedule.plan(RATING_MEMBER + game_id, now + SAFETY_SECONDS)
-        _plan_tournament(stores, before, after, now, later=SAFETY_SECONDS)
+        if lease is None:  # before the save: a process lost now loses no move, no effect
+            _plan_safety(stores, after, change.events, now)
         try:
             earlier = stores.games.save(
                 game_id, before.state.version, state, change.events,
@@ -165,7 +153,8 @@ def commit(
             continue
         if earlier is not None:
             return Committed(None, None, earlier, replayed=True)
-        _after_save(stores, before, after, change.events, lease, now)
+        _count(before, after, change.events)
+        _after_save(stores, after, lease, now)
         return Committed(after, change.seat, reply)
     raise GameBusyError("the game kept changing; reload it and try again")
 
@@ -180,72 +169,55 @@ def create(stores: Stores, game_id: str, state: GameState,
     now = clock()
     if None not in token_hashes:
         state = with_clock(None, state, now, started=True)
-    record = GameRecord(game_id, state, token_hashes, now)
+    record = GameRecord(game_id, state, token_hashes, now, handled=0)
+    events = opening_events(state)
     if listed and announced:  # listed before it exists: a listing is a hint readers check
         stores.lobby.list_game(game_id, "open" if record.open_seats else "in_progress", now)
     if announced:
-        _plan(stores, record, now, later=SAFETY_SECONDS)
-    stores.games.create(game_id, state, token_hashes, opening_events(state))
+        _plan_safety(stores, record, events, now)
+    stores.games.create(game_id, state, token_hashes, events)
     if announced:
-        _plan(stores, record, now)
-        if state.accounts:
-            best_effort("accounts", lambda: account_effects(stores, None, record, now))
+        plan_visit(stores, record, now)
+        _fast_path(stores, record, now)
     return record
 
 
-def _plan(stores: Stores, record: GameRecord, now: float, later: float = 0.0) -> None:
-    at = next_visit(record, now)
-    if at is not None:  # on the lane of its bots (fixed by its seats: one lane for life)
-        stores.schedule.plan(record.game_id, at + later, lane_of(record.state.bots))
+def _plan_safety(stores: Stores, record: GameRecord, events: list[Event], now: float) -> None:
+    """The game's visit, planned before its save :data:`SAFETY_SECONDS` after it is due
+    (its next move or clock), or after now when only its effects are owed."""
+    if owes_effects(record, events):
+        seat = record.state.current_seat
+        lane = lane_of(record.state.bots)
+        stores.schedule.plan(record.game_id, now + SAFETY_SECONDS, lane)
+        if seat is None or record.state.finished:
+            return
+    plan_visit(stores, record, now, later=SAFETY_SECONDS)
 
 
-def _plan_tournament(stores: Stores, before: GameRecord, after: GameRecord, now: float,
-                     later: float = 0.0) -> None:
-    """A tournament's game that this change finishes: its tournament's visit (which keeps
-    the result and may pair the next round), planned as a game's own visit is: before
-    the save as a safety net, and after it, due now."""
-    tournament = tournament_of(after.game_id)
-    if tournament is not None and after.state.finished and not before.state.finished:
-        stores.schedule.plan(TOURNAMENT_MEMBER + tournament, now + later)
+def _after_save(stores: Stores, after: GameRecord, lease: Lease | None, now: float) -> None:
+    """The game's next visit planned (unless a move worker holds it: it plans the next
+    itself) and the change's effects run: a request's failure is logged and left to the
+    visit planned before its save; a worker's raises, so its visit comes due again."""
+    if lease is not None:
+        run_effects(stores, after.game_id, now, after)
+        return
+    best_effort("schedule", lambda: plan_visit(stores, after, now))
+    _fast_path(stores, after, now)
 
 
-def _after_save(stores: Stores, before: GameRecord, after: GameRecord, events: list[Event],
-                lease: Lease | None, now: float) -> None:
-    """Every effect of a saved change beyond the game's own keys, each from the change
-    itself. The indexes across games are hints their readers check, so a failed write
-    here is logged and the request goes on (:func:`.lobby.best_effort`); the schedule
-    was planned before the save already."""
-    game_id = after.game_id
-    if before.open_seats and not after.open_seats:  # full: from open games to those played
-        best_effort("claim", lambda: stores.lobby.relist_game(game_id, "open", "in_progress"))
-    rematch = after.state.rematch_game
-    if rematch is not None and before.state.rematch_game is None:  # announced: now visible
-        best_effort("rematch", lambda: _announce(stores, rematch, now))
+def _fast_path(stores: Stores, record: GameRecord, now: float) -> None:
+    """Run a change's effects in the request that saved it: any failure (Redis away, a
+    handler's bug) is logged, and the game's visit, planned before the save, runs them."""
+    try:
+        run_effects(stores, record.game_id, now, record)
+    except Exception:
+        log.exception("the effects of game %s are left to its visit", record.game_id)
+
+
+def _count(before: GameRecord, after: GameRecord, events: list[Event]) -> None:
+    """This process's metrics of the change (counted where it was saved)."""
     if after.state.finished and not before.state.finished:
         metrics.GAMES_FINISHED.inc()
-        if _rated_end(before, after):
-            best_effort("rating", lambda: queue_rating(stores, game_id, now))
-        best_effort("finish", lambda: stores.lobby.relist_game(game_id, "in_progress", None))
-        best_effort("tournament", lambda: _plan_tournament(stores, before, after, now))
     for event in events:
         if event.type in metrics.ACTION_EVENTS:
             metrics.ACTIONS_BY_TYPE[metrics.ACTION_EVENTS[event.type]].inc()
-    if lease is None:
-        best_effort("schedule", lambda: _plan(stores, after, now))
-    if after.state.accounts:
-        best_effort("accounts", lambda: account_effects(stores, before, after, now))
-
-
-def _rated_end(before: GameRecord, after: GameRecord) -> bool:
-    """The change finishes a rated game (one to queue for the rating workers)."""
-    return after.state.rated and after.state.finished and not before.state.finished
-
-
-def _announce(stores: Stores, game_id: str, now: float) -> None:
-    """A rematch just announced: on the lobby, and its first visit planned (a rematch made
-    for a request that lost its race is never announced, so nobody plays it)."""
-    record = stores.games.load(game_id)
-    stores.lobby.list_game(game_id, "open" if record.open_seats else "in_progress", now)
-    _plan(stores, record, now)
-    if record.state.accounts:
-        account_effects(stores, None, record, now)

@@ -18,12 +18,12 @@ import hashlib
 import hmac
 import secrets
 
-from service.storage import Account, Stores, folded
+from service.storage import Account, GameRecord, Stores, folded
 
 from .errors import AuthError
 
 __all__ = ["ACCOUNT_PREFIX", "account_credential", "authenticate", "hash_token", "identify",
-           "is_account_key", "new_key"]
+           "is_account_key", "new_key", "seat_of", "seat_of_digest"]
 
 ACCOUNT_PREFIX = "account:"
 
@@ -66,3 +66,23 @@ def identify(stores: Stores, bearer: str | None) -> str | None:
     if is_account_key(bearer):
         return account_credential(authenticate(stores, bearer).handle)
     return hash_token(bearer)
+
+
+def seat_of(record: GameRecord, who: str | None) -> int | None:
+    """The seat the credential ``who`` holds (:mod:`.credentials`); ``None`` without one
+    (a spectator)."""
+    if who is None:
+        return None
+    return seat_of_digest(record, who)
+
+
+def seat_of_digest(record: GameRecord, who: str) -> int:
+    """The seat held by the credential ``who`` (:class:`AuthError` if none)."""
+    seat = None
+    for s, stored in enumerate(record.token_hashes):
+        # compare_digest on every seat: the time taken does not reveal which one matched
+        if stored is not None and hmac.compare_digest(stored, who):
+            seat = s
+    if seat is None:
+        raise AuthError("this token belongs to no seat of this game")
+    return seat

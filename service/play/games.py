@@ -11,7 +11,6 @@ every after-save effect; versions, events and who may move a seat are the engine
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -27,7 +26,7 @@ from service.verify.table import seal
 
 from .admission import Admission, Agreed, Seat, Table, admit, agreed_by_key
 from .commit import MAX_ATTEMPTS, Change, Step, commit, create
-from .credentials import account_credential, hash_token
+from .credentials import account_credential, hash_token, seat_of, seat_of_digest
 from .errors import (
     AlreadySeatedError,
     AuthError,
@@ -59,26 +58,6 @@ __all__ = [
 def etag(version: int) -> str:
     """The ``ETag`` of a version (docs/api.md: the plain version, whoever asks)."""
     return f'"{version}"'
-
-
-def seat_of(record: GameRecord, who: str | None) -> int | None:
-    """The seat the credential ``who`` holds (:mod:`.credentials`); ``None`` without one
-    (a spectator)."""
-    if who is None:
-        return None
-    return seat_of_digest(record, who)
-
-
-def seat_of_digest(record: GameRecord, who: str) -> int:
-    """The seat held by the credential ``who`` (:class:`AuthError` if none)."""
-    seat = None
-    for s, stored in enumerate(record.token_hashes):
-        # compare_digest on every seat: the time taken does not reveal which one matched
-        if stored is not None and hmac.compare_digest(stored, who):
-            seat = s
-    if seat is None:
-        raise AuthError("this token belongs to no seat of this game")
-    return seat
 
 
 #: What stands for a token hash on a bot seat: claimed, and no sha256 digest equals it.

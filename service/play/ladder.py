@@ -3,7 +3,7 @@ games with a clock, against each other and against the reference bots, whose fix
 ratings anchor the scale (:mod:`service.ratings.anchors`; docs/ratings.md).
 
 Pairing is a move worker's job: a preset's ladder is a visit on the move workers'
-schedule (``ladder:<preset>``), so one worker at a time pairs it (the visit's lease), every
+schedule (a :class:`~service.storage.LadderVisit` job), so one worker at a time pairs it (the visit's lease), every
 :data:`LADDER_SECONDS` while it has members. A pass forgets the ladder games that ended,
 counts each member's games still in play against the games at once it asked for, and
 seats every member with room (:func:`pair`): at a table of a size both ends allow, with
@@ -31,21 +31,19 @@ from typing import Any
 from service.bots import BOTS
 from service.core.rules import preset_rules
 from service.ratings import anchor
-from service.storage import Account, Lease, Stores, UnknownGameError
+from service.storage import Account, LadderVisit, Lease, Stores, UnknownGameError, member_of
 
 from .admission import DAY, RATED_PAIR_LIMIT, Agreed, agreed_on_ladder, pair_name
 from .errors import InvalidLadderEntryError, LadderForBotsError, PlayError
 from .games import create_game
 from .ratings import SYSTEM, known_preset
 
-__all__ = ["ANCHOR_GAMES_AT_ONCE", "LADDER_MEMBER", "LADDER_SECONDS", "LADDER_TURN_SECONDS",
+__all__ = ["ANCHOR_GAMES_AT_ONCE", "LADDER_SECONDS", "LADDER_TURN_SECONDS",
            "MAX_GAMES_AT_ONCE", "Candidate", "join_ladder", "ladder_view", "leave_ladder",
            "pair", "visit_ladder"]
 
 log = logging.getLogger("three_thirteen.ladder")
 
-#: The schedule member of a preset's ladder (its pairing passes).
-LADDER_MEMBER = "ladder:"
 #: Between two pairing passes of a preset's ladder.
 LADDER_SECONDS = 2.0
 #: A ladder game's turn clock: a bot that does not answer in a minute loses the turn.
@@ -152,7 +150,7 @@ def join_ladder(stores: Stores, account: Account, preset: str, min_players: int,
     entry = {"min_players": min_players, "max_players": max_players,
              "games_at_once": games_at_once, "joined": now}
     stores.ladder.join(preset, account.handle, entry)
-    stores.schedule.plan(LADDER_MEMBER + preset, now)
+    stores.schedule.plan(member_of(LadderVisit(preset)), now)
     return entry
 
 
@@ -189,11 +187,10 @@ def _over(stores: Stores, game_id: str) -> bool:
         return True
 
 
-def visit_ladder(stores: Stores, lease: Lease, now: float,
+def visit_ladder(stores: Stores, lease: Lease, preset: str, now: float,
                  rng: random.Random | None = None) -> list[str]:
-    """A pairing pass of the ladder of ``lease`` (``ladder:<preset>``): the games it
+    """A pairing pass of ``preset``'s ladder (the job of ``lease``): the games it
     created. Released with the next pass while the ladder has members."""
-    preset = lease.key.removeprefix(LADDER_MEMBER)
     playing = stores.ladder.playing(preset)
     over = [game_id for game_id in playing if _over(stores, game_id)]
     stores.ladder.ended(preset, over)

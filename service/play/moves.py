@@ -33,16 +33,13 @@ from service.bots import BOTS, decide, decision_seed
 from service.engine import apply, view
 from service.engine.seats import SERVICE, STAND_IN, played_by_service, player_of, time_out
 from service.storage import GameRecord, Lease, Stores, UnknownGameError
-from service.tournaments.ids import TOURNAMENT_MEMBER
 
-from .challenges import CHALLENGE_MEMBER, visit_challenge
-from .commit import Change, Step, commit, next_visit
-from .ladder import LADDER_MEMBER, visit_ladder
+from .commit import Change, Step, commit
+from .effects import run_effects
 from .loads import lane_of
-from .ratings import RATING_MEMBER, queue_rating
-from .tournament_rounds import visit_tournament
+from .visits import next_visit
 
-__all__ = ["LEASE_SECONDS", "NothingDue", "due", "service_move", "visit"]
+__all__ = ["LEASE_SECONDS", "NothingDue", "due", "service_move", "visit_game"]
 
 log = logging.getLogger(__name__)
 
@@ -91,29 +88,15 @@ def service_move(stores: Stores, now: float) -> Step:
     return step
 
 
-def visit(stores: Stores, lease: Lease,
-          clock: Callable[[], float] = time.time) -> GameRecord | None:
-    """Make the one move the game of ``lease`` owes now, if any, and release it with its
-    next visit; the game as that move saved it (``None``: nothing was due). A
-    challenge's visit (its expiry, or the start of its game) is :func:`visit_challenge`'s,
-    a tournament's (its start, the next round) :func:`visit_tournament`'s, a ladder's (a
-    pairing pass) :func:`visit_ladder`'s; a finished rated game's is the safety net of its
-    rating (:func:`.ratings.queue_rating`: queued once, whoever asks first)."""
-    if lease.key.startswith(CHALLENGE_MEMBER):
-        visit_challenge(stores, lease, clock())
-        return None
-    if lease.key.startswith(TOURNAMENT_MEMBER):
-        visit_tournament(stores, lease, clock())
-        return None
-    if lease.key.startswith(LADDER_MEMBER):
-        visit_ladder(stores, lease, clock())
-        return None
-    if lease.key.startswith(RATING_MEMBER):
-        queue_rating(stores, lease.key.removeprefix(RATING_MEMBER), clock())
-        stores.schedule.release(lease, None)
-        return None
+def visit_game(stores: Stores, lease: Lease, game_id: str,
+               clock: Callable[[], float] = time.time) -> GameRecord | None:
+    """Run what the game's last change left of its effects (a process lost between its
+    save and them: :mod:`.effects`), make the one move the game owes now, if any, and
+    release it with its next visit; the game as that move saved it (``None``: nothing
+    was due)."""
     try:
-        committed = commit(stores, lease.key, service_move(stores, clock()), lease=lease,
+        run_effects(stores, game_id, clock())  # what a lost process left of its change
+        committed = commit(stores, game_id, service_move(stores, clock()), lease=lease,
                            clock=clock)
     except NothingDue as nothing:
         _release(stores, lease, nothing.record, clock())

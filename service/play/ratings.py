@@ -32,7 +32,6 @@ __all__ = [
     "BOARD_DEVIATION",
     "PROVISIONAL_DEVIATION",
     "RATED_PAIR_LIMIT",
-    "RATING_MEMBER",
     "SYSTEM",
     "board",
     "check_pairs",
@@ -55,8 +54,6 @@ PROVISIONAL_DEVIATION = 110.0
 BOARD_DEVIATION = 75.0
 #: ... and a rated game within this many days.
 BOARD_ACTIVE_DAYS = 30.0
-#: The schedule member of a finished rated game's safety visit (:func:`queue_rating`).
-RATING_MEMBER = "rate:"
 _DAY = 86_400.0
 
 
@@ -74,7 +71,7 @@ def _rating(stored: dict[str, Any]) -> Rating:
 
 def queue_rating(stores: Stores, game_id: str, now: float) -> None:
     """Queue a just-finished rated game for the rating workers (once, whoever asks: the
-    finishing request, then the move worker's safety visit planned before its save)."""
+    game's effects, run by the finishing request or by the game's visit)."""
     stores.ratings.enqueue(game_id, now)
 
 

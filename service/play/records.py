@@ -25,6 +25,7 @@ from service.engine import Event, GameState
 from service.storage import GameRecord, GameStore, Stores, UnknownGameError
 from service.verify import RECORD_FORMAT, build_record, state_at
 
+from .credentials import seat_of
 from .errors import GameNotFinishedError, RecordNotReplayableError, VersionNotRecordedError
 from .views import game_view_bytes
 
@@ -49,8 +50,8 @@ def finishing_record(games: GameStore, before: GameRecord, new: GameState,
     else None.
 
     Its ``finished_at`` is ``now`` to the millisecond, the instant the accounts' finished
-    indexes file the game under (:func:`.notes.account_effects`, with the same ``now``), so
-    an export's ``since``/``until`` and its order agree with the records it sends."""
+    indexes file the game under (:func:`.effects.tell_finished` reads it back), so an
+    export's ``since``/``until`` and its order agree with the records it sends."""
     if not any(e.type == "game_finished" for e in events):
         return None
     log = [*games.all_events(before.game_id), *events]
@@ -94,8 +95,6 @@ def view_at(stores: Stores, game_id: str, who: str | None,
         raise VersionNotRecordedError(
             f"this game's record has versions 0 to {record['versions']}",
             versions=record["versions"])
-    from .games import seat_of  # here: games saves with finishing_record, so imports this
-
     if record.get("format") != RECORD_FORMAT:
         raise RecordNotReplayableError(
             f"this game's record is of format {record.get('format')!r}, which this service "

@@ -15,7 +15,9 @@ account's and has a clock, and meets rated seeks only (``rated`` is part of the 
 so a rated game's every seat is an account and it has a clock, as ratings require.
 
 Matching is one atomic step of the seek board; the game is then created by the request
-that matched, or by the first of its seekers to find it missing. A seek held by a
+that matched, which first plans a move worker's visit of the match
+(:class:`~service.storage.SeekVisit`): if the request dies before the game exists, the
+worker creates it. A seek reads ``matched`` once its game exists, and no read writes. A seek held by a
 connection ends when that connection closes, and is never matched after the close
 (:mod:`.seek_holds`). A game from matchmaking is never seeded by anyone (its seed is a
 fresh secret) and is listed in the lobby's ``in_progress`` games, to watch.
@@ -41,10 +43,13 @@ from service.storage import (
     Account,
     GameExistsError,
     Hold,
+    Lease,
     Matching,
     SeekEntry,
+    SeekVisit,
     Stores,
     UnknownGameError,
+    member_of,
 )
 
 from .admission import agreed_in_seek
@@ -69,11 +74,15 @@ from .seek_holds import (
     quiet_wait,
 )
 
-__all__ = ["SEEK_TURN_SECONDS", "Seek", "cancel_seek", "open_seek", "seek_status",
-           "stream_holds", "wait_for_match"]
+__all__ = ["SEEK_TURN_SECONDS", "START_GRACE_SECONDS", "Seek", "cancel_seek", "open_seek",
+           "seek_status", "stream_holds", "visit_seek", "wait_for_match"]
 
 #: A seek's turn clock unless it names one (a challenge's default too).
 SEEK_TURN_SECONDS = 60
+#: How soon a move worker creates a match's game when its matching request died.
+START_GRACE_SECONDS = 5.0
+#: How often a wait looks for such a game (a rare path: its matcher died).
+MADE_LOOK_SECONDS = 0.25
 
 _SEEK_ID = re.compile(r"([0-9a-f]{16})\.([2-8])\.([A-Za-z0-9_-]{32})")
 
@@ -172,9 +181,12 @@ def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
 
 
 def _follow_up(stores: Stores, pool: str, game_id: str, matching: Matching) -> None:
-    """After a step of the board: create the game it matched, and wake the streams that
-    hold seeks of a group waiting for them to look."""
+    """After a step of the board: create the game it matched (its worker's visit planned
+    first: if this process dies before the game exists, a move worker creates it), and
+    wake the streams that hold seeks of a group waiting for them to look."""
     if matching.matched:
+        stores.schedule.plan(member_of(SeekVisit(pool, game_id)),
+                             time.time() + START_GRACE_SECONDS)
         _create(stores, pool, game_id)
     for handle in sorted(set(matching.wake)):
         stores.accounts.wake(handle)
@@ -192,6 +204,17 @@ def _create(stores: Stores, pool: str, game_id: str) -> None:
                     token_hashes=record["ths"], game_id=game_id, accounts=accounts,
                     turn_seconds=record.get("turn_seconds"), rated=bool(record.get("rated")),
                     agreed=agreed_in_seek(record["ths"]))
+
+
+def visit_seek(stores: Stores, lease: Lease, pool: str, game_id: str) -> None:
+    """A move worker's visit of a match: create its game if the request that matched did
+    not (it died); then release it."""
+    try:
+        stores.games.load(game_id)
+    except UnknownGameError:
+        with contextlib.suppress(UnknownSeekError):  # its record expired: nothing to make
+            _create(stores, pool, game_id)
+    stores.schedule.release(lease, None)
 
 
 def _owned(record: dict[str, Any], who: str | None) -> None:
@@ -215,23 +238,28 @@ def _read(stores: Stores, seek_id: str, who: str | None,
         raise UnknownSeekError("there is no seek with this id (or it expired)")
     _owned(record, who)
     clock, rated = record.get("t"), bool(record.get("r"))
-    if "game" not in record:
-        return Seek(seek_id, "waiting", record["name"], players, expires, clock, rated,
-                    token=token), entry
-    game_id = record["game"]
+    if "game" in record and _exists(stores, record["game"]):
+        return Seek(seek_id, "matched", record["name"], players, None, clock, rated,
+                    record["game"], record["seat"], token), entry
+    # not matched, or matched by a request that died before it made the game: a move
+    # worker makes it within START_GRACE_SECONDS (a read never writes)
+    return Seek(seek_id, "waiting", record["name"], players, expires, clock, rated,
+                token=token), entry
+
+
+def _exists(stores: Stores, game_id: str) -> bool:
     try:
         stores.games.load(game_id)
-    except UnknownGameError:  # the matching request did not get to create it: do it here
-        _create(stores, pool, game_id)
-    return Seek(seek_id, "matched", record["name"], players, None, clock, rated, game_id,
-                record["seat"], token), entry
+    except UnknownGameError:
+        return False
+    return True
 
 
 def seek_status(stores: Stores, seek_id: str, who: str | None,
                 token: str | None = None) -> Seek:
     """The seek now, for its seeker (the bearer of the credential ``who``; its seat
-    ``token``, when it has one, is repeated in the answer); a matched seek's game exists
-    once this returns."""
+    ``token``, when it has one, is repeated in the answer): ``matched`` once its game
+    exists. Reads only."""
     return _read(stores, seek_id, who, token)[0]
 
 
@@ -251,6 +279,11 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
             seek, entry = _read(stores, seek_id, who, token)
             if seek.status != "waiting":
                 return seek
+            if "game" in (entry.record or {}):  # matched; its game is a worker's to make
+                if time.monotonic() >= deadline:
+                    return seek
+                time.sleep(MADE_LOOK_SECONDS)
+                continue
             looked = look_and_hold(stores, pool, key, entry, holder, connection, renewed,
                                    lambda p, g, m: _follow_up(stores, p, g, m))
             if looked is None:  # canceled by the look

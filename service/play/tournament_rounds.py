@@ -1,7 +1,7 @@
 """A tournament's rounds, made by the move workers: its start, each round's pairing and
 games, the results kept from the games' records, its end (:func:`visit_tournament`).
 
-Every pairing and every game is the move workers' (a schedule member ``tournament:<id>``),
+Every pairing and every game is the move workers' (a :class:`~service.storage.TournamentVisit` job),
 never a request's: a start, and the end of each game of the tournament
 (:func:`.commit.commit` plans the visit: :func:`tournament_of` reads the tournament from
 the game's id), bring the visit forward, and the visit pairs the next round when every
@@ -42,7 +42,7 @@ from service.tournaments import (
     round_robin,
     standings,
 )
-from service.tournaments.ids import TOURNAMENT_MEMBER, game_id_for
+from service.tournaments.ids import game_id_for
 
 from .admission import agreed_in_tournament
 from .errors import GameNotFinishedError
@@ -206,12 +206,12 @@ def _finish(stores: Stores, t: dict[str, Any], now: float) -> dict[str, Any]:
     return done
 
 
-def visit_tournament(stores: Stores, lease: Lease, now: float) -> None:
+def visit_tournament(stores: Stores, lease: Lease, tournament_id: str, now: float) -> None:
     """A move worker's visit: start the tournament when due, keep the results of the
     games that ended, pair the next round once the current one is over (creating its
     games), finish it after the last; then release it (the next visit is planned by the
     end of a game, a start, or ``starts_at``)."""
-    t = stores.tournaments.load(lease.key.removeprefix(TOURNAMENT_MEMBER))
+    t = stores.tournaments.load(tournament_id)
     if t is not None and t["status"] == "open":
         due = t["start_asked"] or (t["starts_at"] is not None and t["starts_at"] <= now)
         if not due:

@@ -18,12 +18,11 @@ from typing import Any
 from service.bots import BOTS
 from service.engine.game import check_ends, check_players, check_rated
 from service.engine.serialize import rules_from_json
-from service.storage import Account, Stores, folded
+from service.storage import Account, Stores, TournamentVisit, folded, member_of
 from service.tournaments import (
     Result,
     standings,
 )
-from service.tournaments.ids import TOURNAMENT_MEMBER
 from service.verify.record import instant
 
 from .admission import may_invite
@@ -148,7 +147,7 @@ def create_tournament(stores: Stores, creator: Account, body: dict[str, Any],
         stores.tournaments.index(handle, tid, now + KEPT_SECONDS)
     stores.tournaments.relist("open", tid, now)
     if body["starts_at"] is not None:
-        stores.schedule.plan(TOURNAMENT_MEMBER + tid, body["starts_at"])
+        stores.schedule.plan(member_of(TournamentVisit(tid)), body["starts_at"])
     for handle in t["invited"]:
         tell(stores, handle, [note(t, "tournament_invited", "invited",
                                     creator=creator.handle, system=system, seats=seats,
@@ -228,7 +227,7 @@ def start_tournament(stores: Stores, account: Account, tournament_id: str) -> di
         return current
 
     t = _change(stores, tournament_id, _open_step(account, "started", step))
-    stores.schedule.plan(TOURNAMENT_MEMBER + tournament_id, time.time())
+    stores.schedule.plan(member_of(TournamentVisit(tournament_id)), time.time())
     return t
 
 

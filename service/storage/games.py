@@ -38,6 +38,10 @@ class GameRecord:
     #: Unix seconds (None: a game stored before it was kept); not part of what a game *is*,
     #: so two loads of one game compare equal whoever made them
     created_at: float | None = field(default=None, compare=False)
+    #: the last event whose effects beyond the game have run (``service/play/effects.py``:
+    #: the game's log is their outbox); ``None``: a game stored before it was kept, whose
+    #: effects ran the old way (none are owed)
+    handled: int | None = field(default=None, compare=False)
 
     @property
     def open_seats(self) -> list[int]:
@@ -100,6 +104,12 @@ class GameStore(ABC):
     @abstractmethod
     def load(self, game_id: str) -> GameRecord:
         """The current game; :class:`~.errors.UnknownGameError` if there is none."""
+
+    @abstractmethod
+    def mark_handled(self, game_id: str, seq: int) -> None:
+        """Record that the effects of the game's events up to ``seq`` have run
+        (:attr:`GameRecord.handled`): only ever forward, and nothing for a game that is
+        gone. A new game's cursor starts at 0 (its opening events are owed)."""
 
     @abstractmethod
     def load_many(self, game_ids: Sequence[str]) -> list[GameRecord | None]:

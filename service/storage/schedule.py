@@ -41,6 +41,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .jobs import Job, parse_job
+
 __all__ = ["HEAVY", "LANES", "LIGHT", "Lease", "Schedule"]
 
 #: The lane of every visit but those of games with a searching bot.
@@ -61,6 +63,11 @@ class Lease:
     until: float
     due: float
     lane: str = LIGHT
+
+    @property
+    def job(self) -> Job:
+        """What the key names (:mod:`.jobs`: parsed here, once)."""
+        return parse_job(self.key)
 
 
 class Schedule(ABC):

@@ -1,5 +1,5 @@
-"""Where a tournament's games and visits are named: the game ids (the tournament's id, the
-round and the table, so a re-visit never creates a game twice) and the schedule member.
+"""Where a tournament's games are named: the game ids (the tournament's id, the round and
+the table, so a re-visit never creates a game twice).
 
 Here, in the pure package, because the one place a game is committed
 (:mod:`service.play.commit`) reads a finished game's tournament from its id to plan the
@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ID_LENGTH", "TOURNAMENT_MEMBER", "game_id_for", "tournament_of"]
+__all__ = ["ID_LENGTH", "game_id_for", "tournament_of"]
 
-#: The schedule member of a tournament (game ids never hold a colon).
-TOURNAMENT_MEMBER = "tournament:"
 #: A tournament's id: 12 URL-safe characters (``secrets.token_urlsafe(9)``).
 ID_LENGTH = 12
 #: A tournament's game id: its tournament's id, ``-r<round>-t<table>``. Every other game

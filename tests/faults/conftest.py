@@ -74,8 +74,10 @@ class RedisProcess:
 class Gunicorn:
     """``gunicorn -c deploy/gunicorn.conf.py`` with 2 workers on ``redis_url``."""
 
-    def __init__(self, redis_url: str, **settings: str) -> None:
-        """``settings``: environment variables that override the ones below."""
+    def __init__(self, redis_url: str, app: str = "service.app:create_app()",
+                 **settings: str) -> None:
+        """``settings``: environment variables that override the ones below; ``app``:
+        the WSGI app gunicorn loads (a test's own, with a fault built in)."""
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {
@@ -97,8 +99,7 @@ class Gunicorn:
             **settings,
         }
         self.proc = subprocess.Popen(
-            [str(Path(sys.prefix) / "bin" / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-             "service.app:create_app()"],
+            [str(Path(sys.prefix) / "bin" / "gunicorn"), "-c", "deploy/gunicorn.conf.py", app],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
         )
         wait_until(lambda: requests.get(f"{self.base}/healthz", timeout=1).ok, 30, "gunicorn")

@@ -16,7 +16,6 @@ from service.play.credentials import account_credential
 from service.play.errors import InvalidLadderEntryError, LadderForBotsError, UnknownPresetError
 from service.play.ladder import (
     ANCHOR_GAMES_AT_ONCE,
-    LADDER_MEMBER,
     LADDER_SECONDS,
     LADDER_TURN_SECONDS,
     Candidate,
@@ -26,7 +25,7 @@ from service.play.ladder import (
     pair,
     visit_ladder,
 )
-from service.storage import Lease, Stores
+from service.storage import LadderVisit, Lease, Stores, member_of
 
 
 def bot(stores: Stores, handle: str):  # type: ignore[no-untyped-def]
@@ -37,8 +36,8 @@ def ladder_pass(stores: Stores, preset: str = "classic") -> list[str]:
     """One pairing pass, as the move worker holding the ladder's visit makes it (the
     schedule also holds the games' own visits: the bots' moves, not made here)."""
     now = time.time()
-    return visit_ladder(stores, Lease(LADDER_MEMBER + preset, now + 30, now), now,
-                        random.Random(1))
+    return visit_ladder(stores, Lease(member_of(LadderVisit(preset)), now + 30, now), preset,
+                        now, random.Random(1))
 
 
 def test_only_bot_accounts_join_and_their_entry_must_fit_the_preset(stores: Stores) -> None:
@@ -140,8 +139,8 @@ def test_a_lone_bot_on_the_ladder_keeps_getting_games(stores: Stores) -> None:
     start, games, opponents = time.time(), 0, set()
     for n in range(int(300 / LADDER_SECONDS)):
         now = start + n * LADDER_SECONDS
-        made = visit_ladder(stores, Lease(LADDER_MEMBER + "classic", now + 30, now), now,
-                            random.Random(n))
+        made = visit_ladder(stores, Lease(member_of(LadderVisit("classic")), now + 30, now),
+                            "classic", now, random.Random(n))
         for game_id in made:
             games += 1
             opponents |= set(stores.games.load(game_id).state.names) - {"robo"}

@@ -32,7 +32,7 @@ SHORT = {"preset": "classic", "hand_sizes": [3]}
 
 #: Per store of the bundle: its interface, and the methods that write.
 WRITES: dict[str, tuple[type, set[str]]] = {
-    "games": (GameStore, {"create", "save"}),
+    "games": (GameStore, {"create", "save", "mark_handled"}),
     "replies": (ReplyStore, set()),
     "records": (RecordStore, set()),
     "lobby": (LobbyStore, {"list_game", "relist_game"}),

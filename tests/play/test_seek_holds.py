@@ -24,7 +24,7 @@ from service.play import (
 )
 from service.play.credentials import account_credential, hash_token
 from service.play.seek_holds import LOOK_SECONDS, look_and_hold, new_holder
-from service.play.seeks import _parse
+from service.play.seeks import _follow_up, _parse
 from service.storage import Account, Hold, Stores
 
 TTL = 60.0
@@ -141,9 +141,12 @@ def test_a_group_waits_until_each_holder_has_looked_since_its_newest_seeker_arri
     entry = stores.seeks.get(pool, key)
     settled: list[Any] = []
     look_and_hold(stores, pool, key, entry, holder, Line(), time.monotonic(),
-                  lambda p, g, m: settled.append(m))
-    assert settled and settled[0].matched, "the look completed the group"
-    # the game itself is made by whoever settles the match (here: the test)
+                  lambda p, g, m: settled.append((p, g, m)))
+    assert settled and settled[0][2].matched, "the look completed the group"
+    # the game itself is made by whoever settles the match (here: the test, as a
+    # stream's hold does), not by a read: matched once it exists
+    assert seek_status(stores, bob.seek_id, hash_token(bob.token)).status == "waiting"
+    _follow_up(stores, *settled[0])
     assert seek_status(stores, bob.seek_id, hash_token(bob.token)).status == "matched"
 
 

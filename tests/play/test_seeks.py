@@ -31,11 +31,11 @@ from service.play import (
     wait_for_match,
 )
 from service.play.games import hash_token
-from service.play.seeks import _parse
+from service.play.seeks import START_GRACE_SECONDS, _parse
 from service.storage import StorageUnavailableError, Stores
 from service.storage.memory import MemoryGameStore, Shared
 
-from .conftest import with_games
+from .conftest import drain, with_games
 
 TTL = 60.0
 
@@ -147,11 +147,16 @@ class DiesCreating(MemoryGameStore):
         super().create(game_id, state, token_hashes, events)
 
 
-def test_a_match_whose_game_was_never_created_is_created_by_its_next_seeker_to_look() -> None:
+def test_a_match_whose_game_was_never_created_is_created_by_a_move_worker_not_a_read() -> None:
     stores = with_games(DiesCreating)
     waiting = open_seek(stores, "classic", 2, "ann", TTL)
     with pytest.raises(StorageUnavailableError):
         open_seek(stores, "classic", 2, "bob", TTL)  # matched, then its game not created
+    # a read writes nothing: the seek waits (for the worker) rather than make the game
+    assert seek_status(stores, waiting.seek_id, hash_token(waiting.token)).status == "waiting"
+    assert stores.games.load_many([g for g, _ in stores.lobby.listed("in_progress", None, 9)]
+                                  ) == [None]  # listed first, but not made
+    drain(stores, clock=lambda: time.time() + START_GRACE_SECONDS + 1)
     seek = seek_status(stores, waiting.seek_id, hash_token(waiting.token))
     assert seek.status == "matched" and seek.game_id is not None
     assert stores.games.load(seek.game_id).state.names[seek.seat] == "ann"

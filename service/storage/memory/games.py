@@ -53,13 +53,20 @@ class MemoryGameStore(GameStore):
     def load(self, game_id: str) -> GameRecord:
         with self.shared.lock:
             game = self._game(game_id)
-            return GameRecord(game_id, game.state, game.token_hashes, game.created_at)
+            return GameRecord(game_id, game.state, game.token_hashes, game.created_at,
+                              game.handled)
+
+    def mark_handled(self, game_id: str, seq: int) -> None:
+        with self.shared.lock:
+            game = self.shared.games.get(game_id)
+            if game is not None:
+                game.handled = max(game.handled, seq)
 
     def load_many(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
         with self.shared.lock:
             games = self.shared.games
             return [None if (g := games.get(gid)) is None
-                    else GameRecord(gid, g.state, g.token_hashes, g.created_at)
+                    else GameRecord(gid, g.state, g.token_hashes, g.created_at, g.handled)
                     for gid in game_ids]
 
     def save(

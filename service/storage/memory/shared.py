@@ -34,6 +34,8 @@ class StoredGame:
     #: per reply slot: the key ids, latest first (then the superseded ones), and its reply
     replies: dict[str, tuple[list[str], StoredReply]] = field(default_factory=dict)
     created_at: float = field(default_factory=time.time)
+    #: the last event whose effects have run (a new game owes all of its own)
+    handled: int = 0
 
 
 class Shared:

@@ -50,7 +50,7 @@ from ..replies import SUPERSEDED_KEYS_KEPT, StoredReply, split_reply_key
 from .connection import RedisConnection
 from .records import record_key
 from .replies import reply_blob, reply_of, slot_key
-from .scripts import CREATE, GAME_FIELDS, SAVE, game_keys, record_of
+from .scripts import CREATE, GAME_FIELDS, HANDLED, SAVE, game_keys, record_of
 
 __all__ = ["RedisGameStore", "event_of", "game_keys"]
 
@@ -93,6 +93,7 @@ class RedisGameStore(GameStore):
         # redis-py's Script runs EVALSHA and reloads the script if Redis lost it (a restart)
         self._create = connection.client.register_script(CREATE)
         self._save = connection.client.register_script(SAVE)
+        self._handled = connection.client.register_script(HANDLED)
 
     @property
     def client(self) -> Any:
@@ -123,6 +124,10 @@ class RedisGameStore(GameStore):
         if record is None:
             raise UnknownGameError(game_id)
         return record
+
+    def mark_handled(self, game_id: str, seq: int) -> None:
+        key, _ = game_keys(game_id)
+        self.connection.run(lambda: self._handled(keys=[key], args=[seq]))
 
     def load_many(self, game_ids: Sequence[str]) -> list[GameRecord | None]:
         def read() -> list[Any]:

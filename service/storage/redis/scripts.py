@@ -17,10 +17,11 @@ from service.engine import from_dict
 
 from ..games import GameRecord
 
-__all__ = ["CREATE", "GAME_FIELDS", "SAVE", "game_keys", "record_of"]
+__all__ = ["CREATE", "GAME_FIELDS", "HANDLED", "SAVE", "game_keys", "record_of"]
 
-#: The state hash's fields a load reads: the state, the seats' token hashes, created.
-GAME_FIELDS = ["s", "t", "c"]
+#: The state hash's fields a load reads: the state, the seats' token hashes, created, and
+#: the effects' cursor (the last event whose effects have run: ``service/play/effects.py``).
+GAME_FIELDS = ["s", "t", "c", "x"]
 
 
 def game_keys(game_id: str) -> tuple[str, str]:
@@ -30,17 +31,27 @@ def game_keys(game_id: str) -> tuple[str, str]:
 
 def record_of(game_id: str, row: list[Any]) -> GameRecord | None:
     """The game from its state hash's :data:`GAME_FIELDS` (``None``: no such game)."""
-    blob, tokens, created = row
+    blob, tokens, created, handled = row
     if blob is None:
         return None
     return GameRecord(game_id, from_dict(orjson.loads(blob)), tuple(orjson.loads(tokens)),
-                      None if created is None else float(created))
+                      None if created is None else float(created),
+                      None if handled is None else int(handled))
+
+# KEYS: game hash. ARGV: the last event handled. The effects' cursor, only forward, only
+# on a game that exists (no key without a TTL).
+HANDLED = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local x = tonumber(redis.call('HGET', KEYS[1], 'x') or '-1')
+if tonumber(ARGV[1]) > x then redis.call('HSET', KEYS[1], 'x', ARGV[1]) end
+return 1
+"""
 
 # KEYS: game hash, event stream
 # ARGV: version, state, tokens, ttl, created (Unix seconds), then (event id, event) pairs.
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3], 'c', ARGV[5])
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3], 'c', ARGV[5], 'x', 0)
 for i = 6, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])

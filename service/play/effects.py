@@ -1,0 +1,214 @@
+"""What a change causes beyond its game, run from the game's own event log: the outbox.
+
+Why the log: a save appends the change's events in the same atomic step as the state
+(:meth:`~service.storage.GameStore.save`), so once a move is saved, what it causes is
+written down with it and cannot be lost with the process that saved it. Each game keeps a
+cursor of the events whose effects have run (:attr:`~service.storage.GameRecord.handled`,
+on the game's own key). :func:`run_effects` runs the handlers of the events after it, in
+the table :data:`EFFECTS` (event type → handlers), then moves the cursor on:
+
+* the request that saved runs them at once (the fast path: the same latency as running
+  them inline), and
+* the move worker's visit of the game runs whatever is left (:mod:`.moves`): the commit
+  plans that visit *before* its save whenever the change owes effects
+  (:func:`owes_effects`), so a web worker killed between its save and its effects leaves
+  a visit that runs them a few seconds later.
+
+Every handler is idempotent (a note, a webhook, a rating queued, a lobby entry moved, a
+tournament's visit planned: each once however often it runs), so the two paths racing,
+or a worker that dies halfway, cost a repeat, never a second note. Each reads the game
+as it is when it runs (the record after the batch's last event) and the batch's events:
+a late run tells an account of the turn it is on now, not of one long over.
+
+What is not here: the game's own next visit (planned by the commit, before and after its
+save: it *is* the outbox's safety net), and the process's own metrics (counted where the
+change was saved: a count, not something anyone is owed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from service.engine import Event, winners
+from service.engine.seats import played_by_service
+from service.storage import GameRecord, Stores, TournamentVisit, UnknownGameError, member_of
+from service.tournaments.ids import tournament_of
+from service.verify.record import instant
+
+from .errors import PlayError
+from .notes import tell
+from .ratings import queue_rating
+from .records import game_record
+from .visits import plan_visit
+
+__all__ = ["BATCH", "EFFECTS", "Handler", "owes_effects", "run_effects"]
+
+#: Events read at a time while catching up.
+BATCH = 500
+
+Handler = Callable[[Stores, GameRecord, Sequence[Event], float], None]
+
+
+def _accounts(record: GameRecord) -> list[tuple[int, str]]:
+    return [(s, h) for s, h in enumerate(record.state.accounts) if h is not None]
+
+
+def _note(record: GameRecord, key: str, kind: str, seat: int,
+          **fields: Any) -> tuple[str, dict[str, Any]]:
+    """A note about the game for its ``seat``'s account, kept once under ``key``."""
+    body = {"type": kind, "game_id": record.game_id, "seat": seat,
+            "version": record.state.version, **fields}
+    return f"{record.game_id}:{key}:{kind}", body
+
+
+def index_accounts(stores: Stores, record: GameRecord, events: Sequence[Event],
+                   now: float) -> None:
+    """An account seated (at the deal, or by a claim) has the game in its games."""
+    if not record.state.finished:
+        for _, handle in _accounts(record):
+            stores.accounts.add_game(handle, record.game_id, now)
+
+
+def announce_start(stores: Stores, record: GameRecord, events: Sequence[Event],
+                   now: float) -> None:
+    """Every seat taken: each account seat hears ``game_started`` (once)."""
+    if record.open_seats or record.state.finished:
+        return
+    players = list(record.state.names)
+    for seat, handle in _accounts(record):
+        tell(stores, handle, [_note(record, "start", "game_started", seat, players=players)])
+
+
+def tell_turn(stores: Stores, record: GameRecord, events: Sequence[Event],
+              now: float) -> None:
+    """A turn began: the account whose turn it is now hears ``your_turn`` (once per turn),
+    unless the service plays its seat (away, resigned, a turn that timed out)."""
+    state, seat = record.state, record.state.current_seat
+    if seat is None or state.finished or record.open_seats:
+        return
+    handle = state.accounts[seat] if state.accounts else None
+    if handle is None or played_by_service(state, seat):
+        return
+    turn = f"r{state.round_index}.t{state.turns}.s{seat}"
+    tell(stores, handle, [_note(record, turn, "your_turn", seat, round=state.round_index + 1,
+                                phase=state.phase, deadline=instant(state.turn_deadline))])
+
+
+def tell_finished(stores: Stores, record: GameRecord, events: Sequence[Event],
+                  now: float) -> None:
+    """The game is over: each account seat hears ``game_finished`` and the game moves to
+    its finished games, filed under the record's ``finished_at`` (so an export's
+    ``since``/``until`` and order agree with the records it sends, however late this
+    runs)."""
+    state = record.state
+    if not state.accounts:
+        return
+    ended = _finished_at(stores, record.game_id, now)
+    for seat, handle in _accounts(record):
+        tell(stores, handle, [_note(record, "end", "game_finished", seat,
+                                    winners=list(winners(state)), totals=list(state.totals()),
+                                    reason=state.finish_reason)])
+        stores.accounts.finish_game(handle, record.game_id, ended)
+
+
+def _finished_at(stores: Stores, game_id: str, now: float) -> float:
+    """When the game's record says it finished (Unix seconds; ``now`` without one)."""
+    try:
+        finished = game_record(stores, game_id)[0]["finished_at"]
+    except (PlayError, UnknownGameError):
+        return now
+    return datetime.fromisoformat(finished.replace("Z", "+00:00")).timestamp()
+
+
+def relist_full(stores: Stores, record: GameRecord, events: Sequence[Event],
+                now: float) -> None:
+    """Its last seat claimed: from the lobby's open games to those being played."""
+    if not record.open_seats:
+        stores.lobby.relist_game(record.game_id, "open", "in_progress")
+
+
+def unlist_finished(stores: Stores, record: GameRecord, events: Sequence[Event],
+                    now: float) -> None:
+    """Over: off the lobby."""
+    stores.lobby.relist_game(record.game_id, "in_progress", None)
+
+
+def queue_rated(stores: Stores, record: GameRecord, events: Sequence[Event],
+                now: float) -> None:
+    """A rated game over: on the rating workers' queue (once)."""
+    if record.state.rated:
+        queue_rating(stores, record.game_id, now)
+
+
+def advance_tournament(stores: Stores, record: GameRecord, events: Sequence[Event],
+                       now: float) -> None:
+    """A tournament's game over: its tournament's visit, which keeps the result and may
+    pair the next round."""
+    tournament = tournament_of(record.game_id)
+    if tournament is not None:
+        stores.schedule.plan(member_of(TournamentVisit(tournament)), now)
+
+
+def announce_rematch(stores: Stores, record: GameRecord, events: Sequence[Event],
+                     now: float) -> None:
+    """A rematch started: the new game (made unannounced, in case its start lost a race)
+    on the lobby and the move workers' schedule, and its own effects run."""
+    game_id = record.state.rematch_game
+    if game_id is None:
+        return
+    rematch = stores.games.load(game_id)
+    stores.lobby.list_game(game_id, "open" if rematch.open_seats else "in_progress", now)
+    plan_visit(stores, rematch, now)
+    run_effects(stores, game_id, now, rematch)
+
+
+#: What each event causes beyond its game. A handler runs once per batch of events that
+#: asks for it, on the game as it is after the batch.
+EFFECTS: dict[str, tuple[Handler, ...]] = {
+    "round_started": (index_accounts, announce_start, tell_turn),
+    "seat_claimed": (index_accounts, relist_full, announce_start, tell_turn),
+    "discard": (tell_turn,),
+    "seat_back": (tell_turn,),
+    "game_finished": (tell_finished, unlist_finished, queue_rated, advance_tournament),
+    "rematch_started": (announce_rematch,),
+}
+#: The events whose handlers matter for a game without account seats.
+_ANY_GAME = frozenset({"seat_claimed", "game_finished", "rematch_started"})
+
+
+def owes_effects(record: GameRecord, events: Sequence[Event]) -> bool:
+    """Whether ``events`` of the game ``record`` ask for any handler's work: what makes
+    the commit plan the game's visit before its save (so a lost process loses none)."""
+    return any(e.type in _ANY_GAME or (e.type in EFFECTS and record.state.accounts)
+               for e in events)
+
+
+def run_effects(stores: Stores, game_id: str, now: float,
+                record: GameRecord | None = None) -> int:
+    """Run the handlers of the game's events past its cursor, then move the cursor on:
+    the effects run now (how many events they covered). ``record``: the game as just
+    loaded or saved (else it is loaded). Only events up to the record's own are run, so
+    every handler sees a game at least as new as the events it answers."""
+    record = record or stores.games.load(game_id)
+    done = 0
+    while record.handled is not None and record.handled < record.state.event_seq:
+        events = [e for e in stores.games.events(game_id, record.handled, BATCH)
+                  if e.seq <= record.state.event_seq]
+        if not events:
+            break
+        handlers: list[Handler] = []
+        for event in events:
+            handlers += [h for h in EFFECTS.get(event.type, ()) if h not in handlers]
+        for handler in handlers:
+            handler(stores, record, events, now)
+        stores.games.mark_handled(game_id, events[-1].seq)
+        done += len(events)
+        record = _moved_on(record, events[-1].seq)
+    return done
+
+
+def _moved_on(record: GameRecord, handled: int) -> GameRecord:
+    return GameRecord(record.game_id, record.state, record.token_hashes, record.created_at,
+                      handled)
