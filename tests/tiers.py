@@ -80,6 +80,7 @@ BY_PATH: dict[str, str] = {
     "tests/webhooks/test_send.py": "api",  # attempts against a receiver on loopback
     # a real redis-server, the app in this process (Flask's test client)
     "tests/api/": "api",
+    "tests/api/test_problems.py": "fast",  # the error handlers on a bare Flask app
     "tests/api/test_streams_on_gunicorn.py": "process",
     "tests/api/test_webhook_deliveries.py": "process",  # python -m service.workers, killed
     "tests/api/test_rating_workers.py": "process",  # python -m service.workers, killed
