@@ -24,9 +24,14 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 
 from service.config import Config
 from service.core.errors import InvalidCardError
-from service.play import AuthError, is_account_key
+from service.play import (
+    ACCOUNT_PREFIX,
+    AuthError,
+    account_credential,
+    hash_token,
+    is_account_key,
+)
 from service.play import authenticate as play_authenticate
-from service.play.credentials import ACCOUNT_PREFIX, account_credential, hash_token
 from service.storage import Account, Stores
 
 from .bearer import identity, parse_bearer
