@@ -9,10 +9,10 @@ salt are revealed so anyone can check the commitment and replay the deal).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any, NotRequired, TypedDict
 
 from service.core.cards import card_name, card_names, rank_name
+from service.core.instants import instant
 
 from .events import round_result_dict, table_dicts
 from .legal import ActionBody, legal_actions
@@ -153,7 +153,7 @@ def view(state: GameState, seat: int | None, by: str = PLAYER) -> View:
         "last_round": None if state.last_round is None else round_result_dict(state.last_round),
         "clock": None if state.turn_seconds is None else {
             "turn_seconds": state.turn_seconds,
-            "deadline": _instant(state.turn_deadline),
+            "deadline": instant(state.turn_deadline),
         },
         "rematch": {"asked": list(state.rematch_asked), "game_id": state.rematch_game},
     }
@@ -164,11 +164,3 @@ def view(state: GameState, seat: int | None, by: str = PLAYER) -> View:
         out["seed_salt"] = state.seed_salt
         out["table_nonce"] = state.table_nonce
     return out
-
-
-def _instant(unix: float | None) -> str | None:
-    """A deadline as RFC 3339 UTC with milliseconds (``None``: no turn running)."""
-    if unix is None:
-        return None
-    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="milliseconds").replace(
-        "+00:00", "Z")

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.core.instants import instant
 from service.engine import winners
 from service.engine.seats import played_by_service
 from service.storage import GameRecord, Stores
-from service.verify.record import instant
 
 from .webhooks import queue_webhooks
 

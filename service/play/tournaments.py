@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from service.bots import BOTS
+from service.core.instants import instant
 from service.engine.game import check_ends, check_players, check_rated
 from service.engine.serialize import rules_from_json
 from service.storage import Account, Stores, folded
@@ -24,7 +25,6 @@ from service.tournaments import (
     standings,
 )
 from service.tournaments.ids import TOURNAMENT_MEMBER
-from service.verify.record import instant
 
 from .admission import may_invite
 from .errors import (
