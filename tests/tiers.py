@@ -34,6 +34,7 @@ TIERS = ("fast", "api", "process", "browser", "cluster")
 #: A folder (ending in ``/``), a file or one test (``file::name``) and the tier of its tests.
 BY_PATH: dict[str, str] = {
     # the rules engine, the solver, the service layer on the in-memory store, pure checks
+    "tests/core/": "fast",  # the notation, instants: pure
     "tests/engine/": "fast",
     "tests/solver/": "fast",
     "tests/play/": "fast",
