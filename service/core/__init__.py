@@ -1,5 +1,6 @@
 """The game's vocabulary, shared by the engine and the solver: cards, rules, melds, errors,
-and how an instant is written (the engine writes a turn's deadline).
+how an instant is written (the engine writes a turn's deadline) and the JSON shapes of a
+view and an action body (which the engine builds and the client reads).
 
 Why a package of its own: the solver needs cards, rules and the meld model, and the
 engine needs the solver; with these modules below both, neither imports the other
