@@ -24,6 +24,7 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 
 from service.config import Config
 from service.core.cards import is_card_text, not_a_card
+from service.core.errors import InvalidCardError
 from service.play import (
     ACCOUNT_PREFIX,
     AuthError,
@@ -225,7 +226,7 @@ def check_action_cards(body: Any) -> None:
         texts += [c for m in melds if isinstance(m, list) for c in m]
     for text in texts:
         if isinstance(text, str) and not is_card_text(text):
-            raise not_a_card(text)
+            raise InvalidCardError(not_a_card(text), text=text)
 
 
 def valid_game_id(game_id: str) -> str:

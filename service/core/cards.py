@@ -5,7 +5,7 @@ solver never look at strings. The mirror-image pair is :func:`parse_card` /
 :func:`card_name` (and :func:`parse_cards` / :func:`card_names`). The notation is written
 here alone: the HTTP layer documents and checks request cards with :data:`CARD_PATTERN`
 (:func:`is_card_text`) and response cards with :data:`CANONICAL_CARD_PATTERN`, and refuses
-a card with the error :func:`not_a_card` makes, the one :func:`parse_card` raises.
+a card with the message of :func:`not_a_card`, as :func:`parse_card` does.
 
 Encoding: a natural card is ``suit * 13 + (rank - 1)`` with ranks ``1..13``
 (A=1, T=10, J=11, Q=12, K=13) and suits ``0..3`` in the order ``S H D C``; a
@@ -118,12 +118,10 @@ def is_card_text(text: str) -> bool:
     return _CARD_TEXT.fullmatch(text) is not None
 
 
-def not_a_card(text: object) -> InvalidCardError:
-    """The error that refuses ``text`` as a card, naming it."""
-    return InvalidCardError(
-        f"{text!r} is not a card: write rank then suit, e.g. '7H', 'TS', '10♣', or 'JK'",
-        text=text,
-    )
+def not_a_card(text: object) -> str:
+    """Why ``text`` is refused as a card: the message of the :class:`InvalidCardError` that
+    refuses it (raised with ``text=text``, by :func:`parse_card` and the HTTP layer)."""
+    return f"{text!r} is not a card: write rank then suit, e.g. '7H', 'TS', '10♣', or 'JK'"
 
 
 def parse_card(text: object) -> int:
@@ -145,7 +143,7 @@ def parse_card(text: object) -> int:
         suit = _SUIT_INPUT.get(suit_text)
         if rank is not None and suit is not None and rank_text != "1":
             return make_card(rank, suit)
-    raise not_a_card(text)
+    raise InvalidCardError(not_a_card(text), text=text)
 
 
 def rank_name(rank: int) -> str:

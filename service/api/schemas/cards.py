@@ -53,6 +53,7 @@ def CardIn(**kw: Any) -> fields.String:
 
 
 def _check_card(text: str) -> None:
+    # a body field's own, shorter message (under ``errors``), as this check always wrote it
     if not cards.is_card_text(text):
         raise ValidationError(f"{text!r} is not a card: write rank then suit, e.g. '7H' or 'JK'")
 
