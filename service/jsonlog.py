@@ -10,10 +10,11 @@ is ``{"ts": …, "level": "INFO", "logger": "three_thirteen.request", "msg":
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
+
+from service.core.instants import instant
 
 __all__ = ["JsonFormatter"]
 
@@ -25,7 +26,7 @@ _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
-            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "ts": instant(record.created),
             "level": record.levelname,
             "logger": record.name,
             "msg": record.getMessage(),

@@ -65,8 +65,9 @@ GAMES_CREATED = Counter("ttt_games_created_total", "Games created.")
 GAMES_FINISHED = Counter("ttt_games_finished_total", "Games played to their end.")
 SOLVER_SECONDS = Histogram(
     "ttt_solver_seconds",
-    "Solver time: POST /v1/solve (call=solve) and the going-out analysis behind "
-    "legal_actions (call=legal_actions, cached, so often a cache hit).",
+    "Solver time: each POST /v1/solve (call=solve), and each view rendered for the seat "
+    "that is to discard (call=legal_actions: the whole view, most of which is the "
+    "going-out test behind its legal_actions).",
     ["call"], buckets=_BUCKETS,
 )
 

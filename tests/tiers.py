@@ -34,6 +34,7 @@ TIERS = ("fast", "api", "process", "browser", "cluster")
 #: A folder (ending in ``/``), a file or one test (``file::name``) and the tier of its tests.
 BY_PATH: dict[str, str] = {
     # the rules engine, the solver, the service layer on the in-memory store, pure checks
+    "tests/core/": "fast",  # the notation, instants: pure
     "tests/engine/": "fast",
     "tests/solver/": "fast",
     "tests/play/": "fast",
@@ -80,6 +81,7 @@ BY_PATH: dict[str, str] = {
     "tests/webhooks/test_send.py": "api",  # attempts against a receiver on loopback
     # a real redis-server, the app in this process (Flask's test client)
     "tests/api/": "api",
+    "tests/api/test_problems.py": "fast",  # the error handlers on a bare Flask app
     "tests/api/test_streams_on_gunicorn.py": "process",
     "tests/api/test_webhook_deliveries.py": "process",  # python -m service.workers, killed
     "tests/api/test_rating_workers.py": "process",  # python -m service.workers, killed

@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any
 from service.bots.base import Bot
 from service.bots.playout import STATE_POLICIES, play_out
 from service.bots.registry import make_bot
-from service.client.types import Action
 from service.core.cards import card_name, parse_card
+from service.core.shapes import Action
 from service.engine import GameState, view
-from service.engine.legal import ActionBody, legal_actions
+from service.engine.legal import legal_actions
 from service.engine.seats import actor_of
 from service.engine.state import DRAW, FINAL_DISCARD, FINAL_DRAW
 from service.research.knowledge import Knowledge
@@ -165,14 +165,14 @@ def blind(state: GameState, knowledge: Knowledge) -> GameState:
 
 
 def _candidates(state: GameState, seat: int, keep: Sequence[str], n: int,
-                ) -> dict[str, ActionBody]:
+                ) -> dict[str, Action]:
     """The actions compared: every draw; or the ``n`` discards that keep the lowest
     penalty (the solver's), those named in ``keep`` (the move taken, the policy's), and
     going out when it can."""
     legal = legal_actions(state, seat, actor_of(state, seat))
     if state.phase in (DRAW, FINAL_DRAW):
         return {key_of(a): a for a in legal if a["type"] == "draw"}
-    out: dict[str, ActionBody] = {}
+    out: dict[str, Action] = {}
     go_out = [a for a in legal if a["type"] == "go_out"]
     if go_out:
         out["go_out"] = go_out[0]
@@ -189,7 +189,7 @@ def _candidates(state: GameState, seat: int, keep: Sequence[str], n: int,
     return out
 
 
-def _round_score(state: GameState, seat: int, first: ActionBody, policy: str,
+def _round_score(state: GameState, seat: int, first: Action, policy: str,
                  seed: str, budget: StepBudget | None) -> int:
     """``seat``'s score for the round in play after ``first``, every later move of the
     round made by ``policy`` (one bot per seat, seeded by ``seed``); each action applied
@@ -262,7 +262,7 @@ def _policy_move(state: GameState, seat: int, policy: str) -> Mapping[str, Any]:
 
 
 def _scores(position: GameState, seat: int, knowledge: Knowledge,
-            actions: Mapping[str, ActionBody], settings: Settings, worlds: int,
+            actions: Mapping[str, Action], settings: Settings, worlds: int,
             tag: str, budget: StepBudget | None) -> dict[str, list[int]]:
     """Each action's round score in each of ``worlds`` worlds drawn from ``knowledge``
     (seeded by the settings, the version, the seat and ``tag``: public facts only)."""

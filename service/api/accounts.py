@@ -19,8 +19,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import play
+from service.core.instants import instant
 from service.storage import Account
-from service.verify.record import instant
 
 from .connections import client_connection
 from .docs import ACCOUNT_KEY, header, json_body, problems, query

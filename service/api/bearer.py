@@ -9,8 +9,7 @@ make eight times its challenges by spelling ``Bearer`` eight ways.
 
 from __future__ import annotations
 
-from service.play import AuthError, is_account_key
-from service.play.credentials import account_credential, hash_token
+from service.play import AuthError, account_credential, hash_token, is_account_key
 
 __all__ = ["identity", "parse_bearer"]
 

@@ -29,47 +29,7 @@ from service.core.errors import (
     NotYourTurnError,
     SolverBudgetExceeded,
 )
-from service.play import (
-    AlreadySeatedError,
-    AnalysisBusyError,
-    AnalysisNotRequestedError,
-    AuthError,
-    ChallengeClosedError,
-    ChallengeRefusedError,
-    GameAbortedError,
-    GameBusyError,
-    GameNotFinishedError,
-    HandleTakenError,
-    IdempotencyKeyReusedError,
-    IdempotencyKeySupersededError,
-    InvalidChallengeError,
-    InvalidCursorError,
-    InvalidLadderEntryError,
-    InvalidSeekError,
-    InvalidTournamentError,
-    InvalidWebhookUrlError,
-    LadderForBotsError,
-    NotYourAccountError,
-    NoWebhookError,
-    PlayError,
-    PreconditionFailedError,
-    RatedPairLimitedError,
-    RecordNotReplayableError,
-    SeatsOpenError,
-    SeatTakenError,
-    SeekMatchedError,
-    TooManyBotGamesError,
-    TooManyChallengesError,
-    TooManyTournamentsError,
-    TournamentClosedError,
-    UnknownAccountError,
-    UnknownChallengeError,
-    UnknownPresetError,
-    UnknownSeatError,
-    UnknownSeekError,
-    UnknownTournamentError,
-    VersionNotRecordedError,
-)
+from service.play import PlayError
 from service.refusals import REFUSALS
 from service.storage import StorageUnavailableError, UnknownGameError
 
@@ -104,50 +64,14 @@ TITLES = {
     503: "Service unavailable",
 }
 
-#: The HTTP status of each error class; the first matching class (by MRO) wins.
-STATUS = {
+#: The HTTP status of each kind of engine error, by the engine's few bases (the first in
+#: the class's MRO wins): the engine knows no HTTP, so its statuses are kept here. A
+#: service-layer error carries its own (``PlayError.status``, ``service/play/errors.py``).
+ENGINE_STATUS: dict[type[EngineError], int] = {
     InvalidInputError: 422,
     SolverBudgetExceeded: 422,
     NotYourTurnError: 409,
     IllegalActionError: 409,
-    AuthError: 401,
-    GameBusyError: 409,
-    GameNotFinishedError: 409,
-    VersionNotRecordedError: 422,
-    SeatsOpenError: 409,
-    SeatTakenError: 409,
-    UnknownSeatError: 404,
-    PreconditionFailedError: 412,
-    IdempotencyKeyReusedError: 422,
-    IdempotencyKeySupersededError: 409,
-    InvalidCursorError: 422,
-    UnknownSeekError: 404,
-    SeekMatchedError: 409,
-    TooManyBotGamesError: 429,
-    RecordNotReplayableError: 409,
-    AlreadySeatedError: 409,
-    HandleTakenError: 409,
-    UnknownAccountError: 404,
-    UnknownPresetError: 404,
-    LadderForBotsError: 403,
-    InvalidLadderEntryError: 422,
-    UnknownChallengeError: 404,
-    ChallengeClosedError: 409,
-    ChallengeRefusedError: 403,
-    InvalidChallengeError: 422,
-    TooManyChallengesError: 429,
-    RatedPairLimitedError: 429,
-    NotYourAccountError: 403,
-    InvalidSeekError: 422,
-    InvalidWebhookUrlError: 422,
-    UnknownTournamentError: 404,
-    InvalidTournamentError: 422,
-    TournamentClosedError: 409,
-    TooManyTournamentsError: 429,
-    NoWebhookError: 409,
-    AnalysisNotRequestedError: 404,
-    AnalysisBusyError: 503,
-    GameAbortedError: 409,
 }
 
 #: Codes of errors Flask/werkzeug raise themselves, by status (others: ``http_error``).
@@ -197,18 +121,21 @@ def _code_statuses() -> dict[str, tuple[int, ...]]:
     return {code: tuple(sorted(found)) for code, found in sorted(statuses.items())}
 
 
-def _status_of_class(cls: type) -> int:
+def _status_of_class(cls: type[EngineError] | type[PlayError]) -> int:
+    if issubclass(cls, PlayError):
+        return cls.status
     for base in cls.__mro__:
-        if base in STATUS:
-            return STATUS[base]
-    raise TypeError(f"{cls.__name__} has no status in STATUS: every error a view can raise "
-                    "is answered with its own")
+        if base in ENGINE_STATUS:
+            return ENGINE_STATUS[base]
+    raise TypeError(f"{cls.__name__} is below no base of ENGINE_STATUS: every error a view "
+                    "can raise is answered with its own status")
 
 
 #: The one table of codes: each ``code`` a problem of this service can carry, with the
 #: statuses it comes with (``version_conflict``: 409 when a write kept losing its race,
-#: 412 for a stale ``If-Match``), gunicorn's refusals (``service/refusals.py``) included. Each operation's documented problems are drawn from it
-#: (``service/api/docs.py``), so a code cannot be documented under a status it never has.
+#: 412 for a stale ``If-Match``), gunicorn's refusals (``service/refusals.py``) included.
+#: Each operation's documented problems are drawn from it (``service/api/docs.py``), so a
+#: code cannot be documented under a status it never has.
 CODE_STATUSES = _code_statuses()
 
 #: Every ``code`` a problem of this service can carry (the enum of ``Problem.code``).
@@ -248,7 +175,7 @@ def problem_response(
     return response
 
 
-def _status_of(exc: Exception) -> int:
+def _status_of(exc: EngineError | PlayError) -> int:
     return _status_of_class(type(exc))
 
 

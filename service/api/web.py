@@ -23,15 +23,20 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from service.config import Config
+from service.core.cards import is_card_text, not_a_card
 from service.core.errors import InvalidCardError
-from service.play import AuthError, is_account_key
+from service.play import (
+    ACCOUNT_PREFIX,
+    AuthError,
+    account_credential,
+    hash_token,
+    is_account_key,
+)
 from service.play import authenticate as play_authenticate
-from service.play.credentials import ACCOUNT_PREFIX, account_credential, hash_token
 from service.storage import Account, Stores
 
 from .bearer import identity, parse_bearer
 from .problems import ApiProblem
-from .schemas import CARD_RE
 from .waiting import WaitSlots
 
 __all__ = [
@@ -220,11 +225,8 @@ def check_action_cards(body: Any) -> None:
     if isinstance(melds, list):
         texts += [c for m in melds if isinstance(m, list) for c in m]
     for text in texts:
-        if isinstance(text, str) and not CARD_RE.fullmatch(text):
-            raise InvalidCardError(
-                f"{text!r} is not a card: write rank then suit, e.g. '7H', 'TS', '10♣', or 'JK'",
-                text=text,
-            )
+        if isinstance(text, str) and not is_card_text(text):
+            raise InvalidCardError(not_a_card(text), text=text)
 
 
 def valid_game_id(game_id: str) -> str:

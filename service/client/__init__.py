@@ -4,8 +4,10 @@ Why a hand-written client next to the OpenAPI document: bots need the parts of
 the protocol a generated client leaves to its user (waiting for a turn with the
 long-poll, ``If-Match`` on every move, an ``Idempotency-Key`` so a retried move
 is never applied twice, backing off on ``503``/``429`` as ``Retry-After`` says).
-It uses only the standard library (``http.client`` with one keep-alive
-connection per thread), so a bot needs nothing beyond this package.
+It speaks HTTP with the standard library's ``http.client`` (one keep-alive
+connection per thread) and JSON with orjson; of the service it imports only the
+shapes of the contract's JSON (``service.core.shapes``), so a bot runs without the
+server's code or dependencies (Flask, Redis).
 
 Typical use::
 

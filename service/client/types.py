@@ -3,12 +3,25 @@
 Views stay plain dicts (what the server sent, cheap to pass around and to log);
 these types only let a type checker and an editor see the field names of
 the API contract (``docs/api.md``). Fields the contract marks optional are ``NotRequired``.
+A view and an action body have the shapes the engine builds them in, declared once in
+``service.core.shapes`` and offered here too; the bots' read-only face of a view and an
+event are the client's own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from service.core.shapes import (
+    Action,
+    Clock,
+    GameView,
+    PlayerView,
+    Rematch,
+    RoundView,
+    You,
+)
 
 if TYPE_CHECKING:  # typing gets ReadOnly in 3.13; only a type checker reads it here
     from typing_extensions import ReadOnly
@@ -25,84 +38,6 @@ __all__ = [
     "RoundView",
     "You",
 ]
-
-
-class Action(TypedDict, total=False):
-    """One action body: ``{"type": "draw", "source": "stock"}``, ``{"type": "discard",
-    "card": "7H"}``, ``{"type": "go_out", "discard": "7H"}`` or ``{"type":
-    "claim_victory", "against": 1}``."""
-
-    type: str
-    source: str
-    card: str
-    discard: str
-    melds: list[list[str]]
-    against: int
-
-
-class RoundView(TypedDict):
-    number: int
-    rounds: int
-    hand_size: int
-    wild_rank: str
-    dealer: int
-    current_seat: int | None
-    phase: str | None
-    stock_count: int
-    discard_top: str | None
-    discard_count: int
-    went_out: int | None
-    contract: dict[str, int] | None
-    table: list[dict[str, Any]]
-
-
-class PlayerView(TypedDict):
-    seat: int
-    name: str | None
-    open: bool
-    hand_count: int
-    total: int
-    round_scores: list[int]
-    kind: str  # human, bot, away or resigned (docs/lifecycle.md)
-    bot: str | None  # the reference bot playing the seat now
-
-
-class Clock(TypedDict):
-    turn_seconds: int
-    deadline: str | None  # RFC 3339 UTC
-
-
-class Rematch(TypedDict):
-    asked: list[int]
-    game_id: str | None
-
-
-class You(TypedDict):
-    seat: int
-    hand: list[str]
-    can_abort: bool  # the seat has not played yet: {"type": "abort"} ends the game
-
-
-class GameView(TypedDict):
-    """The state as one seat (or a spectator) may see it."""
-
-    game_id: str
-    version: int
-    status: str
-    rules: dict[str, Any]
-    seed_commitment: str
-    seeded_by_creator: bool
-    round: RoundView
-    players: list[PlayerView]
-    open_seats: list[int]
-    you: You | None
-    legal_actions: list[Action]
-    last_round: dict[str, Any] | None
-    clock: Clock | None
-    rematch: Rematch
-    winners: NotRequired[list[int]]
-    seed: NotRequired[str]
-    seed_salt: NotRequired[str]
 
 
 class BotRound(TypedDict):

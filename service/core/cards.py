@@ -2,7 +2,10 @@
 
 Cards are parsed once, at the boundary, into small integers; the engine and the
 solver never look at strings. The mirror-image pair is :func:`parse_card` /
-:func:`card_name` (and :func:`parse_cards` / :func:`card_names`).
+:func:`card_name` (and :func:`parse_cards` / :func:`card_names`). The notation is written
+here alone: the HTTP layer documents and checks request cards with :data:`CARD_PATTERN`
+(:func:`is_card_text`) and response cards with :data:`CANONICAL_CARD_PATTERN`, and refuses
+a card with the message of :func:`not_a_card`, as :func:`parse_card` does.
 
 Encoding: a natural card is ``suit * 13 + (rank - 1)`` with ranks ``1..13``
 (A=1, T=10, J=11, Q=12, K=13) and suits ``0..3`` in the order ``S H D C``; a
@@ -12,18 +15,23 @@ integers: a hand is a multiset.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from .errors import InvalidCardError
 
 __all__ = [
+    "CANONICAL_CARD_PATTERN",
+    "CARD_PATTERN",
     "JOKER",
     "RANKS",
     "SUITS",
     "card_name",
     "card_names",
+    "is_card_text",
     "is_joker",
     "make_card",
+    "not_a_card",
     "parse_card",
     "parse_cards",
     "parse_rank",
@@ -56,6 +64,14 @@ _RANK_INPUT["1"] = 1
 
 _NAMES = [RANKS[c % 13] + SUITS[c // 13] for c in range(52)] + ["JK"]
 _BY_NAME = {name: card for card, name in enumerate(_NAMES)}
+
+#: A card as a request may write it (docs/rules.md: rank then suit; also ``10``, lower
+#: case, the suit symbols, ``JOKER``), for the API's document and its checks: every text
+#: it matches :func:`parse_card` reads (which also forgives surrounding spaces).
+CARD_PATTERN = r"^(?:[Jj][Oo][Kk][Ee][Rr]|[Jj][Kk]|(?:10|[2-9AaTtJjQqKk])[SHDCshdc♠♥♦♣♤♡♢♧])$"
+#: A card as the service writes it: always :func:`card_name`'s two characters.
+CANONICAL_CARD_PATTERN = r"^(?:[2-9TJQKA][SHDC]|JK)$"
+_CARD_TEXT = re.compile(CARD_PATTERN)
 
 
 def make_card(rank: int, suit: int) -> int:
@@ -96,6 +112,18 @@ def parse_rank(text: object) -> int:
     return _RANK_INPUT[key]
 
 
+def is_card_text(text: str) -> bool:
+    """Whether ``text`` is a card as a request may write it (:data:`CARD_PATTERN`, all of
+    it: ``fullmatch``, since Python's ``$`` would also let a trailing newline through)."""
+    return _CARD_TEXT.fullmatch(text) is not None
+
+
+def not_a_card(text: object) -> str:
+    """Why ``text`` is refused as a card: the message of the :class:`InvalidCardError` that
+    refuses it (raised with ``text=text``, by :func:`parse_card` and the HTTP layer)."""
+    return f"{text!r} is not a card: write rank then suit, e.g. '7H', 'TS', '10♣', or 'JK'"
+
+
 def parse_card(text: object) -> int:
     """Parse one card. Accepts ``10`` for ``T``, lower case and the suit symbols ♠♥♦♣.
 
@@ -115,10 +143,7 @@ def parse_card(text: object) -> int:
         suit = _SUIT_INPUT.get(suit_text)
         if rank is not None and suit is not None and rank_text != "1":
             return make_card(rank, suit)
-    raise InvalidCardError(
-        f"{text!r} is not a card: write rank then suit, e.g. '7H', 'TS', '10♣', or 'JK'",
-        text=text,
-    )
+    raise InvalidCardError(not_a_card(text), text=text)
 
 
 def rank_name(rank: int) -> str:

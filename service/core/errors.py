@@ -3,18 +3,20 @@
 ::
 
     EngineError                      every error the engine raises
-    ├── InvalidInputError(ValueError)    the input does not parse or is out of range   → 422
-    │   ├── InvalidCardError             bad card notation ("7X")                       → 422 invalid_card
-    │   ├── InvalidRulesError            unknown option or out-of-range value           → 422 invalid_rules
-    │   └── InvalidActionError           an action body of the wrong shape              → 422 invalid_action
-    ├── SolverBudgetExceeded             a valid hand too complex to solve in the budget → 422 solve_too_complex
-    ├── NotYourTurnError                 a well-formed action by a seat not on turn     → 409 not_your_turn
-    └── IllegalActionError               well-formed, on turn, but not allowed now      → 409 illegal_action
-        ├── SeatResignedError            the seat resigned: its player acts no more     → 409 seat_resigned
-        ├── SeatAwayError                the seat is away: its player sends back first  → 409 seat_away
-        └── TurnTimedOutError            this turn timed out: the service finishes it   → 409 turn_timed_out
+    ├── InvalidInputError(ValueError)    the input does not parse or is out of range
+    │   ├── InvalidCardError             bad card notation ("7X")                        invalid_card
+    │   ├── InvalidRulesError            unknown option or out-of-range value            invalid_rules
+    │   └── InvalidActionError           an action body of the wrong shape               invalid_action
+    ├── SolverBudgetExceeded             a valid hand too complex to solve in the budget  solve_too_complex
+    ├── NotYourTurnError                 a well-formed action by a seat not on turn      not_your_turn
+    └── IllegalActionError               well-formed, on turn, but not allowed now       illegal_action
+        ├── SeatResignedError            the seat resigned: its player acts no more      seat_resigned
+        ├── SeatAwayError                the seat is away: its player sends back first   seat_away
+        └── TurnTimedOutError            this turn timed out: the service finishes it    turn_timed_out
 
-Every class has a stable machine-readable ``code``.
+Every class has a stable machine-readable ``code``. The engine knows no HTTP: the HTTP
+layer gives each of the four kinds below the root its status (``ENGINE_STATUS`` in
+``service/api/problems.py``), and every class below a kind is answered with the kind's.
 """
 
 from __future__ import annotations

@@ -46,8 +46,8 @@ _BGA_VALUES = {r: (15 if r == "A" else i + 1) for i, r in enumerate(RANKS)}
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every option of the rules (docs/rules.md), resolved. Immutable and hashable (the
-    solver caches on it)."""
+    """Every option of the rules (docs/rules.md), resolved. Immutable and hashable: the
+    bots' analysis cache keys on it (``service.bots.budget``; the solver keeps no cache)."""
 
     preset: str
     min_players: int

@@ -13,15 +13,16 @@ the HTTP layer can send ``event.for_seat(seat)`` unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.core.cards import card_name, card_names, rank_name
+from service.core.cards import card_name, card_names, parse_cards, rank_name
+from service.core.shapes import TableMeldView
 
 from .state import GameState, RoundResult, TableMeld
 
-__all__ = ["Event", "EventLog", "round_result_dict", "round_started", "table_dicts"]
+__all__ = ["Event", "EventLog", "round_result_dict", "round_started", "table_dicts", "table_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +61,9 @@ class EventLog:
         self.events.append(Event(self.seq, type_, dict(public), dict(private or {})))
 
 
-def table_dicts(table: tuple[TableMeld, ...]) -> list[dict[str, Any]]:
-    """The table melds in contract notation, with who laid them and who laid off onto them."""
+def table_dicts(table: tuple[TableMeld, ...]) -> list[TableMeldView]:
+    """The table melds in contract notation, with who laid them and who laid off onto them
+    (the mirror of :func:`table_of`)."""
     return [
         {
             "seat": m.seat,
@@ -70,6 +72,15 @@ def table_dicts(table: tuple[TableMeld, ...]) -> list[dict[str, Any]]:
         }
         for m in table
     ]
+
+
+def table_of(views: Iterable[TableMeldView]) -> tuple[TableMeld, ...]:
+    """The table melds a view shows, as the state holds them (the mirror of
+    :func:`table_dicts`)."""
+    return tuple(TableMeld(m["seat"], tuple(parse_cards(m["cards"])),
+                           tuple((x["seat"], tuple(parse_cards(x["cards"])))
+                                 for x in m["layoffs"]))
+                 for m in views)
 
 
 def round_result_dict(result: RoundResult) -> dict[str, Any]:

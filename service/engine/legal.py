@@ -17,31 +17,17 @@ never ends a game it has barely begun.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from service.core.cards import card_name
+from service.core.shapes import Action
 from service.solver import GAME_STEP_BUDGET, go_out_cards
 
 from .seats import PLAYER, SERVICE, claimable, played_by_service, seat_kind
 from .state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, HUMAN, GameState
 
-__all__ = ["ActionBody", "legal_actions"]
+__all__ = ["legal_actions"]
 
 
-class ActionBody(TypedDict, total=False):
-    """An action body as the contract writes it (docs/api.md): ``type`` and its fields.
-    Listed actions carry no ``melds`` (a go-out without them is laid out by the solver);
-    the same shape as ``service.client.Action``, so a bot reads either."""
-
-    type: str
-    source: str
-    card: str
-    discard: str
-    melds: list[list[str]]
-    against: int
-
-
-def legal_actions(state: GameState, seat: int | None, by: str = PLAYER) -> list[ActionBody]:
+def legal_actions(state: GameState, seat: int | None, by: str = PLAYER) -> list[Action]:
     """The turn moves ``by`` (the seat's player, or the service) may make for ``seat``
     now (none when it is not that seat's turn or not that actor's to move: a resigned,
     away or timed-out seat is the service's), then, when its player is to move, the
@@ -51,12 +37,12 @@ def legal_actions(state: GameState, seat: int | None, by: str = PLAYER) -> list[
     moves = _turn_moves(state, seat, by)
     if not moves or by != PLAYER:
         return moves
-    claims: list[ActionBody] = [{"type": "claim_victory", "against": s}
+    claims: list[Action] = [{"type": "claim_victory", "against": s}
                                 for s in claimable(state, seat)]
     return moves + claims
 
 
-def _turn_moves(state: GameState, seat: int, by: str) -> list[ActionBody]:
+def _turn_moves(state: GameState, seat: int, by: str) -> list[Action]:
     if seat != state.current_seat:
         return []
     if by == SERVICE and not played_by_service(state, seat):
@@ -64,7 +50,7 @@ def _turn_moves(state: GameState, seat: int, by: str) -> list[ActionBody]:
     if by == PLAYER and (seat_kind(state, seat) != HUMAN or state.turn_timed_out):
         return []
     if state.phase in (DRAW, FINAL_DRAW):
-        actions: list[ActionBody] = [{"type": "draw", "source": "stock"}]
+        actions: list[Action] = [{"type": "draw", "source": "stock"}]
         if state.discard:
             actions.append({"type": "draw", "source": "discard"})
         return actions

@@ -1,5 +1,5 @@
 """What a seat (or a spectator) may see: the state of the API contract (docs/api.md),
-minus ``game_id``.
+minus ``game_id`` and the open seats (its shape: ``service.core.shapes.View``).
 
 The view is built field by field from the state, never by copying it, so a
 secret cannot leak by accident: another seat's hand, the stock's order, the
@@ -9,94 +9,18 @@ salt are revealed so anyone can check the commitment and replay the deal).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any, NotRequired, TypedDict
-
 from service.core.cards import card_name, card_names, rank_name
+from service.core.instants import instant
+from service.core.shapes import View
 
 from .events import round_result_dict, table_dicts
-from .legal import ActionBody, legal_actions
+from .legal import legal_actions
 from .rounds import winners
 from .seats import PLAYER, may_abort, player_of, seat_kind
 from .shoe import commitment
 from .state import GameState
 
-__all__ = ["Clock", "PlayerView", "Rematch", "RoundView", "View", "You", "view"]
-
-
-# The shapes of a view, so that a type checker holds what is built here to what its readers
-# (the bots the service plays, the web layer) expect. The web layer adds ``game_id``, each
-# player's ``open`` and ``open_seats``; ``service/client/types.py`` describes that whole
-# body for clients, and a bot reads the part both have (``service.client.BotView``).
-
-
-class RoundView(TypedDict):
-    number: int
-    rounds: int
-    hand_size: int
-    wild_rank: str
-    dealer: int
-    current_seat: int | None
-    phase: str | None
-    turn_timed_out: bool
-    turns: int
-    stock_count: int
-    discard_top: str | None
-    discard_count: int
-    went_out: int | None
-    contract: dict[str, int] | None
-    table: list[dict[str, Any]]
-
-
-class PlayerView(TypedDict):
-    seat: int
-    name: str | None
-    hand_count: int
-    total: int
-    round_scores: list[int]
-    kind: str
-    bot: str | None
-    account: str | None
-    account_bot: bool
-
-
-class You(TypedDict):
-    seat: int
-    hand: list[str]
-    can_abort: bool
-
-
-class Clock(TypedDict):
-    turn_seconds: int
-    deadline: str | None
-
-
-class Rematch(TypedDict):
-    asked: list[int]
-    game_id: str | None
-
-
-class View(TypedDict):
-    """What :func:`view` returns. The last five fields are there once the game is over."""
-
-    version: int
-    status: str
-    rules: dict[str, Any]
-    seed_commitment: str
-    seeded_by_creator: bool
-    rated: bool
-    round: RoundView
-    players: list[PlayerView]
-    you: You | None
-    legal_actions: list[ActionBody]
-    last_round: dict[str, Any] | None
-    clock: Clock | None
-    rematch: Rematch
-    winners: NotRequired[list[int]]
-    finish_reason: NotRequired[str | None]
-    seed: NotRequired[str]
-    seed_salt: NotRequired[str]
-    table_nonce: NotRequired[str | None]
+__all__ = ["view"]
 
 
 def view(state: GameState, seat: int | None, by: str = PLAYER) -> View:
@@ -153,7 +77,7 @@ def view(state: GameState, seat: int | None, by: str = PLAYER) -> View:
         "last_round": None if state.last_round is None else round_result_dict(state.last_round),
         "clock": None if state.turn_seconds is None else {
             "turn_seconds": state.turn_seconds,
-            "deadline": _instant(state.turn_deadline),
+            "deadline": instant(state.turn_deadline),
         },
         "rematch": {"asked": list(state.rematch_asked), "game_id": state.rematch_game},
     }
@@ -164,11 +88,3 @@ def view(state: GameState, seat: int | None, by: str = PLAYER) -> View:
         out["seed_salt"] = state.seed_salt
         out["table_nonce"] = state.table_nonce
     return out
-
-
-def _instant(unix: float | None) -> str | None:
-    """A deadline as RFC 3339 UTC with milliseconds (``None``: no turn running)."""
-    if unix is None:
-        return None
-    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="milliseconds").replace(
-        "+00:00", "Z")

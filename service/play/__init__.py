@@ -6,6 +6,12 @@ store of it a function needs); nothing here knows Flask, so they are tested on t
 in-memory stores (``tests/play``). Every change of a game goes through
 :func:`.commit.commit`; reads (:mod:`.waits`, :mod:`.streams`, views, records) never
 write.
+
+This package's public face is what the layers above it use: the HTTP layer
+(``service/api``) and the workers (``service/workers``) import from here and from no
+module of it, and every name here is used by one of them (``tests/play/test_facade.py``).
+The rest (each error class, the commit's steps, the admission's paths) is imported from
+its own module, as this layer's tests do.
 """
 
 from .account_stream import (
@@ -17,27 +23,18 @@ from .account_stream import (
 from .accounts import (
     CHALLENGES_FROM,
     HANDLE_PATTERN,
-    RESERVED,
     close_account,
     create_account,
     profile,
     rotate_key,
     update_settings,
 )
-from .admission import Agreed, Path, agreed_by_key, agreed_in_challenge
-from .analyses import (
-    STALE_SECONDS,
-    STEP_BUDGET,
-    analysis_of,
-    request_analysis,
-    requester_of,
-    run_next,
-)
+from .admission import agreed_by_key
+from .analyses import STALE_SECONDS, analysis_of, request_analysis, requester_of, run_next
 from .challenges import (
     CHALLENGE_DEFAULT_SECONDS,
     CHALLENGE_MAX_SECONDS,
     CHALLENGE_TURN_SECONDS,
-    MAX_OPEN_CHALLENGES,
     MAX_TURN_SECONDS,
     accept_challenge,
     cancel_challenge,
@@ -47,76 +44,28 @@ from .challenges import (
     open_challenge,
     read_challenge,
 )
-from .commit import Change, Committed, Step, commit, with_clock
 from .credentials import (
+    ACCOUNT_PREFIX,
     account_credential,
     authenticate,
     hash_token,
     identify,
     is_account_key,
-    new_key,
 )
-from .errors import (
-    AlreadySeatedError,
-    AnalysisBusyError,
-    AnalysisNotRequestedError,
-    AuthError,
-    ChallengeClosedError,
-    ChallengeRefusedError,
-    GameAbortedError,
-    GameBusyError,
-    GameNotFinishedError,
-    HandleTakenError,
-    IdempotencyKeyReusedError,
-    IdempotencyKeySupersededError,
-    InvalidChallengeError,
-    InvalidCursorError,
-    InvalidLadderEntryError,
-    InvalidSeekError,
-    InvalidTournamentError,
-    InvalidWebhookUrlError,
-    LadderForBotsError,
-    NotYourAccountError,
-    NoWebhookError,
-    PlayError,
-    PreconditionFailedError,
-    RatedPairLimitedError,
-    RecordNotReplayableError,
-    SeatsOpenError,
-    SeatTakenError,
-    SeekMatchedError,
-    TooManyBotGamesError,
-    TooManyChallengesError,
-    TooManyTournamentsError,
-    TournamentClosedError,
-    UnknownAccountError,
-    UnknownChallengeError,
-    UnknownPresetError,
-    UnknownSeatError,
-    UnknownSeekError,
-    UnknownTournamentError,
-    VersionNotRecordedError,
-)
+from .deliveries import deliver, lease_seconds
+from .errors import AuthError, NotYourAccountError, PlayError, UnknownSeatError
 from .export import ExportQuery, export_records
-from .games import (
-    ActionResult,
-    act,
-    claim_seat,
-    create_game,
-    etag,
-    may_act,
-    seat_of,
-)
+from .games import act, claim_seat, create_game, etag, may_act, seat_of
 from .jobs import visit
 from .ladder import join_ladder, ladder_view, leave_ladder
-from .loads import LoadLimit, admit_bot_game, bot_game_weight
-from .lobby import MAX_PAGE, PRUNE_GRACE_SECONDS, LobbyPage, lobby_page, prune_listing
-from .moves import LEASE_SECONDS, due, service_move
+from .loads import LoadLimit
+from .lobby import MAX_PAGE, lobby_page, prune_listing
+from .moves import LEASE_SECONDS
 from .mygames import my_games
-from .ratings import board, history, ratings_of
+from .ratings import board, history, rate_next, retry_set_aside
 from .records import game_record, view_at
 from .rematch import ask_for_rematch
-from .seek_holds import Connection, new_holder
+from .seek_holds import new_holder
 from .seeks import (
     SEEK_TURN_SECONDS,
     Seek,
@@ -138,7 +87,6 @@ from .streams import (
 from .tournaments import (
     MAX_ENTRANTS,
     MAX_ROUNDS,
-    MAX_RUNNING,
     create_tournament,
     join_tournament,
     leave_tournament,
@@ -148,11 +96,11 @@ from .tournaments import (
     tournaments_page,
 )
 from .views import game_view, game_view_bytes
-from .visits import next_visit
 from .waits import changed_from, events_when, on_turn, view_when
-from .webhooks import WEBHOOK_TYPES, queue_webhooks, rotate_webhook_secret, set_webhook
+from .webhooks import rotate_webhook_secret, set_webhook
 
 __all__ = [
+    "ACCOUNT_PREFIX",
     "CHALLENGES_FROM",
     "CHALLENGE_DEFAULT_SECONDS",
     "CHALLENGE_MAX_SECONDS",
@@ -161,80 +109,28 @@ __all__ = [
     "HANDLE_PATTERN",
     "LEASE_SECONDS",
     "MAX_ENTRANTS",
-    "MAX_OPEN_CHALLENGES",
     "MAX_PAGE",
     "MAX_ROUNDS",
-    "MAX_RUNNING",
     "MAX_TURN_SECONDS",
-    "PRUNE_GRACE_SECONDS",
-    "RESERVED",
     "SEEK_TURN_SECONDS",
     "STALE_SECONDS",
-    "STEP_BUDGET",
     "TICKET_TTL_SECONDS",
-    "WEBHOOK_TYPES",
-    "ActionResult",
-    "Agreed",
-    "AlreadySeatedError",
-    "AnalysisBusyError",
-    "AnalysisNotRequestedError",
     "AuthError",
-    "ChallengeClosedError",
-    "ChallengeRefusedError",
-    "Change",
-    "Committed",
-    "Connection",
     "ExportQuery",
-    "GameAbortedError",
-    "GameBusyError",
-    "GameNotFinishedError",
-    "HandleTakenError",
-    "IdempotencyKeyReusedError",
-    "IdempotencyKeySupersededError",
-    "InvalidChallengeError",
-    "InvalidCursorError",
-    "InvalidLadderEntryError",
-    "InvalidSeekError",
-    "InvalidTournamentError",
-    "InvalidWebhookUrlError",
-    "LadderForBotsError",
     "LoadLimit",
-    "LobbyPage",
     "Message",
-    "NoWebhookError",
     "NotYourAccountError",
-    "Path",
     "PlayError",
-    "PreconditionFailedError",
-    "RatedPairLimitedError",
-    "RecordNotReplayableError",
-    "SeatTakenError",
-    "SeatsOpenError",
     "Seek",
-    "SeekMatchedError",
-    "Step",
-    "TooManyBotGamesError",
-    "TooManyChallengesError",
-    "TooManyTournamentsError",
-    "TournamentClosedError",
-    "UnknownAccountError",
-    "UnknownChallengeError",
-    "UnknownPresetError",
     "UnknownSeatError",
-    "UnknownSeekError",
-    "UnknownTournamentError",
-    "VersionNotRecordedError",
     "accept_challenge",
     "account_credential",
     "act",
-    "admit_bot_game",
     "agreed_by_key",
-    "agreed_in_challenge",
     "analysis_of",
     "ask_for_rematch",
     "authenticate",
     "board",
-    "bot_game_weight",
     "cancel_challenge",
     "cancel_seek",
     "challenge_json",
@@ -243,12 +139,11 @@ __all__ = [
     "check_note_cursor",
     "claim_seat",
     "close_account",
-    "commit",
     "create_account",
     "create_game",
     "create_tournament",
     "decline_challenge",
-    "due",
+    "deliver",
     "etag",
     "events_when",
     "export_records",
@@ -264,6 +159,7 @@ __all__ = [
     "join_ladder",
     "join_tournament",
     "ladder_view",
+    "lease_seconds",
     "leave_ladder",
     "leave_tournament",
     "lobby_page",
@@ -271,28 +167,25 @@ __all__ = [
     "my_challenges",
     "my_games",
     "new_holder",
-    "new_key",
-    "next_visit",
     "note_messages",
     "on_turn",
     "open_challenge",
     "open_seek",
     "profile",
     "prune_listing",
-    "queue_webhooks",
-    "ratings_of",
+    "rate_next",
     "read_challenge",
     "read_tournament",
     "redeem_account_ticket",
     "redeem_ticket",
     "request_analysis",
     "requester_of",
+    "retry_set_aside",
     "rotate_key",
     "rotate_webhook_secret",
     "run_next",
     "seat_of",
     "seek_status",
-    "service_move",
     "set_webhook",
     "start_tournament",
     "stream_holds",
@@ -304,5 +197,4 @@ __all__ = [
     "view_when",
     "visit",
     "wait_for_match",
-    "with_clock",
 ]

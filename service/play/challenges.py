@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service.bots import BOTS
+from service.core.instants import instant
 from service.engine.game import check_ends, check_players, check_rated
 from service.engine.serialize import rules_from_json
 from service.storage import (
@@ -46,7 +47,6 @@ from service.storage import (
     folded,
     member_of,
 )
-from service.verify.record import instant
 
 from .admission import agreed_in_challenge, may_invite
 from .errors import (

@@ -28,14 +28,13 @@ change was saved: a count, not something anyone is owed).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from typing import Any
 
+from service.core.instants import instant, unix_of
 from service.engine import Event, winners
 from service.engine.seats import played_by_service
 from service.storage import GameRecord, Stores, TournamentVisit, UnknownGameError, member_of
 from service.tournaments.ids import tournament_of
-from service.verify.record import instant
 
 from .errors import PlayError
 from .notes import tell
@@ -119,7 +118,7 @@ def _finished_at(stores: Stores, game_id: str, now: float) -> float:
         finished = game_record(stores, game_id)[0]["finished_at"]
     except (PlayError, UnknownGameError):
         return now
-    return datetime.fromisoformat(finished.replace("Z", "+00:00")).timestamp()
+    return unix_of(finished)
 
 
 def relist_full(stores: Stores, record: GameRecord, events: Sequence[Event],

@@ -25,9 +25,9 @@ from typing import Any
 
 import orjson
 
+from service.core.instants import instant
 from service.engine.seats import player_of, seat_kind
 from service.storage import LISTINGS, GameRecord, LobbyStore, StorageUnavailableError, Stores
-from service.verify.record import instant
 
 from .errors import InvalidCursorError
 

@@ -19,10 +19,10 @@ from typing import Any
 
 import orjson
 
+from service.core.instants import instant
 from service.engine import winners
 from service.engine.seats import played_by_service
 from service.storage import Account, GameRecord, Stores
-from service.verify.record import instant
 
 from .credentials import account_credential
 from .errors import InvalidCursorError

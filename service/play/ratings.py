@@ -14,14 +14,13 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from service.bots import BOTS
+from service.core.instants import instant, unix_of
 from service.core.rules import PRESETS
 from service.ratings import ANCHORS, Rating, Seat, System, anchor, rate_table
 from service.storage import StorageUnavailableError, Stores, UnknownGameError, folded
-from service.verify.record import instant
 
 from .admission import RATED_PAIR_LIMIT, pair_name
 from .errors import RatedPairLimitedError, UnknownAccountError, UnknownPresetError
@@ -61,10 +60,6 @@ def _anchor(name: str) -> Rating:
     return anchor(name, BOTS[name].version)
 
 
-def _unix(text: str) -> float:
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-
-
 def _rating(stored: dict[str, Any]) -> Rating:
     return Rating(stored["rating"], stored["deviation"], stored["volatility"])
 
@@ -98,7 +93,7 @@ def _compute(stores: Stores, game_id: str, system: System) -> dict[str, Any] | N
         return None
     if not record.get("rated") or not record.get("places"):
         return None
-    preset, at = record["rules"]["preset"], _unix(record["finished_at"])
+    preset, at = record["rules"]["preset"], unix_of(record["finished_at"])
     seats = []
     for player, place in zip(record["players"], record["places"], strict=True):
         reference = player.get("bot") is not None and player.get("account") is None

@@ -32,11 +32,11 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 
+from service.core.instants import instant
 from service.engine.game import check_ends, check_players, check_rated
 from service.engine.serialize import rules_from_json
 from service.storage import (
@@ -104,8 +104,7 @@ class Seek:
 
     def to_json(self) -> dict[str, Any]:
         """The response body of the seek endpoints."""
-        expires = None if self.expires is None else datetime.fromtimestamp(
-            self.expires, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        expires = instant(self.expires, timespec="seconds")
         return {"seek_id": self.seek_id, "status": self.status, "name": self.name,
                 "players": self.players, "turn_seconds": self.turn_seconds,
                 "rated": self.rated, "expires": expires, "game_id": self.game_id,

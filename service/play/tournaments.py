@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from service.bots import BOTS
+from service.core.instants import instant
 from service.engine.game import check_ends, check_players, check_rated
 from service.engine.serialize import rules_from_json
 from service.storage import Account, Stores, TournamentVisit, folded, member_of
@@ -23,7 +24,6 @@ from service.tournaments import (
     Result,
     standings,
 )
-from service.verify.record import instant
 
 from .admission import may_invite
 from .errors import (

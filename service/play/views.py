@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import nullcontext
-from typing import Any
 
 import orjson
 
 from service import metrics
+from service.core.shapes import GameView
 from service.engine import GameState, view
 from service.engine.state import DISCARD
 
@@ -22,7 +22,7 @@ __all__ = ["game_view", "game_view_bytes"]
 
 def game_view(
     game_id: str, state: GameState, seat: int | None, open_seats: Sequence[int] = ()
-) -> dict[str, Any]:
+) -> GameView:
     """The API contract's state (docs/api.md) for ``seat``, plus which seats are still open.
 
     While seats are open nobody may act, so ``legal_actions`` is empty and
@@ -33,10 +33,9 @@ def game_view(
     # the going-out test of legal_actions is most of such a view's cost: timed
     with metrics.LEGAL_ACTIONS_SECONDS.time() if going_out_test else nullcontext():
         seen = view(state, seat)
-    out: dict[str, Any] = {"game_id": game_id, **seen}
+    out: GameView = {"game_id": game_id, **seen, "open_seats": list(open_seats)}
     for player in out["players"]:
         player["open"] = player["seat"] in open_seats
-    out["open_seats"] = list(open_seats)
     if open_seats:
         out["legal_actions"] = []
         if out["you"] is not None:

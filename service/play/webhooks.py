@@ -32,8 +32,8 @@ from typing import Any
 
 import orjson
 
+from service.core.instants import instant
 from service.storage import Account, Delivery, Stores, folded
-from service.verify.record import instant
 from service.webhooks import Resolver, UnsafeUrlError, check_port, resolve, target
 
 from .accounts import update_settings

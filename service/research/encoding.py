@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.core.cards import card_name, parse_card, parse_rank
-from service.engine.legal import ActionBody
+from service.core.shapes import Action
 
 from .knowledge import Knowledge
 
@@ -39,7 +39,7 @@ ACTIONS = 2 + 2 * CARDS
 PHASES = ("draw", "discard", "final_draw", "final_discard")
 
 
-def action_index(body: ActionBody | dict[str, Any]) -> int:
+def action_index(body: Action | dict[str, Any]) -> int:
     """The integer of a turn move (``ValueError`` for a seat action: resign, back, …)."""
     kind = body["type"]
     if kind == "draw":
@@ -51,7 +51,7 @@ def action_index(body: ActionBody | dict[str, Any]) -> int:
     raise ValueError(f"{kind!r} is not a turn move")
 
 
-def action_body(index: int) -> ActionBody:
+def action_body(index: int) -> Action:
     """The engine's action body of an integer (``ValueError`` out of range)."""
     if not 0 <= index < ACTIONS:
         raise ValueError(f"an action is 0 to {ACTIONS - 1}, not {index}")

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.core.cards import parse_card, parse_cards
+from service.core.shapes import View
 from service.engine.shoe import build_shoe
-from service.engine.view import View
 
 __all__ = ["Knowledge"]
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.core.cards import parse_cards
+from service.engine.events import table_of
 from service.engine.serialize import rules_from_json
-from service.engine.state import IN_PROGRESS, GameState, TableMeld
+from service.engine.state import IN_PROGRESS, GameState
 
 from .knowledge import Knowledge
 from .worlds import deal
@@ -41,10 +41,7 @@ def position(view: Mapping[str, Any], knowledge: Knowledge) -> GameState:
             order.append(seat)
             seat = (seat + 1) % players
         arranged = tuple(order)
-    table = tuple(TableMeld(m["seat"], tuple(parse_cards(m["cards"])),
-                            tuple((x["seat"], tuple(parse_cards(x["cards"])))
-                                  for x in m["layoffs"]))
-                  for m in rnd["table"])
+    table = table_of(rnd["table"])
     world = deal(knowledge, list(knowledge.unseen))
     return GameState(
         rules=rules_from_json(view["rules"]),

@@ -23,7 +23,7 @@ state; without wild limits so is room beyond two (two leftover wilds fit in any
 room of two, three or more meld on their own), and a state with more than two
 wilds per natural left costs 0 (each natural takes two wilds in a set, the rest
 meld or fill room). A state whose cost and every per-card cost are 0 stops trying
-options. A table meld that no card left can be laid onto (``TableMeld.accepts``)
+options. A table meld that no card left can be laid onto (``LayOffTarget.accepts``)
 is marked used and its spare room moved into the capacity, where the wild pool
 would find it anyway: which such melds a lay-off used no longer splits the states.
 
@@ -45,7 +45,7 @@ from .arrangement import Arrangement
 from .budget import Budget
 from .costs import CostVector
 from .groups import LATER_OF_SUIT, SAME_RANK, Group, GroupMaker
-from .table import TableMeld
+from .table import LayOffTarget
 from .wildpool import INF, WildPlan, WildPool, layout
 
 __all__ = ["GroupSearch"]
@@ -79,7 +79,7 @@ class GroupSearch:
         naturals: Sequence[int],
         wild_rank_cards: Sequence[int],
         jokers: int,
-        table: list[TableMeld],
+        table: list[LayOffTarget],
         contract: tuple[int, int] | None,
         budget: Budget,
     ) -> None:
@@ -106,7 +106,7 @@ class GroupSearch:
         # Without wild limits no group takes a wild-rank card as itself: their count in
         # every state is the hand's.
         self.wr_fixed = None if ctx.limits else len(wild_rank_cards)
-        #: per table meld, the count fields of the slots it accepts (``TableMeld.accepts``)
+        #: per table meld, the count fields of the slots it accepts (``LayOffTarget.accepts``)
         self.accepts = [sum(_COUNT << 6 * j for j in m.accepts) for m in table]
         self.full_mask = (1 << len(table)) - 1
         self.memo: dict[State, Result] = {}

@@ -21,7 +21,7 @@ from .groups import LATER_OF_SUIT, SAME_RANK, Group, GroupMaker
 from .multiset import CARD, NATURAL_SLOTS, SLOTS, WILD_RANK_SLOT
 
 __all__ = [
-    "TableMeld",
+    "LayOffTarget",
     "layoff_groups",
     "read_table",
     "run_layoff_key",
@@ -41,8 +41,10 @@ _SUIT = tuple(
 _LOW = sum(1 << 6 * j for j in range(SLOTS))
 
 
-class TableMeld:
-    """A meld on the table, read as what it may become once cards are laid onto it.
+class LayOffTarget:
+    """A meld on the table, read as what it may become once cards are laid onto it (the
+    meld itself, who laid it and its lay-offs, is the engine's ``TableMeld``; the solver
+    sees only its cards).
 
     The union only has to be one valid meld, so a run may become a set and the other
     way round; the readings are candidates, the lay-off checks the union.
@@ -135,11 +137,11 @@ class TableMeld:
         return frozenset(out)
 
 
-def read_table(ctx: Context, table: Sequence[Sequence[int]]) -> list[TableMeld]:
+def read_table(ctx: Context, table: Sequence[Sequence[int]]) -> list[LayOffTarget]:
     """The table melds a hand may lay off onto; an invalid one is refused by name."""
     if not ctx.lay_off:
         return []
-    melds = [TableMeld(ctx, m) for m in table]
+    melds = [LayOffTarget(ctx, m) for m in table]
     for meld in melds:
         if not meld.valid:
             names = " ".join(card_names(meld.cards))
@@ -169,7 +171,7 @@ Layoff = tuple[Group, tuple[int, ...], int]  # (group, the slots it removes, the
 
 
 def layoff_groups(
-    maker: GroupMaker, table: list[TableMeld], cnt: Sequence[int], i: int, mask: int, budget: int
+    maker: GroupMaker, table: list[LayOffTarget], cnt: Sequence[int], i: int, mask: int, budget: int
 ) -> list[Layoff]:
     """Lay-offs of slot i (and higher naturals) onto each unused table meld: onto sets,
     then onto runs."""
@@ -177,7 +179,7 @@ def layoff_groups(
 
 
 def set_layoffs(
-    maker: GroupMaker, table: list[TableMeld], cnt: Sequence[int], i: int, mask: int
+    maker: GroupMaker, table: list[LayOffTarget], cnt: Sequence[int], i: int, mask: int
 ) -> list[Layoff]:
     """Lay-offs of slot i and more cards of its rank onto each unused table meld read
     as a set (one per cards and meld: two readings may give the same)."""
@@ -204,7 +206,7 @@ def set_layoffs(
 
 
 def run_layoffs(
-    maker: GroupMaker, table: list[TableMeld], cnt: Sequence[int], i: int, mask: int, budget: int
+    maker: GroupMaker, table: list[LayOffTarget], cnt: Sequence[int], i: int, mask: int, budget: int
 ) -> list[Layoff]:
     """Lay-offs of slot i and higher cards of its suit onto each unused table meld read
     as a run, each with the fewest wilds that fit (more go via spare): the run must
@@ -328,7 +330,7 @@ def _span(ctx: Context, positions: Sequence[int]) -> int:
 
 
 def wild_rank_layoffs(
-    maker: GroupMaker, table: list[TableMeld], cnt: Sequence[int], mask: int, pool: int
+    maker: GroupMaker, table: list[LayOffTarget], cnt: Sequence[int], mask: int, pool: int
 ) -> list[tuple[Group, tuple[int, ...], int]]:
     """Lay-offs of wild-rank cards standing for themselves onto unused table melds.
 
@@ -353,7 +355,7 @@ def wild_rank_layoffs(
                 if not kinds_of(ctx, *split(union, w)):
                     continue
                 slots = tuple(WILD_RANK_SLOT + s for s in range(4) for _ in range(take[s]))
-                spare = TableMeld(ctx, union).spare
+                spare = LayOffTarget(ctx, union).spare
                 out.append((Group("layoff", tuple(laid), c, spare, table=t), slots, 1 << t))
                 break  # the fewest wilds that make it valid; more go via spare
     return out

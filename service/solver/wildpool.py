@@ -21,7 +21,7 @@ from service.core.melds import Context
 from .arrangement import Arrangement
 from .budget import Budget
 from .groups import Group
-from .table import TableMeld
+from .table import LayOffTarget
 
 __all__ = ["INF", "LeftoverPlan", "WildPlan", "WildPool", "layout"]
 
@@ -105,7 +105,7 @@ def layout(
     xj: int,
     y: int,
     plan: WildPlan,
-    table: Sequence[TableMeld],
+    table: Sequence[LayOffTarget],
 ) -> Arrangement:
     """Turn chosen groups and the wild plan into concrete melds with real wild cards."""
     aj, ay, leftover = plan

@@ -16,15 +16,15 @@ checked by :mod:`.check`. Cards are in contract notation (``7H``, ``JK``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
+from service.core.instants import instant
 from service.engine import Event, GameState
 from service.engine.rounds import places, winners
 from service.engine.seats import PLAYER, SERVICE, player_of, seat_kind
 from service.engine.shoe import commitment
 
-__all__ = ["ACTION_EVENTS", "RECORD_FORMAT", "actions_of", "build_record", "instant"]
+__all__ = ["ACTION_EVENTS", "RECORD_FORMAT", "actions_of", "build_record"]
 
 RECORD_FORMAT = "three-thirteen-record/2"
 
@@ -33,14 +33,6 @@ ACTION_EVENTS = ("draw", "discard", "went_out", "seat_claimed", "seat_resigned",
                  "seat_back", "turn_timed_out", "game_aborted", "victory_claimed")
 #: Events after the end (a rematch asked or started) are not part of the game played.
 _AFTER_THE_END = ("rematch_asked", "rematch_started")
-
-
-def instant(unix: float | None) -> str | None:
-    """Unix seconds as RFC 3339 UTC with milliseconds (``None`` stays ``None``)."""
-    if unix is None:
-        return None
-    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="milliseconds").replace(
-        "+00:00", "Z")
 
 
 def _action(event: dict[str, Any]) -> dict[str, Any]:

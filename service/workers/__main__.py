@@ -215,7 +215,7 @@ def _quietly(run: Callable[[Callable[[], bool]], None], stopping: Callable[[], b
 
 def _retry_ratings(config: Any, game_ids: list[str]) -> int:
     """Queue the set-aside rated games again (each one's reason printed first)."""
-    from service.play.ratings import retry_set_aside
+    from service.play import retry_set_aside
     from service.storage import redis_stores
 
     stores = redis_stores(config)

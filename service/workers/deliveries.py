@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from service.play.deliveries import deliver, lease_seconds
+from service.play import deliver, lease_seconds
 from service.storage import Lease, StorageUnavailableError, Stores
 from service.webhooks import Send
 

@@ -18,8 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from service.play import LEASE_SECONDS, visit
-from service.play.lobby import prune_listing
+from service.play import LEASE_SECONDS, prune_listing, visit
 from service.storage import LANES, LIGHT, LISTINGS, StorageUnavailableError, Stores
 
 from .metrics import WorkerMetrics

@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from service.play.ratings import rate_next
+from service.play import rate_next
 from service.storage import StorageUnavailableError, Stores
 
 from .metrics import WorkerMetrics

@@ -14,9 +14,9 @@ from dataclasses import replace
 import redis
 from flask.testing import FlaskClient
 
-from service import play
 from service.app import create_app
 from service.config import Config
+from service.play.analyses import STEP_BUDGET
 from service.storage import redis_stores
 from service.workers.analysis import AnalysisWorker
 
@@ -54,7 +54,7 @@ def test_a_finished_game_is_queued_analysed_by_a_worker_and_served_done(
     assert body["status"] == "done" and body["progress"] == 1.0
     assert {"seat", "decisions", "accuracy", "expected_loss", "inaccuracies", "mistakes",
             "blunders", "luck", "service_moves", "unjudged"} <= set(body["seats"][0])
-    assert body["steps"]["budget"] == play.STEP_BUDGET
+    assert body["steps"]["budget"] == STEP_BUDGET
     record = client.get(f"/v1/games/{game_id}/record").json
     moves = [v for v, a in enumerate(record["actions"])
              if a["type"] in ("draw", "discard", "go_out")]

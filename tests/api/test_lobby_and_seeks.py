@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from service import play
 from service.config import Config
+from service.play.lobby import PRUNE_GRACE_SECONDS
 
 
 def _listed(client: FlaskClient, status: str = "open", **query: Any) -> list[dict[str, Any]]:
@@ -87,7 +88,7 @@ def test_an_expired_game_is_skipped_by_the_lobby_and_pruned_by_the_sweeper(
     assert _listed(client) == []
     assert redis_db.zcard("ttt:{lobby}:open") == 1  # the read wrote nothing
     stores = app.extensions["three_thirteen"].stores
-    later = time.time() + play.PRUNE_GRACE_SECONDS  # (a game just listed may be on its way)
+    later = time.time() + PRUNE_GRACE_SECONDS  # (a game just listed may be on its way)
     assert play.prune_listing(stores, "open", None, 10, later) == (1, None)
     assert redis_db.zcard("ttt:{lobby}:open") == 0
 

@@ -29,6 +29,7 @@ import requests
 from service import play
 from service.config import Config
 from service.match.local import ROOT, local_service
+from service.play.commit import commit
 from service.storage import redis_stores
 from tests.play.finished_games import greedy_game
 
@@ -63,7 +64,7 @@ def main() -> None:
         games = []
         for n in range(args.games):
             record, _ = play.create_game(stores, RULES, ["ann", "bob"], f"load-{n}")
-            play.commit(stores, record.game_id, greedy_game)
+            commit(stores, record.game_id, greedy_game)
             games.append(record.game_id)
         env = {**os.environ, "REDIS_URL": service.redis_url, "LOG_LEVEL": "warning"}
         analysers = [subprocess.Popen([sys.executable, "-m", "service.workers", "--analysis"],

@@ -109,6 +109,13 @@ def test_the_layers_below_the_game_import_nothing_above_them() -> None:
     assert graph["engine"] <= {"core", "solver"}
 
 
+def test_the_client_imports_nothing_of_the_service_but_the_core() -> None:
+    """A bot on ``service.client`` needs none of the server's code: the client shares only
+    the contract's JSON shapes with the engine (``service/core/shapes.py``)."""
+    graph = package_graph()
+    assert graph["client"] <= {"core"}
+
+
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None

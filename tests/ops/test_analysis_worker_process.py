@@ -17,6 +17,7 @@ import pytest
 
 from service import play
 from service.config import Config
+from service.play.commit import commit
 from service.storage import redis_stores
 from tests.conftest import ROOT, redis_client, redis_url_for_tests, wait_until
 from tests.play.finished_games import greedy_game
@@ -52,7 +53,7 @@ def test_two_analysis_workers_run_every_queued_analysis_once_and_a_killed_ones_i
     for n in range(GAMES):
         record, _ = play.create_game(stores, RULES, ["ann", "bob"], f"an-{n}",
                                      unlisted=True)
-        play.commit(stores, record.game_id, greedy_game)
+        commit(stores, record.game_id, greedy_game)
         games.append(record.game_id)
     for g in games:
         assert play.request_analysis(stores, g, time.time(), 100, requester="r")[1]

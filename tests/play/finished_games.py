@@ -2,7 +2,7 @@
 
 Each game is dealt by :func:`service.play.create_game` with account seats, then played to
 its end in the engine (going out when it may, else the first legal action) and saved in
-one :func:`service.play.commit`: the one write path, so the game gets its record (built
+one :func:`service.play.commit.commit`: the one write path, so the game gets its record (built
 from the engine's own events, verifiable) and every account seat's finished index its
 entry, as any game does. One commit instead of one per move is what makes thousands of
 games take seconds; ``at`` fixes that commit's clock, so several games can end in the
@@ -18,6 +18,8 @@ from typing import Any
 from service import play
 from service.bots.playout import greedy_move
 from service.engine import apply, legal_actions
+from service.play.admission import Agreed, Path
+from service.play.commit import Change, commit
 from service.storage import Account, GameRecord, Stores, folded
 
 __all__ = ["SHORT", "agreed", "finish_game", "greedy_game", "whole_game"]
@@ -26,18 +28,18 @@ __all__ = ["SHORT", "agreed", "finish_game", "greedy_game", "whole_game"]
 SHORT = {"preset": "classic", "hand_sizes": [3]}
 
 
-def agreed(*accounts: Account | None) -> play.Agreed:
+def agreed(*accounts: Account | None) -> Agreed:
     """As if ``accounts`` had made and accepted a challenge to the game (the tests' way to
     seat several accounts at once)."""
-    return play.Agreed(play.Path.CHALLENGE,
-                       frozenset(folded(a.handle) for a in accounts if a is not None))
+    return Agreed(Path.CHALLENGE,
+                  frozenset(folded(a.handle) for a in accounts if a is not None))
 
 
 def _choice(actions: list[dict[str, Any]]) -> dict[str, Any]:
     return next((a for a in actions if a["type"] == "go_out"), actions[0])
 
 
-def whole_game(record: GameRecord) -> play.Change:
+def whole_game(record: GameRecord) -> Change:
     """A step that plays the game from where it is to its end, every seat by its player."""
     state, events = record.state, []
     while not state.finished:
@@ -45,10 +47,10 @@ def whole_game(record: GameRecord) -> play.Change:
         assert seat is not None
         state, made = apply(state, seat, _choice(legal_actions(state, seat)))
         events += made
-    return play.Change(state, events)
+    return Change(state, events)
 
 
-def greedy_game(record: GameRecord) -> play.Change:
+def greedy_game(record: GameRecord) -> Change:
     """A step that plays the game to its end, every seat by ``greedy``'s moves (which go
     out early: a short game to analyse)."""
     state, events = record.state, []
@@ -57,7 +59,7 @@ def greedy_game(record: GameRecord) -> play.Change:
         assert seat is not None
         state, made = apply(state, seat, greedy_move(state, seat))
         events += made
-    return play.Change(state, events)
+    return Change(state, events)
 
 
 def finish_game(stores: Stores, accounts: Sequence[Account], seed: str, *,
@@ -70,6 +72,6 @@ def finish_game(stores: Stores, accounts: Sequence[Account], seed: str, *,
         stores, rules or SHORT, [a.handle for a in accounts], seed, accounts=list(accounts),
         agreed=agreed(*accounts),
         rated=rated, turn_seconds=60 if rated else None, unlisted=True)
-    play.commit(stores, record.game_id, whole_game,
-                clock=time.time if at is None else (lambda: at))
+    commit(stores, record.game_id, whole_game,
+           clock=time.time if at is None else (lambda: at))
     return record.game_id

@@ -10,6 +10,7 @@ import pytest
 
 from service import play
 from service.play import ExportQuery, export_records
+from service.play.errors import InvalidCursorError, UnknownAccountError
 from service.storage import Account, Stores
 from service.verify import verify
 from tests.play.finished_games import agreed
@@ -138,10 +139,10 @@ def test_games_whose_record_is_no_longer_kept_are_skipped(stores: Stores) -> Non
 def test_an_unknown_or_closed_account_is_refused_and_a_reference_bot_has_nothing_to_export(
         stores: Stores) -> None:
     ann, = accounts(stores, "ann")
-    with pytest.raises(play.UnknownAccountError):
+    with pytest.raises(UnknownAccountError):
         export_records(stores, "nobody", ExportQuery())
     play.close_account(stores, ann)
-    with pytest.raises(play.UnknownAccountError):
+    with pytest.raises(UnknownAccountError):
         export_records(stores, "ann", ExportQuery())
     assert list(export_records(stores, "strong", ExportQuery())) == []
 
@@ -153,5 +154,5 @@ def test_a_cursor_that_is_no_finished_game_of_the_account_is_refused(stores: Sto
     playing, _ = play.create_game(stores, {"preset": "classic"}, ["ann", "cat"], None,
                                   accounts=[ann, cat], agreed=agreed(ann, cat))
     for cursor in (other, playing.game_id, "no-such-game"):
-        with pytest.raises(play.InvalidCursorError):
+        with pytest.raises(InvalidCursorError):
             export_records(stores, "ann", ExportQuery(after=cursor))

@@ -20,6 +20,7 @@ from service.play.admission import (
     agreed_in_tournament,
 )
 from service.play.credentials import account_credential
+from service.play.errors import ChallengeRefusedError, RatedPairLimitedError, TournamentClosedError
 from service.play.games import deal
 from service.storage import Account, Stores
 
@@ -83,9 +84,9 @@ def test_an_account_that_refuses_invitations_is_never_seated(stores: Stores) -> 
     _account(stores, "shy", challenges_from="nobody")
     _account(stores, "botsonly", challenges_from="bots")
     for refusing in ("shy", "botsonly"):
-        with pytest.raises(play.ChallengeRefusedError):
+        with pytest.raises(ChallengeRefusedError):
             _tournament(stores, ann, ["ann", refusing])
-        with pytest.raises(play.ChallengeRefusedError):
+        with pytest.raises(ChallengeRefusedError):
             play.open_challenge(stores, ann, [refusing], None, 60, False, 600)
     assert stores.accounts.load("shy") is not None
     shy = stores.accounts.load("shy")
@@ -106,7 +107,7 @@ def test_invited_accounts_play_only_once_they_accept(stores: Stores) -> None:
     assert started["entrants"] == ["ann", "bob"] and started["invited"] == []
     seated = {h for r in started["rounds"] for table in r["tables"] for h in table["players"]}
     assert seated == {"ann", "bob"}
-    with pytest.raises(play.TournamentClosedError):
+    with pytest.raises(TournamentClosedError):
         play.join_tournament(stores, cid, tid)
 
 
@@ -132,7 +133,7 @@ def test_a_rated_tournament_between_two_accounts_rates_at_most_the_pair_limit_a_
     assert len(games) == 30
     rated = [stores.games.load(g).state.rated for g in games]
     assert rated == [True] * RATED_PAIR_LIMIT + [False] * (30 - RATED_PAIR_LIMIT)
-    with pytest.raises(play.RatedPairLimitedError):  # and a rated challenge is refused
+    with pytest.raises(RatedPairLimitedError):  # and a rated challenge is refused
         play.open_challenge(stores, a1, ["farm2"], None, 60, True, 600)
 
 

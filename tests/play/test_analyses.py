@@ -16,6 +16,9 @@ from service import play
 from service.analysis.game import RELOOK_SHARE, analyse
 from service.analysis.judge import DEFAULT, Settings
 from service.match.inprocess import record_in_process
+from service.play.analyses import STEP_BUDGET
+from service.play.commit import commit
+from service.play.errors import AnalysisBusyError, AnalysisNotRequestedError, GameNotFinishedError
 from service.storage import QueueFullError, Stores
 
 from .finished_games import SHORT, whole_game
@@ -23,7 +26,7 @@ from .finished_games import SHORT, whole_game
 
 def finished(stores: Stores, seed: str = "an") -> str:
     record, _ = play.create_game(stores, SHORT, ["ann", "bob"], seed, unlisted=True)
-    play.commit(stores, record.game_id, whole_game)
+    commit(stores, record.game_id, whole_game)
     return record.game_id
 
 
@@ -40,14 +43,14 @@ def test_a_finished_game_is_queued_once_and_a_worker_runs_it_to_done(stores: Sto
     assert done["status"] == "done" and done["progress"] == 1.0
     assert [s["seat"] for s in done["seats"]] == [0, 1]
     assert done["decisions"] and done["settings"] == DEFAULT.to_dict()
-    assert done["steps"]["budget"] == play.STEP_BUDGET
+    assert done["steps"]["budget"] == STEP_BUDGET
     assert stores.analyses.queued() == 0
     assert play.request_analysis(stores, game_id, time.time(), 10, requester="r") == (done, False)
 
 
 def test_a_game_still_played_is_not_analysed(stores: Stores) -> None:
     record, _ = play.create_game(stores, SHORT, ["ann", "bob"], "live", unlisted=True)
-    with pytest.raises(play.GameNotFinishedError):
+    with pytest.raises(GameNotFinishedError):
         play.request_analysis(stores, record.game_id, time.time(), 10, requester="r")
 
 
@@ -55,16 +58,16 @@ def test_a_full_queue_refuses_the_next_request_and_takes_it_once_there_is_room(
         stores: Stores) -> None:
     first, second = finished(stores, "a1"), finished(stores, "a2")
     play.request_analysis(stores, first, time.time(), 1, requester="r")
-    with pytest.raises(play.AnalysisBusyError):
+    with pytest.raises(AnalysisBusyError):
         play.request_analysis(stores, second, time.time(), 1, requester="r")
-    with pytest.raises(play.AnalysisNotRequestedError):
+    with pytest.raises(AnalysisNotRequestedError):
         play.analysis_of(stores, second)
     assert play.run_next(stores, "w1", block_seconds=0.1) == first
     assert play.request_analysis(stores, second, time.time(), 1, requester="r")[1]
 
 
 def test_a_game_nobody_asked_about_has_no_analysis(stores: Stores) -> None:
-    with pytest.raises(play.AnalysisNotRequestedError):
+    with pytest.raises(AnalysisNotRequestedError):
         play.analysis_of(stores, finished(stores))
 
 
@@ -126,7 +129,7 @@ def test_a_result_kept_from_before_decisions_said_who_made_them_is_asked_for_aga
     old = {"settings": DEFAULT.to_dict(), "seats": [], "decisions": []}  # no "steps"
     stores.analyses.finish(game_id, zlib.compress(orjson.dumps(old)))
     stores.analyses.ack(taken)
-    with pytest.raises(play.AnalysisNotRequestedError):
+    with pytest.raises(AnalysisNotRequestedError):
         play.analysis_of(stores, game_id)
     body, queued = play.request_analysis(stores, game_id, time.time(), 10, requester="r")
     assert queued and body["status"] == "queued"

@@ -10,14 +10,7 @@ import time
 import pytest
 
 from service.play import (
-    ChallengeClosedError,
-    ChallengeRefusedError,
-    InvalidChallengeError,
     LoadLimit,
-    TooManyBotGamesError,
-    TooManyChallengesError,
-    UnknownAccountError,
-    UnknownChallengeError,
     accept_challenge,
     cancel_challenge,
     create_account,
@@ -28,6 +21,15 @@ from service.play import (
     update_settings,
 )
 from service.play.challenges import MAX_OPEN_CHALLENGES
+from service.play.errors import (
+    ChallengeClosedError,
+    ChallengeRefusedError,
+    InvalidChallengeError,
+    TooManyBotGamesError,
+    TooManyChallengesError,
+    UnknownAccountError,
+    UnknownChallengeError,
+)
 from service.storage import Account, Stores
 from tests.play.conftest import drain
 

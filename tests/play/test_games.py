@@ -13,16 +13,15 @@ from service import play
 from service.core.cards import card_name
 from service.core.errors import IllegalActionError, NotYourTurnError
 from service.engine import Event, GameState, apply
-from service.play import (
-    AuthError,
+from service.play import AuthError, UnknownSeatError
+from service.play.credentials import hash_token
+from service.play.errors import (
     IdempotencyKeyReusedError,
     IdempotencyKeySupersededError,
     PreconditionFailedError,
     SeatsOpenError,
     SeatTakenError,
-    UnknownSeatError,
 )
-from service.play.credentials import hash_token
 from service.storage import GameRecord, StoredReply, Stores
 from service.storage.memory import MemoryGameStore, Shared
 

@@ -8,18 +8,14 @@ from __future__ import annotations
 import pytest
 
 from service.core.rules import resolve_rules
-from service.play import (
-    LoadLimit,
-    TooManyBotGamesError,
-    ask_for_rematch,
-    bot_game_weight,
-    create_game,
-)
+from service.play import LoadLimit, ask_for_rematch, create_game
 from service.play.credentials import hash_token
+from service.play.errors import TooManyBotGamesError
 from service.play.loads import (
     CREATING_SECONDS,
     STANDARD_WORK,
     admit_bot_game,
+    bot_game_weight,
     decisions_per_seat,
     lane_of,
 )

@@ -9,7 +9,8 @@ import time
 import pytest
 
 from service import play
-from service.play import InvalidCursorError
+from service.play.errors import InvalidCursorError
+from service.play.lobby import PRUNE_GRACE_SECONDS
 from service.storage import Stores, memory_stores
 
 from .conftest import drain
@@ -63,7 +64,7 @@ def test_the_prune_removes_gone_and_finished_games_but_spares_one_being_created(
     assert play.prune_listing(stores, "in_progress", None, 10, now) == (2, None)
     assert [g for g, _ in stores.lobby.listed("in_progress", None, 10)] == [
         playing, "being-created"]
-    later = now + play.PRUNE_GRACE_SECONDS
+    later = now + PRUNE_GRACE_SECONDS
     assert play.prune_listing(stores, "in_progress", None, 10, later) == (1, None)
     assert [g for g, _ in stores.lobby.listed("in_progress", None, 10)] == [playing]
 

@@ -24,14 +24,13 @@ from service.play import (
     act,
     ask_for_rematch,
     create_game,
-    due,
     game_record,
-    next_visit,
     view_at,
     visit,
-    with_clock,
 )
+from service.play.commit import next_visit, with_clock
 from service.play.credentials import hash_token
+from service.play.moves import due
 from service.storage import Stores, memory_stores
 from service.storage.memory import MemoryGameStore
 from service.verify import verify

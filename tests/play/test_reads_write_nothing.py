@@ -12,6 +12,8 @@ import pytest
 
 from service import play
 from service.play.credentials import hash_token
+from service.play.errors import GameNotFinishedError
+from service.play.moves import due
 from service.storage import (
     AccountStore,
     GameStore,
@@ -118,7 +120,7 @@ def test_reading_a_record_or_a_past_view_writes_nothing_kept_or_not(stores: Stor
     assert play.view_at(stores, kept, None, record["versions"])[1] is None
     with pytest.raises(UnknownGameError):
         play.game_record(stores, lost)
-    with pytest.raises(play.GameNotFinishedError):
+    with pytest.raises(GameNotFinishedError):
         play.game_record(stores, playing.game_id)
     assert writes == []
 
@@ -142,5 +144,5 @@ def test_views_long_polls_events_and_streams_of_games_owing_moves_write_nothing(
                                       heartbeat_seconds=0.1, stopping=lambda: False):
             pass
     assert writes == []
-    assert play.due(stores.games.load(bots.game_id), time.time())
-    assert play.due(stores.games.load(clocked.game_id), time.time())
+    assert due(stores.games.load(bots.game_id), time.time())
+    assert due(stores.games.load(clocked.game_id), time.time())

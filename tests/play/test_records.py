@@ -12,15 +12,9 @@ import orjson
 import pytest
 
 from service.engine import view
-from service.play import (
-    GameNotFinishedError,
-    RecordNotReplayableError,
-    act,
-    create_game,
-    game_record,
-    view_at,
-)
+from service.play import act, create_game, game_record, view_at
 from service.play.credentials import hash_token
+from service.play.errors import GameNotFinishedError, RecordNotReplayableError
 from service.storage import Stores, UnknownGameError
 from service.storage.memory import MemoryGameStore
 from service.verify import verify

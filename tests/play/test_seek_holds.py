@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from service.play import (
-    UnknownSeekError,
     create_account,
     note_messages,
     open_seek,
@@ -23,6 +22,7 @@ from service.play import (
     wait_for_match,
 )
 from service.play.credentials import account_credential, hash_token
+from service.play.errors import UnknownSeekError
 from service.play.seek_holds import LOOK_SECONDS, look_and_hold, new_holder
 from service.play.seeks import _follow_up, _parse
 from service.storage import Account, Hold, Stores

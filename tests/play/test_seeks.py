@@ -19,9 +19,6 @@ from service.play import (
     MAX_TURN_SECONDS,
     SEEK_TURN_SECONDS,
     AuthError,
-    InvalidSeekError,
-    SeekMatchedError,
-    UnknownSeekError,
     cancel_seek,
     create_account,
     lobby_page,
@@ -30,6 +27,7 @@ from service.play import (
     seek_status,
     wait_for_match,
 )
+from service.play.errors import InvalidSeekError, SeekMatchedError, UnknownSeekError
 from service.play.games import hash_token
 from service.play.seeks import START_GRACE_SECONDS, _parse
 from service.storage import StorageUnavailableError, Stores

@@ -14,8 +14,9 @@ import pytest
 
 from service import play
 from service.config import Config
-from service.play import AuthError, InvalidCursorError, Message
+from service.play import AuthError, Message
 from service.play.credentials import hash_token
+from service.play.errors import InvalidCursorError
 from service.storage import GameRecord, StorageUnavailableError, Stores, redis_stores
 from service.storage.memory import MemoryGameStore
 

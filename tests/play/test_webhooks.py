@@ -13,14 +13,13 @@ import json
 import pytest
 
 from service.play import (
-    InvalidWebhookUrlError,
-    NoWebhookError,
     create_account,
     create_game,
     open_challenge,
     rotate_webhook_secret,
     set_webhook,
 )
+from service.play.errors import InvalidWebhookUrlError, NoWebhookError
 from service.play.notes import tell
 from service.play.webhooks import event_id
 from service.storage import Account, Delivery, Stores

@@ -19,7 +19,7 @@ from service.core.rules import resolve_rules
 from service.solver import STEP_BUDGET, analyze, solve
 from service.solver.analysis import _search
 from service.solver.budget import Budget
-from service.solver.table import TableMeld
+from service.solver.table import LayOffTarget
 from tests.solver import reference_solver as ref
 
 
@@ -127,7 +127,7 @@ def test_a_table_run_whose_wild_rank_card_may_stand_for_itself_takes_one_more_wi
     spec = {"preset": "bga", "lay_off": True, "max_wilds_per_meld": 1}
     rules = resolve_rules(spec)
     table = [parse_cards(["6D", "8D", "9D", "TD", "JD"])]
-    assert TableMeld(context(rules, 6), table[0]).spare == 1
+    assert LayOffTarget(context(rules, 6), table[0]).spare == 1
     hand = parse_cards(["6S"])
     got = solve(hand, 6, rules, table)
     want = ref.analyze(hand, 6, rules, table)

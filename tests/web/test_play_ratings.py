@@ -17,8 +17,8 @@ import pytest
 import requests
 
 from service.config import Config
+from service.core.instants import instant
 from service.storage import Stores, redis_stores
-from service.verify.record import instant
 from tests.conftest import redis_url_for_tests, wait_until
 from tests.web.conftest import Page
 from tests.web.test_play_account import api, new_account, sign_in

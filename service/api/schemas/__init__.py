@@ -21,7 +21,6 @@ from marshmallow import Schema
 
 from .accounts import AccountRequestSchema, AccountSettingsSchema
 from .actions import ActionSchemas
-from .cards import CARD_RE
 from .challenges import ChallengeRequestSchema, ChallengeSchema
 from .events import (
     EVENT_SCHEMAS,
@@ -109,7 +108,6 @@ def register_components(spec: APISpec) -> None:
             spec.components.schema(name, schema=component)
 
 __all__ = [
-    "CARD_RE",
     "COMPONENTS",
     "ActionSchemas",
     "ClaimRequestSchema",

@@ -3,24 +3,22 @@ cards, card lists and melds are documented in responses."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load
 
+from service.core import cards
+
 if TYPE_CHECKING:
     from apispec.ext.marshmallow.field_converter import FieldConverterMixin
 
-#: What a card may look like in a request (the rules, docs/rules.md: rank then suit; also `10`, lower case,
-#: the suit symbols, `JOKER`). Responses always use the canonical two characters.
-CARD_PATTERN = r"^(?:[Jj][Oo][Kk][Ee][Rr]|[Jj][Kk]|(?:10|[2-9AaTtJjQqKk])[SHDCshdc♠♥♦♣♤♡♢♧])$"
-CARD_RE = re.compile(CARD_PATTERN)
-#: A card in a response: always the canonical two characters.
-CANONICAL_CARD_PATTERN = r"^(?:[2-9TJQKA][SHDC]|JK)$"
+#: A card in a response (the notation is the core's, ``service/core/cards.py``: a request's
+#: card fields carry its ``CARD_PATTERN`` instead).
 CARD = {"description": "A card: rank then suit (`7H`, `TS`, `JK`); input also accepts `10`, "
         "lower case and ♠♥♦♣; output is always canonical.", "example": "7H",
-        "pattern": CANONICAL_CARD_PATTERN}
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
+        "pattern": cards.CANONICAL_CARD_PATTERN}
+#: The ranks, as a wild rank or a rank's key is written.
+RANKS = list(cards.RANKS)
 
 
 def check_boolean(value: object) -> None:
@@ -50,12 +48,13 @@ def Card(**kw: Any) -> fields.String:
 
 def CardIn(**kw: Any) -> fields.String:
     """A card in a request: the documented pattern is enforced, so valid means parseable."""
-    return fields.String(metadata={**CARD, "pattern": CARD_PATTERN}, validate=_check_card, **kw)
+    return fields.String(metadata={**CARD, "pattern": cards.CARD_PATTERN}, validate=_check_card,
+                         **kw)
 
 
 def _check_card(text: str) -> None:
-    # fullmatch, not match: Python's "$" would also accept a trailing newline.
-    if not CARD_RE.fullmatch(text):
+    # a body field's own, shorter message (under ``errors``), as this check always wrote it
+    if not cards.is_card_text(text):
         raise ValidationError(f"{text!r} is not a card: write rank then suit, e.g. '7H' or 'JK'")
 
 
