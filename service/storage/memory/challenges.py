@@ -42,7 +42,7 @@ class MemoryChallenges(ChallengeStore):
     def load(self, challenge_id: str) -> Challenge | None:
         with self._lock:
             blob = self._documents.get(challenge_id)
-        return None if blob is None else orjson.loads(blob)  # type: ignore[no-any-return]
+        return None if blob is None else orjson.loads(blob)
 
     def change(self, challenge_id: str,
                step: Callable[[Challenge], Challenge | None]) -> Challenge | None:
