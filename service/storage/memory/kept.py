@@ -11,11 +11,13 @@ never see on Redis.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar, cast
 
 import orjson
 
 __all__ = ["as_json", "ms", "to_ms"]
+
+T = TypeVar("T")
 
 
 def ms(at: float) -> int:
@@ -28,7 +30,7 @@ def to_ms(at: float) -> float:
     return ms(at) / 1000
 
 
-def as_json(value: Any) -> Any:
+def as_json(value: T) -> T:
     """``value`` as a Redis store gives it back after keeping it as JSON: a copy of the
     caller's own, tuples as lists (and what JSON cannot hold refused, as there)."""
-    return orjson.loads(orjson.dumps(value))
+    return cast(T, orjson.loads(orjson.dumps(value)))
