@@ -70,3 +70,12 @@ def make_stores(request: pytest.FixtureRequest, backend: str
 def stores(make_stores: Callable[..., Stores]) -> Stores:
     """A bundle of the backend's stores, with the default configuration."""
     return make_stores()
+
+
+@pytest.fixture
+def on_redis(redis_server: str, contract_db: redis.Redis) -> Iterator[Stores]:
+    """The Redis stores alone, in the emptied contract database (for a test of what Redis
+    keeps, read with :func:`contract_db`)."""
+    bundle = redis_stores(Config(redis_url=redis_url_for_tests(redis_server, CONTRACT_DB)))
+    yield bundle
+    bundle.close()
