@@ -44,7 +44,7 @@ class ChallengeStore(ABC):
         and reaches the caller). No lock is held while ``step`` runs: a change that lands
         meanwhile is kept, and ``step`` runs again on what it left, so a step may run
         more than once and must only compute (its effects belong after the change). The
-        challenge as stored after (``None``: none, and ``step`` never ran)."""
+        challenge as stored after (``None``: there is none)."""
 
     @abstractmethod
     def index(self, handle: str, challenge_id: str, expires: float) -> None:
