@@ -47,7 +47,7 @@ def test_every_entry_of_the_table_names_a_folder_a_file_or_a_test_that_exists() 
 
 def test_the_longest_entry_decides_and_a_fixture_only_raises_the_tier() -> None:
     assert tier_of("tests/storage/test_hub.py::test_x[plain]", []) == "api"
-    assert tier_of("tests/storage/test_memory_store.py::test_x", []) == "fast"
+    assert tier_of("tests/storage/test_event_codec.py::test_x", []) == "fast"
     assert tier_of("tests/play/test_streams.py::test_x", ["store"]) == "fast"
     assert tier_of("tests/play/test_streams.py::test_x", ["redis_server"]) == "api"
     assert tier_of("tests/web/test_play_page.py::test_x", ["live_server"]) == "browser"

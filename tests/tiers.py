@@ -45,7 +45,6 @@ BY_PATH: dict[str, str] = {
     "tests/test_refusals.py": "fast",  # gunicorn's refusals, written to a stand-in socket
     "tests/test_tiers.py": "fast",
     "tests/storage/": "api",
-    "tests/storage/test_memory_store.py": "fast",
     "tests/storage/test_event_codec.py": "fast",
     "tests/bots/": "process",
     "tests/bots/test_bots_on_the_engine.py": "fast",

@@ -22,7 +22,9 @@ account lives on one shard and its writes are one script each):
 
 A handle is unique regardless of case: the store keys accounts by the handle case-folded,
 and a closed account keeps its handle taken (its finished games still show it, and
-nobody may later pass for it).
+nobody may later pass for it). The games and the notes are kept by the handle folded too,
+beside the account rather than in it: writing them neither reads the account nor needs
+it to exist.
 """
 
 from __future__ import annotations
@@ -35,7 +37,11 @@ from typing import Any
 
 from .seeks import Waiter
 
-__all__ = ["Account", "AccountStore", "Note", "folded"]
+#: How many of its latest note ids an account's stream remembers ("lately": a note
+#: appended again after that many others is appended again).
+NOTE_IDS_KEPT = 5_000
+
+__all__ = ["NOTE_IDS_KEPT", "Account", "AccountStore", "Note", "folded"]
 
 
 def folded(handle: str) -> str:
@@ -86,7 +92,8 @@ class AccountStore(ABC):
 
     @abstractmethod
     def add_game(self, handle: str, game_id: str, joined: float) -> None:
-        """Index ``game_id`` among the account's active games (joined at ``joined``)."""
+        """Index ``game_id`` among the account's active games (joined at ``joined``, kept
+        to the millisecond)."""
 
     @abstractmethod
     def finish_game(self, handle: str, game_id: str, ended: float) -> None:
@@ -97,7 +104,9 @@ class AccountStore(ABC):
     def games(self, handle: str, which: str, before: tuple[float, str] | None,
               count: int) -> list[tuple[str, float]]:
         """Up to ``count`` ``(game_id, time)`` of the account's ``active`` or ``finished``
-        games, newest first, strictly after the cursor ``before``."""
+        games, newest first (of one millisecond, in reverse id order), strictly after
+        the cursor ``before`` (the previous page's last), however many games share its
+        millisecond: a page shorter than ``count`` is the last."""
 
     @abstractmethod
     def finished_time(self, handle: str, game_id: str) -> int | None:
@@ -117,9 +126,10 @@ class AccountStore(ABC):
 
     @abstractmethod
     def append(self, handle: str, notes: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
-        """Append ``(note id, body)`` notes in order, each once (a note id the stream has
-        had lately is skipped), and wake the stream's readers; the numbers given (one per
-        note appended)."""
+        """Append ``(note id, body)`` notes in order, each once (a note id among the
+        stream's latest :data:`NOTE_IDS_KEPT` is skipped), bodies kept as JSON, and wake
+        the stream's readers if any was appended; the numbers given (one per note
+        appended)."""
 
     @abstractmethod
     def notes(self, handle: str, after: int, limit: int) -> list[Note]:

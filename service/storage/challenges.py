@@ -29,22 +29,27 @@ class ChallengeStore(ABC):
 
     @abstractmethod
     def create(self, challenge: Challenge, ttl_seconds: int) -> None:
-        """Store a new challenge (``challenge["challenge_id"]``), kept ``ttl_seconds``."""
+        """Store a new challenge (``challenge["challenge_id"]``), kept ``ttl_seconds``, as
+        JSON keeps it (a tuple comes back a list)."""
 
     @abstractmethod
     def load(self, challenge_id: str) -> Challenge | None:
-        """The challenge (``None``: none, or no longer kept)."""
+        """The challenge, a copy of the caller's own (``None``: none, or no longer kept)."""
 
     @abstractmethod
     def change(self, challenge_id: str,
                step: Callable[[Challenge], Challenge | None]) -> Challenge | None:
-        """Apply ``step`` to the challenge atomically: ``step`` gets it as stored and
-        returns it changed, or ``None`` to leave it (an error it raises leaves it too);
-        retried on a concurrent change. The challenge as it is after (``None``: none)."""
+        """Apply ``step`` to the challenge atomically: ``step`` gets a copy of it as stored
+        and returns it changed, or ``None`` to leave it (an error it raises leaves it too,
+        and reaches the caller). No lock is held while ``step`` runs: a change that lands
+        meanwhile is kept, and ``step`` runs again on what it left, so a step may run
+        more than once and must only compute (its effects belong after the change). The
+        challenge as stored after (``None``: there is none)."""
 
     @abstractmethod
     def index(self, handle: str, challenge_id: str, expires: float) -> None:
-        """List ``challenge_id`` among ``handle``'s challenges until ``expires``."""
+        """List ``challenge_id`` among ``handle``'s challenges until ``expires`` (kept to
+        the millisecond: challenges expiring in one millisecond are in id order)."""
 
     @abstractmethod
     def unindex(self, handle: str, challenge_id: str) -> None:

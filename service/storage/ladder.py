@@ -24,7 +24,8 @@ class LadderStore(ABC):
 
     @abstractmethod
     def join(self, preset: str, handle: str, entry: dict[str, Any]) -> None:
-        """Add or change ``handle``'s entry (its player counts and games at once)."""
+        """Add or change ``handle``'s entry (its player counts and games at once), kept as
+        JSON keeps it."""
 
     @abstractmethod
     def leave(self, preset: str, handle: str) -> bool:

@@ -25,7 +25,8 @@ class LobbyStore(ABC):
 
     @abstractmethod
     def list_game(self, game_id: str, listing: str, created: float) -> None:
-        """Put ``game_id`` on ``listing``, ordered by its ``created`` time (Unix seconds).
+        """Put ``game_id`` on ``listing``, ordered by its ``created`` time (Unix seconds,
+        kept to the millisecond; listed already: moved to ``created``).
         An open game lives a fixed time from its creation, so listing one may also drop
         the open entries older than that (they can no longer exist)."""
 
@@ -40,4 +41,4 @@ class LobbyStore(ABC):
                count: int) -> list[tuple[str, float]]:
         """Up to ``count`` ``(game_id, created)`` of ``listing``, newest first, strictly
         after the cursor ``before`` (the ``(created, game_id)`` of the previous page's
-        last entry); entries of one created time come in reverse id order."""
+        last entry); entries of one created millisecond come in reverse id order."""

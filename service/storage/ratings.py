@@ -48,7 +48,10 @@ class RatingStore(ABC):
 
     @abstractmethod
     def wait(self, seconds: float) -> None:
-        """Block up to ``seconds`` or until a game is queued (a worker with nothing to do)."""
+        """Block up to ``seconds`` or until a game is queued (a worker with nothing to do).
+        A game queued while no worker waits leaves a wake-up (one at most, however many
+        games), which the next wait takes at once; a queue that is not empty does not wake
+        a wait by itself."""
 
     @abstractmethod
     def compute_once(self, game_id: str, result: dict[str, Any]) -> dict[str, Any]:
@@ -108,7 +111,8 @@ class RatingStore(ABC):
 
     @abstractmethod
     def board(self, preset: str, bot: bool, start: int, count: int) -> list[str]:
-        """Handles on the board by rating, highest first, from ``start``."""
+        """Handles on the board by rating, highest first (of one rating, in reverse
+        handle order), from ``start``."""
 
     # -- the rated pairs ----------------------------------------------------------------
 

@@ -43,13 +43,16 @@ from dataclasses import dataclass
 
 from .jobs import Job, parse_job
 
-__all__ = ["HEAVY", "LANES", "LIGHT", "Lease", "Schedule"]
+__all__ = ["HEAVY", "LANES", "LIGHT", "WAKES_KEPT", "Lease", "Schedule"]
 
 #: The lane of every visit but those of games with a searching bot.
 LIGHT = "light"
 #: The lane of the games with a bot whose decisions search (``strong``, ``expert``).
 HEAVY = "heavy"
 LANES = (LIGHT, HEAVY)
+#: Wake-ups kept waiting for a worker, per lane (more would wake workers with nothing to
+#: take).
+WAKES_KEPT = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +74,8 @@ class Lease:
 
 
 class Schedule(ABC):
-    """One planned visit per key (Unix seconds), taken by the workers under a lease."""
+    """One planned visit per key (Unix seconds, kept to the millisecond: a plan within the
+    millisecond of the visit planned is no sooner), taken by the workers under a lease."""
 
     @abstractmethod
     def plan(self, key: str, at: float, lane: str = LIGHT) -> bool:
@@ -83,7 +87,9 @@ class Schedule(ABC):
     def take(self, now: float, lease_seconds: float,
              lanes: Sequence[str] = LANES) -> Lease | None:
         """The key whose visit is the earliest at or before ``now`` on any of ``lanes``,
-        leased for ``lease_seconds`` in the same atomic step; ``None`` if none is due."""
+        leased for ``lease_seconds`` in the same atomic step; ``None`` if none is due. Of
+        visits due in one millisecond, the first of ``lanes`` is taken from first, and
+        on one lane the keys in order."""
 
     @abstractmethod
     def release(self, lease: Lease, at: float | None, wake: bool = False) -> bool:
@@ -96,7 +102,8 @@ class Schedule(ABC):
     @abstractmethod
     def wait(self, timeout: float, lanes: Sequence[str] = LANES) -> bool:
         """Block until a :meth:`plan` on one of ``lanes`` wakes this worker (``True``) or
-        ``timeout`` seconds pass (``False``). One plan wakes one waiting worker."""
+        ``timeout`` seconds pass (``False``). One plan wakes one waiting worker; a wake-up
+        nobody waited for is kept for the next wait, up to :data:`WAKES_KEPT` a lane."""
 
     @abstractmethod
     def visits_due(self, now: float, lanes: Sequence[str] = LANES

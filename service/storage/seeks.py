@@ -137,7 +137,9 @@ class SeekBoard(ABC):
 
     @abstractmethod
     def index(self, handle: str, seek_id: str, expires: float) -> None:
-        """Note a seek of the account ``handle`` (until ``expires``), for its streams."""
+        """Note a seek of the account ``handle`` (until ``expires``, kept to the
+        millisecond: seeks expiring in one millisecond are listed in id order), for its
+        streams."""
 
     @abstractmethod
     def indexed(self, handle: str, now: float) -> list[str]:

@@ -29,10 +29,12 @@ class TournamentStore(ChallengeStore):
     @abstractmethod
     def relist(self, status: str, tournament_id: str, at: float,
              unlist: str | None = None) -> None:
-        """List ``tournament_id`` under ``status`` (ordered by ``at``), and drop it from
-        the listing ``unlist`` if given."""
+        """List ``tournament_id`` under ``status`` (ordered by ``at``, kept to the
+        millisecond; listed already: moved to ``at``), and drop it from the listing
+        ``unlist`` if given."""
 
     @abstractmethod
     def listed(self, status: str, before: float | None, limit: int) -> list[tuple[str, float]]:
-        """Up to ``limit`` ids listed under ``status`` with their times, newest first,
-        those older than ``before`` only (a page's cursor)."""
+        """Up to ``limit`` ids listed under ``status`` with their times, newest first
+        (those of one millisecond in reverse id order), those older than ``before``'s
+        millisecond only (a page's cursor)."""

@@ -42,7 +42,8 @@ __all__ = ["Delivery", "WebhookQueue"]
 class Delivery:
     """One event to POST to an account's webhook: its stable id (the ``webhook-id``), the
     JSON body (the same bytes at every attempt), the attempts made so far, when it was
-    queued and when its next attempt is due (Unix seconds)."""
+    queued and when its next attempt is due (Unix seconds, kept to the millisecond: of
+    one millisecond, the lower event id is the older and the one due first)."""
 
     event_id: str
     payload: str

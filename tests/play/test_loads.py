@@ -25,6 +25,9 @@ from service.workers.moves import MoveWorker
 from .conftest import drain, play_out
 
 SHORT = {"preset": "classic", "hand_sizes": [3]}
+#: A time every visit planned now is due by (a schedule keeps whole milliseconds, as
+#: Redis does: infinity is no time it can keep)
+LATER = 4e9
 
 
 def test_a_game_weighs_its_bots_worst_work_in_standard_games() -> None:
@@ -110,7 +113,7 @@ def test_a_game_with_a_searching_bot_is_planned_on_the_heavy_lane(stores: Stores
     heavy, _ = create_game(stores, SHORT, [None, None], "h", bots=["random", "strong"])
     assert lane_of([None, "greedy", "random", "simple"]) == LIGHT
     assert lane_of([None, "expert"]) == HEAVY
-    on = {lane: stores.schedule.visits_due(float("inf"), (lane,))[0] for lane in (LIGHT, HEAVY)}
+    on = {lane: stores.schedule.visits_due(LATER, (lane,))[0] for lane in (LIGHT, HEAVY)}
     assert on == {LIGHT: 1, HEAVY: 1}
     assert drain(stores) > 0  # a worker of both lanes plays both
     for record in (light, heavy):
@@ -143,5 +146,5 @@ def test_a_visit_found_on_the_wrong_lane_is_moved_to_the_games_own(stores: Store
     stores.schedule.plan(record.game_id, 0.0, LIGHT)  # as an older release planned it
     light = MoveWorker(stores, lanes=(LIGHT,))
     assert light.work()  # its visit, from the light lane
-    assert stores.schedule.visits_due(float("inf"), (LIGHT,))[0] == 0
-    assert stores.schedule.visits_due(float("inf"), (HEAVY,))[0] == 1
+    assert stores.schedule.visits_due(LATER, (LIGHT,))[0] == 0
+    assert stores.schedule.visits_due(LATER, (HEAVY,))[0] == 1

@@ -1,7 +1,7 @@
 """The Redis game and lobby stores on a real Redis: a game with unclaimed seats lives
 OPEN_GAME_TTL_SECONDS from its creation (claims that leave seats open do not renew it),
-the last claim gives it the normal TTL; the lobby's listings page newest first with ties
-kept apart, and trim the open games that can no longer exist."""
+the last claim gives it the normal TTL; the lobby's listings trim the open games that
+can no longer exist. (What the listings promise on both backends: ``test_lobby.py``.)"""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from service.core.rules import preset_rules
 from service.engine import new_game, opening_events
 from service.engine.state import GameState
 from service.storage import Stores, redis_stores
-from service.storage.redis.lobby import listing_key
 from service.storage.redis.scripts import game_keys
 from tests.conftest import redis_client, redis_url_for_tests
 
@@ -64,25 +63,6 @@ def test_the_claim_of_the_last_seat_gives_the_game_the_normal_ttl(
     full = _game()
     stores.games.create("g3", full, ["h0", "h1", "h2"], opening_events(full))
     assert db.ttl(game_keys("g3")[0]) > 3000
-
-
-def test_listings_page_newest_first_and_ties_of_one_millisecond_are_not_lost(
-    redis_server: str, db: redis.Redis,
-) -> None:
-    stores = _stores(redis_server, open_ttl=3600)
-    now = time.time()
-    for n in range(7):
-        stores.lobby.list_game(f"g{n}", "open", now + (n // 3))  # three games per millisecond
-    pages, before = [], None
-    while page := stores.lobby.listed("open", before, 2):
-        pages += page
-        before = (page[-1][1], page[-1][0])  # (created, game_id)
-    assert [g for g, _ in pages] == ["g6", "g5", "g4", "g3", "g2", "g1", "g0"]
-    stores.lobby.relist_game("g6", "open", "in_progress")
-    assert [g for g, _ in stores.lobby.listed("in_progress", None, 5)] == ["g6"]
-    stores.lobby.relist_game("g6", "in_progress", None)
-    stores.lobby.relist_game("never-listed", "open", "in_progress")  # unlisted stays unlisted
-    assert db.zcard(listing_key("in_progress")) == 0
 
 
 def test_listing_a_game_trims_open_games_older_than_the_open_game_ttl(

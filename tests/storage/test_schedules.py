@@ -123,6 +123,38 @@ def test_wake_ups_nobody_takes_are_kept_to_a_bound(on_redis: Schedule, db: redis
     assert db.llen(WAKE_KEY) == WAKES_KEPT and db.zcard(DUE_KEY) == WAKES_KEPT + 20
 
 
+def test_only_so_many_wake_ups_wait_for_workers(schedule: Schedule) -> None:
+    for n in range(WAKES_KEPT + 20):
+        schedule.plan(f"g{n}", float(n))
+    woken = 0
+    while schedule.wait(0.01):
+        woken += 1
+    assert woken == WAKES_KEPT
+
+
+def test_times_are_kept_to_the_millisecond(schedule: Schedule) -> None:
+    assert schedule.plan("g", 100.0004) is True
+    assert schedule.plan("g", 100.0001) is False  # the same millisecond: no sooner
+    assert schedule.visits_due(100.0) == (1, 100.0)
+    lease = schedule.take(100.0004, 10.0003)
+    assert lease is not None and (lease.due, lease.until) == (100.0, 110.001)
+    assert schedule.release(lease, 200.0)
+
+
+def test_of_visits_due_together_the_first_lane_asked_for_is_taken_first_then_by_key(
+        schedule: Schedule) -> None:
+    schedule.plan("b-light", 100.0)
+    schedule.plan("a-heavy", 100.0, HEAVY)
+    schedule.plan("a-light", 100.0)
+    taken = [schedule.take(100.0, 1000, (LIGHT, HEAVY)) for _ in range(3)]
+    assert [(t.key, t.lane) for t in taken if t is not None] == [
+        ("a-light", LIGHT), ("b-light", LIGHT), ("a-heavy", HEAVY)]
+    schedule.plan("c-light", 200.0)
+    schedule.plan("c-heavy", 200.0, HEAVY)
+    first = schedule.take(200.0, 60, (HEAVY, LIGHT))
+    assert first is not None and first.key == "c-heavy"
+
+
 def test_a_release_wakes_a_waiting_worker_only_when_asked_and_only_with_a_next_visit(
         schedule: Schedule) -> None:
     while schedule.wait(0.001):  # the wake-ups of earlier plans: taken

@@ -1,7 +1,9 @@
 """The seek board's promises (``service/storage/seeks.py``) kept alike by the Redis board
 on a real Redis and by the in-memory one the fast matchmaking tests stand it in for:
-matching the oldest seekers in seat order, expiry, removal, results kept for a while,
-and waking the pool's waiters on a match."""
+matching the oldest seekers in seat order, of one clock (with those that asked for
+none), expiry, removal, results kept for a while, waking the pool's waiters on a match;
+a group held until every hold has seen its newest arrival, a released or lapsed hold;
+an account's seeks listed until they expire, to the millisecond."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any
 import pytest
 
 from service.config import Config
-from service.storage import SeekBoard, memory_stores, redis_stores
+from service.storage import Hold, Matching, SeekBoard, memory_stores, redis_stores
 from tests.conftest import redis_client, redis_url_for_tests
 
 KEPT = 100  # seconds a match's results are kept
@@ -98,3 +100,79 @@ def test_a_match_wakes_the_pools_waiters(board: SeekBoard) -> None:
         adder.start()
         assert watch.wait(10)
         adder.join()
+
+
+def _seek(board: SeekBoard, key: str, t: int | None, expires: float = NOW + 60,
+          rated: bool = False, hold: Hold | None = None, pool: str = "clock.2",
+          game_id: str = "g1", now: float = NOW) -> Matching:
+    seek: dict[str, Any] = {"name": f"n-{key}", "th": f"h-{key}", "t": t, "r": rated}
+    return board.add(pool, key, seek, expires, int(pool.rsplit(".", 1)[1]), game_id, RULES,
+                     now, hold)
+
+
+def test_a_group_is_of_one_clock_with_those_that_asked_for_none(board: SeekBoard) -> None:
+    assert _seek(board, "a", 30, NOW + 10).matched == []
+    assert _seek(board, "b", 60, NOW + 20).matched == []  # another clock: no game with a
+    assert _seek(board, "c", None, NOW + 30, game_id="g1").matched == ["a", "c"]
+    assert board.match_record("clock.2", "g1") == {
+        "rules": {"preset": "classic"}, "names": ["n-a", "n-c"], "ths": ["h-a", "h-c"],
+        "turn_seconds": 30, "rated": False}
+    assert _seek(board, "d", None, NOW + 40, rated=True).matched == ["b", "d"]
+    assert board.match_record("clock.2", "g1") is not None
+    assert _seek(board, "e", None, NOW + 50, game_id="g3").matched == []
+    assert _seek(board, "f", None, NOW + 60, game_id="g3", rated=True).matched == ["e", "f"]
+    assert board.match_record("clock.2", "g3") == {
+        "rules": {"preset": "classic"}, "names": ["n-e", "n-f"], "ths": ["h-e", "h-f"],
+        "turn_seconds": None, "rated": False}  # the first seat's seek says
+
+
+def test_a_group_waits_until_every_hold_has_seen_its_newest_arrival(board: SeekBoard) -> None:
+    stream = Hold("s.Ann.x1", NOW + 30)
+    assert _seek(board, "a", None, hold=stream) == Matching()  # seen: its own arrival
+    assert board.get("clock.2", "a").record == {
+        "name": "n-a", "th": "h-a", "t": None, "r": False, "ag": 1,
+        "h": {"s.Ann.x1": [round((NOW + 30) * 1000), 1]}}
+    with board.watch("clock.2") as watch:
+        waiting = _seek(board, "b", None, hold=Hold("p.poll1", NOW + 30))
+        assert waiting == Matching([], ["Ann"])  # the stream must look at its connection
+        assert watch.wait(10)  # the pool's waiters are told a group waits
+    assert board.hold("clock.2", "a", Hold("s.Ann.x1", NOW + 40), "g1", NOW + 1) == Matching(
+        [], ["Ann"])  # renewed, but seen kept: still 1
+    assert board.hold("clock.2", "a", Hold("s.Ann.x1", NOW + 40, seen=2), "g1",
+                      NOW + 2) == Matching(["a", "b"])
+    assert board.hold("clock.2", "a", Hold("s.Ann.x1", NOW + 40, seen=2), "g2",
+                      NOW + 3) is None  # matched: not waiting
+    assert board.get("clock.2", "b").record == {
+        "name": "n-b", "th": "h-b", "t": None, "r": False, "ag": 2,
+        "h": {"p.poll1": [round((NOW + 30) * 1000), 2]}, "game": "g1", "seat": 1}
+
+
+def test_a_released_hold_no_longer_holds_its_group(board: SeekBoard) -> None:
+    _seek(board, "a", None, hold=Hold("p.poll1", NOW + 30))
+    assert _seek(board, "b", None).matched == []
+    assert board.release("clock.2", "a", "p.other", "g1", NOW + 1).matched == []  # not its
+    assert board.release("clock.2", "a", "p.poll1", "g1", NOW + 1).matched == ["a", "b"]
+
+
+def test_a_hold_that_lapsed_ends_its_seek(board: SeekBoard) -> None:
+    _seek(board, "a", None, hold=Hold("p.poll1", NOW + 5))  # its worker died
+    assert _seek(board, "b", None, now=NOW + 6).matched == []
+    assert board.hold("clock.2", "a", Hold("p.poll1", NOW + 30), "g1", NOW + 7) is None
+    assert board.get("clock.2", "a").record is None
+    assert board.get("clock.2", "b").arrivals == 2
+    assert _seek(board, "c", None, now=NOW + 8).matched == ["b", "c"]
+
+
+def test_an_accounts_seeks_are_listed_until_they_expire_oldest_first_in_any_case(
+        board: SeekBoard) -> None:
+    board.index("Ann", "late", NOW + 300)
+    board.index("ann", "soon", NOW + 100)
+    board.index("ann", "b-tie", NOW + 200.0001)
+    board.index("ANN", "a-tie", NOW + 200.0004)  # the same millisecond: by id
+    board.index("bob", "his", NOW + 100)
+    assert board.indexed("aNN", NOW) == ["soon", "a-tie", "b-tie", "late"]
+    assert board.indexed("ann", NOW + 200.0002) == ["late"]  # expired: skipped, not dropped
+    assert board.indexed("ann", NOW) == ["soon", "a-tie", "b-tie", "late"]
+    board.unindex("ANN", "soon")
+    assert board.indexed("ann", NOW) == ["a-tie", "b-tie", "late"]
+    assert board.indexed("bob", NOW) == ["his"]

@@ -1,7 +1,8 @@
 """Each account's webhook queue (``service/storage/webhooks.py``), on a real Redis and in
 memory, held to the same promises: an event is queued once however often it is pushed;
 the head is the delivery due first; only ``done`` removes one and ``retry`` puts it off
-with its attempts counted; past the cap the oldest are dropped; and, on Redis, every key
+with its attempts counted; past the cap the oldest are dropped; times are kept to the
+millisecond; and, on Redis, every key
 of a queue carries its account's hash tag (one shard, one script), and an emptied
 queue leaves no key behind. The accounts with a delivery due are a schedule of their
 own, on keys apart from the move workers'."""
@@ -96,6 +97,23 @@ def test_past_the_cap_the_oldest_queued_are_dropped(queue: WebhookQueue) -> None
         kept.append(head.event_id)
         queue.done("ann", head.event_id)
     assert kept == ["msg_3", "msg_4", "msg_5"]
+
+
+def test_times_are_kept_to_the_millisecond_and_ties_go_by_event_id(
+        queue: WebhookQueue) -> None:
+    queue.push("ann", [Delivery("msg_b", "{}", 0, 100.0004, 200.0001),
+                       Delivery("msg_a", "{}", 0, 100.0001, 200.0004),
+                       Delivery("msg_c", "{}", 0, 99.9996, 200.0006)])
+    assert queue.head("ann") == Delivery("msg_a", "{}", 0, 100.0, 200.0)
+    assert queue.retry("ann", "msg_a", 1, 300.0004) == 200.0
+    assert queue.done("ann", "msg_b") == 200.001
+    assert queue.push("ann", [Delivery("msg_d", "{}", 0, 100.0002, 1.0)]) == (1, 0)
+    assert queue.push("ann", [Delivery("msg_e", "{}", 0, 101.0, 1.0)]) == (1, 1)
+    kept = []  # the oldest queued of that millisecond went: "msg_a" (by id)
+    while (head := queue.head("ann")) is not None:
+        kept.append((head.event_id, head.due))
+        queue.done("ann", head.event_id)
+    assert kept == [("msg_d", 1.0), ("msg_e", 1.0), ("msg_c", 200.001)]
 
 
 def test_clear_drops_every_waiting_event(queue: WebhookQueue) -> None:

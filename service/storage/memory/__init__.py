@@ -1,7 +1,10 @@
 """In-memory implementations of the storage interfaces, for fast tests only.
 
 Each keeps the promises its interface states, in one process and without TTLs, so the
-service layer (``tests/play``) and matchmaking run in milliseconds without Redis. The
+service layer (``tests/play``) and matchmaking run in milliseconds without Redis; the
+contract suites of ``tests/storage`` run the same tests on these and on the Redis
+stores, so where the two differ, a test fails (Redis, what the service runs on, is the
+reference: times in whole milliseconds and documents as JSON, :mod:`.kept`). The
 games, replies, records and seek board of one bundle share one lock and one set of
 channels (:mod:`.shared`), as the Redis stores share a server; build them together with
 :func:`service.storage.memory_stores`.

@@ -120,14 +120,16 @@ class MemoryAnalyses(AnalysisStore):
 
     def progress(self, game_id: str, fraction: float, now: float) -> None:
         with self._lock:
-            if (s := self._states.get(game_id)) is not None:
-                s.progress, s.beat = round(fraction, 4), now
+            if (s := self._states.get(game_id)) is None:
+                return  # as on Redis: nothing kept, nobody told
+            s.progress, s.beat = round(fraction, 4), now
         self._announce(game_id)
 
     def finish(self, game_id: str, result: bytes) -> None:
         with self._lock:
-            if (s := self._states.get(game_id)) is not None:
-                s.status, s.progress, s.result, s.worker = "done", 1.0, result, None
+            if (s := self._states.get(game_id)) is None:
+                return
+            s.status, s.progress, s.result, s.worker = "done", 1.0, result, None
         self._announce(game_id)
 
     def _announce(self, game_id: str) -> None:

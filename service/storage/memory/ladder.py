@@ -1,13 +1,14 @@
-"""The in-memory :class:`~service.storage.ladder.LadderStore`: dicts under one lock."""
+"""The in-memory :class:`~service.storage.ladder.LadderStore`: dicts under one lock, the
+entries kept as JSON keeps them, as on Redis (:mod:`.kept`)."""
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Sequence
 from typing import Any
 
 from ..ladder import RECENT_TABLES, LadderStore
+from .kept import as_json
 
 __all__ = ["MemoryLadder"]
 
@@ -23,7 +24,7 @@ class MemoryLadder(LadderStore):
 
     def join(self, preset: str, handle: str, entry: dict[str, Any]) -> None:
         with self._lock:
-            self._members.setdefault(preset, {})[handle] = copy.deepcopy(entry)
+            self._members.setdefault(preset, {})[handle] = as_json(entry)
 
     def leave(self, preset: str, handle: str) -> bool:
         with self._lock:
@@ -31,15 +32,15 @@ class MemoryLadder(LadderStore):
 
     def members(self, preset: str) -> dict[str, dict[str, Any]]:
         with self._lock:
-            return copy.deepcopy(self._members.get(preset, {}))
+            return as_json(self._members.get(preset, {}))
 
     def playing(self, preset: str) -> dict[str, list[str]]:
         with self._lock:
-            return copy.deepcopy(self._playing.get(preset, {}))
+            return as_json(self._playing.get(preset, {}))
 
     def recent(self, preset: str) -> dict[str, list[list[str]]]:
         with self._lock:
-            return copy.deepcopy(self._recent.get(preset, {}))
+            return as_json(self._recent.get(preset, {}))
 
     def seat(self, preset: str, game_id: str, handles: Sequence[str]) -> None:
         with self._lock:

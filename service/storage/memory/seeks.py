@@ -20,6 +20,7 @@ import orjson
 
 from ..accounts import folded
 from ..seeks import Hold, Matching, SeekBoard, SeekEntry, Waiter, stream_holder_handle
+from .kept import ms
 from .shared import Shared
 
 __all__ = ["MemorySeekBoard"]
@@ -69,7 +70,7 @@ class MemorySeekBoard(SeekBoard):
         self._shared = shared
         self.results_kept = int(results_kept_seconds)
         self._pools: dict[str, _Pool] = {}
-        self._indexes: dict[str, dict[str, float]] = {}
+        self._indexes: dict[str, dict[str, int]] = {}  # handle folded -> seek id -> ms
 
     def _dated(self, p: _Pool, now_ms: int) -> None:
         for gone in [m for m, at in p.queue.items() if at <= now_ms]:
@@ -173,12 +174,12 @@ class MemorySeekBoard(SeekBoard):
 
     def index(self, handle: str, seek_id: str, expires: float) -> None:
         with self._shared.lock:
-            self._indexes.setdefault(folded(handle), {})[seek_id] = expires
+            self._indexes.setdefault(folded(handle), {})[seek_id] = ms(expires)
 
     def indexed(self, handle: str, now: float) -> list[str]:
         with self._shared.lock:
             noted = self._indexes.get(folded(handle), {})
-            return sorted((s for s, at in noted.items() if at > now),
+            return sorted((s for s, at in noted.items() if at > ms(now)),
                           key=lambda s: (noted[s], s))
 
     def unindex(self, handle: str, seek_id: str) -> None:

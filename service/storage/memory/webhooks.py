@@ -1,5 +1,7 @@
 """The in-memory :class:`~service.storage.webhooks.WebhookQueue`: each account's waiting
-deliveries in a dict (in the order they were queued), under a lock of its own."""
+deliveries in a dict (in the order they were queued), under a lock of its own; their
+times in milliseconds, as Redis keeps them (:mod:`.kept`), so deliveries of one
+millisecond are ordered and dropped as there (by event id)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import replace
 
 from ..accounts import folded
 from ..webhooks import Delivery, WebhookQueue
+from .kept import to_ms
 
 __all__ = ["MemoryWebhooks"]
 
@@ -28,7 +31,8 @@ class MemoryWebhooks(WebhookQueue):
             added = 0
             for delivery in deliveries:
                 if delivery.event_id not in queue:
-                    queue[delivery.event_id] = delivery
+                    queue[delivery.event_id] = replace(delivery, queued=to_ms(delivery.queued),
+                                                       due=to_ms(delivery.due))
                     added += 1
             oldest = sorted(queue.values(), key=lambda d: (d.queued, d.event_id))
             dropped = oldest[:max(0, len(queue) - self.cap)]
@@ -54,7 +58,7 @@ class MemoryWebhooks(WebhookQueue):
         with self._lock:
             queue = self._queues.get(folded(handle), {})
             if event_id in queue:
-                queue[event_id] = replace(queue[event_id], attempts=attempts, due=at)
+                queue[event_id] = replace(queue[event_id], attempts=attempts, due=to_ms(at))
             first = self._first(handle)
             return None if first is None else first.due
 

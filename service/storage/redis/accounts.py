@@ -23,14 +23,13 @@ from typing import Any
 
 import orjson
 
-from ..accounts import Account, AccountStore, Note, folded
+from ..accounts import NOTE_IDS_KEPT, Account, AccountStore, Note, folded
 from ..seeks import Waiter
 from .connection import RedisConnection
 
 __all__ = ["RedisAccounts", "account_key"]
 
-#: Note ids remembered for the once-only append, and notes kept in a stream.
-IDS_KEPT = 5_000
+#: Notes kept in a stream (about: trimmed a node of entries at a time).
 NOTES_KEPT = 20_000
 
 # KEYS: notes, noted. ARGV: publish command, channel, notes kept, ids kept, then note id
@@ -146,14 +145,23 @@ class RedisAccounts(AccountStore):
 
     def games(self, handle: str, which: str, before: tuple[float, str] | None,
               count: int) -> list[tuple[str, float]]:
-        client = self.connection.client
+        client, key = self.connection.client, account_key(handle, which)
         top = "+inf" if before is None else round(before[0] * 1000)
-        # more than asked at the cursor's own score, for the ties the cursor passed already
-        raw = self.connection.run(lambda: client.zrevrangebyscore(
-            account_key(handle, which), top, "-inf", start=0, num=count + 50, withscores=True))
-        out = [(g.decode(), score / 1000) for g, score in raw]
-        if before is not None:
-            out = [(g, t) for g, t in out if (t, g) < before]
+        # from the cursor's own score on: the ties the cursor passed already are read
+        # again and dropped, a page more at a time while there are more of them than that
+        size = count + 50
+        out: list[tuple[str, float]] = []
+        offset = 0
+        while len(out) < count:
+            def read(offset: int = offset) -> Any:
+                return client.zrevrangebyscore(key, top, "-inf", start=offset, num=size,
+                                               withscores=True)
+            raw = self.connection.run(read)
+            page = [(g.decode(), score / 1000) for g, score in raw]
+            out += page if before is None else [(g, t) for g, t in page if (t, g) < before]
+            if len(raw) < size:
+                break
+            offset += size
         return out[:count]
 
     def finished_time(self, handle: str, game_id: str) -> int | None:
@@ -200,7 +208,7 @@ class RedisAccounts(AccountStore):
         if not notes:
             return []
         name = f"acct:{folded(handle)}"
-        args: list[Any] = [*self.connection.publish_command(name), NOTES_KEPT, IDS_KEPT]
+        args: list[Any] = [*self.connection.publish_command(name), NOTES_KEPT, NOTE_IDS_KEPT]
         for note_id, body in notes:
             args += [note_id, orjson.dumps(body).decode()]
         given = self.connection.run(lambda: self._append(

@@ -67,13 +67,13 @@ class RedisChallenges(ChallengeStore):
             raw = self.connection.run(lambda: client.get(key))
             if raw is None:
                 return None
-            current: Challenge = orjson.loads(raw)
-            changed = step(current)
-            if changed is None:
-                return current
-            swap = partial(self._swap, keys=[key], args=[raw, orjson.dumps(changed)])
+            changed = step(orjson.loads(raw))
+            if changed is None:  # as stored, whatever the step did to its copy
+                return orjson.loads(raw)  # type: ignore[no-any-return]
+            written = orjson.dumps(changed)
+            swap = partial(self._swap, keys=[key], args=[raw, written])
             if self.connection.run(swap):
-                return changed
+                return orjson.loads(written)  # type: ignore[no-any-return]  # as stored
             # changed by another meanwhile: read it again and step from there
 
     def index(self, handle: str, challenge_id: str, expires: float) -> None:

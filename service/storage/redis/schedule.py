@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..schedule import LANES, LIGHT, Lease, Schedule
+from ..schedule import LANES, LIGHT, WAKES_KEPT, Lease, Schedule
 from .connection import RedisConnection
 
-__all__ = ["DUE_KEY", "WAKE_KEY", "RedisSchedule", "schedule_keys"]
+__all__ = ["DUE_KEY", "WAKES_KEPT", "WAKE_KEY", "RedisSchedule", "schedule_keys"]
 
 
 def schedule_keys(tag: str, lane: str = LIGHT) -> tuple[str, str]:
@@ -34,8 +34,6 @@ def schedule_keys(tag: str, lane: str = LIGHT) -> tuple[str, str]:
 
 
 DUE_KEY, WAKE_KEY = schedule_keys("moves")
-#: Wake-ups kept waiting for a worker (more would wake workers with nothing to take).
-WAKES_KEPT = 64
 
 # KEYS: due, wake. ARGV: game id, at ms, wakes kept. Makes the visit sooner (ZADD LT
 # adds a new member too) and, if it did, pushes one wake-up. Returns 1 if changed.
