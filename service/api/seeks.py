@@ -60,9 +60,9 @@ def _waited(seek_id: str, who: str | None, token: str | None,
             seek: play.Seek | None = None, holder: str | None = None) -> play.Seek:
     """``seek`` (read now when ``None``), or with ``timeout`` the seek once matched:
     the wait reads the seek itself, after subscribing, so it is not read before, and
-    holds it meanwhile (``holder``: the hold the seek was opened with). ``who`` is the
-    seeker's credential, ``token`` its seat token (repeated in the answer; none for an
-    account's seek)."""
+    with ``holder`` (the hold of the request that opened it) holds it meanwhile.
+    ``who`` is the seeker's credential, ``token`` its seat token (repeated in the
+    answer; none for an account's seek)."""
     timeout = _timeout()
     if timeout > 0 and (seek is None or seek.status == "waiting"):
         with parked():
@@ -132,10 +132,11 @@ class OneSeek(MethodView):
     def get(self, seek_id: str) -> Response:
         """Your seek: still waiting, or matched (with your seat)
 
-        With the token the seek was opened with. With `timeout`, waits for the match,
-        holding the seek meanwhile (it ends if you close the connection). 404
-        `unknown_seek` once it expired unmatched, was removed, or its holding connection
-        closed.
+        With the token the seek was opened with. With `timeout`, waits for the match. A
+        read only reads: it does not hold the seek (the request that opened it with
+        `timeout`, or the account's stream, does: closing *that* connection ends it).
+        `matched` once the game exists. 404 `unknown_seek` once it expired unmatched,
+        was removed, or its holding connection closed.
         """
         return _answer(_waited(seek_id, *_bearer()))
 

@@ -70,7 +70,6 @@ from .seek_holds import (
     Connection,
     StreamHolds,
     look_and_hold,
-    new_holder,
     quiet_wait,
 )
 
@@ -266,12 +265,14 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
                    token: str | None = None, connection: Connection | None = None,
                    holder: str | None = None) -> Seek:
     """The seek once matched, or as it is after ``timeout`` seconds (parked on the board's
-    watch: the worker's hub on Redis), held meanwhile by this wait (``holder``: the hold
-    its opening request made, else a new one): if ``connection`` closes, the seek is
-    canceled (:class:`UnknownSeekError`: nobody is left to answer)."""
+    watch: the worker's hub on Redis). With ``holder`` (the hold its opening request
+    made), held meanwhile by this wait: if ``connection`` closes, the seek is canceled
+    (:class:`UnknownSeekError`: nobody is left to answer). Without, it only reads (a
+    ``GET``: reads never write)."""
+    if holder is None:
+        return _read_until_matched(stores, seek_id, who, timeout, token)
     pool, key = _parse(seek_id)
     deadline = time.monotonic() + timeout
-    holder = holder or new_holder()  # a new one holds at its first look
     renewed = time.monotonic()
     with stores.seeks.watch(pool) as watch:  # subscribe first: a match after the read wakes us
         while True:
@@ -298,6 +299,25 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
     _follow_up(stores, pool, game_id, stores.seeks.release(pool, key, holder, game_id,
                                                         time.time()))
     return seek_status(stores, seek_id, who, token)
+
+
+def _read_until_matched(stores: Stores, seek_id: str, who: str | None, timeout: float,
+                        token: str | None) -> Seek:
+    """The seek once matched (its game made), or as it is after ``timeout`` seconds,
+    parked on the board's watch; reads only (a match made by a worker, its matcher
+    gone, wakes no watch: it is looked for every :data:`MADE_LOOK_SECONDS`)."""
+    pool, _ = _parse(seek_id)
+    deadline = time.monotonic() + timeout
+    with stores.seeks.watch(pool) as watch:  # subscribe first: a match after the read wakes us
+        while True:
+            seek, entry = _read(stores, seek_id, who, token)
+            remaining = deadline - time.monotonic()
+            if seek.status != "waiting" or remaining <= 0:
+                return seek
+            if "game" in (entry.record or {}):
+                time.sleep(min(remaining, MADE_LOOK_SECONDS))
+            else:
+                watch.wait(remaining)
 
 
 def stream_holds(stores: Stores, account: Account,

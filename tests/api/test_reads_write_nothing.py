@@ -126,3 +126,33 @@ def test_reads_of_games_owing_the_service_moves_write_nothing_and_leave_them_owe
     assert writes(redis_db, commands_during(redis_db, reads)) == []
     for game in (bots, clocked):
         assert client.get(f"/v1/games/{game['game_id']}").json["version"] == 0  # still owed
+
+
+def test_a_seek_read_with_and_without_a_wait_writes_nothing(
+        config: Config, redis_db: redis.Redis) -> None:
+    """A waiting seek, and a match whose game its matcher never made (it died: a worker
+    makes it), read at once and with ``timeout``: no write, not even the game (it was one
+    before)."""
+    if isinstance(redis_db, redis.RedisCluster):
+        pytest.skip("MONITOR watches one node; a cluster's commands spread over several")
+    client = create_app(config).test_client()
+    waiting = client.post("/v1/seeks", json={"players": 3, "name": "ann"}).json
+    first = client.post("/v1/seeks", json={"players": 2, "name": "bob"}).json
+    matched = client.post("/v1/seeks", json={"players": 2, "name": "cid"}).json
+    assert matched["status"] == "matched"
+    game = matched["game_id"]
+    for key in redis_db.keys(f"ttt:{{{game}}}:*"):  # as if its matcher had died before it
+        redis_db.delete(key)
+    auth = {"Authorization": f"Bearer {first['token']}"}
+
+    def reads() -> None:
+        for seek, headers in ((waiting, {"Authorization": f"Bearer {waiting['token']}"}),
+                              (first, auth)):
+            for query in ("", "?timeout=0.3"):
+                r = client.get(f"/v1/seeks/{seek['seek_id']}{query}", headers=headers)
+                assert r.status_code == 200 and r.json["status"] == "waiting", r.json
+
+    commands = commands_during(redis_db, reads)
+    assert any(c.startswith("HGET") or c.startswith("HMGET") for c in commands)
+    assert writes(redis_db, commands) == []
+    assert not redis_db.exists(f"ttt:{{{game}}}:game")

@@ -193,3 +193,18 @@ def test_a_pool_watch_wakes_on_its_pools_match_only_and_every_watch_on_wake_all(
 
 def test_a_store_that_answers_pings(stores: Stores) -> None:
     stores.games.ping()
+
+
+def test_the_effects_cursor_starts_at_zero_and_only_moves_forward(stores: Stores) -> None:
+    """A new game owes the effects of all its events (``service/play/effects.py``): its
+    cursor starts at 0; marking moves it forward only, and marks nothing on a game that
+    is gone."""
+    state = _stored(stores)
+    assert stores.games.load("g").handled == 0
+    stores.games.mark_handled("g", state.event_seq)
+    stores.games.mark_handled("g", 0)  # a late run of an older batch
+    assert stores.games.load("g").handled == state.event_seq
+    assert stores.games.load_many(["g"])[0].handled == state.event_seq  # type: ignore[union-attr]
+    stores.games.mark_handled("gone", 5)
+    with pytest.raises(UnknownGameError):
+        stores.games.load("gone")
