@@ -127,6 +127,7 @@ class GameStore(ABC):
         reply_key: str | None = None,
         reply: StoredReply | None = None,
         record: bytes | None = None,
+        handled: int | None = None,
     ) -> StoredReply | None:
         """Compare-and-set: write ``state`` (and its events) only if the stored version is
         ``expected_version``, else raise :class:`~.errors.VersionConflictError`.
@@ -142,6 +143,10 @@ class GameStore(ABC):
         (opaque bytes), kept for the record TTL and written in the same step unless one
         is stored already: a record is never replaced, and this is the only write of it
         (:mod:`.records` reads it back).
+
+        ``handled``: the effects' cursor set in the same step (a change that owes no
+        effects, saved when none were owed before it: its cursor moves with it, and no
+        one reads its events again for them).
         """
 
     @abstractmethod

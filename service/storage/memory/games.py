@@ -80,6 +80,7 @@ class MemoryGameStore(GameStore):
         reply_key: str | None = None,
         reply: StoredReply | None = None,
         record: bytes | None = None,
+        handled: int | None = None,
     ) -> StoredReply | None:
         with self.shared.lock:
             game = self.shared.games.get(game_id)
@@ -92,6 +93,8 @@ class MemoryGameStore(GameStore):
             if game.state.version != expected_version:
                 raise VersionConflictError(game.state.version)
             game.state = state
+            if handled is not None:
+                game.handled = max(game.handled, handled)
             if token_hashes is not None:
                 game.token_hashes = tuple(token_hashes)
             game.events.extend(events)

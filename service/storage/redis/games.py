@@ -151,6 +151,7 @@ class RedisGameStore(GameStore):
         reply_key: str | None = None,
         reply: StoredReply | None = None,
         record: bytes | None = None,
+        handled: int | None = None,
     ) -> StoredReply | None:
         keys = [*game_keys(game_id), record_key(game_id)]
         key_id = ""
@@ -172,6 +173,7 @@ class RedisGameStore(GameStore):
             SUPERSEDED_KEYS_KEPT,
             b"" if record is None else record,
             self.record_ttl,
+            b"" if handled is None else handled,
             *_event_args(events),
         ]
         status, value = self.connection.run(lambda: self._save(keys=keys, args=args))

@@ -63,7 +63,7 @@ return 1
 #       reply ttl,
 #       the publish command (PUBLISH or SPUBLISH), the game's channel, the reply key id,
 #       how many superseded key ids to keep, the record ('' = none), the record's ttl,
-#       then (event id, event) pairs.
+#       the effects' cursor ('' = keep), then (event id, event) pairs.
 # Returns {0, new version} | {1, current version} | {2, earlier reply} | {3, ''} (no game)
 #       | {4, ''} (the key id was superseded in its slot).
 # The record is written only if there is none (NX): the move that finished the game
@@ -91,7 +91,8 @@ if ARGV[4] ~= '' then
 else
   redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 end
-for i = 14, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
+if ARGV[14] ~= '' then redis.call('HSET', KEYS[1], 'x', ARGV[14]) end
+for i = 15, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
 if ARGV[5] ~= '' then
   redis.call('EXPIRE', KEYS[1], ARGV[5])
   redis.call('EXPIRE', KEYS[2], ARGV[5])
