@@ -4,11 +4,12 @@ agreeing turn clocks, meet in a game.
 ``POST /v1/seeks?timeout=S`` adds a seeker and answers with the seek's id and its seat
 token (shown only there, stored only as its hash) and, with ``timeout``, waits (parked
 on the worker's hub, as a long-poll) until enough seekers of the same table have
-arrived; ``GET /v1/seeks/{id}?timeout=S`` (with the token) waits the same way later;
-``DELETE`` (with the token) takes a waiting seeker off. A matched seek carries its game
-id and seat; the token plays that seat. A waiting request holds its seek, and so does
-an open account stream hold its account's: the seek ends when that connection closes
-(``service/play/seek_holds.py``, the socket looked at by :mod:`.connections`).
+arrived; ``GET /v1/seeks/{id}?timeout=S`` (with the token) waits the same way later,
+reading only; ``DELETE`` (with the token) takes a waiting seeker off. A matched seek
+carries its game id and seat; the token plays that seat. The opening request's wait
+holds its seek, and so does an open account stream hold its account's: the seek ends
+when that connection closes (``service/play/seek_holds.py``, the socket looked at by
+:mod:`.connections`).
 """
 
 from __future__ import annotations

@@ -62,18 +62,31 @@ def _note(record: GameRecord, key: str, kind: str, seat: int,
     return f"{record.game_id}:{key}:{kind}", body
 
 
+def _seats_taken(events: Sequence[Event]) -> bool:
+    """Whether ``events`` seat someone: a claim, or the game's first deal (its seats as
+    made with it)."""
+    return any(e.type == "seat_claimed" or (e.type == "round_started"
+                                            and e.public.get("number") == 1)
+               for e in events)
+
+
 def index_accounts(stores: Stores, record: GameRecord, events: Sequence[Event],
                    now: float) -> None:
-    """An account seated (at the deal, or by a claim) has the game in its games."""
-    if not record.state.finished:
-        for _, handle in _accounts(record):
-            stores.accounts.add_game(handle, record.game_id, now)
+    """An account seated (at the deal, or by a claim) has the game in its games (its
+    first time there stands: :meth:`~service.storage.AccountStore.add_game`)."""
+    if record.state.finished or not _seats_taken(events):
+        return
+    joined = record.created_at if record.created_at is not None else now
+    for _, handle in _accounts(record):
+        stores.accounts.add_game(handle, record.game_id,
+                                 now if any(e.type == "seat_claimed" for e in events)
+                                 else joined)
 
 
 def announce_start(stores: Stores, record: GameRecord, events: Sequence[Event],
                    now: float) -> None:
     """Every seat taken: each account seat hears ``game_started`` (once)."""
-    if record.open_seats or record.state.finished:
+    if record.open_seats or record.state.finished or not _seats_taken(events):
         return
     players = list(record.state.names)
     for seat, handle in _accounts(record):
@@ -157,7 +170,10 @@ def announce_rematch(stores: Stores, record: GameRecord, events: Sequence[Event]
     game_id = record.state.rematch_game
     if game_id is None:
         return
-    rematch = stores.games.load(game_id)
+    try:
+        rematch = stores.games.load(game_id)
+    except UnknownGameError:  # expired unplayed: nothing left to announce
+        return
     stores.lobby.list_game(game_id, "open" if rematch.open_seats else "in_progress", now)
     plan_visit(stores, rematch, now)
     run_effects(stores, game_id, now, rematch)
@@ -169,6 +185,7 @@ EFFECTS: dict[str, tuple[Handler, ...]] = {
     "round_started": (index_accounts, announce_start, tell_turn),
     "seat_claimed": (index_accounts, relist_full, announce_start, tell_turn),
     "discard": (tell_turn,),
+    "went_out": (tell_turn,),  # the next seat's final turn
     "seat_back": (tell_turn,),
     "game_finished": (tell_finished, unlist_finished, queue_rated, advance_tournament),
     "rematch_started": (announce_rematch,),

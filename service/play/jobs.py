@@ -16,6 +16,7 @@ job                    what its visit does
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
@@ -40,12 +41,20 @@ from .tournament_rounds import visit_tournament
 
 __all__ = ["visit"]
 
+log = logging.getLogger("three_thirteen.workers")
+
 
 def visit(stores: Stores, lease: Lease,
           clock: Callable[[], float] = time.time) -> GameRecord | None:
     """Do the job of ``lease`` and release it: the game a move of it saved (``None``: no
     move, or not a game's job)."""
-    match lease.job:
+    try:
+        job = lease.job
+    except ValueError:  # a member nothing makes any more: dropped, not retried for ever
+        log.warning("no job is named %r: dropped", lease.key)
+        stores.schedule.release(lease, None)
+        return None
+    match job:
         case GameVisit(game_id):
             return visit_game(stores, lease, game_id, clock)
         case ChallengeVisit(challenge_id):

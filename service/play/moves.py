@@ -43,6 +43,8 @@ __all__ = ["LEASE_SECONDS", "NothingDue", "due", "service_move", "visit_game"]
 
 log = logging.getLogger(__name__)
 
+#: How soon a game's visit comes back for effects that failed at the last one.
+EFFECTS_RETRY_SECONDS = 15.0
 #: How long a taken game is held by its worker before another may take it: far beyond
 #: one move (a decision is bounded by its bot's budget), so it only matters when a
 #: worker died holding the game.
@@ -93,27 +95,42 @@ def visit_game(stores: Stores, lease: Lease, game_id: str,
     """Run what the game's last change left of its effects (a process lost between its
     save and them: :mod:`.effects`), make the one move the game owes now, if any, and
     release it with its next visit; the game as that move saved it (``None``: nothing
-    was due)."""
+    was due). Left effects that fail again are logged and the move is made anyway (a
+    game's play never waits on what it causes); the visit then comes back for them
+    :data:`EFFECTS_RETRY_SECONDS` later."""
+    owed = False
     try:
         run_effects(stores, game_id, clock())  # what a lost process left of its change
+    except UnknownGameError:  # expired: nothing left to play
+        stores.schedule.release(lease, None)
+        return None
+    except Exception:
+        log.exception("the left effects of game %s failed: retried", game_id)
+        owed = True
+    try:
         committed = commit(stores, game_id, service_move(stores, clock()), lease=lease,
                            clock=clock)
     except NothingDue as nothing:
-        _release(stores, lease, nothing.record, clock())
+        _release(stores, lease, nothing.record, clock(), owed)
         return None
     except UnknownGameError:  # expired: nothing left to play
         stores.schedule.release(lease, None)
         return None
     assert committed.record is not None
-    _release(stores, lease, committed.record, clock())
+    _release(stores, lease, committed.record, clock(), owed)
     return committed.record
 
 
-def _release(stores: Stores, lease: Lease, record: GameRecord, now: float) -> None:
-    """Release a game's lease with its next visit, on the game's own lane: a visit found
-    on the other lane (planned there before the game's lane was known: a deploy of the
-    lanes) is moved, so no loop of the wrong lane keeps making its moves."""
+def _release(stores: Stores, lease: Lease, record: GameRecord, now: float,
+             owed: bool = False) -> None:
+    """Release a game's lease with its next visit (sooner when effects are ``owed``), on
+    the game's own lane: a visit found on the other lane (planned there before the
+    game's lane was known: a deploy of the lanes) is moved, so no loop of the wrong lane
+    keeps making its moves."""
     at, lane = next_visit(record, now), lane_of(record.state.bots)
+    if owed:
+        at = min(at, now + EFFECTS_RETRY_SECONDS) if at is not None else (
+            now + EFFECTS_RETRY_SECONDS)
     if lease.lane == lane:
         stores.schedule.release(lease, at)
         return

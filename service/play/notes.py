@@ -22,6 +22,8 @@ def tell(stores: Stores, handle: str, notes: list[tuple[str, dict[str, Any]]]) -
     """Append ``(note id, body)`` notes to ``handle``'s stream, each once, and queue those
     its webhook is sent (:func:`.webhooks.queue_webhooks`): the one way an account is
     told anything (games' changes here, challenges in :mod:`.challenges`)."""
-    if notes:
-        stores.accounts.append(handle, notes)
+    if notes and stores.accounts.append(handle, notes):
+        # a note already on the stream (a repeated effect) is not sent again: nothing is
+        # appended, nothing queued (a batch that is partly new is queued whole: its
+        # webhook events are kept once while they wait, and sent at least once)
         queue_webhooks(stores, handle, notes)

@@ -2,9 +2,9 @@
 never matched after that close (no ghost matches).
 
 Why holds: a seeker whose client went away (a closed tab, a crashed bot) must not be
-given a seat it will never play. A seek is *held* by a long-poll on it (``POST`` or
-``GET /v1/seeks…?timeout=``) and, for an account's seek, by each of the account's
-streams (``GET /v1/me/stream``). A holder looks at its connection whenever a group of its
+given a seat it will never play. A seek is *held* by the long-poll that opened it
+(``POST /v1/seeks?timeout=``; a ``GET`` only reads) and, for an account's seek, by each
+of the account's streams (``GET /v1/me/stream``). A holder looks at its connection whenever a group of its
 pool waits for it (a seeker arrived: the board wakes the pool's long-polls, and names
 the accounts whose streams must look), every :data:`LOOK_SECONDS` meanwhile (its own
 socket only), and marks what it saw

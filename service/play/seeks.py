@@ -80,8 +80,10 @@ __all__ = ["SEEK_TURN_SECONDS", "START_GRACE_SECONDS", "Seek", "cancel_seek", "o
 SEEK_TURN_SECONDS = 60
 #: How soon a move worker creates a match's game when its matching request died.
 START_GRACE_SECONDS = 5.0
-#: How often a wait looks for such a game (a rare path: its matcher died).
-MADE_LOOK_SECONDS = 0.25
+#: How soon a wait first looks again for a matched seek's game, and at most between two
+#: looks: the match wakes its waiters before its request made the game (a few ms), and a
+#: matcher that died leaves it to a worker (seconds), so the looks back off.
+MADE_LOOK_SECONDS = (0.01, 1.0)
 
 _SEEK_ID = re.compile(r"([0-9a-f]{16})\.([2-8])\.([A-Za-z0-9_-]{32})")
 
@@ -274,15 +276,17 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
     pool, key = _parse(seek_id)
     deadline = time.monotonic() + timeout
     renewed = time.monotonic()
+    look = MADE_LOOK_SECONDS[0]
     with stores.seeks.watch(pool) as watch:  # subscribe first: a match after the read wakes us
         while True:
             seek, entry = _read(stores, seek_id, who, token)
             if seek.status != "waiting":
                 return seek
-            if "game" in (entry.record or {}):  # matched; its game is a worker's to make
+            if "game" in (entry.record or {}):  # matched; its game being made
                 if time.monotonic() >= deadline:
                     return seek
-                time.sleep(MADE_LOOK_SECONDS)
+                time.sleep(look)
+                look = min(2 * look, MADE_LOOK_SECONDS[1])
                 continue
             looked = look_and_hold(stores, pool, key, entry, holder, connection, renewed,
                                    lambda p, g, m: _follow_up(stores, p, g, m))
@@ -304,18 +308,20 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
 def _read_until_matched(stores: Stores, seek_id: str, who: str | None, timeout: float,
                         token: str | None) -> Seek:
     """The seek once matched (its game made), or as it is after ``timeout`` seconds,
-    parked on the board's watch; reads only (a match made by a worker, its matcher
-    gone, wakes no watch: it is looked for every :data:`MADE_LOOK_SECONDS`)."""
+    parked on the board's watch; reads only (a match's game, made after the match woke
+    the watch, is looked for as :data:`MADE_LOOK_SECONDS` says)."""
     pool, _ = _parse(seek_id)
     deadline = time.monotonic() + timeout
+    look = MADE_LOOK_SECONDS[0]
     with stores.seeks.watch(pool) as watch:  # subscribe first: a match after the read wakes us
         while True:
             seek, entry = _read(stores, seek_id, who, token)
             remaining = deadline - time.monotonic()
             if seek.status != "waiting" or remaining <= 0:
                 return seek
-            if "game" in (entry.record or {}):
-                time.sleep(min(remaining, MADE_LOOK_SECONDS))
+            if "game" in (entry.record or {}):  # matched; its game being made
+                time.sleep(min(remaining, look))
+                look = min(2 * look, MADE_LOOK_SECONDS[1])
             else:
                 watch.wait(remaining)
 
@@ -324,8 +330,8 @@ def stream_holds(stores: Stores, account: Account,
                  connection: Connection | None) -> StreamHolds:
     """The holds an account's stream keeps on the account's seeks."""
     def follow_up(pool: str, game_id: str, matching: Matching) -> None:
-        # inside a stream nothing can be answered: a game not made here is made by its
-        # seekers when they look (seek_status)
+        # inside a stream nothing can be answered: a game not made here is made by the
+        # move worker's visit of the match (planned before the attempt)
         with contextlib.suppress(PlayError):
             _follow_up(stores, pool, game_id, matching)
 

@@ -3,8 +3,8 @@ games, the results kept from the games' records, its end (:func:`visit_tournamen
 
 Every pairing and every game is the move workers' (a :class:`~service.storage.TournamentVisit` job),
 never a request's: a start, and the end of each game of the tournament
-(:func:`.commit.commit` plans the visit: :func:`tournament_of` reads the tournament from
-the game's id), bring the visit forward, and the visit pairs the next round when every
+(the game's effects plan the visit, :func:`.effects.advance_tournament`, reading the
+tournament from the game's id), bring the visit forward, and the visit pairs the next round when every
 game of the current one has its result.
 
 Why a re-visit never makes a round twice: the round is written into the tournament (a

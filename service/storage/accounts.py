@@ -93,7 +93,8 @@ class AccountStore(ABC):
     @abstractmethod
     def add_game(self, handle: str, game_id: str, joined: float) -> None:
         """Index ``game_id`` among the account's active games (joined at ``joined``, kept
-        to the millisecond)."""
+        to the millisecond), unless it is there already (its first time stands) or among
+        its finished games (a late repeat of an effect never brings a game back)."""
 
     @abstractmethod
     def finish_game(self, handle: str, game_id: str, ended: float) -> None:

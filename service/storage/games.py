@@ -40,7 +40,7 @@ class GameRecord:
     created_at: float | None = field(default=None, compare=False)
     #: the last event whose effects beyond the game have run (``service/play/effects.py``:
     #: the game's log is their outbox); ``None``: a game stored before it was kept, whose
-    #: effects ran the old way (none are owed)
+    #: past effects ran the old way (its cursor starts at its next save)
     handled: int | None = field(default=None, compare=False)
 
     @property
@@ -96,9 +96,10 @@ class GameStore(ABC):
     @abstractmethod
     def create(
         self, game_id: str, state: GameState, token_hashes: Sequence[str | None],
-        events: Sequence[Event],
+        events: Sequence[Event], handled: int = 0,
     ) -> None:
-        """Store a new game and its first events; :class:`~.errors.GameExistsError` if the
+        """Store a new game and its first events, its effects' cursor at ``handled`` (0:
+        its opening events' effects are owed); :class:`~.errors.GameExistsError` if the
         id is taken."""
 
     @abstractmethod

@@ -138,11 +138,11 @@ class DiesCreating(MemoryGameStore):
         self.fail = True
 
     def create(self, game_id: str, state: GameState, token_hashes: Any,
-               events: list[Event]) -> None:
+               events: list[Event], handled: int = 0) -> None:
         if self.fail:
             self.fail = False
             raise StorageUnavailableError("the worker died")
-        super().create(game_id, state, token_hashes, events)
+        super().create(game_id, state, token_hashes, events, handled)
 
 
 def test_a_match_whose_game_was_never_created_is_created_by_a_move_worker_not_a_read() -> None:

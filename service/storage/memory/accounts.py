@@ -68,7 +68,9 @@ class MemoryAccounts(AccountStore):
 
     def add_game(self, handle: str, game_id: str, joined: float) -> None:
         with self._shared.lock:
-            self._of(handle).active[game_id] = ms(joined)
+            kept = self._of(handle)
+            if game_id not in kept.finished:
+                kept.active.setdefault(game_id, ms(joined))
 
     def finish_game(self, handle: str, game_id: str, ended: float) -> None:
         with self._shared.lock:

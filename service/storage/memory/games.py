@@ -42,12 +42,13 @@ class MemoryGameStore(GameStore):
 
     def create(
         self, game_id: str, state: GameState, token_hashes: Sequence[str | None],
-        events: Sequence[Event],
+        events: Sequence[Event], handled: int = 0,
     ) -> None:
         with self.shared.lock:
             if game_id in self.shared.games:
                 raise GameExistsError(game_id)
-            self.shared.games[game_id] = StoredGame(state, tuple(token_hashes), list(events))
+            self.shared.games[game_id] = StoredGame(state, tuple(token_hashes), list(events),
+                                                    handled=handled)
             self.shared.announce(game_id)
 
     def load(self, game_id: str) -> GameRecord:

@@ -96,6 +96,14 @@ def _account(raw: dict[bytes, bytes]) -> Account:
                    closed=data.get("closed") == "1")
 
 
+# KEYS: the account's active games, its finished ones. ARGV: game id, joined (ms). Added
+# unless known (its first time stands) or finished.
+_ADD_GAME = """
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+return redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
+"""
+
+
 class RedisAccounts(AccountStore):
     """The accounts, on the process's shared connection (and its hub)."""
 
@@ -107,6 +115,7 @@ class RedisAccounts(AccountStore):
         self._create = client.register_script(_CREATE)
         self._update = client.register_script(_UPDATE)
         self._wake = client.register_script(_WAKE)
+        self._add_game = client.register_script(_ADD_GAME)
 
     def _pairs(self, values: dict[str, Any]) -> list[str]:
         return [x for name, value in values.items()
@@ -128,9 +137,9 @@ class RedisAccounts(AccountStore):
         return self.load(handle) if done else None
 
     def add_game(self, handle: str, game_id: str, joined: float) -> None:
-        client = self.connection.client
-        self.connection.run(lambda: client.zadd(account_key(handle, "active"),
-                                                {game_id: round(joined * 1000)}))
+        self.connection.run(lambda: self._add_game(
+            keys=[account_key(handle, "active"), account_key(handle, "finished")],
+            args=[game_id, round(joined * 1000)]))
 
     def finish_game(self, handle: str, game_id: str, ended: float) -> None:
         ended_ms, finished = round(ended * 1000), account_key(handle, "finished")

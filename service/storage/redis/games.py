@@ -102,7 +102,7 @@ class RedisGameStore(GameStore):
 
     def create(
         self, game_id: str, state: GameState, token_hashes: Sequence[str | None],
-        events: Sequence[Event],
+        events: Sequence[Event], handled: int = 0,
     ) -> None:
         args = [
             state.version,
@@ -110,6 +110,7 @@ class RedisGameStore(GameStore):
             orjson.dumps(list(token_hashes)),
             self.open_ttl if None in token_hashes else self.ttl,
             repr(time.time()),
+            handled,
             *_event_args(events),
         ]
         created = self.connection.run(

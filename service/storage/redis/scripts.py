@@ -48,11 +48,12 @@ return 1
 """
 
 # KEYS: game hash, event stream
-# ARGV: version, state, tokens, ttl, created (Unix seconds), then (event id, event) pairs.
+# ARGV: version, state, tokens, ttl, created (Unix seconds), the effects' cursor, then
+# (event id, event) pairs.
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3], 'c', ARGV[5], 'x', 0)
-for i = 6, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 't', ARGV[3], 'c', ARGV[5], 'x', ARGV[6])
+for i = 7, #ARGV, 2 do redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 return 1
