@@ -24,8 +24,9 @@ changed document stops the build here rather than building something else):
 * The solve request's body, ``allOf: [SolveRequest]`` with a ``oneOf`` saying that
   exactly one of ``wild_rank`` and ``round`` is given, is sent as ``SolveRequest``: the
   Go generator has no type for a body that combines the two (it writes
-  ``UNKNOWN_BASE_TYPE``, which does not compile), and no option changes that. The server
-  still refuses a body with both or neither (422).
+  ``UNKNOWN_BASE_TYPE``, which does not compile), and its normalizer's rules for
+  ``allOf`` and ``oneOf`` do not change that. The server still refuses a body with both
+  or neither (422).
 
 The options: ``null`` types (a waiting seek's ``game_id``, a bot seat's ``token``) are
 ``interface{}``, as the generator's 3.1 support (beta) otherwise writes ``nil``, which is
