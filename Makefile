@@ -76,6 +76,15 @@ typecheck:
 	cd tests/typescript && npm ci --no-audit --no-fund && npm run --silent generate && npm run --silent typecheck
 	cd openapi/typescript && npm ci --no-audit --no-fund && npm run --silent generate && npm run --silent typecheck
 
+# The Go client (docs/clients.md): OpenAPI Generator (PyPI's openapi-generator-cli, on the
+# machine's Java) generates it again from openapi/openapi.json into
+# openapi/go/build/src/threethirteen, and builds openapi/go/main.go, a program that plays one
+# game, against it offline with Debian's Go (golang-go, golang-gopkg-validator.v2-dev):
+# then `openapi/go/build/play http://127.0.0.1:8000`. Nothing it makes is committed.
+.PHONY: go-client
+go-client: $(STAMP)
+	$(BIN)/python openapi/go/build.py openapi/go/build
+
 # The screenshots of /play in docs/images (README, docs/play.md), taken again by the browser
 # test (`make test` writes them only where they are missing, so a run leaves the tree clean).
 .PHONY: screenshots

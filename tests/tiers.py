@@ -91,6 +91,8 @@ BY_PATH: dict[str, str] = {
     "tests/typescript/": "process",
     "tests/clients/": "process",  # Node runs the TypeScript client against a gunicorn
     "tests/clients/test_stream_forms.py": "fast",
+    "tests/clients/test_go_client.py::"
+    "test_the_generators_copy_differs_from_the_document_only_where_build_py_says": "fast",
     "tests/clients/test_typescript_client.py::"
     "test_the_bot_in_docs_clients_md_is_the_example_file_as_it_is": "fast",
     "tests/web/": "browser",

@@ -163,8 +163,8 @@ class Stream(MethodView):
     def get(self, game_id: str) -> Response:
         """Follow a game as a stream
 
-        Server-Sent Events for `Accept: text/event-stream` (or `*/*`, or no `Accept`),
-        newline-delimited JSON for `Accept: application/x-ndjson`. Spectators need no
+        Server-Sent Events for `Accept: text/event-stream` (or a wildcard type, or no
+        `Accept`), newline-delimited JSON for `Accept: application/x-ndjson`. Spectators need no
         token; a seat sends its token, or a stream ticket as `?ticket=`, and also gets
         its private events and its own view. The stream ends after the finished game's
         final view (`finished`), after the server's maximum duration (`max_duration`),

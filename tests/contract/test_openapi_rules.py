@@ -98,6 +98,25 @@ def test_every_problem_detail_the_code_sends_is_a_typed_problem_member() -> None
     assert problem.get("additionalProperties") is False
 
 
+def _strings(node: Any) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield key
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+
+
+def test_no_text_of_the_document_closes_a_block_comment() -> None:
+    """Generators copy descriptions into `/* … */` comments: OpenAPI Generator's Go client
+    writes an operation's description there unescaped, so a `*/` in one (the stream's
+    `Accept: */*`) ended the comment and the package did not compile."""
+    assert not [text for text in _strings(document()) if "*/" in text]
+
+
 def test_every_event_type_has_its_own_schema_in_the_discriminated_union() -> None:
     doc = document()
     events = doc["components"]["schemas"]["EventsResponse"]["properties"]["events"]["items"]
