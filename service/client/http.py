@@ -273,7 +273,7 @@ class Client:
 
     def create_game(
         self,
-        players: Iterable[str | None | Mapping[str, Any]],
+        players: Iterable[str | Mapping[str, Any] | None],
         *,
         rules: Mapping[str, Any] | None = None,
         seed: str | int | None = None,
