@@ -78,6 +78,9 @@ BY_PATH: dict[str, str] = {
     "tests/workers/": "fast",  # the move workers' loop and metrics on the in-memory stores
     "tests/webhooks/": "fast",  # where a webhook may go (the test's resolver)
     "tests/webhooks/test_send.py": "api",  # attempts against a receiver on loopback
+    "tests/webhooks/test_relay.py": "process",  # python -m service.webhooks.relay, a gunicorn
+    "tests/webhooks/test_relay.py::"
+    "test_there_is_a_sample_of_each_type_of_webhook_and_each_is_documented": "fast",
     # a real redis-server, the app in this process (Flask's test client)
     "tests/api/": "api",
     "tests/api/test_problems.py": "fast",  # the error handlers on a bare Flask app

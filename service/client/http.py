@@ -273,13 +273,16 @@ class Client:
 
     def create_game(
         self,
-        players: Iterable[str | None],
+        players: Iterable[str | Mapping[str, Any] | None],
         *,
         rules: Mapping[str, Any] | None = None,
         seed: str | int | None = None,
     ) -> CreatedGame:
-        """``POST /v1/games``; ``None`` in ``players`` leaves that seat open for a claim."""
-        body: dict[str, Any] = {"players": [{"name": n} for n in players]}
+        """``POST /v1/games``: a name is a seat whose token comes back (:meth:`CreatedGame.seat`),
+        ``None`` leaves a seat open for a claim, and a mapping is a seat spec as the API
+        takes it (``{"bot": "greedy"}``: a reference bot the service plays)."""
+        body: dict[str, Any] = {"players": [
+            dict(p) if isinstance(p, Mapping) else {"name": p} for p in players]}
         if rules is not None:
             body["rules"] = dict(rules)
         if seed is not None:

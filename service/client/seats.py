@@ -32,7 +32,8 @@ class CreatedGame:
 
     @property
     def open_seats(self) -> list[int]:
-        return [s["seat"] for s in self.seats if s.get("token") is None]
+        """The seats left open for a claim (a bot's seat has no token, and is not open)."""
+        return [s["seat"] for s in self.seats if s["kind"] == "open"]
 
     def seat(self, seat: int) -> Seat:
         """A session for a seat that was named at creation (its token is known)."""

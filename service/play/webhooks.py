@@ -8,8 +8,10 @@ secret is stored as it is (a delivery must sign with it), and shown nowhere else
 The URL is checked when it is registered (:func:`service.webhooks.target`: 422
 ``invalid_webhook_url`` with the reason) and again at every delivery.
 
-Which events: ``your_turn``, ``challenge`` and ``game_finished`` (:data:`WEBHOOK_TYPES`),
-what a player away from the table needs to hear; the others stay on the account stream.
+Which events: ``your_turn``, ``challenge`` and ``game_finished``
+(:data:`service.webhooks.WEBHOOK_TYPES`), what a player away from the table needs to
+hear; the others stay on the account stream. Each is sent as
+:func:`service.webhooks.payload` writes it.
 :func:`queue_webhooks` is called by :func:`.notes.tell`, the one function that tells an
 account anything, so every such note of an account with a URL is queued, once per note:
 its event id (the ``webhook-id``) is derived from the account and the note's own id, so
@@ -22,19 +24,24 @@ again by the account's next event. The deliveries themselves are the workers'
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import logging
-import secrets
 import time
 from collections.abc import Sequence
 from typing import Any
 
-import orjson
-
-from service.core.instants import instant
 from service.storage import Account, Delivery, Stores, folded
-from service.webhooks import Resolver, UnsafeUrlError, check_port, resolve, target
+from service.webhooks import (
+    SECRET_PREFIX,
+    WEBHOOK_TYPES,
+    Resolver,
+    UnsafeUrlError,
+    check_port,
+    new_secret,
+    payload,
+    resolve,
+    target,
+)
 
 from .accounts import update_settings
 from .errors import InvalidWebhookUrlError, NoWebhookError
@@ -43,18 +50,6 @@ __all__ = ["SECRET_PREFIX", "WEBHOOK_TYPES", "event_id", "new_secret", "queue_we
            "rotate_webhook_secret", "set_webhook"]
 
 log = logging.getLogger(__name__)
-
-#: The notes an account's webhook is sent.
-WEBHOOK_TYPES = frozenset({"your_turn", "challenge", "game_finished"})
-SECRET_PREFIX = "whsec_"
-#: Random bytes of a secret (Standard Webhooks asks for 24 to 64).
-SECRET_BYTES = 32
-
-
-def new_secret() -> str:
-    """A fresh signing secret: ``whsec_`` and the base64 of :data:`SECRET_BYTES` bytes."""
-    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
-
 
 def set_webhook(stores: Stores, account: Account, url: str | None, *, allow_private: bool,
                 resolver: Resolver = resolve) -> tuple[Account, str | None]:
@@ -92,14 +87,6 @@ def event_id(handle: str, note_id: str) -> str:
     return f"msg_{digest[:32]}"
 
 
-def _payload(handle: str, body: dict[str, Any], now: float) -> str:
-    """The JSON POSTed, in the shape Standard Webhooks suggests: the note's ``type``, when
-    it was queued, and the note itself (as the account stream carries it) as ``data``."""
-    data = {**body, "account": handle}
-    return orjson.dumps({"type": body["type"], "timestamp": instant(now),
-                         "data": data}).decode()
-
-
 def queue_webhooks(stores: Stores, handle: str, notes: Sequence[tuple[str, dict[str, Any]]],
                    now: float | None = None) -> int:
     """Queue the notes of :data:`WEBHOOK_TYPES` for ``handle``'s webhook, if it has one,
@@ -112,7 +99,7 @@ def queue_webhooks(stores: Stores, handle: str, notes: Sequence[tuple[str, dict[
         return 0
     now = time.time() if now is None else now
     added, dropped = stores.webhooks.push(handle, [
-        Delivery(event_id(handle, note_id), _payload(account.handle, body, now), 0, now, now)
+        Delivery(event_id(handle, note_id), payload(account.handle, body, now), 0, now, now)
         for note_id, body in wanted])
     if dropped:
         log.warning("the webhook queue of %s is full: its %d oldest events dropped",

@@ -27,7 +27,9 @@ the secret.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import secrets
 import socket
 import threading
 import time
@@ -41,11 +43,20 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 
 from .addresses import Resolver, UnsafeUrlError, resolve, target
 
-__all__ = ["READ_MAX", "USER_AGENT", "Attempt", "Send", "post", "sign"]
+__all__ = ["READ_MAX", "SECRET_PREFIX", "USER_AGENT", "Attempt", "Send", "new_secret", "post",
+           "sign"]
 
 #: Bytes of a receiver's answer read at most (its status is all that counts).
 READ_MAX = 1024
 USER_AGENT = "three-thirteen-webhooks/1"
+SECRET_PREFIX = "whsec_"
+#: Random bytes of a secret (Standard Webhooks asks for 24 to 64).
+SECRET_BYTES = 32
+
+
+def new_secret() -> str:
+    """A fresh signing secret: ``whsec_`` and the base64 of :data:`SECRET_BYTES` bytes."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,6 +93,17 @@ def test_errors_are_raised_with_the_problem_code(scripted: str) -> None:
     assert (err.value.status, err.value.code) == (409, "not_your_turn")
 
 
+def test_a_game_made_with_a_reference_bots_seat_leaves_no_seat_open_and_plays_out(
+        service_url: str) -> None:
+    game = Client(service_url).create_game(["me", {"bot": "random"}],
+                                           rules={"preset": "classic", "hand_sizes": [3, 4]})
+    assert [s["kind"] for s in game.seats] == ["human", "bot"]
+    assert game.open_seats == []
+    final = game.seat(0).play(lambda view: view["legal_actions"][0])
+    assert final["status"] == "finished"
+    assert final["players"][1]["name"] == "random"
+
+
 def test_waiting_for_a_turn_parks_in_the_long_poll_instead_of_polling(service_url: str) -> None:
     stats = ClientStats()
     client = Client(service_url, stats=stats)

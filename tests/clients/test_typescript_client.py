@@ -5,9 +5,11 @@ and the client, its tests and its bot example type-check against them (`tsc --no
 strict); then, compiled, the bot example plays a whole game against the reference
 `greedy` bot on a real gunicorn and redis-server (tests/conftest.py's `live_server`,
 whose streams end every 2 s, so the bot's stream is resumed several times a game), and
-the client's own tests (openapi/typescript/test: framing, retries, and the live ones:
-both stream formats, a dropped stream resumed, If-Match and Idempotency-Key, a seat
-away for two clocks brought back, a 429's Retry-After) pass against the same service.
+the client's own tests (openapi/typescript/test: framing, retries, the errors it throws,
+and the live ones: both stream formats, a dropped stream resumed, If-Match and
+Idempotency-Key, a refusal thrown as a ProblemError, a seat away for two clocks brought
+back, a 429's Retry-After) pass against the same service; and the account bot example,
+run on an account's key, accepts another account's challenge and moves.
 
 Skipped only where Node or npm is missing (.ci/run installs them). The npm packages are
 locked by package-lock.json and installed with `npm ci` into node_modules, reused while
@@ -24,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.bots.challenger import challenge_until_it_moves, register
 from tests.conftest import ROOT
 
 HERE = ROOT / "openapi" / "typescript"
@@ -86,6 +89,7 @@ def test_the_types_generated_from_the_committed_document_type_check_the_client_a
     assert "export interface paths" in generated.read_text()
     assert _ok(compiled) == ""  # no diagnostic
     assert (HERE / "dist" / "examples" / "bot.js").is_file()
+    assert (HERE / "dist" / "examples" / "account-bot.js").is_file()
 
 
 def test_the_bot_example_plays_a_whole_game_against_the_greedy_bot(
@@ -97,6 +101,28 @@ def test_the_bot_example_plays_a_whole_game_against_the_greedy_bot(
     assert re.fullmatch(r"winners: (my-bot|greedy)(, (my-bot|greedy))?", lines[2]), out
 
 
+def test_the_account_bot_example_accepts_a_challenge_and_moves(
+        built: Path, live_server: str, tmp_path: Path) -> None:
+    """Run as docs/clients.md says, on its key alone; the service's streams end every 2 s,
+    so it reads its games and challenges again several times while it waits."""
+    handle, key = register(live_server, "ts-bot", bot=True)
+    out = tmp_path / "out.txt"
+    with out.open("w") as written:
+        bot = subprocess.Popen([str(NODE), str(built / "examples" / "account-bot.js"), live_server],
+                               cwd=HERE, env={**os.environ, "THREE_THIRTEEN_KEY": key},
+                               stdout=written, stderr=subprocess.STDOUT)
+        try:
+            moves = challenge_until_it_moves(
+                live_server, handle,
+                lambda: None if bot.poll() is None else out.read_text())
+        finally:
+            bot.kill()
+            bot.wait(10)
+    assert moves[0]["type"] == "draw" and moves[1]["type"] in ("discard", "went_out"), moves
+    printed = [line for line in out.read_text().splitlines() if " v" in line]
+    assert re.fullmatch(r'\S+ v\d+: \{"type":"draw","source":"stock"\}', printed[0]), printed
+
+
 def test_the_clients_own_tests_pass_against_the_running_service(
         built: Path, live_server: str) -> None:
     tests = sorted(str(p) for p in (built / "test").glob("*.test.js"))
@@ -106,10 +132,11 @@ def test_the_clients_own_tests_pass_against_the_running_service(
     out = _ok(done)
     assert re.search(r"^# fail 0$", out, re.M) and re.search(r"^# skipped 0$", out, re.M), out
     passed = re.search(r"^# pass (\d+)$", out, re.M)
-    assert passed is not None and int(passed.group(1)) >= 15, out
+    assert passed is not None and int(passed.group(1)) >= 28, out
 
 
-def test_the_bot_in_docs_clients_md_is_the_example_file_as_it_is() -> None:
-    """The page shows the bot the test above runs, not a copy that may drift."""
+@pytest.mark.parametrize("example", ["bot.ts", "account-bot.ts"])
+def test_the_bot_in_docs_clients_md_is_the_example_file_as_it_is(example: str) -> None:
+    """The page shows the bots the tests above run, not copies that may drift."""
     blocks = re.findall(r"```ts\n(.*?)```", (ROOT / "docs" / "clients.md").read_text(), re.S)
-    assert (HERE / "examples" / "bot.ts").read_text() in blocks
+    assert (HERE / "examples" / example).read_text() in blocks

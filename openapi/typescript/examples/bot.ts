@@ -6,7 +6,9 @@
  * legal actions (and `back` on one that shows its seat away): no polling, and no read
  * before a move (the stream brought the view).
  */
-import { backIfAway, createApi, followGame, move, type GameView, type LegalAction } from "../src/index.js";
+import {
+  backIfAway, createApi, followGame, move, ProblemError, type GameView, type LegalAction,
+} from "../src/index.js";
 
 /** Go out when allowed; take a wild off the pile; otherwise drop the costliest card. */
 function choose({ legal_actions: legal, round, rules }: GameView): LegalAction | undefined {
@@ -24,11 +26,11 @@ function choose({ legal_actions: legal, round, rules }: GameView): LegalAction |
 }
 
 const api = createApi({ baseUrl: process.argv[2] ?? "http://127.0.0.1:8000" });
-const created = await api.POST("/v1/games", {
+// every call answers its `data` or throws an ApiError (a ProblemError for a refusal)
+const { data: created } = await api.POST("/v1/games", {
   body: { players: [{ name: "my-bot" }, { bot: "greedy" }], rules: { preset: "classic" } },
 });
-if (created.error) throw new Error(created.error.detail);
-const { game_id: gameId, seats } = created.data;
+const { game_id: gameId, seats } = created;
 const mine = seats[0];
 if (mine?.kind !== "human") throw new Error("seat 0 is not a named seat");
 
@@ -39,18 +41,18 @@ for await (const message of followGame(api, gameId, { token: mine.token })) {
   const view = message.view;
   if (view.status === "finished") final = view;
   if (view.version <= decided) continue;
-  // its seat away (its clock ran out twice: the bot was down): back first, once; the
-  // stream then brings the view to play on
-  if (await backIfAway(api, { gameId, token: mine.token, view })) {
-    decided = view.version;
-    continue;
-  }
-  const action = choose(view);
-  if (action === undefined) continue;
   decided = view.version;
-  const sent = await move(api, { gameId, token: mine.token, version: view.version, action });
-  // a stale view (412 version_conflict) is no error: the stream brings the new one
-  if (sent.error && sent.response.status !== 412) throw new Error(sent.error.detail);
+  try {
+    // its seat away (its clock ran out twice: the bot was down): back first, once; the
+    // stream then brings the view to play on
+    if (await backIfAway(api, { gameId, token: mine.token, view })) continue;
+    const action = choose(view);
+    if (action) await move(api, { gameId, token: mine.token, version: view.version, action });
+  } catch (error) {
+    // a view the game has moved past (412 version_conflict, a 409) is no error: the
+    // stream brings the new one
+    if (!(error instanceof ProblemError && [409, 412].includes(error.status))) throw error;
+  }
 }
 if (final?.status !== "finished") throw new Error("the stream ended before the game");
 const { players, winners } = final;

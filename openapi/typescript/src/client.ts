@@ -4,18 +4,62 @@
  * view that shows its seat `away`.
  *
  * Why openapi-fetch and not a generated class per operation: it is typed by the same
- * `paths` the document generates (a wrong path, parameter or body does not compile, and
- * `error` is the union of the operation's own problems), it is one small dependency, and
- * every operation of the document is callable the day it is added, with no code here.
+ * `paths` the document generates (a wrong path, parameter or body does not compile), it
+ * is one small dependency, and every operation of the document is callable the day it is
+ * added, with no code here.
+ *
+ * Why a thin layer over it: openapi-fetch returns an error answer as `error` beside
+ * `data`, while a refused connection throws; here every call gives its answer (`data`,
+ * typed as the operation's success, and the `response`) or throws one of errors.ts's
+ * `ApiError`s, so a caller handles every failure in one `catch`.
  */
-import createClient, { mergeHeaders, type Client, type ClientOptions } from "openapi-fetch";
+import createClient, {
+  mergeHeaders, type Client, type ClientOptions, type ClientPathsWithMethod, type FetchResponse,
+  type MaybeOptionalInit,
+} from "openapi-fetch";
 
+import { ApiError, isProblem, NetworkError, ProblemError, ProtocolError } from "./errors.js";
 import type { paths } from "./generated/api.js";
 import { retryingFetch, type RetryOptions } from "./retry.js";
 import type { Action, GameView } from "./types.js";
 
-/** A client of every operation of the document, e.g. `api.GET("/v1/games/{game_id}", …)`. */
-export type Api = Client<paths>;
+type Raw = Client<paths>;
+type Verb = "get" | "put" | "post" | "delete" | "patch";
+type Media = `${string}/${string}`;
+// openapi-fetch's own helpers (not exported): the options argument may be left out only
+// when nothing in it is required
+type RequiredKeysOfHelper<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeysOf<T> =
+  RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
+type InitParam<Init> = RequiredKeysOf<Init> extends never
+  ? [(Init & { [key: string]: unknown })?]
+  : [Init & { [key: string]: unknown }];
+
+/** What a call gives: openapi-fetch's success branch, `data` (the operation's success
+ * body, typed) and the `response`; anything else was thrown. */
+export type Answer<R> = Extract<R, { data: unknown }>;
+
+/** One method of the client, typed as openapi-fetch types it, answering only success. */
+export type Call<V extends Verb> = <
+  Path extends ClientPathsWithMethod<Raw, V>, Init extends MaybeOptionalInit<paths[Path], V>,
+>(url: Path, ...init: InitParam<Init>) => Promise<Answer<OperationResponse<paths[Path][V], Init>>>;
+
+/** openapi-fetch's `FetchResponse` of an operation (its declaration leaves the constraint
+ * on the operation to its caller: this is that). */
+type OperationResponse<Op, Init> =
+  Op extends Record<string | number, any> ? FetchResponse<Op, Init, Media> : never;
+
+/**
+ * A client of every operation of the document, e.g. `api.GET("/v1/games/{game_id}", …)`:
+ * each answers `{ data, response }` or throws an `ApiError` (errors.ts).
+ */
+export interface Api {
+  GET: Call<"get">;
+  POST: Call<"post">;
+  PUT: Call<"put">;
+  PATCH: Call<"patch">;
+  DELETE: Call<"delete">;
+}
 
 export interface ApiOptions extends RetryOptions {
   /** The service's root, e.g. `http://127.0.0.1:8000` (the document's paths start `/v1`). */
@@ -26,15 +70,48 @@ export interface ApiOptions extends RetryOptions {
   client?: Omit<ClientOptions, "baseUrl" | "fetch">;
 }
 
-/** A client whose requests wait out `429` and `503` as their `Retry-After` says. */
+/** A client whose requests wait out `429` and `503` as their `Retry-After` says, and
+ * whose every failure is thrown as an `ApiError`. */
 export function createApi(options: ApiOptions): Api {
   const auth = options.token === undefined ? undefined : bearer(options.token);
-  return createClient<paths>({
+  const raw = createClient<paths>({
     ...options.client,
     headers: mergeHeaders(options.client?.headers, auth),
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     fetch: retryingFetch(options),
   });
+  return {
+    GET: throwing(raw.GET), POST: throwing(raw.POST), PUT: throwing(raw.PUT),
+    PATCH: throwing(raw.PATCH), DELETE: throwing(raw.DELETE),
+  } as unknown as Api;
+}
+
+/** What openapi-fetch resolves to, whichever the operation. */
+type Result = { data?: unknown; error?: unknown; response: Response };
+type Send = (url: string, init?: { signal?: AbortSignal | null }) => Promise<Result>;
+
+/** An openapi-fetch method whose error answers, and every failure, are thrown `ApiError`s. */
+function throwing(method: unknown): Send {
+  const send = method as Send;
+  return async (url, init) => {
+    let result: Result;
+    try {
+      result = await send(url, init);
+    } catch (error) {
+      const signal = init?.signal;
+      if (signal?.aborted) throw signal.reason; // the caller's own abort, as fetch rejects
+      if (error instanceof ApiError) throw error; // retry.ts's NetworkError, TimeoutError
+      if (error instanceof SyntaxError) {
+        throw new ProtocolError(`${url}: the answer is not JSON`, { cause: error });
+      }
+      throw new NetworkError(`${url}: the answer could not be read`, { cause: error });
+    }
+    const { error, response } = result;
+    if (!response.ok) {
+      throw new ProblemError(response.status, isProblem(error) ? error : undefined, response.headers);
+    }
+    return result;
+  };
 }
 
 /** The header that makes a request act as one seat (or account): pass as `headers`. */
@@ -74,8 +151,8 @@ export function newKey(): string {
  * Send one action with `If-Match` (the version it was chosen on: on a stale view the
  * answer is `412 version_conflict`, never a move applied to a position the bot did not
  * see) and an `Idempotency-Key` (kept through the retries of a `503`, so a move whose
- * answer was lost is not made twice). The result is openapi-fetch's: `data` is the
- * seat's new view, or `error` one of this operation's problems, narrowed on `code`.
+ * answer was lost is not made twice). Its `data` is the seat's new view; a refusal is thrown as a `ProblemError` (`412 version_conflict`: a
+ * stale view, `409 not_your_turn`…).
  */
 export function move(api: Api, { gameId, token, version, action, idempotencyKey }: Move) {
   return api.POST("/v1/games/{game_id}/actions", {
@@ -115,7 +192,7 @@ export interface Comeback {
  * deciding a move; without an away seat it sends nothing and gives `undefined`. Sent
  * with an `Idempotency-Key` and no `If-Match`: coming back does not depend on the
  * position, which the stand-in keeps changing meanwhile. Its `409`s (back already, the
- * game over, claimed against) are the answer's `error`: nothing to send again.
+ * game over, claimed against) are thrown as `ProblemError`s: nothing to send again.
  */
 export async function backIfAway(api: Api, { gameId, token, view }: Comeback) {
   if (!isAway(view)) return undefined;

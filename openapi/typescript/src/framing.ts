@@ -7,15 +7,14 @@
  * and a bot reads the same body with `fetch` in Node; both framings are a few lines.
  * The reader uses `getReader()` rather than async iteration of the body, which not
  * every browser has.
+ *
+ * What they throw (errors.ts): a silence longer than `idleMs` is a `StreamSilent` (a
+ * `TimeoutError`), a body whose reading failed (the connection cut) a `NetworkError`, and
+ * an NDJSON line that is not JSON a `ProtocolError`.
  */
+import { ApiError, NetworkError, ProtocolError, StreamSilent } from "./errors.js";
 
-/** No byte for this long (the service's heartbeat is 15 s) counts as a dead connection. */
-export class StreamSilent extends Error {
-  constructor(readonly ms: number) {
-    super(`no byte in ${ms} ms: the connection is taken for dead`);
-    this.name = "StreamSilent";
-  }
-}
+export { StreamSilent };
 
 /** The body's text lines (`\n`, `\r\n` or `\r` ends one), a line split across chunks joined. */
 export async function* lines(
@@ -56,6 +55,9 @@ async function readWithin(
   });
   try {
     return await Promise.race([reader.read(), silent]);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new NetworkError("the stream's body could not be read", { cause: error });
   } finally {
     clearTimeout(timer);
   }
@@ -66,7 +68,16 @@ export async function* ndjson(
   body: ReadableStream<Uint8Array>, idleMs: number,
 ): AsyncGenerator<unknown> {
   for await (const line of lines(body, idleMs)) {
-    if (line.trim() !== "") yield JSON.parse(line);
+    if (line.trim() !== "") yield parsed(line);
+  }
+}
+
+/** A line's JSON value; a line that is none is a `ProtocolError`. */
+export function parsed(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw new ProtocolError(`a stream line is not JSON: ${line.slice(0, 80)}`, { cause: error });
   }
 }
 

@@ -16,7 +16,15 @@
  * The wait is the answer's `Retry-After` (seconds, or an HTTP date), capped by
  * `maxDelayMs`; without one, `defaultDelayMs`. Each retry sends the same `Request` again
  * (a clone), so its `Idempotency-Key` and `If-Match` stay those of the first attempt.
+ *
+ * What it throws (errors.ts): a connection that failed, once its retries are spent or when
+ * it may not be repeated, is a `NetworkError` whose `cause` is what `fetch` threw; an
+ * attempt with no answer within `timeoutMs` is aborted and thrown as a `TimeoutError`,
+ * never retried (the bound is the caller's). A request aborted by its own signal rejects
+ * with that signal's reason, as `fetch` does.
  */
+import { ApiError, NetworkError, TimeoutError } from "./errors.js";
+
 
 /** What a client's `fetch` option takes: openapi-fetch always passes a `Request`. */
 export type Fetch = (request: Request) => Promise<Response>;
@@ -45,6 +53,11 @@ export interface RetryOptions {
   onRetry?: (notice: RetryNotice) => void;
   /** How to wait (a timer that an aborted request's signal cuts short). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * The longest wait for an answer, per attempt, in ms, until its status and headers
+   * have come (60 000; `Infinity`: none). A long-poll's `timeout` (at most 30 s) fits.
+   */
+  timeoutMs?: number;
 }
 
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
@@ -90,6 +103,7 @@ export function retryingFetch(options: RetryOptions = {}): Fetch {
   const retries = options.retries ?? 8;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   const defaultDelayMs = options.defaultDelayMs ?? 1_000;
+  const timeoutMs = options.timeoutMs ?? 60_000;
   const sleep = options.sleep ?? abortableSleep;
   return async (request: Request): Promise<Response> => {
     // looked up per call, not bound once: a test or a polyfill may replace it later
@@ -97,10 +111,15 @@ export function retryingFetch(options: RetryOptions = {}): Fetch {
     for (let attempt = 1; ; attempt += 1) {
       let response: Response;
       try {
-        response = await send(request.clone());
+        response = await within(timeoutMs, request, send);
       } catch (error) {
-        // a dropped connection (fetch rejects with a TypeError); never an abort
-        if (request.signal.aborted || attempt > retries || !repeatable(request)) throw error;
+        if (request.signal.aborted) throw request.signal.reason; // the caller's own abort
+        const failure = error instanceof ApiError ? error : new NetworkError(
+          `${request.method} ${request.url}: ${describe(error)}`, { cause: error });
+        // a dropped connection is retried when the request may be repeated; a timeout never
+        if (!(failure instanceof NetworkError) || attempt > retries || !repeatable(request)) {
+          throw failure;
+        }
         const delayMs = Math.min(defaultDelayMs, maxDelayMs);
         options.onRetry?.({ request, status: undefined, delayMs, attempt });
         await sleep(delayMs, request.signal);
@@ -115,4 +134,44 @@ export function retryingFetch(options: RetryOptions = {}): Fetch {
       await sleep(delayMs, request.signal);
     }
   };
+}
+
+/**
+ * One attempt: a clone of `request` (its body may be sent again) on a signal that also
+ * aborts, with a `TimeoutError`, when no answer came within `ms`. The timer stops once the
+ * answer is in, so a stream's body is read for as long as it lasts; the caller's signal
+ * still aborts it.
+ */
+async function within(ms: number, request: Request, send: Fetch): Promise<Response> {
+  if (!Number.isFinite(ms)) return send(request.clone());
+  const timer = new AbortController();
+  const clock = setTimeout(() => timer.abort(new TimeoutError(ms)), ms);
+  try {
+    return await send(new Request(request.clone(), { signal: either(request.signal, timer.signal) }));
+  } catch (error) {
+    // the transport may say it its own way (an AbortError): the timeout is what happened
+    if (timer.signal.aborted && !request.signal.aborted) throw timer.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(clock);
+  }
+}
+
+/** A signal that aborts when either does, with its reason (`AbortSignal.any` where the
+ * platform has it: Node 20.3 and later, current browsers). */
+function either(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([a, b]);
+  const both = new AbortController();
+  for (const signal of [a, b]) {
+    if (signal.aborted) both.abort(signal.reason);
+    else signal.addEventListener("abort", () => both.abort(signal.reason), { once: true });
+  }
+  return both.signal;
+}
+
+/** What a failed `fetch` said, with its cause's words (undici's `fetch failed` names none). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  return `${error.message}${cause}`;
 }

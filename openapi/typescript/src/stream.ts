@@ -15,13 +15,19 @@
  * repeated (views are whole, so a reconnect's first view may repeat the last one). A
  * connection that drops or falls silent is reconnected the same way. Every `end` is
  * yielded, so a caller can see the reconnects; iteration stops after `finished`.
+ *
+ * What it throws (errors.ts): a refusal as a `ProblemError` (after retry.ts's retries: a
+ * `429` is waited out), a message that is not JSON as a `ProtocolError`, and, once
+ * `maxReconnects` connections in a row failed or fell silent with no message, a
+ * `StreamLost` (a `NetworkError`) whose `cause` is the last failure. Aborting its
+ * `signal` ends the iteration with the signal's reason.
  */
 import type { Api } from "./client.js";
 import { bearer } from "./client.js";
-import { ApiError, StreamLost } from "./errors.js";
-import { ndjson, serverSentEvents, type SseEvent } from "./framing.js";
+import { ProblemError, ProtocolError, StreamLost } from "./errors.js";
+import { ndjson, parsed, serverSentEvents, type SseEvent } from "./framing.js";
 import { abortableSleep } from "./retry.js";
-import type { AccountStreamMessage, GameStreamMessage, Problem, StreamEndMessage } from "./types.js";
+import type { AccountStreamMessage, GameStreamMessage, StreamEndMessage } from "./types.js";
 
 export interface FollowOptions {
   /** A seat token (its hand and own view) or account key; none: a spectator. */
@@ -45,8 +51,8 @@ type Message =
   | { type: "event"; event: { seq: number } } | { type: "view" } | { type: "analysis" }
   | StreamEndMessage;
 
-/** What one connection's request answers (openapi-fetch's result with `parseAs: "stream"`). */
-type Opened = { data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response };
+/** What one connection's request answers (the client's answer with `parseAs: "stream"`). */
+type Opened = { data: ReadableStream<Uint8Array> | null; response: Response };
 
 const ACCEPT = { ndjson: "application/x-ndjson", sse: "text/event-stream" } as const;
 
@@ -108,7 +114,8 @@ async function* follow<M extends Message>(
         }
       }
     } catch (error) {
-      if (signal.aborted || error instanceof ApiError || error instanceof SyntaxError) throw error;
+      if (signal.aborted) throw signal.reason;
+      if (error instanceof ProblemError || error instanceof ProtocolError) throw error;
       dropped = error; // the connection broke or fell silent: resume from the cursor
     }
     if (end?.reason === "finished") return;
@@ -118,20 +125,15 @@ async function* follow<M extends Message>(
   }
 }
 
-/** Open one connection; a refusal (after retry.ts's retries) is an `ApiError`. */
+/** Open one connection; a refusal (after retry.ts's retries) is thrown as a `ProblemError`. */
 async function connect(
   open: (cursor: number, signal: AbortSignal) => Promise<Opened>,
   cursor: number,
   signal: AbortSignal,
 ): Promise<ReadableStream<Uint8Array>> {
-  const { data, error, response } = await open(cursor, signal);
+  const { data, response } = await open(cursor, signal);
   if (data) return data;
-  const problem = isProblem(error) ? error : undefined;
-  throw new ApiError(response.status, problem);
-}
-
-function isProblem(value: unknown): value is Problem {
-  return typeof value === "object" && value !== null && "code" in value && "detail" in value;
+  throw new ProtocolError(`a stream answered ${response.status} without a body`);
 }
 
 /**
@@ -154,7 +156,7 @@ async function* messages<M extends Message>(
 
 /** The NDJSON message an SSE event stands for: its name is the message's `type`. */
 function fromSse({ event, data }: SseEvent): object | undefined {
-  const value: unknown = JSON.parse(data);
+  const value = parsed(data);
   switch (event) {
     case "event":
       return { type: "event", event: value };

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  backIfAway, createApi, followAccount, followGame, move, type Api, type Fetch, type GameEvent,
-  type GameStreamMessage, type RetryNotice,
+  ApiError, backIfAway, createApi, followAccount, followGame, move, ProblemError, type Api, type Fetch,
+  type GameEvent, type GameStreamMessage, type RetryNotice,
 } from "../src/index.js";
 
 const BASE_URL = process.env.THREE_THIRTEEN_URL;
@@ -22,35 +22,35 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 /** A game of two named seats: its id, both tokens, and who is to play at which version. */
 async function twoPlayerGame(api: Api) {
-  const created = await api.POST("/v1/games", { body: { players: [{ name: "a" }, { name: "b" }] } });
-  if (created.error) throw new Error(created.error.detail);
-  const tokens = created.data.seats.map((s) => (s.kind === "human" ? s.token : ""));
-  return { gameId: created.data.game_id, tokens };
+  const { data: created } = await api.POST("/v1/games", {
+    body: { players: [{ name: "a" }, { name: "b" }] },
+  });
+  const tokens = created.seats.map((s) => (s.kind === "human" ? s.token : ""));
+  return { gameId: created.game_id, tokens };
 }
 
 /** The seat to play's own view, read with its token. */
 async function turn(api: Api, gameId: string, tokens: string[]) {
-  const spectator = await api.GET("/v1/games/{game_id}", { params: { path: { game_id: gameId } } });
-  if (spectator.error) throw new Error(spectator.error.detail);
-  const token = tokens[spectator.data.round.current_seat ?? 0] ?? "";
-  const seen = await api.GET("/v1/games/{game_id}", {
+  const { data: spectator } = await api.GET("/v1/games/{game_id}", {
+    params: { path: { game_id: gameId } },
+  });
+  const token = tokens[spectator.round.current_seat ?? 0] ?? "";
+  const { data: view } = await api.GET("/v1/games/{game_id}", {
     params: { path: { game_id: gameId } }, headers: { Authorization: `Bearer ${token}` },
   });
-  if (seen.error) throw new Error(seen.error.detail);
-  return { token, view: seen.data };
+  return { token, view };
 }
 
 /** Every event of a game, paged through `GET …/events`. */
 async function eventLog(api: Api, gameId: string): Promise<GameEvent[]> {
   const events: GameEvent[] = [];
   for (let after = 0; ;) {
-    const page = await api.GET("/v1/games/{game_id}/events", {
+    const { data: page } = await api.GET("/v1/games/{game_id}/events", {
       params: { path: { game_id: gameId }, query: { after } },
     });
-    if (page.error) throw new Error(page.error.detail);
-    events.push(...page.data.events);
-    after = page.data.next_after;
-    if (!page.data.more) return events;
+    events.push(...page.events);
+    after = page.next_after;
+    if (!page.more) return events;
   }
 }
 
@@ -60,11 +60,10 @@ const eventsOf = (messages: GameStreamMessage[]): GameEvent[] =>
 test("a finished game's stream reads the same in NDJSON and in Server-Sent Events, every event once",
   live, async () => {
     const api = createApi({ baseUrl: url() });
-    const created = await api.POST("/v1/games", {
+    const { data: created } = await api.POST("/v1/games", {
       body: { players: [{ bot: "greedy" }, { bot: "greedy" }], rules: { preset: "classic" } },
     });
-    if (created.error) throw new Error(created.error.detail);
-    const gameId = created.data.game_id;
+    const gameId = created.game_id;
     const watched = await all(followGame(api, gameId)); // until the bots finish it
     const ndjson = await all(followGame(api, gameId, { format: "ndjson" }));
     const sse = await all(followGame(api, gameId, { format: "sse" }));
@@ -114,8 +113,7 @@ test("a stream that drops mid-line resumes from its last event: nothing lost, no
       const { token, view } = await turn(api, gameId, tokens);
       const action = view.legal_actions[0];
       assert.ok(action);
-      const sent = await move(api, { gameId, token, version: view.version, action });
-      assert.equal(sent.error, undefined);
+      await move(api, { gameId, token, version: view.version, action });
     }
     const cut = cutting([700, 350, 900]);
     const cutApi = createApi({ baseUrl: url(), fetch: cut.fetch });
@@ -136,26 +134,41 @@ test("a move sends If-Match and an Idempotency-Key: a stale version is 412, a re
     const action = view.legal_actions[0];
     assert.ok(action);
     const first = await move(api, { gameId, token, version: view.version, action, idempotencyKey: "k1" });
-    assert.equal(first.data?.version, view.version + 1);
+    assert.equal(first.data.version, view.version + 1);
     assert.equal(first.response.headers.get("ETag"), `"${view.version + 1}"`);
     const again = await move(api, { gameId, token, version: view.version, action, idempotencyKey: "k1" });
     assert.equal(again.response.headers.get("Idempotent-Replayed"), "true");
     assert.deepEqual(again.data, first.data);
-    const stale = await move(api, { gameId, token, version: view.version, action });
-    assert.equal(stale.response.status, 412);
-    // the error is the operation's own problem union: narrowing on `code` needs no cast
-    assert.ok(stale.error?.code === "version_conflict");
-    assert.equal(stale.error.current_version, view.version + 1);
+    const stale = await move(api, { gameId, token, version: view.version, action }).then(
+      () => assert.fail("a stale version was accepted"), (error: unknown) => error);
+    // thrown as a ProblemError: its code narrows without a cast, its problem has the fields
+    assert.ok(stale instanceof ProblemError && stale.code === "version_conflict");
+    assert.equal(stale.status, 412);
+    assert.equal(stale.problem?.current_version, view.version + 1);
+  });
+
+test("a refusal of the service is a ProblemError with its status, code, problem and headers",
+  live, async () => {
+    const api = createApi({ baseUrl: url() });
+    const error = await api.GET("/v1/games/{game_id}", { params: { path: { game_id: "nosuchgame" } } })
+      .then(() => assert.fail("an unknown game was found"), (thrown: unknown) => thrown);
+    assert.ok(error instanceof ProblemError && error instanceof ApiError);
+    assert.equal(error.status, 404);
+    assert.equal(error.code, "unknown_game");
+    assert.equal(error.problem?.status, 404);
+    assert.match(error.headers.get("Content-Type") ?? "", /^application\/problem\+json/);
+    // a stream's refusal is thrown the same way, before any message
+    await assert.rejects(followGame(api, "nosuchgame").next(),
+      (thrown: unknown) => thrown instanceof ProblemError && thrown.code === "unknown_game");
   });
 
 test("a seat whose clock ran out twice comes back with backIfAway, then moves as its player",
   live, async () => {
     const api = createApi({ baseUrl: url() });
-    const created = await api.POST("/v1/games", {
+    const { data: created } = await api.POST("/v1/games", {
       body: { players: [{ name: "a" }, { bot: "greedy" }], turn_seconds: 2, rules: { preset: "classic" } },
     });
-    if (created.error) throw new Error(created.error.detail);
-    const { game_id: gameId, seats } = created.data;
+    const { game_id: gameId, seats } = created;
     const mine = seats[0];
     assert.ok(mine?.kind === "human");
     const token = mine.token;
@@ -168,16 +181,14 @@ test("a seat whose clock ran out twice comes back with backIfAway, then moves as
       if (backAt === undefined) { // idle (no move of its own) until the seat is away
         const back = await backIfAway(api, { gameId, token, view });
         if (back === undefined) continue;
-        assert.equal(back.error, undefined);
-        assert.equal(back.data?.players[0]?.kind, "human");
-        backAt = back.data?.version;
+        assert.equal(back.data.players[0]?.kind, "human");
+        backAt = back.data.version;
         continue;
       }
       const action = view.legal_actions[0];
       if (action === undefined) continue;
       const sent = await move(api, { gameId, token, version: view.version, action });
-      assert.equal(sent.error, undefined);
-      movedAt = sent.data?.version;
+      movedAt = sent.data.version;
       break;
     }
     assert.ok(backAt !== undefined && movedAt !== undefined && movedAt > backAt);
@@ -226,13 +237,11 @@ test("an account's stream, on the client's own key, yields its notes narrowed on
   live, async () => {
     const api = createApi({ baseUrl: url() });
     const handle = `ts-${Date.now().toString(36)}`;
-    const account = await api.POST("/v1/accounts", { body: { handle } });
-    if (account.error) throw new Error(account.error.detail);
-    const mine = createApi({ baseUrl: url(), token: account.data.key });
-    const challenge = await mine.POST("/v1/challenges", {
+    const { data: account } = await api.POST("/v1/accounts", { body: { handle } });
+    const mine = createApi({ baseUrl: url(), token: account.key });
+    await mine.POST("/v1/challenges", {
       body: { to: ["greedy"], turn_seconds: null }, // a reference bot accepts at once
     });
-    if (challenge.error) throw new Error(challenge.error.detail);
     let started: string | undefined;
     for await (const message of followAccount(mine)) {
       if (message.type !== "event" || message.event.type !== "game_started") continue;

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { NetworkError } from "../src/errors.js";
 import { retryAfterMs, retryingFetch, type RetryNotice } from "../src/retry.js";
 
 /** A fetch that answers each request with the next of `statuses`, and what it was sent. */
@@ -99,9 +100,12 @@ test("a dropped connection is retried for a GET, not for a POST without a key", 
   const got = await retryingFetch({ fetch: read.fetch, ...recorder() })(
     new Request("http://service/v1/games/g"));
   assert.equal(got.status, 200);
-  const create = scripted(dropped());
+  const failure = dropped();
+  const create = scripted(failure);
   await assert.rejects(retryingFetch({ fetch: create.fetch, ...recorder() })(
-    new Request("http://service/v1/games", { method: "POST", body: "{}" })), TypeError);
+    new Request("http://service/v1/games", { method: "POST", body: "{}" })),
+  (error: unknown) => error instanceof NetworkError && error.cause === failure);
+  assert.equal(create.sent.length, 1);
 });
 
 test("an aborted request stops waiting at once", async () => {
