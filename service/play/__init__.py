@@ -97,7 +97,7 @@ from .tournaments import (
 )
 from .views import game_view, game_view_bytes
 from .waits import changed_from, events_when, on_turn, view_when
-from .webhooks import rotate_webhook_secret, set_webhook
+from .webhooks import WEBHOOK_TYPES, rotate_webhook_secret, set_webhook
 
 __all__ = [
     "ACCOUNT_PREFIX",
@@ -115,6 +115,7 @@ __all__ = [
     "SEEK_TURN_SECONDS",
     "STALE_SECONDS",
     "TICKET_TTL_SECONDS",
+    "WEBHOOK_TYPES",
     "AuthError",
     "ExportQuery",
     "LoadLimit",

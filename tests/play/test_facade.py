@@ -22,7 +22,7 @@ PUBLIC = {
     "authenticate", "check_note_cursor", "close_account", "create_account", "hash_token",
     "identify", "is_account_key", "issue_account_ticket", "note_messages", "profile",
     "redeem_account_ticket", "rotate_key", "rotate_webhook_secret", "set_webhook",
-    "update_settings",
+    "update_settings", "WEBHOOK_TYPES",
     # games: create, claim, act, read, wait, stream
     "END_RETRY_MS", "TICKET_TTL_SECONDS", "LoadLimit", "Message", "act", "agreed_by_key",
     "ask_for_rematch", "changed_from", "check_cursor", "claim_seat", "create_game", "etag",

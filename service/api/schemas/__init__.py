@@ -46,6 +46,7 @@ from .notes import (
     ACCOUNT_STREAM_MESSAGE,
     ANY_NOTE,
     NOTE_SCHEMAS,
+    WEBHOOK_SCHEMAS,
     AccountStreamNoteMessageSchema,
 )
 from .problem import ProblemSchema
@@ -94,6 +95,7 @@ COMPONENTS: dict[str, type[Schema] | dict[str, Any] | tuple[dict[str, Any], type
     "AccountStreamNoteMessage": AccountStreamNoteMessageSchema,
     "AccountStreamMessage": ACCOUNT_STREAM_MESSAGE,
     "AccountSseEvent": ACCOUNT_SSE_EVENT,
+    **WEBHOOK_SCHEMAS,
 }
 
 

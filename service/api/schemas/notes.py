@@ -1,8 +1,14 @@
-"""The account stream's notes (``GET /v1/me/stream``) and its messages, documented.
+"""The account stream's notes (``GET /v1/me/stream``) and its messages, and the bodies
+POSTed to an account's webhook, documented.
 
 A note is what an account is told: a challenge to it and what became of one, a game of
 its starting, its turn, a game of its over. Each carries ``seq`` (the stream's cursor)
 and ``type`` (the discriminator), and the ``game_id`` or ``challenge_id`` it is about.
+
+A webhook's body is Standard Webhooks' envelope (``type``, ``timestamp``, ``data``) around
+the note as the stream carries it, without ``seq`` (the stream's cursor means nothing
+there) and with ``account``. Its schemas are made from the notes' own, one per type of
+:data:`service.play.WEBHOOK_TYPES` (what the service sends), so they cannot drift apart.
 """
 
 from __future__ import annotations
@@ -11,9 +17,12 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from service.play import WEBHOOK_TYPES
+
 from .cards import Described, ref
 
-__all__ = ["ACCOUNT_SSE_EVENT", "ACCOUNT_STREAM_MESSAGE", "ANY_NOTE", "NOTE_SCHEMAS"]
+__all__ = ["ACCOUNT_SSE_EVENT", "ACCOUNT_STREAM_MESSAGE", "ANY_NOTE", "NOTE_SCHEMAS",
+           "WEBHOOK_SCHEMAS", "WEBHOOK_TYPES_DOCUMENTED"]
 
 
 def _type(name: str) -> fields.String:
@@ -194,3 +203,40 @@ ACCOUNT_SSE_EVENT: dict[str, Any] = {
              retry={"type": ["integer", "string"], "description": "Milliseconds."}),
     ],
 }
+
+
+class _WebhookData(Schema):
+    account = fields.String(required=True, metadata={
+        "description": "The account told: its handle."})
+
+
+class _Webhook(Schema):
+    timestamp = fields.String(required=True, metadata={
+        "format": "date-time", "description": "When the event was queued (UTC, to the "
+        "millisecond): the same at every attempt, unlike the `webhook-timestamp` header, "
+        "which is when the attempt was signed."})
+
+
+def _webhook(note_type: str) -> tuple[tuple[str, type[Schema]], tuple[str, type[Schema]]]:
+    """The schemas of the body POSTed for a ``note_type`` note (named, as components):
+    its ``data`` (the note without ``seq``, with ``account``), and the envelope."""
+    name, note = NOTE_TYPES[note_type]
+    base = name.removesuffix("Note") + "Webhook"
+    data: type[Schema] = type(f"{base}DataSchema", (note, _WebhookData), {
+        "Meta": type("Meta", (), {"exclude": ("seq",)}),
+        "__doc__": f"A `{note_type}` note as a webhook carries it."})
+    envelope: type[Schema] = type(f"{base}Schema", (_Webhook,), {
+        "type": _type(note_type),
+        "data": fields.Nested(data, required=True, metadata={
+            "description": "The note, as the account stream carries it but `seq`, with "
+                           "`account`."}),
+        "__doc__": f"The body POSTed to an account's webhook for a `{note_type}` note."})
+    return (f"{base}Data", data), (base, envelope)
+
+
+#: The component names of the webhook bodies' schemas (the data first: the envelope
+#: nests it), by note type.
+WEBHOOK_TYPES_DOCUMENTED: dict[str, tuple[tuple[str, type[Schema]], tuple[str, type[Schema]]]] = {
+    note_type: _webhook(note_type) for note_type in sorted(WEBHOOK_TYPES)}
+WEBHOOK_SCHEMAS: dict[str, type[Schema]] = {
+    name: schema for pair in WEBHOOK_TYPES_DOCUMENTED.values() for name, schema in pair}
