@@ -20,6 +20,7 @@ from marshmallow import Schema, fields, validate
 from service.play import WEBHOOK_TYPES
 
 from .cards import Described, ref
+from .views import TURN_PHASES
 
 __all__ = ["ACCOUNT_SSE_EVENT", "ACCOUNT_STREAM_MESSAGE", "ANY_NOTE", "NOTE_SCHEMAS",
            "WEBHOOK_SCHEMAS", "WEBHOOK_TYPES_DOCUMENTED"]
@@ -54,7 +55,7 @@ class YourTurnNoteSchema(_GameNote):
 
     type = _type("your_turn")
     round = fields.Integer(required=True)
-    phase = fields.String(required=True, validate=validate.OneOf(["draw", "discard"]))
+    phase = fields.String(required=True, validate=validate.OneOf(TURN_PHASES))
     deadline = fields.String(required=True, allow_none=True, metadata={
         "format": "date-time", "description": "When the turn's clock runs out (null: none)."})
 

@@ -28,6 +28,10 @@ class RoundContractSchema(Schema):
     runs = fields.Integer(required=True)
 
 
+#: What a seat to move must do: the ``final_*`` phases are the turns after someone went out.
+TURN_PHASES = ("draw", "discard", "final_draw", "final_discard")
+
+
 class RoundSchema(Schema):
     number = fields.Integer(required=True, metadata={"description": "1-based round number."})
     rounds = fields.Integer(required=True, metadata={"description": "Rounds in the game."})
@@ -39,7 +43,7 @@ class RoundSchema(Schema):
     )
     phase = fields.String(
         required=True, allow_none=True,
-        validate=validate.OneOf(["draw", "discard", "final_draw", "final_discard"]),
+        validate=validate.OneOf(TURN_PHASES),
         metadata={"description": "What the current seat must do next; `final_*` in the final "
                   "turns after someone went out."},
     )
