@@ -76,8 +76,7 @@ def request_analysis(stores: Stores, game_id: str, now: float, max_queued: int, 
     :class:`GameNotFinishedError` before the end, :class:`GameAbortedError` for an aborted
     game, :class:`AnalysisBusyError` when the queue is full. An analysis kept from before
     the result's format changed (:func:`_outdated`) is dropped and queued again."""
-    record, _ = game_record(stores, game_id)
-    if record.get("finish_reason") == "aborted":
+    if game_record(stores, game_id).finish_reason == "aborted":
         raise GameAbortedError("an aborted game has no result to analyse")
     try:
         known = stores.analyses.request(game_id, now, max_queued, requester)
@@ -144,8 +143,8 @@ def run_next(stores: Stores, worker: str, clock: Callable[[], float] = time.time
             return None
     else:
         try:
-            record, _ = game_record(stores, game_id)
-            result = analyse(record, DEFAULT, _reporter(stores, game_id, clock),
+            record = game_record(stores, game_id)
+            result = analyse(record.body, DEFAULT, _reporter(stores, game_id, clock),
                              steps=STEP_BUDGET)
             stores.analyses.finish(game_id, zlib.compress(orjson.dumps(result)))
         except UnknownGameError:  # the record expired meanwhile: nothing to keep

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service.core.instants import instant, unix_of
+from service.core.instants import instant
 from service.engine import Event, winners
 from service.engine.seats import played_by_service
 from service.storage import GameRecord, Stores, TournamentVisit, UnknownGameError, member_of
@@ -115,10 +115,9 @@ def tell_finished(stores: Stores, record: GameRecord, events: Sequence[Event],
 def _finished_at(stores: Stores, game_id: str, now: float) -> float:
     """When the game's record says it finished (Unix seconds; ``now`` without one)."""
     try:
-        finished = game_record(stores, game_id)[0]["finished_at"]
+        return game_record(stores, game_id).finished_at
     except (PlayError, UnknownGameError):
         return now
-    return unix_of(finished)
 
 
 def relist_full(stores: Stores, record: GameRecord, events: Sequence[Event],

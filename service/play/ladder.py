@@ -161,7 +161,7 @@ def leave_ladder(stores: Stores, account: Account, preset: str) -> bool:
 
 def _rating(stores: Stores, handle: str, preset: str) -> float:
     stored = stores.ratings.ratings(handle).get(preset)
-    return SYSTEM.initial.rating if stored is None else float(stored["rating"])
+    return SYSTEM.initial.rating if stored is None else float(stored.value.rating)
 
 
 def _candidates(stores: Stores, preset: str, busy: Counter[str]) -> list[Candidate]:
