@@ -61,7 +61,7 @@ from .ratings import HistoryPoint, RatedSeat, RatingResult, RatingStore, SetAsid
 from .records import RecordStore
 from .replies import ReplyStore, StoredReply
 from .schedule import HEAVY, LANES, LIGHT, Lease, Schedule
-from .seeks import Hold, Matching, SeekBoard, SeekEntry
+from .seeks import Hold, Matching, MatchRecord, SeekBoard, SeekEntry, SeekRecord
 from .stores import Stores, memory_stores, redis_stores
 from .tickets import TicketStore
 from .tournaments import (
@@ -100,6 +100,7 @@ __all__ = [
     "Lease",
     "LoadStore",
     "LobbyStore",
+    "MatchRecord",
     "Matching",
     "Note",
     "PlayedRound",
@@ -115,6 +116,7 @@ __all__ = [
     "Schedule",
     "SeekBoard",
     "SeekEntry",
+    "SeekRecord",
     "SeekVisit",
     "SetAside",
     "StorageError",

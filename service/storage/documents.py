@@ -1,7 +1,7 @@
 """Documents: the typed values the stores keep as JSON, and the one codec each has.
 
 A challenge, a tournament, a rating (and its history, its computation), a seek and a
-match are each a frozen dataclass of its own module here, with ``to_json`` (the JSON
+match are each a frozen dataclass of its store's module, with ``to_json`` (the JSON
 object the store writes) and ``from_json`` (the value read back). Why one codec per
 document, in the storage: the stores write and read the bytes, and every service-layer
 function gets and returns the typed value, so a field is named once and a change is a

@@ -18,7 +18,9 @@ import redis
 from service.storage import (
     Challenge,
     HistoryPoint,
+    MatchRecord,
     RatingResult,
+    SeekRecord,
     SetAside,
     StoredRating,
     Stores,
@@ -86,6 +88,14 @@ POINT_BEFORE_OPPONENTS = (b'{"game_id":"x000000000000003","at":"2023-11-14T22:13
 
 ASIDE = b'{"why":"KeyError: \'places\'","at":1700000070.25}'
 
+#: a new seek as the code before gave it to the board to add
+NEW_SEEK = b'{"name":"ann","th":"acct:ann","t":60,"r":true}'
+
+#: a match record as the code before wrote it (the memory board's order: the Redis board's
+#: script writes the same)
+MATCH = (b'{"rules":{"preset":"classic"},"names":["ann","bob"],"ths":["acct:ann","h-bob"],'
+         b'"turn_seconds":60,"rated":false}')
+
 DOCUMENTS: dict[str, tuple[bytes, Callable[[Mapping[str, Any]], Any]]] = {
     "challenge": (CHALLENGE, Challenge.from_json),
     "swiss": (SWISS, Tournament.from_json),
@@ -95,6 +105,8 @@ DOCUMENTS: dict[str, tuple[bytes, Callable[[Mapping[str, Any]], Any]]] = {
     "history point before opponents": (POINT_BEFORE_OPPONENTS, HistoryPoint.from_json),
     "computation": (COMPUTED, RatingResult.from_json),
     "set aside": (ASIDE, SetAside.from_json),
+    "new seek": (NEW_SEEK, SeekRecord.from_json),
+    "match record": (MATCH, MatchRecord.from_json),
 }
 
 
@@ -156,3 +168,29 @@ def test_ratings_stored_before_load_on_redis(on_redis: Stores,
     assert [(s.handle, s.frozen) for s in computed.seats] == [("ann", False), ("greedy", True)]
     assert on_redis.ratings.aside() == {"x000000000000005": SetAside("KeyError: 'places'",
                                                                       1700000070.25)}
+
+
+def test_seeks_and_matches_stored_before_clocks_load_and_match_on_redis(
+        on_redis: Stores, contract_db: redis.Redis) -> None:
+    """A seek kept before seeks had clocks, ``rated`` or holds (``{name, th, ag}``) reads
+    as one asking for no clock, unrated, held by nothing, and is matched by the board's
+    script with a new seek; a match record of then reads with no clock, unrated."""
+    pool = "0123456789abcdef.2"
+    contract_db.hset(f"ttt:{{{pool}}}:seeks", mapping={
+        "k-old": b'{"name":"old","th":"h-old","ag":1}', "arrivals": 1,
+        "rules": b'{"preset":"classic"}',
+        "m:g-old": b'{"rules":{"preset":"classic"},"names":["x","y"],"ths":["h-x","h-y"]}'})
+    contract_db.zadd(f"ttt:{{{pool}}}:queue", {"k-old": 4_000_000_000_000})
+    entry = on_redis.seeks.get(pool, "k-old")
+    assert entry.record == SeekRecord("old", "h-old", None, False, arrival=1)
+    assert entry.arrivals == 1 and entry.expires == 4_000_000_000.0
+    assert on_redis.seeks.match_record(pool, "g-old") == MatchRecord(
+        {"preset": "classic"}, ("x", "y"), ("h-x", "h-y"), None, False)
+    matching = on_redis.seeks.add(pool, "k-new", SeekRecord("new", "h-new", 60, False),
+                                  4_100_000_000.0, 2, "g-new", b'{"preset":"classic"}',
+                                  1_700_000_000.0)
+    assert matching.matched == ["k-old", "k-new"]
+    assert on_redis.seeks.match_record(pool, "g-new") == MatchRecord(
+        {"preset": "classic"}, ("old", "new"), ("h-old", "h-new"), 60, False)
+    matched = on_redis.seeks.get(pool, "k-old").record
+    assert matched is not None and (matched.game, matched.seat) == ("g-new", 0)
