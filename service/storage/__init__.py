@@ -54,7 +54,7 @@ from .jobs import (
     member_of,
     parse_job,
 )
-from .ladder import LadderStore
+from .ladder import LadderEntry, LadderStore
 from .loads import LoadStore
 from .lobby import LISTINGS, LobbyStore
 from .ratings import HistoryPoint, RatedSeat, RatingResult, RatingStore, SetAside, StoredRating
@@ -95,6 +95,7 @@ __all__ = [
     "HistoryPoint",
     "Hold",
     "Job",
+    "LadderEntry",
     "LadderStore",
     "LadderVisit",
     "Lease",

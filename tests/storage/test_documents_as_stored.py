@@ -18,6 +18,7 @@ import redis
 from service.storage import (
     Challenge,
     HistoryPoint,
+    LadderEntry,
     MatchRecord,
     RatingResult,
     SeekRecord,
@@ -96,6 +97,8 @@ NEW_SEEK = b'{"name":"ann","th":"acct:ann","t":60,"r":true}'
 MATCH = (b'{"rules":{"preset":"classic"},"names":["ann","bob"],"ths":["acct:ann","h-bob"],'
          b'"turn_seconds":60,"rated":false}')
 
+LADDER_ENTRY = b'{"min_players":2,"max_players":4,"games_at_once":1,"joined":1700000000.25}'
+
 DOCUMENTS: dict[str, tuple[bytes, Callable[[Mapping[str, Any]], Any]]] = {
     "challenge": (CHALLENGE, Challenge.from_json),
     "swiss": (SWISS, Tournament.from_json),
@@ -107,6 +110,7 @@ DOCUMENTS: dict[str, tuple[bytes, Callable[[Mapping[str, Any]], Any]]] = {
     "set aside": (ASIDE, SetAside.from_json),
     "new seek": (NEW_SEEK, SeekRecord.from_json),
     "match record": (MATCH, MatchRecord.from_json),
+    "ladder entry": (LADDER_ENTRY, LadderEntry.from_json),
 }
 
 
