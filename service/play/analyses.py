@@ -28,7 +28,6 @@ import logging
 import time
 import zlib
 from collections.abc import Callable
-from typing import Any
 
 import orjson
 
@@ -70,7 +69,7 @@ def requester_of(address: str) -> str:
 
 
 def request_analysis(stores: Stores, game_id: str, now: float, max_queued: int, *,
-                     requester: str) -> tuple[dict[str, Any], bool]:
+                     requester: str) -> tuple[dict[str, object], bool]:
     """Queue the analysis of a finished game for ``requester`` (:func:`requester_of`)
     unless it has one: where it stands, and whether this request queued it.
     :class:`GameNotFinishedError` before the end, :class:`GameAbortedError` for an aborted
@@ -92,7 +91,7 @@ def request_analysis(stores: Stores, game_id: str, now: float, max_queued: int, 
     return _body(known), False
 
 
-def analysis_of(stores: Stores, game_id: str) -> dict[str, Any]:
+def analysis_of(stores: Stores, game_id: str) -> dict[str, object]:
     """The game's analysis as ``GET …/analysis`` serves it: its status and progress,
     and once done its seats and decisions (reads only)."""
     state = stores.analyses.load(game_id)
@@ -103,9 +102,9 @@ def analysis_of(stores: Stores, game_id: str) -> dict[str, Any]:
     return _body(state)
 
 
-def _result(state: AnalysisState) -> dict[str, Any] | None:
+def _result(state: AnalysisState) -> dict[str, object] | None:
     if state.status == "done" and state.result is not None:
-        result: dict[str, Any] = orjson.loads(zlib.decompress(state.result))
+        result: dict[str, object] = orjson.loads(zlib.decompress(state.result))
         return result
     return None
 
@@ -117,8 +116,8 @@ def _outdated(state: AnalysisState) -> bool:
     return result is not None and "steps" not in result
 
 
-def _body(state: AnalysisState) -> dict[str, Any]:
-    body: dict[str, Any] = {"status": state.status, "progress": state.progress,
+def _body(state: AnalysisState) -> dict[str, object]:
+    body: dict[str, object] = {"status": state.status, "progress": state.progress,
                             "seats": [], "decisions": []}
     body.update(_result(state) or {})
     return body

@@ -28,7 +28,6 @@ change was saved: a count, not something anyone is owed).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from service.core.instants import instant
 from service.engine import Event, winners
@@ -55,7 +54,7 @@ def _accounts(record: GameRecord) -> list[tuple[int, str]]:
 
 
 def _note(record: GameRecord, key: str, kind: str, seat: int,
-          **fields: Any) -> tuple[str, dict[str, Any]]:
+          **fields: object) -> tuple[str, dict[str, object]]:
     """A note about the game for its ``seat``'s account, kept once under ``key``."""
     body = {"type": kind, "game_id": record.game_id, "seat": seat,
             "version": record.state.version, **fields}

@@ -31,6 +31,7 @@ import hmac
 import re
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,7 +103,7 @@ class Seek:
     seat: int | None = None
     token: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The response body of the seek endpoints."""
         expires = instant(self.expires, timespec="seconds")
         return {"seek_id": self.seek_id, "status": self.status, "name": self.name,
@@ -111,7 +112,7 @@ class Seek:
                 "seat": self.seat, "token": self.token}
 
 
-def _pool(rules_spec: dict[str, Any] | str | None, players: int, rated: bool,
+def _pool(rules_spec: Mapping[str, Any] | str | None, players: int, rated: bool,
           turn_seconds: int | None) -> tuple[str, bytes]:
     """The pool's name and the table's rules (as JSON): seekers whose specs resolve to the
     same game meet (``{"preset": "classic"}`` and ``"classic"`` spelled out, ``decks:
@@ -137,7 +138,7 @@ def _parse(seek_id: str) -> tuple[str, str]:
     return f"seek.{found[1]}.{found[2]}", hashlib.sha256(seek_id.encode()).hexdigest()[:32]
 
 
-def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
+def open_seek(stores: Stores, rules_spec: Mapping[str, Any] | str | None,
               players: int, name: str, ttl_seconds: float,
               account: Account | None = None, *, turn_seconds: int | None = SEEK_TURN_SECONDS,
               rated: bool = False, holder: str | None = None) -> Seek:

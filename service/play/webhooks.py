@@ -27,8 +27,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 import orjson
 
@@ -92,7 +91,7 @@ def event_id(handle: str, note_id: str) -> str:
     return f"msg_{digest[:32]}"
 
 
-def _payload(handle: str, body: dict[str, Any], now: float) -> str:
+def _payload(handle: str, body: Mapping[str, object], now: float) -> str:
     """The JSON POSTed, in the shape Standard Webhooks suggests: the note's ``type``, when
     it was queued, and the note itself (as the account stream carries it) as ``data``."""
     data = {**body, "account": handle}
@@ -100,7 +99,8 @@ def _payload(handle: str, body: dict[str, Any], now: float) -> str:
                          "data": data}).decode()
 
 
-def queue_webhooks(stores: Stores, handle: str, notes: Sequence[tuple[str, dict[str, Any]]],
+def queue_webhooks(stores: Stores, handle: str,
+                   notes: Sequence[tuple[str, Mapping[str, object]]],
                    now: float | None = None) -> int:
     """Queue the notes of :data:`WEBHOOK_TYPES` for ``handle``'s webhook, if it has one,
     and plan the account's delivery now; how many were queued."""
