@@ -110,7 +110,7 @@ class Profile(MethodView):
         Anyone may read it. The reference bots (`random`, `greedy`, `strong`) are
         accounts too (`reference: true`). A closed account is 404 `unknown_account`.
         """
-        return json_response(play.profile(stores(), handle))
+        return json_response(play.profile(stores(), handle).to_json())
 
 
 @me_blp.route("")

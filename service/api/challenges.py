@@ -42,7 +42,7 @@ CHALLENGE_ID = {"in": "path", "name": "challenge_id", "required": True,
 def _render(challenge: Challenge, status: int = 200) -> Response:
     headers = dict(PRIVATE)
     if status == 201:
-        headers["Location"] = f"/v1/challenges/{challenge['challenge_id']}"
+        headers["Location"] = f"/v1/challenges/{challenge.challenge_id}"
     return json_response(play.challenge_json(challenge), status, headers)
 
 

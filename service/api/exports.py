@@ -17,7 +17,7 @@ exports (:mod:`.limits`). See docs/accounts.md#exporting-an-accounts-games.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import date
 from typing import Any
 
@@ -110,7 +110,7 @@ def _acceptable() -> None:
                          "(or */*)", available=[NDJSON])
 
 
-def _lines(records: Iterator[dict[str, Any]]) -> Iterator[bytes]:
+def _lines(records: Iterator[Mapping[str, Any]]) -> Iterator[bytes]:
     for record in records:
         yield orjson.dumps(record) + b"\n"
 

@@ -49,8 +49,9 @@ class MyLadderEntry(MethodView):
         entry = play.join_ladder(stores(), mine, preset, body["min_players"],
                                  body["max_players"], body["games_at_once"], time.time())
         return json_response({"preset": preset, "ladder": True,
-                              **{k: entry[k] for k in ("min_players", "max_players",
-                                                       "games_at_once")}})
+                              "min_players": entry.min_players,
+                              "max_players": entry.max_players,
+                              "games_at_once": entry.games_at_once})
 
     @ladder_blp.doc(operationId="leaveLadder", security=ACCOUNT_KEY)
     @ladder_blp.response(204)

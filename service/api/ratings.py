@@ -59,8 +59,9 @@ class RatingHistory(MethodView):
         points = play.history(stores(), handle, preset, start, limit + 1)
         profile = play.profile(stores(), handle)
         return json_response({
-            "handle": profile["handle"], "preset": preset,
-            "rating": profile["ratings"][preset], "history": points[:limit],
+            "handle": profile.handle, "preset": preset,
+            "rating": profile.ratings[preset].to_json(),
+            "history": [p.to_json() for p in points[:limit]],
             "next_start": start + limit if len(points) > limit else None})
 
 
@@ -86,5 +87,6 @@ class Leaderboard(MethodView):
         start = query_int("start", 0, 0, MAX_START)
         limit = query_int("limit", 50, 1, MAX_ENTRIES)
         entries = play.board(stores(), preset, bot, start, limit + 1, time.time())
-        return json_response({"preset": preset, "bot": bot, "entries": entries[:limit],
+        return json_response({"preset": preset, "bot": bot,
+                              "entries": [e.to_json() for e in entries[:limit]],
                               "next_start": start + limit if len(entries) > limit else None})

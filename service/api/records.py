@@ -85,7 +85,7 @@ class Record(MethodView):
         """
         valid_game_id(game_id)
         media = _media_type()
-        record, _ = play.game_record(stores(), game_id)
+        record = play.game_record(stores(), game_id).body
         headers = {"Cache-Control": CACHE, "Vary": "Accept"}
         if media == TEXT:
             return Response(score_sheet(record), 200, headers=headers,

@@ -11,13 +11,13 @@ the cap on an account's open or running tournaments.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import play
+from service.storage import Tournament
 
 from .docs import ACCOUNT_KEY, json_body, problems, query
 from .problems import ApiProblem
@@ -44,10 +44,10 @@ TOURNAMENT_ID = {"in": "path", "name": "tournament_id", "required": True,
 
 
 
-def _render(t: dict[str, Any], status: int = 200) -> Response:
+def _render(t: Tournament, status: int = 200) -> Response:
     headers = dict(FRESH)
     if status == 201:
-        headers["Location"] = f"/v1/tournaments/{t['tournament_id']}"
+        headers["Location"] = f"/v1/tournaments/{t.tournament_id}"
     return json_response(play.tournament_json(t), status, headers)
 
 

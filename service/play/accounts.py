@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from service.bots import BOTS
@@ -24,9 +25,9 @@ from service.storage import Account, Stores, folded
 
 from .credentials import hash_token, new_key
 from .errors import AuthError, HandleTakenError, UnknownAccountError
-from .ratings import ratings_of
+from .ratings import ShownRating, ratings_of
 
-__all__ = ["CHALLENGES_FROM", "HANDLE_PATTERN", "RESERVED", "close_account", "create_account",
+__all__ = ["CHALLENGES_FROM", "HANDLE_PATTERN", "RESERVED", "Profile", "close_account", "create_account",
            "profile", "rotate_key", "update_settings"]
 
 HANDLE_PATTERN = r"^[A-Za-z0-9_-]{2,24}$"
@@ -76,14 +77,29 @@ def update_settings(stores: Stores, account: Account, **settings: Any) -> Accoun
     return changed
 
 
-def profile(stores: Stores, handle: str) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """An account's public profile (a reference bot's too): its handle as registered,
+    whether it is a bot and a reference bot, and its rating in every preset."""
+
+    handle: str
+    bot: bool
+    reference: bool
+    ratings: dict[str, ShownRating]
+
+    def to_json(self) -> dict[str, object]:
+        return {"handle": self.handle, "bot": self.bot, "reference": self.reference,
+                "ratings": {p: r.to_json() for p, r in self.ratings.items()}}
+
+
+def profile(stores: Stores, handle: str) -> Profile:
     """The public profile of ``handle`` (a reference bot's too): 404 for none."""
     now = time.time()
     if folded(handle) in BOTS:
-        return {"handle": folded(handle), "bot": True, "reference": True,
-                "ratings": ratings_of(stores, folded(handle), True, now)}
+        return Profile(folded(handle), True, True,
+                       ratings_of(stores, folded(handle), True, now))
     account = stores.accounts.load(handle)
     if account is None or account.closed:
         raise UnknownAccountError(f"there is no account {handle!r}")
-    return {"handle": account.handle, "bot": account.bot, "reference": False,
-            "ratings": ratings_of(stores, account.handle, account.bot, now)}
+    return Profile(account.handle, account.bot, False,
+                   ratings_of(stores, account.handle, account.bot, now))

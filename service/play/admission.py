@@ -27,16 +27,15 @@ here once, and a new path cannot forget it because there is no other way in:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
 from service.bots import BOTS
 from service.core.rules import Rules
 from service.engine import GameState
 from service.engine.game import check_ends, check_players, check_rated
-from service.storage import Account, Stores, folded
+from service.storage import Account, Challenge, Stores, Tournament, folded
 
 from .credentials import ACCOUNT_PREFIX
 from .errors import (
@@ -94,12 +93,12 @@ def agreed_by_key(account: Account | None) -> Agreed:
     return Agreed(Path.GAME, frozenset() if account is None else frozenset({folded(account.handle)}))
 
 
-def agreed_in_challenge(challenge: Mapping[str, Any]) -> Agreed:
+def agreed_in_challenge(challenge: Challenge) -> Agreed:
     """An accepted challenge: its challenger and everyone who accepted it."""
-    if challenge["status"] != "accepted":
+    if challenge.status != "accepted":
         return Agreed(Path.CHALLENGE, frozenset())
-    return Agreed(Path.CHALLENGE, frozenset(folded(h) for h in [challenge["challenger"],
-                                                                 *challenge["accepted"]]))
+    return Agreed(Path.CHALLENGE, frozenset(folded(h) for h in [challenge.challenger,
+                                                                 *challenge.accepted]))
 
 
 def agreed_in_seek(credentials: Sequence[str]) -> Agreed:
@@ -109,10 +108,10 @@ def agreed_in_seek(credentials: Sequence[str]) -> Agreed:
                                        if c.startswith(ACCOUNT_PREFIX)))
 
 
-def agreed_in_tournament(tournament: Mapping[str, Any]) -> Agreed:
+def agreed_in_tournament(tournament: Tournament) -> Agreed:
     """A tournament's round: its entrants (who joined it, or accepted its invitation),
     not those invited who did not answer."""
-    return Agreed(Path.TOURNAMENT, frozenset(folded(h) for h in tournament["entrants"]))
+    return Agreed(Path.TOURNAMENT, frozenset(folded(h) for h in tournament.entrants))
 
 
 def agreed_on_ladder(members: Iterable[str]) -> Agreed:

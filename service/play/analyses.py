@@ -28,7 +28,6 @@ import logging
 import time
 import zlib
 from collections.abc import Callable
-from typing import Any
 
 import orjson
 
@@ -70,14 +69,13 @@ def requester_of(address: str) -> str:
 
 
 def request_analysis(stores: Stores, game_id: str, now: float, max_queued: int, *,
-                     requester: str) -> tuple[dict[str, Any], bool]:
+                     requester: str) -> tuple[dict[str, object], bool]:
     """Queue the analysis of a finished game for ``requester`` (:func:`requester_of`)
     unless it has one: where it stands, and whether this request queued it.
     :class:`GameNotFinishedError` before the end, :class:`GameAbortedError` for an aborted
     game, :class:`AnalysisBusyError` when the queue is full. An analysis kept from before
     the result's format changed (:func:`_outdated`) is dropped and queued again."""
-    record, _ = game_record(stores, game_id)
-    if record.get("finish_reason") == "aborted":
+    if game_record(stores, game_id).finish_reason == "aborted":
         raise GameAbortedError("an aborted game has no result to analyse")
     try:
         known = stores.analyses.request(game_id, now, max_queued, requester)
@@ -93,7 +91,7 @@ def request_analysis(stores: Stores, game_id: str, now: float, max_queued: int, 
     return _body(known), False
 
 
-def analysis_of(stores: Stores, game_id: str) -> dict[str, Any]:
+def analysis_of(stores: Stores, game_id: str) -> dict[str, object]:
     """The game's analysis as ``GET …/analysis`` serves it: its status and progress,
     and once done its seats and decisions (reads only)."""
     state = stores.analyses.load(game_id)
@@ -104,9 +102,9 @@ def analysis_of(stores: Stores, game_id: str) -> dict[str, Any]:
     return _body(state)
 
 
-def _result(state: AnalysisState) -> dict[str, Any] | None:
+def _result(state: AnalysisState) -> dict[str, object] | None:
     if state.status == "done" and state.result is not None:
-        result: dict[str, Any] = orjson.loads(zlib.decompress(state.result))
+        result: dict[str, object] = orjson.loads(zlib.decompress(state.result))
         return result
     return None
 
@@ -118,8 +116,8 @@ def _outdated(state: AnalysisState) -> bool:
     return result is not None and "steps" not in result
 
 
-def _body(state: AnalysisState) -> dict[str, Any]:
-    body: dict[str, Any] = {"status": state.status, "progress": state.progress,
+def _body(state: AnalysisState) -> dict[str, object]:
+    body: dict[str, object] = {"status": state.status, "progress": state.progress,
                             "seats": [], "decisions": []}
     body.update(_result(state) or {})
     return body
@@ -144,8 +142,8 @@ def run_next(stores: Stores, worker: str, clock: Callable[[], float] = time.time
             return None
     else:
         try:
-            record, _ = game_record(stores, game_id)
-            result = analyse(record, DEFAULT, _reporter(stores, game_id, clock),
+            record = game_record(stores, game_id)
+            result = analyse(record.body, DEFAULT, _reporter(stores, game_id, clock),
                              steps=STEP_BUDGET)
             stores.analyses.finish(game_id, zlib.compress(orjson.dumps(result)))
         except UnknownGameError:  # the record expired meanwhile: nothing to keep

@@ -27,9 +27,10 @@ job, :func:`visit_challenge`), never a read's.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from service.bots import BOTS
@@ -80,38 +81,37 @@ KEPT_AFTER_SECONDS = 7 * 86_400
 START_GRACE_SECONDS = 5.0
 
 
-def challenge_json(challenge: Challenge) -> dict[str, Any]:
+def challenge_json(challenge: Challenge) -> dict[str, object]:
     """The challenge as the API shows it."""
     return {
-        "challenge_id": challenge["challenge_id"], "status": challenge["status"],
-        "challenger": challenge["challenger"], "to": list(challenge["to"]),
-        "accepted": list(challenge["accepted"]), "declined_by": challenge["declined_by"],
-        "rules": challenge["rules"], "players": len(challenge["to"]) + 1,
-        "turn_seconds": challenge["turn_seconds"], "rated": challenge["rated"],
-        "created": instant(challenge["created"]), "expires": instant(challenge["expires"]),
-        "game_id": challenge["game_id"],
+        "challenge_id": challenge.challenge_id, "status": challenge.status,
+        "challenger": challenge.challenger, "to": list(challenge.to),
+        "accepted": list(challenge.accepted), "declined_by": challenge.declined_by,
+        "rules": challenge.rules, "players": len(challenge.to) + 1,
+        "turn_seconds": challenge.turn_seconds, "rated": challenge.rated,
+        "created": instant(challenge.created), "expires": instant(challenge.expires),
+        "game_id": challenge.game_id,
     }
 
 
 def _humans(challenge: Challenge) -> list[str]:
     """The accounts in the challenge (the reference bots are no one's to notify)."""
-    return [h for h in [challenge["challenger"], *challenge["to"]] if folded(h) not in BOTS]
+    return [h for h in challenge.handles if folded(h) not in BOTS]
 
 
-def _note(about: Challenge, kind: str, **fields: Any) -> tuple[str, dict[str, Any]]:
-    return (f"ch:{about['challenge_id']}:{kind}",
-            {"type": kind, "challenge_id": about["challenge_id"], **fields})
+def _note(about: Challenge, kind: str, **fields: object) -> tuple[str, dict[str, object]]:
+    return (f"ch:{about.challenge_id}:{kind}",
+            {"type": kind, "challenge_id": about.challenge_id, **fields})
 
 
 def _participant(challenge: Challenge, account: Account) -> None:
     """Refuse an account that is not in the challenge: it is none of its business (404)."""
-    if folded(account.handle) not in {folded(h) for h in [challenge["challenger"],
-                                                          *challenge["to"]]}:
+    if folded(account.handle) not in {folded(h) for h in challenge.handles}:
         raise UnknownChallengeError("there is no challenge with this id for your account")
 
 
 def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
-                   rules_spec: dict[str, Any] | str | None, turn_seconds: int | None,
+                   rules_spec: Mapping[str, Any] | str | None, turn_seconds: int | None,
                    rated: bool, expires_in: int, load: LoadLimit | None = None,
                    now: float | None = None) -> Challenge:
     """Challenge the accounts ``to``: the reference bots among them accept at once (and a
@@ -134,29 +134,30 @@ def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
     handles = [may_invite(stores, challenger, h) for h in to]
     pending = [c for c in (stores.challenges.load(i)
                            for i in stores.challenges.indexed(challenger.handle, now))
-               if c is not None and c["status"] == "pending"
-               and folded(c["challenger"]) == folded(challenger.handle)]
+               if c is not None and c.status == "pending"
+               and folded(c.challenger) == folded(challenger.handle)]
     if len(pending) >= MAX_OPEN_CHALLENGES:
         raise TooManyChallengesError(
             f"you have {len(pending)} pending challenges, the most at once: wait for their "
             "answers or cancel some", pending=len(pending), cap=MAX_OPEN_CHALLENGES)
-    challenge: Challenge = {
-        "challenge_id": secrets.token_urlsafe(12), "status": "pending",
-        "challenger": challenger.handle, "to": handles,
-        "accepted": [h for h in handles if h in BOTS], "declined_by": None,
-        "rules": rules.to_dict(), "turn_seconds": turn_seconds, "rated": rated,
-        "created": now, "expires": now + expires_in, "game_id": None,
-    }
-    if len(challenge["accepted"]) == len(handles):  # bots only: the game starts now
-        challenge.update(status="accepted", game_id=secrets.token_urlsafe(12))
+    challenge = Challenge(
+        challenge_id=secrets.token_urlsafe(12), status="pending",
+        challenger=challenger.handle, to=tuple(handles),
+        accepted=tuple(h for h in handles if h in BOTS), declined_by=None,
+        rules=rules.to_dict(), turn_seconds=turn_seconds, rated=rated,
+        created=now, expires=now + expires_in, game_id=None,
+    )
+    if len(challenge.accepted) == len(handles):  # bots only: the game starts now
+        challenge = dataclasses.replace(challenge, status="accepted",
+                                        game_id=secrets.token_urlsafe(12))
         stores.challenges.create(challenge, expires_in + KEPT_AFTER_SECONDS)
         _start(stores, challenge, load)
         return challenge
     stores.challenges.create(challenge, expires_in + KEPT_AFTER_SECONDS)
     for handle in _humans(challenge):
-        stores.challenges.index(handle, challenge["challenge_id"], challenge["expires"])
-    stores.schedule.plan(member_of(ChallengeVisit(challenge["challenge_id"])),
-                         challenge["expires"])
+        stores.challenges.index(handle, challenge.challenge_id, challenge.expires)
+    stores.schedule.plan(member_of(ChallengeVisit(challenge.challenge_id)),
+                         challenge.expires)
     for handle in handles:
         if handle not in BOTS:
             tell(stores, handle, [_note(challenge, "challenge",
@@ -173,20 +174,24 @@ def read_challenge(stores: Stores, account: Account, challenge_id: str) -> Chall
     return challenge
 
 
+_Step = Callable[[Challenge], Challenge | None]
+
+
 def _settle(stores: Stores, account: Account, challenge_id: str, verb: str,
-            step: Any) -> Challenge:
+            step: _Step) -> Challenge:
     challenge = read_challenge(stores, account, challenge_id)
 
     def checked(current: Challenge) -> Challenge | None:
-        if current["status"] == "pending" and current["expires"] <= time.time():
-            current["status"] = "expired"  # its worker's visit is on the way
-        if current["status"] != "pending":
+        status = current.status
+        if status == "pending" and current.expires <= time.time():
+            status = "expired"  # its worker's visit is on the way
+        if status != "pending":
             raise ChallengeClosedError(
-                f"this challenge is {current['status']}: it can no longer be {verb}",
-                challenge_status=current["status"])
-        return step(current)  # type: ignore[no-any-return]
+                f"this challenge is {status}: it can no longer be {verb}",
+                challenge_status=status)
+        return step(current)
 
-    changed = stores.challenges.change(challenge["challenge_id"], checked)
+    changed = stores.challenges.change(challenge.challenge_id, checked)
     if changed is None:
         raise UnknownChallengeError("there is no challenge with this id (or it is long over)")
     return changed
@@ -196,19 +201,20 @@ def accept_challenge(stores: Stores, account: Account, challenge_id: str,
                      load: LoadLimit | None = None) -> Challenge:
     """Accept a challenge made to ``account``; the last acceptance starts the game."""
     def step(current: Challenge) -> Challenge | None:
-        mine = [h for h in current["to"] if folded(h) == folded(account.handle)]
+        mine = [h for h in current.to if folded(h) == folded(account.handle)]
         if not mine:
             raise UnknownChallengeError("this challenge is not made to you: a challenger "
                                         "cancels it")
-        if mine[0] in current["accepted"]:
+        if mine[0] in current.accepted:
             return None  # accepted already: once is enough
-        current["accepted"] = [h for h in current["to"] if h in {*current["accepted"], mine[0]}]
-        if len(current["accepted"]) == len(current["to"]):
-            current.update(status="accepted", game_id=secrets.token_urlsafe(12))
-        return current
+        accepted = tuple(h for h in current.to if h in {*current.accepted, mine[0]})
+        if len(accepted) == len(current.to):
+            return dataclasses.replace(current, accepted=accepted, status="accepted",
+                                       game_id=secrets.token_urlsafe(12))
+        return dataclasses.replace(current, accepted=accepted)
 
     challenge = _settle(stores, account, challenge_id, "accepted", step)
-    if challenge["status"] == "accepted" and challenge["game_id"] is not None:
+    if challenge.status == "accepted" and challenge.game_id is not None:
         # planned first: if this request dies before the game exists, a worker starts it
         stores.schedule.plan(member_of(ChallengeVisit(challenge_id)),
                              time.time() + START_GRACE_SECONDS)
@@ -224,16 +230,15 @@ def _unaccept(stores: Stores, challenge_id: str, account: Account) -> None:
     """Take back an acceptance whose game the cap refused: the challenge is pending again
     (``account`` may accept once it has room), unless its game was made meanwhile."""
     def step(current: Challenge) -> Challenge | None:
-        if current["status"] != "accepted" or current["game_id"] is None:
+        if current.status != "accepted" or current.game_id is None:
             return None
         try:
-            stores.games.load(current["game_id"])
+            stores.games.load(current.game_id)
             return None  # made after all (a racing start)
         except UnknownGameError:
             pass
-        current.update(status="pending", game_id=None, accepted=[
-            h for h in current["accepted"] if folded(h) != folded(account.handle)])
-        return current
+        return dataclasses.replace(current, status="pending", game_id=None, accepted=tuple(
+            h for h in current.accepted if folded(h) != folded(account.handle)))
 
     stores.challenges.change(challenge_id, step)
 
@@ -241,82 +246,79 @@ def _unaccept(stores: Stores, challenge_id: str, account: Account) -> None:
 def decline_challenge(stores: Stores, account: Account, challenge_id: str) -> Challenge:
     """Decline a challenge made to ``account``: it is over for everyone in it."""
     def step(current: Challenge) -> Challenge:
-        mine = [h for h in current["to"] if folded(h) == folded(account.handle)]
+        mine = [h for h in current.to if folded(h) == folded(account.handle)]
         if not mine:
             raise UnknownChallengeError("this challenge is not made to you: a challenger "
                                         "cancels it")
-        current.update(status="declined", declined_by=mine[0])
-        return current
+        return dataclasses.replace(current, status="declined", declined_by=mine[0])
 
     challenge = _settle(stores, account, challenge_id, "declined", step)
     _closed(stores, challenge, [_note(challenge, "challenge_declined",
-                                      by=challenge["declined_by"])],
-            skip=challenge["declined_by"])
+                                      by=challenge.declined_by)],
+            skip=challenge.declined_by)
     return challenge
 
 
 def cancel_challenge(stores: Stores, account: Account, challenge_id: str) -> Challenge:
     """Cancel a challenge ``account`` made."""
     def step(current: Challenge) -> Challenge:
-        if folded(current["challenger"]) != folded(account.handle):
+        if folded(current.challenger) != folded(account.handle):
             raise UnknownChallengeError("only its challenger cancels a challenge: decline it")
-        current["status"] = "canceled"
-        return current
+        return dataclasses.replace(current, status="canceled")
 
     challenge = _settle(stores, account, challenge_id, "canceled", step)
     _closed(stores, challenge, [_note(challenge, "challenge_canceled", reason="canceled")],
-            skip=challenge["challenger"])
+            skip=challenge.challenger)
     return challenge
 
 
-def _closed(stores: Stores, challenge: Challenge, notes: list[tuple[str, dict[str, Any]]],
+def _closed(stores: Stores, challenge: Challenge, notes: list[tuple[str, dict[str, object]]],
             skip: str | None = None) -> None:
     """Tell everyone in an answered challenge (but ``skip``, who answered it) and drop it
     from their indexes."""
     for handle in _humans(challenge):
-        stores.challenges.unindex(handle, challenge["challenge_id"])
+        stores.challenges.unindex(handle, challenge.challenge_id)
         if skip is None or folded(handle) != folded(skip):
             tell(stores, handle, notes)
 
 
 def _start(stores: Stores, challenge: Challenge, load: LoadLimit | None) -> None:
     """Create the game of an accepted challenge, unless it exists (a racing start)."""
-    seats = [challenge["challenger"], *challenge["to"]]
+    seats = list(challenge.handles)
     accounts = [None if folded(h) in BOTS else stores.accounts.load(h) for h in seats]
     with contextlib.suppress(GameExistsError):
-        create_game(stores, challenge["rules"], seats, None,
+        create_game(stores, challenge.rules, seats, None,
                     bots=[folded(h) if folded(h) in BOTS else None for h in seats],
-                    turn_seconds=challenge["turn_seconds"], game_id=challenge["game_id"],
-                    load=load, accounts=accounts, rated=challenge["rated"],
+                    turn_seconds=challenge.turn_seconds, game_id=challenge.game_id,
+                    load=load, accounts=accounts, rated=challenge.rated,
                     agreed=agreed_in_challenge(challenge))
     for handle in _humans(challenge):
-        stores.challenges.unindex(handle, challenge["challenge_id"])
+        stores.challenges.unindex(handle, challenge.challenge_id)
 
 
 def visit_challenge(stores: Stores, lease: Lease, challenge_id: str, now: float) -> None:
     """A move worker's visit of a challenge: expire it when due unanswered, or start the
     game of an accepted one whose accepting request did not (it died); then release it."""
     challenge = stores.challenges.load(challenge_id)
-    if challenge is not None and challenge["status"] == "accepted":
+    if challenge is not None and challenge.status == "accepted" and challenge.game_id:
         try:
-            stores.games.load(challenge["game_id"])
+            stores.games.load(challenge.game_id)
         except UnknownGameError:
             _start(stores, challenge, None)
-    elif challenge is not None and challenge["status"] == "pending":
-        if now < challenge["expires"]:
-            stores.schedule.release(lease, challenge["expires"])
+    elif challenge is not None and challenge.status == "pending":
+        if now < challenge.expires:
+            stores.schedule.release(lease, challenge.expires)
             return
 
         def expire(current: Challenge) -> Challenge | None:
-            if current["status"] != "pending":
+            if current.status != "pending":
                 return None
-            current["status"] = "expired"
-            return current
+            return dataclasses.replace(current, status="expired")
 
         changed = stores.challenges.change(challenge_id, expire)
-        if changed is not None and changed["status"] == "expired":
+        if changed is not None and changed.status == "expired":
             _closed(stores, changed, [_note(changed, "challenge_canceled", reason="expired")])
-        elif changed is not None and changed["status"] == "accepted":
+        elif changed is not None and changed.status == "accepted":
             stores.schedule.release(lease, now + START_GRACE_SECONDS)
             return
     stores.schedule.release(lease, None)
@@ -326,5 +328,5 @@ def my_challenges(stores: Stores, account: Account, now: float | None = None) ->
     """The pending challenges ``account`` made or received, soonest to expire first."""
     now = time.time() if now is None else now
     found = [stores.challenges.load(i) for i in stores.challenges.indexed(account.handle, now)]
-    return [c for c in found if c is not None and c["status"] == "pending"
-            and c["expires"] > now]
+    return [c for c in found if c is not None and c.status == "pending"
+            and c.expires > now]

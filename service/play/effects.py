@@ -28,9 +28,8 @@ change was saved: a count, not something anyone is owed).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from service.core.instants import instant, unix_of
+from service.core.instants import instant
 from service.engine import Event, winners
 from service.engine.seats import played_by_service
 from service.storage import GameRecord, Stores, TournamentVisit, UnknownGameError, member_of
@@ -55,7 +54,7 @@ def _accounts(record: GameRecord) -> list[tuple[int, str]]:
 
 
 def _note(record: GameRecord, key: str, kind: str, seat: int,
-          **fields: Any) -> tuple[str, dict[str, Any]]:
+          **fields: object) -> tuple[str, dict[str, object]]:
     """A note about the game for its ``seat``'s account, kept once under ``key``."""
     body = {"type": kind, "game_id": record.game_id, "seat": seat,
             "version": record.state.version, **fields}
@@ -128,10 +127,9 @@ def tell_finished(stores: Stores, record: GameRecord, events: Sequence[Event],
 def _finished_at(stores: Stores, game_id: str, now: float) -> float:
     """When the game's record says it finished (Unix seconds; ``now`` without one)."""
     try:
-        finished = game_record(stores, game_id)[0]["finished_at"]
+        return game_record(stores, game_id).finished_at
     except (PlayError, UnknownGameError):
         return now
-    return unix_of(finished)
 
 
 def relist_full(stores: Stores, record: GameRecord, events: Sequence[Event],

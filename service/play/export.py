@@ -25,7 +25,7 @@ expired since are skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +33,7 @@ from service.storage import Stores
 
 from .accounts import profile
 from .errors import InvalidCursorError
-from .records import kept_records
+from .records import FinishedRecord, kept_records
 
 __all__ = ["BATCH", "ExportQuery", "export_records"]
 
@@ -58,14 +58,14 @@ class ExportQuery:
     after: str | None = None
 
 
-def _wanted(record: dict[str, Any], query: ExportQuery) -> bool:
-    if query.preset is not None and record["rules"].get("preset") != query.preset:
+def _wanted(record: FinishedRecord, query: ExportQuery) -> bool:
+    if query.preset is not None and record.preset != query.preset:
         return False
-    return query.rated is None or bool(record.get("rated", False)) == query.rated
+    return query.rated is None or record.rated == query.rated
 
 
 def export_records(stores: Stores, handle: str, query: ExportQuery,
-                   batch: int | None = None) -> Iterator[dict[str, Any]]:
+                   batch: int | None = None) -> Iterator[Mapping[str, Any]]:
     """The records of ``handle``'s finished games that ``query`` asks for, lazily.
 
     Checked now, before the first record is asked for (so a refusal is still a problem
@@ -86,7 +86,7 @@ def export_records(stores: Stores, handle: str, query: ExportQuery,
 
 
 def _pages(stores: Stores, handle: str, query: ExportQuery,
-           position: tuple[int, str] | None, batch: int) -> Iterator[dict[str, Any]]:
+           position: tuple[int, str] | None, batch: int) -> Iterator[Mapping[str, Any]]:
     high = None if query.until is None else query.until - 1
     while True:
         page = stores.accounts.finished_page(handle, position, batch,
@@ -94,7 +94,7 @@ def _pages(stores: Stores, handle: str, query: ExportQuery,
                                              low=query.since, high=high)
         for record in kept_records(stores, [game_id for game_id, _ in page]):
             if record is not None and _wanted(record, query):
-                yield record
+                yield record.body
         if len(page) < batch:
             return
         game_id, ended = page[-1]

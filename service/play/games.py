@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -66,7 +66,7 @@ BOT_SEAT = "bot"
 
 def create_game(
     stores: Stores,
-    rules_spec: dict[str, Any] | None,
+    rules_spec: Mapping[str, Any] | None,
     players: Sequence[str | None],
     seed: str | int | None,
     *,

@@ -26,12 +26,19 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from service.bots import BOTS
 from service.core.rules import preset_rules
 from service.ratings import anchor
-from service.storage import Account, LadderVisit, Lease, Stores, UnknownGameError, member_of
+from service.storage import (
+    Account,
+    LadderEntry,
+    LadderVisit,
+    Lease,
+    Stores,
+    UnknownGameError,
+    member_of,
+)
 
 from .admission import DAY, RATED_PAIR_LIMIT, Agreed, agreed_on_ladder, pair_name
 from .errors import InvalidLadderEntryError, LadderForBotsError, PlayError
@@ -135,7 +142,7 @@ def _table(seeker: Candidate, size: int, by: dict[str, Candidate], free: dict[st
 
 
 def join_ladder(stores: Stores, account: Account, preset: str, min_players: int,
-                max_players: int, games_at_once: int, now: float) -> dict[str, Any]:
+                max_players: int, games_at_once: int, now: float) -> LadderEntry:
     """Put a bot account on ``preset``'s ladder (or change its entry); its entry."""
     if not account.bot:
         raise LadderForBotsError("the ladder is for bot accounts: create one with "
@@ -147,8 +154,7 @@ def join_ladder(stores: Stores, account: Account, preset: str, min_players: int,
             f"{rules.max_players} in {preset}, min_players not above max_players")
     if not 1 <= games_at_once <= MAX_GAMES_AT_ONCE:
         raise InvalidLadderEntryError(f"games_at_once is from 1 to {MAX_GAMES_AT_ONCE}")
-    entry = {"min_players": min_players, "max_players": max_players,
-             "games_at_once": games_at_once, "joined": now}
+    entry = LadderEntry(min_players, max_players, games_at_once, now)
     stores.ladder.join(preset, account.handle, entry)
     stores.schedule.plan(member_of(LadderVisit(preset)), now)
     return entry
@@ -161,7 +167,7 @@ def leave_ladder(stores: Stores, account: Account, preset: str) -> bool:
 
 def _rating(stores: Stores, handle: str, preset: str) -> float:
     stored = stores.ratings.ratings(handle).get(preset)
-    return SYSTEM.initial.rating if stored is None else float(stored["rating"])
+    return SYSTEM.initial.rating if stored is None else float(stored.value.rating)
 
 
 def _candidates(stores: Stores, preset: str, busy: Counter[str]) -> list[Candidate]:
@@ -170,8 +176,8 @@ def _candidates(stores: Stores, preset: str, busy: Counter[str]) -> list[Candida
         account = stores.accounts.load(handle)
         if account is None or account.closed or not account.bot:
             continue
-        out.append(Candidate(handle, _rating(stores, handle, preset), entry["min_players"],
-                             entry["max_players"], entry["games_at_once"] - busy[handle]))
+        out.append(Candidate(handle, _rating(stores, handle, preset), entry.min_players,
+                             entry.max_players, entry.games_at_once - busy[handle]))
     rules = preset_rules(preset)
     for name, bot in BOTS.items():
         out.append(Candidate(name, anchor(name, bot.version).rating, rules.min_players,
@@ -229,7 +235,7 @@ def _create(stores: Stores, preset: str, game_id: str, table: list[str],
     return game_id
 
 
-def ladder_view(stores: Stores, preset: str) -> dict[str, Any]:
+def ladder_view(stores: Stores, preset: str) -> dict[str, object]:
     """The ladder as anyone sees it: its members (the reference bots too) with their
     ratings and games in play, and the games in play to watch."""
     known_preset(preset)

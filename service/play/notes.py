@@ -9,7 +9,7 @@ kind), so a note written twice (a retried effect) is kept once by the store
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from service.storage import Stores
 
@@ -18,7 +18,8 @@ from .webhooks import queue_webhooks
 __all__ = ["tell"]
 
 
-def tell(stores: Stores, handle: str, notes: list[tuple[str, dict[str, Any]]]) -> None:
+def tell(stores: Stores, handle: str, notes: Sequence[tuple[str, Mapping[str, object]]]
+         ) -> None:
     """Append ``(note id, body)`` notes to ``handle``'s stream, each once, and queue those
     its webhook is sent (:func:`.webhooks.queue_webhooks`): the one way an account is
     told anything (games' changes here, challenges in :mod:`.challenges`)."""

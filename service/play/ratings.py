@@ -11,16 +11,26 @@ stored aged.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
 
 from service.bots import BOTS
-from service.core.instants import instant, unix_of
+from service.core.instants import instant
 from service.core.rules import PRESETS
 from service.ratings import ANCHORS, Rating, Seat, System, anchor, rate_table
-from service.storage import StorageUnavailableError, Stores, UnknownGameError, folded
+from service.storage import (
+    HistoryPoint,
+    RatedSeat,
+    RatingResult,
+    StorageUnavailableError,
+    StoredRating,
+    Stores,
+    UnknownGameError,
+    folded,
+)
 
 from .admission import RATED_PAIR_LIMIT, pair_name
 from .errors import RatedPairLimitedError, UnknownAccountError, UnknownPresetError
@@ -32,6 +42,8 @@ __all__ = [
     "PROVISIONAL_DEVIATION",
     "RATED_PAIR_LIMIT",
     "SYSTEM",
+    "BoardEntry",
+    "ShownRating",
     "board",
     "check_pairs",
     "history",
@@ -60,8 +72,35 @@ def _anchor(name: str) -> Rating:
     return anchor(name, BOTS[name].version)
 
 
-def _rating(stored: dict[str, Any]) -> Rating:
-    return Rating(stored["rating"], stored["deviation"], stored["volatility"])
+@dataclass(frozen=True, slots=True)
+class ShownRating:
+    """A rating as shown (a profile's, a leaderboard's): aged to when it is read, rounded
+    to hundredths, with its rated games and whether it is still provisional."""
+
+    rating: float
+    deviation: float
+    games: int
+    provisional: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {"rating": self.rating, "deviation": self.deviation, "games": self.games,
+                "provisional": self.provisional}
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """A line of a leaderboard: its rank (from 1) and whose rating it is."""
+
+    rank: int
+    handle: str
+    bot: bool
+    rating: float
+    deviation: float
+    games: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"rank": self.rank, "handle": self.handle, "bot": self.bot,
+                "rating": self.rating, "deviation": self.deviation, "games": self.games}
 
 
 def queue_rating(stores: Stores, game_id: str, now: float) -> None:
@@ -79,39 +118,37 @@ def _current(stores: Stores, handle: str, bot: bool, preset: str, at: float, sys
     stored = stores.ratings.ratings(handle).get(preset)
     if stored is None:
         return system.initial, 0, False
-    idle = max(0.0, at - stored["at"]) / _DAY
-    return system.aged(_rating(stored), idle), stored["games"], False
+    idle = max(0.0, at - stored.at) / _DAY
+    return system.aged(stored.value, idle), stored.games, False
 
 
-def _compute(stores: Stores, game_id: str, system: System) -> dict[str, Any] | None:
+def _compute(stores: Stores, game_id: str, system: System) -> RatingResult | None:
     """The game's new ratings from its record and the seats' ratings now (``None``: not a
     game to rate: unrated, aborted, or its record gone)."""
     try:
-        record, _ = game_record(stores, game_id)
+        record = game_record(stores, game_id)
     except UnknownGameError:
         log.warning("rated game %s has no record: not rated", game_id)
         return None
-    if not record.get("rated") or not record.get("places"):
+    if not record.rated or not record.places:
         return None
-    preset, at = record["rules"]["preset"], unix_of(record["finished_at"])
-    seats = []
-    for player, place in zip(record["players"], record["places"], strict=True):
-        reference = player.get("bot") is not None and player.get("account") is None
-        handle = player["bot"] if reference else player["account"]
-        bot = reference or bool(player.get("account_bot"))
+    preset, at = record.preset, record.finished_at
+    if preset is None:
+        raise ValueError(f"rated game {game_id} was played on no preset's rules")
+    seats: list[tuple[str, bool, bool, int, int, Rating]] = []
+    for seat, place in zip(record.seats, record.places, strict=True):
+        reference = seat.reference_bot is not None and seat.account is None
+        handle = seat.handle
+        if handle is None:
+            raise ValueError(f"seat {len(seats)} of rated game {game_id} is no account's")
+        bot = reference or seat.account_bot
         rating, games, frozen = _current(stores, handle, bot, preset, at, system)
-        seats.append({"handle": handle, "bot": bot, "frozen": frozen, "place": place,
-                      "games": games, "before": rating})
-    after = rate_table([Seat(s["before"], s["place"], s["frozen"]) for s in seats], system)
-    for seat, new in zip(seats, after, strict=True):
-        seat["before"] = _as_dict(seat["before"])
-        seat["after"] = _as_dict(new)
-    return {"preset": preset, "at": at, "players": len(seats), "seats": seats}
-
-
-def _as_dict(rating: Rating) -> dict[str, float]:
-    return {"rating": rating.rating, "deviation": rating.deviation,
-            "volatility": rating.volatility}
+        seats.append((handle, bot, frozen, place, games, rating))
+    after = rate_table([Seat(before, place, frozen)
+                        for _, _, frozen, place, _, before in seats], system)
+    return RatingResult(preset, at, tuple(
+        RatedSeat(handle, bot, frozen, place, games, before, new)
+        for (handle, bot, frozen, place, games, before), new in zip(seats, after, strict=True)))
 
 
 def rate_next(stores: Stores, now: float, system: System = SYSTEM) -> str | None:
@@ -151,51 +188,48 @@ def rate_next(stores: Stores, now: float, system: System = SYSTEM) -> str | None
 def retry_set_aside(stores: Stores, game_ids: Sequence[str] = ()) -> list[str]:
     """Queue the games set aside again (``game_ids``, or every one): those queued."""
     aside = stores.ratings.aside()
-    return [g for g in (game_ids or sorted(aside, key=lambda g: aside[g]["at"]))
+    return [g for g in (game_ids or sorted(aside, key=lambda g: aside[g].at))
             if stores.ratings.retry(g)]
 
 
-def _apply(stores: Stores, game_id: str, result: dict[str, Any]) -> None:
-    preset, at = result["preset"], result["at"]
-    for seat in result["seats"]:
-        if seat["frozen"]:
+def _apply(stores: Stores, game_id: str, result: RatingResult) -> None:
+    for seat in result.seats:
+        if seat.frozen:
             continue
-        after = seat["after"]
-        stored = {**after, "games": seat["games"] + 1, "at": at}
-        point = {"game_id": game_id, "at": instant(at), "rating": after["rating"],
-                 "deviation": after["deviation"], "place": seat["place"],
-                 "players": result["players"],
-                 "opponents": [s["handle"] for s in result["seats"] if s is not seat]}
-        stores.ratings.apply(seat["handle"], preset, game_id, stored, point)
+        stored = StoredRating(seat.after, seat.games + 1, result.at)
+        point = HistoryPoint(game_id, instant(result.at), seat.after.rating,
+                             seat.after.deviation, seat.place, result.players,
+                             tuple(s.handle for s in result.seats if s is not seat))
+        stores.ratings.apply(seat.handle, result.preset, game_id, stored, point)
         # on the board only while established (the reader also checks it is recent)
-        listed = after["deviation"] <= BOARD_DEVIATION
-        stores.ratings.rank(preset, seat["bot"], seat["handle"],
-                            after["rating"] if listed else None)
+        listed = seat.after.deviation <= BOARD_DEVIATION
+        stores.ratings.rank(result.preset, seat.bot, seat.handle,
+                            seat.after.rating if listed else None)
 
 
-def _shown(rating: Rating, games: int, at: float | None, now: float) -> dict[str, Any]:
+def _shown(rating: Rating, games: int, at: float | None, now: float) -> ShownRating:
     aged = rating if at is None else SYSTEM.aged(rating, max(0.0, now - at) / _DAY)
-    return {"rating": round(aged.rating, 2), "deviation": round(aged.deviation, 2),
-            "games": games, "provisional": aged.deviation >= PROVISIONAL_DEVIATION}
+    return ShownRating(round(aged.rating, 2), round(aged.deviation, 2), games,
+                       aged.deviation >= PROVISIONAL_DEVIATION)
 
 
-def ratings_of(stores: Stores, handle: str, bot: bool, now: float) -> dict[str, Any]:
+def ratings_of(stores: Stores, handle: str, bot: bool, now: float) -> dict[str, ShownRating]:
     """An account's rating in every preset as shown (a preset it never played rated: the
     initial rating, provisional); a reference bot's anchors (frozen, never provisional)."""
     if bot and folded(handle) in BOTS:
-        return {preset: {**_shown(_anchor(folded(handle)), 0, None, now),
-                         "provisional": False} for preset in PRESETS}
+        return {preset: dataclasses.replace(_shown(_anchor(folded(handle)), 0, None, now),
+                                            provisional=False) for preset in PRESETS}
     stored = stores.ratings.ratings(handle)
     out = {}
     for preset in PRESETS:
         mine = stored.get(preset)
         out[preset] = (_shown(SYSTEM.initial, 0, None, now) if mine is None
-                       else _shown(_rating(mine), mine["games"], mine["at"], now))
+                       else _shown(mine.value, mine.games, mine.at, now))
     return out
 
 
 def history(stores: Stores, handle: str, preset: str, start: int, count: int
-            ) -> list[dict[str, Any]]:
+            ) -> list[HistoryPoint]:
     """An account's rating after each of its rated games in ``preset``, oldest first."""
     known_preset(preset)
     if folded(handle) not in BOTS:
@@ -230,16 +264,15 @@ def known_preset(preset: str) -> str:
 
 
 def board(stores: Stores, preset: str, bot: bool, start: int, count: int, now: float
-          ) -> list[dict[str, Any]]:
+          ) -> list[BoardEntry]:
     """A leaderboard page: established ratings (deviation at most
     :data:`BOARD_DEVIATION` aged to now) of accounts with a rated game in the last
     :data:`BOARD_ACTIVE_DAYS`, highest first, ranked from 1; the reference bots (the
     anchors) on the bots' board. ``start`` counts listed entries."""
     known_preset(preset)
-    entries: list[dict[str, Any]] = []
+    entries: list[tuple[str, bool, ShownRating]] = []
     if bot:
-        entries = [{"handle": name, "bot": True, **_shown(_anchor(name), 0, None, now)}
-                   for name in ANCHORS]
+        entries = [(name, True, _shown(_anchor(name), 0, None, now)) for name in ANCHORS]
     anchors = len(entries)
     scanned, batch = 0, max(count + start, 50)
     while len(entries) < start + count + anchors:
@@ -247,15 +280,14 @@ def board(stores: Stores, preset: str, bot: bool, start: int, count: int, now: f
         scanned += len(handles)
         for handle in handles:
             stored = stores.ratings.ratings(handle).get(preset)
-            if stored is None or now - stored["at"] > BOARD_ACTIVE_DAYS * _DAY:
+            if stored is None or now - stored.at > BOARD_ACTIVE_DAYS * _DAY:
                 continue
-            shown = _shown(_rating(stored), stored["games"], stored["at"], now)
-            if shown["deviation"] <= BOARD_DEVIATION:
-                entries.append({"handle": handle, "bot": bot, **shown})
+            shown = _shown(stored.value, stored.games, stored.at, now)
+            if shown.deviation <= BOARD_DEVIATION:
+                entries.append((handle, bot, shown))
         if len(handles) < batch:
             break
-    entries.sort(key=lambda e: (-e["rating"], folded(e["handle"])))
+    entries.sort(key=lambda e: (-e[2].rating, folded(e[0])))
     page = entries[start:start + count]
-    return [{"rank": start + i + 1, "handle": e["handle"], "bot": e["bot"],
-             "rating": e["rating"], "deviation": e["deviation"], "games": e["games"]}
-            for i, e in enumerate(page)]
+    return [BoardEntry(start + i + 1, handle, is_bot, shown.rating, shown.deviation,
+                       shown.games) for i, (handle, is_bot, shown) in enumerate(page)]

@@ -75,7 +75,7 @@ def look_and_hold(stores: Stores, pool: str, key: str, entry: SeekEntry, holder:
     if not _open(connection):
         stores.seeks.cancel(pool, key)
         return None
-    mine = (entry.record or {}).get("h", {}).get(holder)
+    mine = None if entry.record is None else entry.record.holds.get(holder)
     if mine is not None and mine[1] >= entry.arrivals and (
             time.monotonic() - renewed < RENEW_SECONDS):
         return renewed

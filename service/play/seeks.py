@@ -31,6 +31,7 @@ import hmac
 import re
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,7 @@ from service.storage import (
     Lease,
     Matching,
     SeekEntry,
+    SeekRecord,
     SeekVisit,
     Stores,
     UnknownGameError,
@@ -103,7 +105,7 @@ class Seek:
     seat: int | None = None
     token: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The response body of the seek endpoints."""
         expires = instant(self.expires, timespec="seconds")
         return {"seek_id": self.seek_id, "status": self.status, "name": self.name,
@@ -112,7 +114,7 @@ class Seek:
                 "seat": self.seat, "token": self.token}
 
 
-def _pool(rules_spec: dict[str, Any] | str | None, players: int, rated: bool,
+def _pool(rules_spec: Mapping[str, Any] | str | None, players: int, rated: bool,
           turn_seconds: int | None) -> tuple[str, bytes]:
     """The pool's name and the table's rules (as JSON): seekers whose specs resolve to the
     same game meet (``{"preset": "classic"}`` and ``"classic"`` spelled out, ``decks:
@@ -138,7 +140,7 @@ def _parse(seek_id: str) -> tuple[str, str]:
     return f"seek.{found[1]}.{found[2]}", hashlib.sha256(seek_id.encode()).hexdigest()[:32]
 
 
-def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
+def open_seek(stores: Stores, rules_spec: Mapping[str, Any] | str | None,
               players: int, name: str, ttl_seconds: float,
               account: Account | None = None, *, turn_seconds: int | None = SEEK_TURN_SECONDS,
               rated: bool = False, holder: str | None = None) -> Seek:
@@ -164,7 +166,7 @@ def open_seek(stores: Stores, rules_spec: dict[str, Any] | str | None,
     else:
         token = secrets.token_urlsafe(32)
         credential = hash_token(token)
-    seek = {"name": name, "th": credential, "t": turn_seconds, "r": rated}
+    seek = SeekRecord(name, credential, turn_seconds, rated)
     expires = round((now + ttl_seconds) * 1000) / 1000  # as stored (Unix ms)
     hold = None if holder is None else Hold(holder, now + HOLD_LEASE_SECONDS)
     matching = stores.seeks.add(pool, key, seek, expires, players, game_id, table_json, now,
@@ -198,12 +200,12 @@ def _create(stores: Stores, pool: str, game_id: str) -> None:
     if record is None:
         raise UnknownSeekError("the match of this seek is gone")
     accounts = [stores.accounts.load(name) if th.startswith(ACCOUNT_PREFIX) else None
-                for name, th in zip(record["names"], record["ths"], strict=True)]
+                for name, th in zip(record.names, record.credentials, strict=True)]
     with contextlib.suppress(GameExistsError):  # a racing seeker created it first
-        create_game(stores, record["rules"], record["names"], None,
-                    token_hashes=record["ths"], game_id=game_id, accounts=accounts,
-                    turn_seconds=record.get("turn_seconds"), rated=bool(record.get("rated")),
-                    agreed=agreed_in_seek(record["ths"]))
+        create_game(stores, record.rules, record.names, None,
+                    token_hashes=record.credentials, game_id=game_id, accounts=accounts,
+                    turn_seconds=record.turn_seconds, rated=record.rated,
+                    agreed=agreed_in_seek(record.credentials))
 
 
 def visit_seek(stores: Stores, lease: Lease, pool: str, game_id: str) -> None:
@@ -217,12 +219,12 @@ def visit_seek(stores: Stores, lease: Lease, pool: str, game_id: str) -> None:
     stores.schedule.release(lease, None)
 
 
-def _owned(record: dict[str, Any], who: str | None) -> None:
+def _owned(record: SeekRecord, who: str | None) -> None:
     """Refuse a bearer that is not the seek's own (:class:`AuthError`, a 401)."""
     if who is None:
         raise AuthError("a seek is read with its token (or its account's key): send "
                         "Authorization: Bearer <token>")
-    if not hmac.compare_digest(record["th"], who):
+    if not hmac.compare_digest(record.credential, who):
         raise AuthError("this token is not this seek's")
 
 
@@ -237,13 +239,13 @@ def _read(stores: Stores, seek_id: str, who: str | None,
     if record is None or (expires is not None and expires <= time.time()):
         raise UnknownSeekError("there is no seek with this id (or it expired)")
     _owned(record, who)
-    clock, rated = record.get("t"), bool(record.get("r"))
-    if "game" in record and _exists(stores, record["game"]):
-        return Seek(seek_id, "matched", record["name"], players, None, clock, rated,
-                    record["game"], record["seat"], token), entry
+    clock, rated = record.turn_seconds, record.rated
+    if record.game is not None and _exists(stores, record.game):
+        return Seek(seek_id, "matched", record.name, players, None, clock, rated,
+                    record.game, record.seat, token), entry
     # not matched, or matched by a request that died before it made the game: a move
     # worker makes it within START_GRACE_SECONDS (a read never writes)
-    return Seek(seek_id, "waiting", record["name"], players, expires, clock, rated,
+    return Seek(seek_id, "waiting", record.name, players, expires, clock, rated,
                 token=token), entry
 
 
@@ -282,7 +284,8 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
             seek, entry = _read(stores, seek_id, who, token)
             if seek.status != "waiting":
                 return seek
-            if "game" in (entry.record or {}):  # matched; its game being made
+            if entry.record is not None and entry.record.game is not None:
+                # matched; its game is a worker's to make
                 if time.monotonic() >= deadline:
                     return seek
                 time.sleep(look)
@@ -319,7 +322,7 @@ def _read_until_matched(stores: Stores, seek_id: str, who: str | None, timeout: 
             remaining = deadline - time.monotonic()
             if seek.status != "waiting" or remaining <= 0:
                 return seek
-            if "game" in (entry.record or {}):  # matched; its game being made
+            if entry.record is not None and entry.record.game is not None:
                 time.sleep(min(remaining, look))
                 look = min(2 * look, MADE_LOOK_SECONDS[1])
             else:
@@ -350,5 +353,5 @@ def cancel_seek(stores: Stores, seek_id: str, who: str | None) -> None:
         raise SeekMatchedError("this seek was already matched: its seat waits in its game")
     if done == 0:
         raise UnknownSeekError("there is no seek with this id (or it expired)")
-    if record["th"].startswith(ACCOUNT_PREFIX):
-        stores.seeks.unindex(record["name"], seek_id)
+    if record.credential.startswith(ACCOUNT_PREFIX):
+        stores.seeks.unindex(record.name, seek_id)

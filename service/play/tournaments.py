@@ -10,20 +10,19 @@ starts at ``starts_at`` (within a year) or when its creator starts it.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.bots import BOTS
 from service.core.instants import instant
 from service.engine.game import check_ends, check_players, check_rated
 from service.engine.serialize import rules_from_json
-from service.storage import Account, Stores, TournamentVisit, folded, member_of
-from service.tournaments import (
-    Result,
-    standings,
-)
+from service.storage import Account, Stores, Tournament, TournamentVisit, folded, member_of
+from service.tournaments import Standing, standings
 
 from .admission import may_invite
 from .errors import (
@@ -44,6 +43,7 @@ __all__ = [
     "leave_tournament",
     "note",
     "read_tournament",
+    "standings_of",
     "start_tournament",
     "tournament_json",
     "tournaments_page",
@@ -62,24 +62,27 @@ KEPT_SECONDS = 30 * 86_400
 MAX_LEAD_SECONDS = 365 * 86_400
 
 
-def tournament_json(t: dict[str, Any]) -> dict[str, Any]:
+def tournament_json(t: Tournament) -> dict[str, object]:
     """The tournament as the API shows it, with its live standings."""
-    results = [Result.from_json(r) for r in t["results"].values()]
-    byes = [h for r in t["rounds"] for h in r["byes"]]
     return {
-        "tournament_id": t["tournament_id"], "name": t["name"], "creator": t["creator"],
-        "system": t["system"], "seats": t["seats"], "rounds": t["total_rounds"],
-        "status": t["status"], "open": t["open"], "rules": t["rules"],
-        "turn_seconds": t["turn_seconds"], "rated": t["rated"],
-        "entrants": list(t["entrants"]), "invited": list(t.get("invited", ())),
-        "created": instant(t["created"]),
-        "starts_at": instant(t["starts_at"]), "started": instant(t["started"]),
-        "finished": instant(t["finished"]),
-        "played": [{"round": r["round"], "byes": r["byes"], "tables": [
-            {**table, "finished": table["game_id"] in t["results"]} for table in r["tables"]]}
-            for r in t["rounds"]],
-        "standings": [s.to_json() for s in standings(t["entrants"], t["seats"], results, byes)],
+        "tournament_id": t.tournament_id, "name": t.name, "creator": t.creator,
+        "system": t.system, "seats": t.seats, "rounds": t.total_rounds,
+        "status": t.status, "open": t.open, "rules": t.rules,
+        "turn_seconds": t.turn_seconds, "rated": t.rated,
+        "entrants": list(t.entrants), "invited": list(t.invited),
+        "created": instant(t.created),
+        "starts_at": instant(t.starts_at), "started": instant(t.started),
+        "finished": instant(t.finished),
+        "played": [{"round": r.round, "byes": list(r.byes), "tables": [
+            {**table.to_json(), "finished": table.game_id in t.results}
+            for table in r.tables]} for r in t.rounds],
+        "standings": [s.to_json() for s in standings_of(t)],
     }
+
+
+def standings_of(t: Tournament) -> list[Standing]:
+    """The tournament's standings from the results it kept."""
+    return standings(t.entrants, t.seats, list(t.results.values()), t.byes)
 
 
 def _invited(stores: Stores, creator: Account, handle: str) -> str:
@@ -100,8 +103,8 @@ def _check_start(starts_at: float | None, now: float) -> None:
             "creator starts it")
 
 
-def create_tournament(stores: Stores, creator: Account, body: dict[str, Any],
-                      now: float | None = None) -> dict[str, Any]:
+def create_tournament(stores: Stores, creator: Account, body: Mapping[str, Any],
+                      now: float | None = None) -> Tournament:
     """A new tournament (``body`` as ``POST /v1/tournaments`` parsed it), listed open. The
     accounts it names are *invited*: each hears ``tournament_invited`` and plays only once
     it accepts (``join``); the creator, if named, has entered. Without names it is open
@@ -123,39 +126,37 @@ def create_tournament(stores: Stores, creator: Account, body: dict[str, Any],
         raise InvalidTournamentError(f"a Swiss tournament has 1 to {MAX_ROUNDS} rounds")
     running = [t for t in (stores.tournaments.load(i)
                            for i in stores.tournaments.indexed(creator.handle, now))
-               if t is not None and t["status"] != "finished"
-               and folded(t["creator"]) == folded(creator.handle)]
+               if t is not None and t.status != "finished"
+               and folded(t.creator) == folded(creator.handle)]
     if len(running) >= MAX_RUNNING:
         raise TooManyTournamentsError(
             f"you have {len(running)} tournaments open or running, the most at once",
             cap=MAX_RUNNING)
     tid = secrets.token_urlsafe(9)
-    t: dict[str, Any] = {
-        "tournament_id": tid, "name": body["name"], "creator": creator.handle,
-        "system": system, "seats": seats,
-        "total_rounds": body["rounds"] if system == "swiss" else None,
-        "status": "open", "open": not named, "rules": rules.to_dict(),
-        "turn_seconds": body["turn_seconds"], "rated": body["rated"],
-        "entrants": [h for h in named if folded(h) == folded(creator.handle)],
-        "invited": [h for h in named if folded(h) != folded(creator.handle)],
-        "created": now, "starts_at": body["starts_at"],
-        "start_asked": False, "started": None, "finished": None,
-        "schedule": None, "rounds": [], "results": {},
-    }
+    t = Tournament(
+        tournament_id=tid, name=body["name"], creator=creator.handle,
+        system=system, seats=seats,
+        total_rounds=body["rounds"] if system == "swiss" else None,
+        status="open", open=not named, rules=rules.to_dict(),
+        turn_seconds=body["turn_seconds"], rated=body["rated"],
+        entrants=tuple(h for h in named if folded(h) == folded(creator.handle)),
+        invited=tuple(h for h in named if folded(h) != folded(creator.handle)),
+        created=now, starts_at=body["starts_at"],
+    )
     stores.tournaments.create(t, KEPT_SECONDS)
     for handle in {creator.handle, *named}:
         stores.tournaments.index(handle, tid, now + KEPT_SECONDS)
     stores.tournaments.relist("open", tid, now)
-    if body["starts_at"] is not None:
-        stores.schedule.plan(member_of(TournamentVisit(tid)), body["starts_at"])
-    for handle in t["invited"]:
+    if t.starts_at is not None:
+        stores.schedule.plan(member_of(TournamentVisit(tid)), t.starts_at)
+    for handle in t.invited:
         tell(stores, handle, [note(t, "tournament_invited", "invited",
                                     creator=creator.handle, system=system, seats=seats,
-                                    rated=t["rated"], starts_at=instant(t["starts_at"]))])
+                                    rated=t.rated, starts_at=instant(t.starts_at))])
     return t
 
 
-def read_tournament(stores: Stores, tournament_id: str) -> dict[str, Any]:
+def read_tournament(stores: Stores, tournament_id: str) -> Tournament:
     """The tournament (404 if none): anyone may read one."""
     t = stores.tournaments.load(tournament_id)
     if t is None:
@@ -163,95 +164,96 @@ def read_tournament(stores: Stores, tournament_id: str) -> dict[str, Any]:
     return t
 
 
-def _open_step(account: Account, verb: str, step: Any) -> Any:
-    def checked(current: dict[str, Any]) -> dict[str, Any] | None:
-        if current["status"] != "open" or current["start_asked"]:
+_Step = Callable[[Tournament], Tournament | None]
+
+
+def _open_step(verb: str, step: _Step) -> _Step:
+    def checked(current: Tournament) -> Tournament | None:
+        if current.status != "open" or current.start_asked:
             raise TournamentClosedError(f"this tournament has started: it can no longer be "
                                         f"{verb}")
-        return step(current)  # type: ignore[no-any-return]
+        return step(current)
     return checked
 
 
-def _change(stores: Stores, tournament_id: str, step: Any) -> dict[str, Any]:
+def _change(stores: Stores, tournament_id: str, step: _Step) -> Tournament:
     changed = stores.tournaments.change(tournament_id, step)
     if changed is None:
         raise UnknownTournamentError("there is no tournament with this id (or it is long over)")
     return changed
 
 
-def join_tournament(stores: Stores, account: Account, tournament_id: str) -> dict[str, Any]:
+def join_tournament(stores: Stores, account: Account, tournament_id: str) -> Tournament:
     """Enter an open tournament, or accept an invitation to one (joining twice is joining
     once)."""
-    def step(current: dict[str, Any]) -> dict[str, Any] | None:
-        if folded(account.handle) in {folded(h) for h in current["entrants"]}:
+    def step(current: Tournament) -> Tournament | None:
+        if folded(account.handle) in {folded(h) for h in current.entrants}:
             return None
-        invited = [h for h in current.get("invited", ()) if folded(h) == folded(account.handle)]
-        if not current["open"] and not invited:
+        invited = [h for h in current.invited if folded(h) == folded(account.handle)]
+        if not current.open and not invited:
             raise TournamentClosedError("this tournament is for the accounts its creator "
                                         "invited")
-        if len(current["entrants"]) >= MAX_ENTRANTS:
+        if len(current.entrants) >= MAX_ENTRANTS:
             raise TournamentClosedError(f"this tournament is full ({MAX_ENTRANTS})")
-        current["entrants"].append(invited[0] if invited else account.handle)
-        current["invited"] = [h for h in current.get("invited", ()) if h not in invited]
-        return current
+        return dataclasses.replace(
+            current, entrants=(*current.entrants, invited[0] if invited else account.handle),
+            invited=tuple(h for h in current.invited if h not in invited))
 
-    t = _change(stores, tournament_id, _open_step(account, "joined", step))
+    t = _change(stores, tournament_id, _open_step("joined", step))
     stores.tournaments.index(account.handle, tournament_id, time.time() + KEPT_SECONDS)
     return t
 
 
-def leave_tournament(stores: Stores, account: Account, tournament_id: str) -> dict[str, Any]:
+def leave_tournament(stores: Stores, account: Account, tournament_id: str) -> Tournament:
     """Leave a tournament before it starts, or decline an invitation to it."""
-    def step(current: dict[str, Any]) -> dict[str, Any] | None:
+    def step(current: Tournament) -> Tournament | None:
         mine = folded(account.handle)
-        kept = [h for h in current["entrants"] if folded(h) != mine]
-        invited = [h for h in current.get("invited", ()) if folded(h) != mine]
-        if len(kept) == len(current["entrants"]) and len(invited) == len(current.get("invited", ())):
+        kept = tuple(h for h in current.entrants if folded(h) != mine)
+        invited = tuple(h for h in current.invited if folded(h) != mine)
+        if len(kept) == len(current.entrants) and len(invited) == len(current.invited):
             return None
-        current["entrants"], current["invited"] = kept, invited
-        return current
+        return dataclasses.replace(current, entrants=kept, invited=invited)
 
-    return (_change(stores, tournament_id, _open_step(account, "left", step)))
+    return _change(stores, tournament_id, _open_step("left", step))
 
 
-def start_tournament(stores: Stores, account: Account, tournament_id: str) -> dict[str, Any]:
+def start_tournament(stores: Stores, account: Account, tournament_id: str) -> Tournament:
     """Its creator starts an open tournament: the move workers pair its first round."""
-    def step(current: dict[str, Any]) -> dict[str, Any] | None:
-        if folded(current["creator"]) != folded(account.handle):
+    def step(current: Tournament) -> Tournament | None:
+        if folded(current.creator) != folded(account.handle):
             raise TournamentClosedError("only its creator starts a tournament")
-        if len(current["entrants"]) < current["seats"]:
+        if len(current.entrants) < current.seats:
             raise InvalidTournamentError(
-                f"a tournament of {current['seats']}-seat tables needs at least "
-                f"{current['seats']} entrants")
-        current["start_asked"] = True
-        return current
+                f"a tournament of {current.seats}-seat tables needs at least "
+                f"{current.seats} entrants")
+        return dataclasses.replace(current, start_asked=True)
 
-    t = _change(stores, tournament_id, _open_step(account, "started", step))
+    t = _change(stores, tournament_id, _open_step("started", step))
     stores.schedule.plan(member_of(TournamentVisit(tournament_id)), time.time())
     return t
 
 
 def tournaments_page(stores: Stores, status: str, before: float | None,
-                     limit: int) -> tuple[list[dict[str, Any]], float | None]:
+                     limit: int) -> tuple[list[dict[str, object]], float | None]:
     """A page of the tournaments listed under ``status``, newest first, as the API shows
     them, and the cursor of the next (``None``: the last page). An entry that moved on is
     skipped, and so is one that cannot be shown (logged): one bad document never takes
     the list down for everyone."""
     listed = stores.tournaments.listed(status, before, limit)
     found = []
-    for t in (stores.tournaments.load(i) for i, _ in listed):
-        if t is None or t["status"] != status:
-            continue
+    for tid, _ in listed:
         try:
+            t = stores.tournaments.load(tid)
+            if t is None or t.status != status:
+                continue
             found.append(tournament_json(t))
         except (KeyError, TypeError, ValueError, OverflowError, OSError):
-            log.exception("tournament %s cannot be shown: left out of the list",
-                          t.get("tournament_id"))
+            log.exception("tournament %s cannot be shown: left out of the list", tid)
     cursor = listed[-1][1] if len(listed) == limit else None
     return found, cursor
 
 
-def note(t: dict[str, Any], kind: str, key: str, **fields: Any) -> tuple[str, dict[str, Any]]:
+def note(t: Tournament, kind: str, key: str, **fields: object) -> tuple[str, dict[str, object]]:
     """A note about ``t`` for an entrant's stream (``key``: what makes it once)."""
-    return (f"tn:{t['tournament_id']}:{key}",
-            {"type": kind, "tournament_id": t["tournament_id"], "name": t["name"], **fields})
+    return (f"tn:{t.tournament_id}:{key}",
+            {"type": kind, "tournament_id": t.tournament_id, "name": t.name, **fields})

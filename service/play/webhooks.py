@@ -27,8 +27,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from service.storage import Account, Delivery, Stores, folded
 from service.webhooks import (
@@ -87,7 +86,8 @@ def event_id(handle: str, note_id: str) -> str:
     return f"msg_{digest[:32]}"
 
 
-def queue_webhooks(stores: Stores, handle: str, notes: Sequence[tuple[str, dict[str, Any]]],
+def queue_webhooks(stores: Stores, handle: str,
+                   notes: Sequence[tuple[str, Mapping[str, object]]],
                    now: float | None = None) -> int:
     """Queue the notes of :data:`WEBHOOK_TYPES` for ``handle``'s webhook, if it has one,
     and plan the account's delivery now; how many were queued."""

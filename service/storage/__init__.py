@@ -19,8 +19,8 @@ interface                 what                                                 m
 :class:`RatingStore`      ratings, their history, the queue of rated games     ``ratings``
                           to apply, the leaderboards
 :class:`LadderStore`      each preset's bot ladder                             ``ladder``
-:class:`TournamentStore`  tournaments, as challenges are kept; listed by      ``tournaments``
-                          status
+:class:`TournamentStore`  tournaments, changed by compare-and-set; each        ``tournaments``
+                          account's index of its own; listed by status
 :class:`WebhookQueue`     each account's webhook deliveries waiting            ``webhooks``
 :class:`AnalysisStore`    finished games' analyses, and the analysis           ``analyses``
                           workers' queue
@@ -54,17 +54,23 @@ from .jobs import (
     member_of,
     parse_job,
 )
-from .ladder import LadderStore
+from .ladder import LadderEntry, LadderStore
 from .loads import LoadStore
 from .lobby import LISTINGS, LobbyStore
-from .ratings import RatingStore
+from .ratings import HistoryPoint, RatedSeat, RatingResult, RatingStore, SetAside, StoredRating
 from .records import RecordStore
 from .replies import ReplyStore, StoredReply
 from .schedule import HEAVY, LANES, LIGHT, Lease, Schedule
-from .seeks import Hold, Matching, SeekBoard, SeekEntry
+from .seeks import Hold, Matching, MatchRecord, SeekBoard, SeekEntry, SeekRecord
 from .stores import Stores, memory_stores, redis_stores
 from .tickets import TicketStore
-from .tournaments import TOURNAMENT_STATUSES, TournamentStore
+from .tournaments import (
+    TOURNAMENT_STATUSES,
+    PlayedRound,
+    Tournament,
+    TournamentStore,
+    TournamentTable,
+)
 from .webhooks import Delivery, WebhookQueue
 
 __all__ = [
@@ -86,17 +92,23 @@ __all__ = [
     "GameStore",
     "GameVisit",
     "GameWatch",
+    "HistoryPoint",
     "Hold",
     "Job",
+    "LadderEntry",
     "LadderStore",
     "LadderVisit",
     "Lease",
     "LoadStore",
     "LobbyStore",
+    "MatchRecord",
     "Matching",
     "Note",
+    "PlayedRound",
     "QueueFullError",
     "QueuedAnalysis",
+    "RatedSeat",
+    "RatingResult",
     "RatingStore",
     "RatingVisit",
     "RecordStore",
@@ -105,13 +117,18 @@ __all__ = [
     "Schedule",
     "SeekBoard",
     "SeekEntry",
+    "SeekRecord",
     "SeekVisit",
+    "SetAside",
     "StorageError",
     "StorageUnavailableError",
+    "StoredRating",
     "StoredReply",
     "Stores",
     "TicketStore",
+    "Tournament",
     "TournamentStore",
+    "TournamentTable",
     "TournamentVisit",
     "UnknownGameError",
     "VersionConflictError",

@@ -30,7 +30,7 @@ it to exist.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -70,7 +70,7 @@ class Note:
     """One event of an account's stream: its number and its body (with ``type``)."""
 
     seq: int
-    body: dict[str, Any]
+    body: Mapping[str, object]
 
 
 class AccountStore(ABC):
@@ -126,7 +126,7 @@ class AccountStore(ABC):
         own millisecond at or before it)."""
 
     @abstractmethod
-    def append(self, handle: str, notes: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
+    def append(self, handle: str, notes: Sequence[tuple[str, Mapping[str, object]]]) -> list[int]:
         """Append ``(note id, body)`` notes in order, each once (a note id among the
         stream's latest :data:`NOTE_IDS_KEPT` is skipped), bodies kept as JSON, and wake
         the stream's readers if any was appended; the numbers given (one per note

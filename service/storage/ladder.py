@@ -10,29 +10,49 @@ Redis Cluster keeps a ladder on one shard.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RECENT_TABLES", "LadderStore"]
+__all__ = ["RECENT_TABLES", "LadderEntry", "LadderStore"]
 
 #: A member's tables remembered: a pair seated together in all of them is not seated again.
 RECENT_TABLES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class LadderEntry:
+    """A member's entry: the table sizes it plays, how many ladder games it plays at
+    once, and when it joined (or last changed its entry; Unix seconds)."""
+
+    min_players: int
+    max_players: int
+    games_at_once: int
+    joined: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"min_players": self.min_players, "max_players": self.max_players,
+                "games_at_once": self.games_at_once, "joined": self.joined}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LadderEntry:
+        return cls(data["min_players"], data["max_players"], data["games_at_once"],
+                   data["joined"])
 
 
 class LadderStore(ABC):
     """Each preset's ladder: members, games in play, recent tables."""
 
     @abstractmethod
-    def join(self, preset: str, handle: str, entry: dict[str, Any]) -> None:
-        """Add or change ``handle``'s entry (its player counts and games at once), kept as
-        JSON keeps it."""
+    def join(self, preset: str, handle: str, entry: LadderEntry) -> None:
+        """Add or change ``handle``'s entry."""
 
     @abstractmethod
     def leave(self, preset: str, handle: str) -> bool:
         """Take ``handle`` off the ladder: whether it was on it (its games play on)."""
 
     @abstractmethod
-    def members(self, preset: str) -> dict[str, dict[str, Any]]:
+    def members(self, preset: str) -> dict[str, LadderEntry]:
         """Every member's entry, by handle as it joined."""
 
     @abstractmethod

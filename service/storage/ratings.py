@@ -23,9 +23,136 @@ written one atomic step each, which is all the steps above need.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RatingStore"]
+from service.ratings import Rating
+
+__all__ = ["HistoryPoint", "RatedSeat", "RatingResult", "RatingStore", "SetAside",
+           "StoredRating"]
+
+
+def _rating_json(rating: Rating) -> dict[str, object]:
+    return {"rating": rating.rating, "deviation": rating.deviation,
+            "volatility": rating.volatility}
+
+
+def _rating(data: Mapping[str, Any]) -> Rating:
+    return Rating(data["rating"], data["deviation"], data["volatility"])
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRating:
+    """An account's rating in one preset as stored: its Glicko-2 rating as of its last
+    rated game (not aged: a reader ages it to when it reads), its rated games, and when
+    the last one ended (Unix seconds)."""
+
+    value: Rating
+    games: int
+    at: float
+
+    def to_json(self) -> dict[str, object]:
+        return {**_rating_json(self.value), "games": self.games, "at": self.at}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> StoredRating:
+        return cls(_rating(data), data["games"], data["at"])
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint:
+    """One point of an account's rating history in a preset (as ``GET
+    /v1/accounts/{handle}/ratings/{preset}`` shows it): the game, when it ended, the
+    rating and deviation after it, the place and the table's size, the opponents (``None``
+    in a point kept from before points named them: shown without)."""
+
+    game_id: str
+    at: str  # an instant (RFC 3339)
+    rating: float
+    deviation: float
+    place: int
+    players: int
+    opponents: tuple[str, ...] | None
+
+    def to_json(self) -> dict[str, object]:
+        point: dict[str, object] = {
+            "game_id": self.game_id, "at": self.at, "rating": self.rating,
+            "deviation": self.deviation, "place": self.place, "players": self.players}
+        if self.opponents is not None:
+            point["opponents"] = list(self.opponents)
+        return point
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HistoryPoint:
+        opponents = data.get("opponents")
+        return cls(data["game_id"], data["at"], data["rating"], data["deviation"],
+                   data["place"], data["players"],
+                   None if opponents is None else tuple(opponents))
+
+
+@dataclass(frozen=True, slots=True)
+class RatedSeat:
+    """One seat of a rated game's computation: who (an account, or a reference bot:
+    ``bot`` for either kind of bot), whether its rating is ``frozen`` (an anchor's), its
+    place, its rated games before, its rating before (aged to the game's end) and
+    after."""
+
+    handle: str
+    bot: bool
+    frozen: bool
+    place: int
+    games: int
+    before: Rating
+    after: Rating
+
+    def to_json(self) -> dict[str, object]:
+        return {"handle": self.handle, "bot": self.bot, "frozen": self.frozen,
+                "place": self.place, "games": self.games,
+                "before": _rating_json(self.before), "after": _rating_json(self.after)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RatedSeat:
+        return cls(data["handle"], data["bot"], data["frozen"], data["place"],
+                   data["games"], _rating(data["before"]), _rating(data["after"]))
+
+
+@dataclass(frozen=True, slots=True)
+class RatingResult:
+    """A rated game's new ratings, computed once (:meth:`RatingStore.compute_once`): its
+    preset, when it ended (Unix seconds) and its seats."""
+
+    preset: str
+    at: float
+    seats: tuple[RatedSeat, ...]
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def to_json(self) -> dict[str, object]:
+        return {"preset": self.preset, "at": self.at, "players": self.players,
+                "seats": [s.to_json() for s in self.seats]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RatingResult:
+        return cls(data["preset"], data["at"],
+                   tuple(RatedSeat.from_json(s) for s in data["seats"]))
+
+
+@dataclass(frozen=True, slots=True)
+class SetAside:
+    """Why a game could not be rated, and when it was set aside (Unix seconds)."""
+
+    why: str
+    at: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"why": self.why, "at": self.at}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SetAside:
+        return cls(data["why"], data["at"])
 
 
 class RatingStore(ABC):
@@ -54,12 +181,12 @@ class RatingStore(ABC):
         a wait by itself."""
 
     @abstractmethod
-    def compute_once(self, game_id: str, result: dict[str, Any]) -> dict[str, Any]:
+    def compute_once(self, game_id: str, result: RatingResult) -> RatingResult:
         """Store ``result`` as the game's new ratings unless one is stored already; the
         stored one (the first computation stands)."""
 
     @abstractmethod
-    def computed(self, game_id: str) -> dict[str, Any] | None:
+    def computed(self, game_id: str) -> RatingResult | None:
         """The game's stored computation, if any."""
 
     @abstractmethod
@@ -74,8 +201,8 @@ class RatingStore(ABC):
         was stored, is kept (computed once: a retry applies the same numbers)."""
 
     @abstractmethod
-    def aside(self) -> dict[str, dict[str, Any]]:
-        """The games set aside: id -> ``{"why", "at"}``."""
+    def aside(self) -> dict[str, SetAside]:
+        """The games set aside, by id."""
 
     @abstractmethod
     def retry(self, game_id: str) -> bool:
@@ -84,22 +211,21 @@ class RatingStore(ABC):
     # -- the accounts -----------------------------------------------------------------
 
     @abstractmethod
-    def ratings(self, handle: str) -> dict[str, dict[str, Any]]:
-        """The account's rating per preset as stored (``rating``, ``deviation``,
-        ``volatility``, ``games``, ``at``: its last rated game's end); ``{}`` if none."""
+    def ratings(self, handle: str) -> dict[str, StoredRating]:
+        """The account's rating per preset as stored; ``{}`` if none."""
 
     @abstractmethod
-    def apply(self, handle: str, preset: str, game_id: str, rating: dict[str, Any],
-              point: dict[str, Any]) -> bool:
+    def apply(self, handle: str, preset: str, game_id: str, rating: StoredRating,
+              point: HistoryPoint) -> bool:
         """Set the account's rating in ``preset`` and append ``point`` to its history,
         in one step, unless this game was applied to it already: ``True`` if applied now."""
 
     @abstractmethod
-    def history(self, handle: str, preset: str, start: int, count: int) -> list[dict[str, Any]]:
+    def history(self, handle: str, preset: str, start: int, count: int) -> list[HistoryPoint]:
         """The account's history points in ``preset``, oldest first, from ``start``."""
 
     @abstractmethod
-    def latest(self, handle: str, preset: str, count: int) -> list[dict[str, Any]]:
+    def latest(self, handle: str, preset: str, count: int) -> list[HistoryPoint]:
         """The account's last ``count`` history points in ``preset``, oldest first."""
 
     # -- the leaderboards -------------------------------------------------------------

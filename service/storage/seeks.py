@@ -36,11 +36,13 @@ of each account are indexed apart (their streams hold them), pruned as they are 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = ["Hold", "Matching", "SeekBoard", "SeekEntry", "Waiter", "stream_holder_handle"]
+__all__ = ["Hold", "MatchRecord", "Matching", "SeekBoard", "SeekEntry", "SeekRecord", "Waiter",
+           "stream_holder_handle"]
 
 
 class Waiter(Protocol):
@@ -74,11 +76,75 @@ class Matching:
 
 
 @dataclass(frozen=True, slots=True)
+class SeekRecord:
+    """A seek as the board keeps it (JSON ``{name, th, t, r, ag, h[, game, seat]}``, which
+    the Redis board's scripts read and write too): its seeker's name, ``credential`` (the
+    hash of its seat token, or its account's credential), its turn clock (``None``: it
+    asks for none), ``rated``; then what the board gives it: its ``arrival`` (its number
+    among the pool's arrivals), its ``holds`` (holder -> (until, Unix ms; the arrivals it
+    had seen)) and, once matched, its ``game`` and ``seat``."""
+
+    name: str
+    credential: str
+    turn_seconds: int | None
+    rated: bool
+    arrival: int | None = None
+    holds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    game: str | None = None
+    seat: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """As kept; a new seek (no arrival, no hold, unmatched) is ``{name, th, t, r}``,
+        what the board is given to add."""
+        out: dict[str, object] = {"name": self.name, "th": self.credential,
+                                  "t": self.turn_seconds, "r": self.rated}
+        if self.arrival is not None:
+            out["ag"] = self.arrival
+        if self.holds:
+            out["h"] = {h: [until, seen] for h, (until, seen) in self.holds.items()}
+        if self.game is not None:
+            out.update(game=self.game, seat=self.seat)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeekRecord:
+        """As kept (a seek kept before clocks, ``rated`` or holds: none of them)."""
+        holds = data.get("h") or {}  # an empty Lua table is encoded as [] or {}
+        return cls(data["name"], data["th"], data.get("t"), bool(data.get("r")),
+                   data.get("ag"), {h: (until, seen) for h, (until, seen) in holds.items()},
+                   data.get("game"), data.get("seat"))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """What a match's game is made of (JSON ``{rules, names, ths, turn_seconds, rated}``,
+    written by the step that matched): its rules as JSON, its seekers' names and
+    credentials in seat order, its turn clock (``None``: none) and whether it is rated."""
+
+    rules: Mapping[str, Any]
+    names: tuple[str, ...]
+    credentials: tuple[str, ...]
+    turn_seconds: int | None
+    rated: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {"rules": self.rules, "names": list(self.names),
+                "ths": list(self.credentials), "turn_seconds": self.turn_seconds,
+                "rated": self.rated}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
+        """As kept (a record kept before clocks or ``rated``: none, unrated)."""
+        return cls(data["rules"], tuple(data["names"]), tuple(data["ths"]),
+                   data.get("turn_seconds"), bool(data.get("rated")))
+
+
+@dataclass(frozen=True, slots=True)
 class SeekEntry:
     """A seek as stored (``record``: ``None`` when unknown, removed or dropped), its expiry
     while it waits (Unix seconds; ``None`` once matched) and the pool's arrivals so far."""
 
-    record: dict[str, Any] | None
+    record: SeekRecord | None
     expires: float | None
     arrivals: int
 
@@ -94,15 +160,14 @@ class SeekBoard(ABC):
     """The seekers of every pool, by seek key (a hash of the seek's id)."""
 
     @abstractmethod
-    def add(self, pool: str, key: str, seek: dict[str, Any], expires: float, players: int,
+    def add(self, pool: str, key: str, seek: SeekRecord, expires: float, players: int,
             game_id: str, rules_json: bytes, now: float, hold: Hold | None = None) -> Matching:
-        """Add a seeker (``seek``: its ``name``, ``th`` (the hash of its seat token or its
-        account's credential), ``t`` (its turn clock or ``None``) and ``r`` (rated)),
+        """Add a seeker (``seek``: a new one, its name, credential, clock and ``rated``),
         waiting until ``expires`` (Unix seconds), held by ``hold`` (its own request) if
         given, and match (the module says which group): each matched seek gets ``game``:
-        ``game_id`` and ``seat``, and the match record ``{rules, names, ths, turn_seconds,
-        rated}`` of ``game_id`` is stored; a match, or a group waiting for its holds, wakes
-        the pool's waiters (:meth:`watch`)."""
+        ``game_id`` and ``seat``, and the :class:`MatchRecord` of ``game_id`` is stored; a
+        match, or a group waiting for its holds, wakes the pool's waiters
+        (:meth:`watch`)."""
 
     @abstractmethod
     def hold(self, pool: str, key: str, hold: Hold, game_id: str, now: float) -> Matching | None:
@@ -121,9 +186,8 @@ class SeekBoard(ABC):
         step drops it: the caller checks the expiry."""
 
     @abstractmethod
-    def match_record(self, pool: str, game_id: str) -> dict[str, Any] | None:
-        """What the game ``game_id`` of this pool is made of (``rules``, ``names``, ``ths``
-        in seat order, ``turn_seconds`` and ``rated``); ``None`` once dropped."""
+    def match_record(self, pool: str, game_id: str) -> MatchRecord | None:
+        """What the game ``game_id`` of this pool is made of; ``None`` once dropped."""
 
     @abstractmethod
     def cancel(self, pool: str, key: str) -> int:

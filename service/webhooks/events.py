@@ -8,7 +8,7 @@ must POST exactly what the service would.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 import orjson
 
@@ -21,7 +21,7 @@ __all__ = ["WEBHOOK_TYPES", "payload"]
 WEBHOOK_TYPES = frozenset({"your_turn", "challenge", "game_finished"})
 
 
-def payload(handle: str, note: dict[str, Any], now: float) -> str:
+def payload(handle: str, note: Mapping[str, object], now: float) -> str:
     """The JSON POSTed for ``handle``'s ``note``, in the shape Standard Webhooks suggests:
     the note's ``type``, when it was queued, and the note itself as ``data`` (as the
     account stream carries it, without its stream number ``seq``, with the account's

@@ -220,7 +220,7 @@ def _retry_ratings(config: Any, game_ids: list[str]) -> int:
 
     stores = redis_stores(config)
     for game_id, aside in sorted(stores.ratings.aside().items()):
-        print(f"{game_id}: {aside['why']}", file=sys.stderr)
+        print(f"{game_id}: {aside.why}", file=sys.stderr)
     queued = retry_set_aside(stores, game_ids)
     print(f"queued again: {len(queued)} {' '.join(queued)}".rstrip())
     stores.close()

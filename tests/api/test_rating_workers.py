@@ -67,7 +67,7 @@ def replay(stores: Stores, finished: list[str]) -> dict[str, tuple[Rating, int, 
     """Every game's result applied in finish order, one after another, in this process."""
     now: dict[str, tuple[Rating, int, float]] = {}
     for game_id in finished:
-        record = game_record(stores, game_id)[0]
+        record = game_record(stores, game_id).body
         at = datetime.fromisoformat(record["finished_at"].replace("Z", "+00:00")).timestamp()
         handles = [p["account"] for p in record["players"]]
         before = []
@@ -103,17 +103,17 @@ def test_two_rating_workers_one_killed_twice_apply_two_hundred_games_exactly_onc
     for handle in HANDLES:
         stored = stores.ratings.ratings(handle).get("classic")
         rating, games, _ = expected[handle]
-        assert stored is not None and stored["games"] == games, handle
-        assert stored["rating"] == pytest.approx(rating.rating, abs=1e-9), handle
-        assert stored["deviation"] == pytest.approx(rating.deviation, abs=1e-9), handle
+        assert stored is not None and stored.games == games, handle
+        assert stored.value.rating == pytest.approx(rating.rating, abs=1e-9), handle
+        assert stored.value.deviation == pytest.approx(rating.deviation, abs=1e-9), handle
         points = stores.ratings.history(handle, "classic", 0, 1000)
-        assert len(points) == games and len({p["game_id"] for p in points}) == games
+        assert len(points) == games and len({p.game_id for p in points}) == games
         # in the order the games finished
-        assert [p["game_id"] for p in points] == [g for g in finished if g in
-                                                  {p["game_id"] for p in points}]
+        assert [p.game_id for p in points] == [g for g in finished if g in
+                                               {p.game_id for p in points}]
     # the move workers' safety visits, 5 s after each end, queue nothing again
     time.sleep(6)
     assert stores.ratings.head() is None
-    assert sum(stores.ratings.ratings(h)["classic"]["games"] for h in HANDLES) == sum(
+    assert sum(stores.ratings.ratings(h)["classic"].games for h in HANDLES) == sum(
         expected[h][1] for h in HANDLES)
     assert "rating worker" not in workers.logs()  # no failure logged

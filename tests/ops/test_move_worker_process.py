@@ -75,7 +75,7 @@ def test_two_move_workers_finish_clocked_and_bot_games_nobody_plays_each_move_ma
         wait_until(lambda: all(stores.games.load(g).state.finished for g in games), 60,
                    "every game finished by the move workers")
         # every move of every game was a worker's, and their /metrics count each once
-        actions = sum(len(game_record(stores, g)[0]["actions"]) for g in games)
+        actions = sum(len(game_record(stores, g).body["actions"]) for g in games)
         wait_until(lambda: sum(metric(p, "ttt_worker_moves_total") for p in ports) == actions,
                    10, f"the workers' metrics counting {actions} moves")
         assert all(metric(p, "ttt_worker_moves_total") > 0 for p in ports)  # both worked
@@ -90,7 +90,7 @@ def test_two_move_workers_finish_clocked_and_bot_games_nobody_plays_each_move_ma
     assert [proc.returncode for proc in movers] == [0, 0], errors
     assert not any("ERROR" in e or "Traceback" in e for e in errors), errors
     for game_id in games:
-        record, _ = game_record(stores, game_id)
+        record = game_record(stores, game_id).body
         assert verify(record) == [], game_id
     assert redis_client(url).zcard("ttt:{moves}:due") == 0  # finished games leave the schedule
 

@@ -48,7 +48,7 @@ def test_every_finished_game_of_an_account_comes_out_once_oldest_first_or_newest
     newest = list(export_records(stores, "ANN", ExportQuery(newest_first=True), batch=3))
     assert newest == oldest[::-1]
     for record in oldest:
-        assert record == play.game_record(stores, record["game_id"])[0]
+        assert record == play.game_record(stores, record["game_id"]).body
         assert verify(record) == []
 
 

@@ -22,7 +22,7 @@ from service.play.admission import (
 from service.play.credentials import account_credential
 from service.play.errors import ChallengeRefusedError, RatedPairLimitedError, TournamentClosedError
 from service.play.games import deal
-from service.storage import Account, Stores
+from service.storage import Account, Stores, Tournament
 
 from .conftest import drain
 
@@ -35,7 +35,7 @@ def _account(stores: Stores, handle: str, **settings: object) -> Account:
 
 
 def _tournament(stores: Stores, creator: Account, entrants: list[str], **body: object
-                ) -> dict[str, object]:
+                ) -> Tournament:
     return play.create_tournament(stores, creator, {
         "name": "t", "system": "swiss", "seats": 2, "rounds": 3, "rules": {"preset": "classic"},
         "turn_seconds": 600, "rated": False, "entrants": entrants, "starts_at": None, **body})
@@ -96,16 +96,16 @@ def test_an_account_that_refuses_invitations_is_never_seated(stores: Stores) -> 
 def test_invited_accounts_play_only_once_they_accept(stores: Stores) -> None:
     ann, bob, cid = (_account(stores, h) for h in ("ann", "bob", "cid"))
     t = _tournament(stores, ann, ["ann", "bob", "cid"])
-    assert t["entrants"] == ["ann"] and t["invited"] == ["bob", "cid"]
+    assert t.entrants == ("ann",) and t.invited == ("bob", "cid")
     assert [n.body["type"] for n in stores.accounts.notes(cid.handle, 0, 10)] == \
         ["tournament_invited"]
-    tid = str(t["tournament_id"])
+    tid = t.tournament_id
     play.join_tournament(stores, bob, tid)  # bob accepts; cid never answers
     play.start_tournament(stores, ann, tid)
     drain(stores)
     started = play.read_tournament(stores, tid)
-    assert started["entrants"] == ["ann", "bob"] and started["invited"] == []
-    seated = {h for r in started["rounds"] for table in r["tables"] for h in table["players"]}
+    assert started.entrants == ("ann", "bob") and started.invited == ()
+    seated = {h for r in started.rounds for table in r.tables for h in table.players}
     assert seated == {"ann", "bob"}
     with pytest.raises(TournamentClosedError):
         play.join_tournament(stores, cid, tid)
@@ -117,16 +117,16 @@ def test_a_rated_tournament_between_two_accounts_rates_at_most_the_pair_limit_a_
     rounds, one resigning every game. Its games go on, but only the first ten are rated."""
     a1, a2 = _account(stores, "farm1"), _account(stores, "farm2")
     t = _tournament(stores, a1, ["farm1", "farm2"], rounds=30, rated=True)
-    tid = str(t["tournament_id"])
+    tid = t.tournament_id
     play.join_tournament(stores, a2, tid)
     play.start_tournament(stores, a1, tid)
     games: list[str] = []
     for _ in range(40):
         drain(stores)  # the worker's visit: the next round's game
         current = play.read_tournament(stores, tid)
-        if current["status"] == "finished":
+        if current.status == "finished":
             break
-        game_id = current["rounds"][-1]["tables"][0]["game_id"]
+        game_id = current.rounds[-1].tables[0].game_id
         if game_id not in games:
             games.append(game_id)
             play.act(stores, game_id, account_credential("farm2"), {"type": "resign"})
@@ -143,12 +143,12 @@ def test_an_entrant_who_closed_its_account_does_not_stop_the_tournament(
     the round is made, its own too."""
     ann, bob, cid, dee = (_account(stores, h) for h in ("ann", "bob", "cid", "dee"))
     t = _tournament(stores, ann, ["ann", "bob", "cid", "dee"], rounds=1)
-    tid = str(t["tournament_id"])
+    tid = t.tournament_id
     for entrant in (bob, cid, dee):
         play.join_tournament(stores, entrant, tid)
     play.close_account(stores, bob)
     play.start_tournament(stores, ann, tid)
     drain(stores)
-    tables = play.read_tournament(stores, tid)["rounds"][0]["tables"]
+    tables = play.read_tournament(stores, tid).rounds[0].tables
     assert len(tables) == 2
-    assert all(stores.games.load(x["game_id"]).state.accounts for x in tables)
+    assert all(stores.games.load(x.game_id).state.accounts for x in tables)

@@ -46,13 +46,13 @@ def test_a_challenge_accepted_by_everyone_starts_one_game_with_the_challenger_fi
         stores: Stores) -> None:
     ann, bob, cid = account(stores, "ann"), account(stores, "bob"), account(stores, "cid")
     made = open_challenge(stores, ann, ["cid", "bob"], None, 60, False, 600)
-    assert made["status"] == "pending" and made["game_id"] is None
+    assert made.status == "pending" and made.game_id is None
     assert heard(stores, "bob") == heard(stores, "cid") == ["challenge"]
-    half = accept_challenge(stores, bob, made["challenge_id"])
-    assert half["status"] == "pending" and half["accepted"] == ["bob"]
-    done = accept_challenge(stores, cid, made["challenge_id"])
-    assert done["status"] == "accepted" and done["accepted"] == ["cid", "bob"]
-    game = stores.games.load(done["game_id"]).state
+    half = accept_challenge(stores, bob, made.challenge_id)
+    assert half.status == "pending" and half.accepted == ("bob",)
+    done = accept_challenge(stores, cid, made.challenge_id)
+    assert done.status == "accepted" and done.accepted == ("cid", "bob")
+    game = stores.games.load(done.game_id).state
     assert game.names == ("ann", "cid", "bob")
     assert game.accounts == ("ann", "cid", "bob") and game.turn_seconds == 60
     for handle in ("ann", "bob", "cid"):
@@ -63,8 +63,8 @@ def test_a_challenge_accepted_by_everyone_starts_one_game_with_the_challenger_fi
 def test_a_challenge_to_reference_bots_only_starts_its_game_at_once(stores: Stores) -> None:
     ann = account(stores, "ann")
     made = open_challenge(stores, ann, ["strong", "Greedy"], None, 60, False, 600)
-    assert made["status"] == "accepted" and made["accepted"] == ["strong", "greedy"]
-    state = stores.games.load(made["game_id"]).state
+    assert made.status == "accepted" and made.accepted == ("strong", "greedy")
+    state = stores.games.load(made.game_id).state
     assert state.bots == (None, "strong", "greedy")
 
 
@@ -73,41 +73,41 @@ def test_accepting_twice_is_accepting_once_and_racing_acceptances_start_one_game
     ann = account(stores, "ann")
     others = [account(stores, f"p{i}") for i in range(3)]
     made = open_challenge(stores, ann, [a.handle for a in others], None, 60, False, 600)
-    accept_challenge(stores, others[0], made["challenge_id"])
-    assert accept_challenge(stores, others[0], made["challenge_id"])["accepted"] == ["p0"]
+    accept_challenge(stores, others[0], made.challenge_id)
+    assert accept_challenge(stores, others[0], made.challenge_id).accepted == ("p0",)
     results = []
     threads = [threading.Thread(target=lambda a=a: results.append(
-        accept_challenge(stores, a, made["challenge_id"]))) for a in others[1:]]
+        accept_challenge(stores, a, made.challenge_id))) for a in others[1:]]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert {r["game_id"] for r in results if r["status"] == "accepted"} != set()
-    final = read_challenge(stores, ann, made["challenge_id"])
-    assert final["status"] == "accepted"
-    assert [g for g, _ in stores.accounts.games("ann", "active", None, 10)] == [final["game_id"]]
+    assert {r.game_id for r in results if r.status == "accepted"} != set()
+    final = read_challenge(stores, ann, made.challenge_id)
+    assert final.status == "accepted"
+    assert [g for g, _ in stores.accounts.games("ann", "active", None, 10)] == [final.game_id]
 
 
 def test_a_decline_ends_the_challenge_and_the_others_hear_it(stores: Stores) -> None:
     ann, bob, cid = account(stores, "ann"), account(stores, "bob"), account(stores, "cid")
     made = open_challenge(stores, ann, ["bob", "cid"], None, 60, False, 600)
-    out = decline_challenge(stores, bob, made["challenge_id"])
-    assert out["status"] == "declined" and out["declined_by"] == "bob"
+    out = decline_challenge(stores, bob, made.challenge_id)
+    assert out.status == "declined" and out.declined_by == "bob"
     assert heard(stores, "ann") == ["challenge_declined"]
     assert heard(stores, "cid") == ["challenge", "challenge_declined"]
     assert heard(stores, "bob") == ["challenge"]
     with pytest.raises(ChallengeClosedError):
-        accept_challenge(stores, cid, made["challenge_id"])
+        accept_challenge(stores, cid, made.challenge_id)
 
 
 def test_a_cancel_is_the_challengers_and_the_challenged_hear_it(stores: Stores) -> None:
     ann, bob = account(stores, "ann"), account(stores, "bob")
     made = open_challenge(stores, ann, ["bob"], None, 60, False, 600)
     with pytest.raises(UnknownChallengeError):
-        cancel_challenge(stores, bob, made["challenge_id"])
+        cancel_challenge(stores, bob, made.challenge_id)
     with pytest.raises(UnknownChallengeError):
-        accept_challenge(stores, ann, made["challenge_id"])
-    assert cancel_challenge(stores, ann, made["challenge_id"])["status"] == "canceled"
+        accept_challenge(stores, ann, made.challenge_id)
+    assert cancel_challenge(stores, ann, made.challenge_id).status == "canceled"
     notes = stores.accounts.notes("bob", 0, 10)
     assert [n.body["type"] for n in notes] == ["challenge", "challenge_canceled"]
     assert notes[1].body["reason"] == "canceled"
@@ -119,9 +119,9 @@ def test_an_unanswered_challenge_expires_by_a_move_worker_and_both_sides_hear_it
     now = time.time()
     made = open_challenge(stores, ann, ["bob"], None, 60, False, 30, now=now)
     drain(stores, clock=lambda: now + 10)
-    assert read_challenge(stores, bob, made["challenge_id"])["status"] == "pending"
+    assert read_challenge(stores, bob, made.challenge_id).status == "pending"
     drain(stores, clock=lambda: now + 31)
-    assert read_challenge(stores, bob, made["challenge_id"])["status"] == "expired"
+    assert read_challenge(stores, bob, made.challenge_id).status == "expired"
     for handle in ("ann", "bob"):
         last = stores.accounts.notes(handle, 0, 10)[-1].body
         assert last["type"] == "challenge_canceled" and last["reason"] == "expired"
@@ -133,10 +133,10 @@ def test_a_game_whose_accepting_request_died_is_started_by_a_move_worker(
     ann, bob = account(stores, "ann"), account(stores, "bob")
     made = open_challenge(stores, ann, ["bob"], None, 60, False, 600)
     monkeypatch.setattr(challenges, "_start", lambda *a, **k: None)  # the request dies
-    done = accept_challenge(stores, bob, made["challenge_id"])
+    done = accept_challenge(stores, bob, made.challenge_id)
     monkeypatch.undo()
     drain(stores, clock=lambda: time.time() + challenges.START_GRACE_SECONDS + 1)
-    assert stores.games.load(done["game_id"]).state.accounts == ("ann", "bob")
+    assert stores.games.load(done.game_id).state.accounts == ("ann", "bob")
 
 
 def test_who_may_be_challenged(stores: Stores) -> None:
@@ -149,7 +149,7 @@ def test_who_may_be_challenged(stores: Stores) -> None:
     update_settings(stores, bob, challenges_from="bots")
     with pytest.raises(ChallengeRefusedError):
         open_challenge(stores, ann, ["bob"], None, 60, False, 600)
-    assert open_challenge(stores, robo, ["bob"], None, 60, False, 600)["status"] == "pending"
+    assert open_challenge(stores, robo, ["bob"], None, 60, False, 600).status == "pending"
     update_settings(stores, bob, challenges_from="nobody")
     with pytest.raises(ChallengeRefusedError):
         open_challenge(stores, robo, ["bob"], None, 60, False, 600)
@@ -161,7 +161,7 @@ def test_a_challenge_is_none_of_an_outsiders_business(stores: Stores) -> None:
     made = open_challenge(stores, ann, ["bob"], None, 60, False, 600)
     for answer in (read_challenge, accept_challenge, decline_challenge, cancel_challenge):
         with pytest.raises(UnknownChallengeError):
-            answer(stores, eve, made["challenge_id"])
+            answer(stores, eve, made.challenge_id)
 
 
 def test_an_account_holds_a_bounded_number_of_pending_challenges(stores: Stores) -> None:
@@ -172,8 +172,8 @@ def test_an_account_holds_a_bounded_number_of_pending_challenges(stores: Stores)
     with pytest.raises(TooManyChallengesError):
         open_challenge(stores, ann, ["bob"], None, 60, False, 600)
     first = my_challenges(stores, ann)[0]
-    cancel_challenge(stores, ann, first["challenge_id"])
-    assert open_challenge(stores, ann, ["bob"], None, 60, False, 600)["status"] == "pending"
+    cancel_challenge(stores, ann, first.challenge_id)
+    assert open_challenge(stores, ann, ["bob"], None, 60, False, 600).status == "pending"
 
 
 def test_an_acceptance_the_bot_cap_refuses_leaves_the_challenge_pending_and_no_game(
@@ -183,11 +183,11 @@ def test_an_acceptance_the_bot_cap_refuses_leaves_the_challenge_pending_and_no_g
     ann, bob = account(stores, "ann"), account(stores, "bob")
     made = open_challenge(stores, ann, ["bob", "expert"], None, 60, False, 600)
     with pytest.raises(TooManyBotGamesError):
-        accept_challenge(stores, bob, made["challenge_id"], LoadLimit("bob", cap=1.0))
-    back = read_challenge(stores, bob, made["challenge_id"])
-    assert back["status"] == "pending" and back["game_id"] is None
-    assert back["accepted"] == ["expert"]
+        accept_challenge(stores, bob, made.challenge_id, LoadLimit("bob", cap=1.0))
+    back = read_challenge(stores, bob, made.challenge_id)
+    assert back.status == "pending" and back.game_id is None
+    assert back.accepted == ("expert",)
     drain(stores, clock=lambda: time.time() + 10)  # the worker's visit starts nothing
-    assert read_challenge(stores, bob, made["challenge_id"])["status"] == "pending"
-    done = accept_challenge(stores, bob, made["challenge_id"], LoadLimit("bob", cap=160.0))
-    assert stores.games.load(done["game_id"]).state.accounts == ("ann", "bob", None)
+    assert read_challenge(stores, bob, made.challenge_id).status == "pending"
+    done = accept_challenge(stores, bob, made.challenge_id, LoadLimit("bob", cap=160.0))
+    assert stores.games.load(done.game_id).state.accounts == ("ann", "bob", None)

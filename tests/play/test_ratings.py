@@ -15,6 +15,7 @@ import pytest
 
 import service.play.ratings as ratings_module
 from service.bots import GreedyBot
+from service.core.instants import instant
 from service.engine import view
 from service.engine.seats import played_by_service
 from service.play import act, create_account, create_game, game_record
@@ -22,14 +23,15 @@ from service.play.credentials import account_credential
 from service.play.errors import UnknownPresetError
 from service.play.ratings import (
     BOARD_ACTIVE_DAYS,
+    BoardEntry,
     board,
     history,
     rate_next,
     ratings_of,
     retry_set_aside,
 )
-from service.ratings import System
-from service.storage import Stores
+from service.ratings import Rating, System
+from service.storage import HistoryPoint, StoredRating, Stores
 from tests.play.conftest import drain
 from tests.play.finished_games import agreed
 
@@ -58,7 +60,7 @@ def play_out(stores: Stores, game_id: str, handles: list[str],
             continue
         action = first.pop(seat, None) or GreedyBot().choose(view(state, seat))
         act(stores, game_id, account_credential(handles[seat]), action)
-    return game_record(stores, game_id)[0]
+    return game_record(stores, game_id).body
 
 
 def ended(record: dict[str, Any]) -> float:
@@ -68,9 +70,9 @@ def ended(record: dict[str, Any]) -> float:
 def settle(stores: Stores, handle: str, rating: float, deviation: float, at: float,
            games: int = 10) -> None:
     """Give ``handle`` a classic rating as of ``at`` (as an earlier game would have)."""
-    stored = {"rating": rating, "deviation": deviation, "volatility": 0.06, "games": games,
-              "at": at}
-    stores.ratings.apply(handle, "classic", f"before-{handle}", stored, {})
+    stored = StoredRating(Rating(rating, deviation, 0.06), games, at)
+    point = HistoryPoint(f"before-{handle}", instant(at), rating, deviation, 1, 2, ())
+    stores.ratings.apply(handle, "classic", f"before-{handle}", stored, point)
 
 
 def test_glickmans_worked_example_through_a_rated_game_and_the_rating_worker(
@@ -88,12 +90,12 @@ def test_glickmans_worked_example_through_a_rated_game_and_the_rating_worker(
     assert stores.ratings.head() == game_id  # queued by the finishing move
     assert rate_next(stores, time.time(), System(tau=0.5)) == game_id
     player = stores.ratings.ratings(at_place[3])["classic"]
-    assert player["rating"] == pytest.approx(1464.06, abs=0.01)
-    assert player["deviation"] == pytest.approx(151.52, abs=0.01)
-    assert player["volatility"] == pytest.approx(0.05999, abs=0.00001)
-    assert player["games"] == 11
+    assert player.value.rating == pytest.approx(1464.06, abs=0.01)
+    assert player.value.deviation == pytest.approx(151.52, abs=0.01)
+    assert player.value.volatility == pytest.approx(0.05999, abs=0.00001)
+    assert player.games == 11
     point = history(stores, at_place[3], "classic", 0, 10)[-1]
-    assert point["game_id"] == game_id and point["place"] == 3 and point["players"] == 4
+    assert point.game_id == game_id and point.place == 3 and point.players == 4
 
 
 def test_a_resigned_seat_places_last_whatever_its_total(stores: Stores) -> None:
@@ -103,9 +105,9 @@ def test_a_resigned_seat_places_last_whatever_its_total(stores: Stores) -> None:
     assert record["players"][0]["kind"] == "resigned"
     assert record["places"][0] == 3 and 3 not in record["places"][1:]
     rate_next(stores, time.time())
-    ann = stores.ratings.ratings("ann")["classic"]
-    assert ann["rating"] < 1500 and all(
-        stores.ratings.ratings(h)["classic"]["rating"] > ann["rating"] for h in ("bob", "cid"))
+    ann = stores.ratings.ratings("ann")["classic"].value
+    assert ann.rating < 1500 and all(
+        stores.ratings.ratings(h)["classic"].value.rating > ann.rating for h in ("bob", "cid"))
 
 
 def test_an_unrated_game_is_never_queued(stores: Stores) -> None:
@@ -125,7 +127,7 @@ def test_a_game_queued_again_or_stepped_twice_is_applied_once(stores: Stores) ->
     assert not stores.ratings.enqueue(game_id, time.time())  # applied: not queued again
     assert rate_next(stores, time.time()) is None
     for handle in handles:
-        assert stores.ratings.ratings(handle)["classic"]["games"] == 1
+        assert stores.ratings.ratings(handle)["classic"].games == 1
         assert len(history(stores, handle, "classic", 0, 10)) == 1
 
 
@@ -138,11 +140,13 @@ def test_a_worker_stopped_after_one_account_leaves_the_same_numbers_to_the_next(
     # the first worker computed, applied bob's, and died
     from service.play.ratings import _compute
     result = stores.ratings.compute_once(game_id, _compute(stores, game_id, System()))
-    seat = result["seats"][1]
-    stores.ratings.apply(seat["handle"], "classic", game_id,
-                         {**seat["after"], "games": 1, "at": result["at"]}, {"game_id": game_id})
+    seat = result.seats[1]
+    stores.ratings.apply(seat.handle, "classic", game_id,
+                         StoredRating(seat.after, 1, result.at),
+                         HistoryPoint(game_id, instant(result.at), seat.after.rating,
+                                      seat.after.deviation, seat.place, 3, ()))
     rate_next(stores, time.time())  # the next worker
-    assert {h: stores.ratings.ratings(h)["classic"]["rating"] for h in handles} == twin
+    assert {h: stores.ratings.ratings(h)["classic"].value.rating for h in handles} == twin
     assert stores.ratings.head() is None
 
 
@@ -151,7 +155,7 @@ def _copy_of_queue_state(stores: Stores, game_id: str) -> dict[str, float]:
     from service.play.ratings import _compute
     result = _compute(stores, game_id, System())
     assert result is not None
-    return {s["handle"]: s["after"]["rating"] for s in result["seats"]}
+    return {s.handle: s.after.rating for s in result.seats}
 
 
 def test_a_profile_shows_every_preset_provisional_until_rated_games_settle_it(
@@ -160,15 +164,15 @@ def test_a_profile_shows_every_preset_provisional_until_rated_games_settle_it(
     now = time.time()
     fresh = ratings_of(stores, "ann", False, now)
     assert set(fresh) == {"classic", "bga", "family"}
-    assert fresh["classic"] == {"rating": 1500.0, "deviation": 350.0, "games": 0,
-                                "provisional": True}
+    assert fresh["classic"].to_json() == {"rating": 1500.0, "deviation": 350.0, "games": 0,
+                                          "provisional": True}
     settle(stores, "ann", 1620.0, 60.0, at=now, games=40)
-    assert ratings_of(stores, "ann", False, now)["classic"] == {
+    assert ratings_of(stores, "ann", False, now)["classic"].to_json() == {
         "rating": 1620.0, "deviation": 60.0, "games": 40, "provisional": False}
     # a year away: the deviation as shown has grown (nothing stored changed)
     later = ratings_of(stores, "ann", False, now + 365 * DAY)["classic"]
-    assert later["rating"] == 1620.0 and 100 < later["deviation"] < 350
-    assert stores.ratings.ratings("ann")["classic"]["deviation"] == 60.0
+    assert later.rating == 1620.0 and 100 < later.deviation < 350
+    assert stores.ratings.ratings("ann")["classic"].value.deviation == 60.0
 
 
 def test_a_reference_bots_rating_is_its_anchor_and_a_rated_game_never_moves_it(
@@ -181,8 +185,8 @@ def test_a_reference_bots_rating_is_its_anchor_and_a_rated_game_never_moves_it(
     before = ratings_of(stores, "greedy", True, time.time())["classic"]
     rate_next(stores, time.time())
     assert ratings_of(stores, "greedy", True, time.time())["classic"] == before
-    assert before["rating"] == 1500.0 and before["provisional"] is False
-    assert stores.ratings.ratings("ann")["classic"]["rating"] < 1500
+    assert before.rating == 1500.0 and before.provisional is False
+    assert stores.ratings.ratings("ann")["classic"].value.rating < 1500
 
 
 def test_a_leaderboard_lists_established_recent_ratings_highest_first(stores: Stores) -> None:
@@ -195,17 +199,17 @@ def test_a_leaderboard_lists_established_recent_ratings_highest_first(stores: St
         settle(stores, handle, rating, deviation, at=at)
         stores.ratings.rank("classic", False, handle, rating if deviation <= 75 else None)
     entries = board(stores, "classic", False, 0, 10, now)
-    assert [(e["rank"], e["handle"]) for e in entries] == [(1, "bob"), (2, "ann"), (3, "eve")]
+    assert [(e.rank, e.handle) for e in entries] == [(1, "bob"), (2, "ann"), (3, "eve")]
     assert days_ago_excluded(entries, "dee") and BOARD_ACTIVE_DAYS < 40
-    assert [e["handle"] for e in board(stores, "classic", False, 1, 1, now)] == ["ann"]
+    assert [e.handle for e in board(stores, "classic", False, 1, 1, now)] == ["ann"]
     bots = board(stores, "classic", True, 0, 10, now)
-    assert [e["handle"] for e in bots] == ["expert", "strong", "simple", "greedy", "random"]  # the anchors
+    assert [e.handle for e in bots] == ["expert", "strong", "simple", "greedy", "random"]  # the anchors
     with pytest.raises(UnknownPresetError):
         board(stores, "poker", False, 0, 10, now)
 
 
-def days_ago_excluded(entries: list[dict[str, Any]], handle: str) -> bool:
-    return handle not in {e["handle"] for e in entries}
+def days_ago_excluded(entries: list[BoardEntry], handle: str) -> bool:
+    return handle not in {e.handle for e in entries}
 
 
 def test_two_accounts_play_each_other_rated_at_most_the_pair_limit_a_day(
@@ -249,11 +253,11 @@ def test_a_game_that_cannot_be_rated_is_set_aside_and_the_next_is_rated(
     monkeypatch.setattr(ratings_module, "_compute", failing)
     assert rate_next(stores, time.time()) == bad
     assert list(stores.ratings.aside()) == [bad]
-    assert "KeyError" in stores.ratings.aside()[bad]["why"]
+    assert "KeyError" in stores.ratings.aside()[bad].why
     assert rate_next(stores, time.time()) == good
-    assert ratings_of(stores, "cid", False, time.time())["classic"]["games"] == 1
+    assert ratings_of(stores, "cid", False, time.time())["classic"].games == 1
     assert rate_next(stores, time.time()) is None  # the queue is empty, not stuck
     monkeypatch.setattr(ratings_module, "_compute", real)
     assert retry_set_aside(stores) == [bad] and stores.ratings.aside() == {}
     assert rate_next(stores, time.time()) == bad
-    assert ratings_of(stores, "ann", False, time.time())["classic"]["games"] == 1
+    assert ratings_of(stores, "ann", False, time.time())["classic"].games == 1

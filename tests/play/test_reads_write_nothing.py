@@ -116,7 +116,7 @@ def test_reading_a_record_or_a_past_view_writes_nothing_kept_or_not(stores: Stor
     stores.games.shared.records.pop(lost)  # type: ignore[attr-defined]  # as if it expired
     playing, _ = play.create_game(stores, SHORT, ["ann", "bob"], None)
     writes = counting_writes(stores)
-    record, _ = play.game_record(stores, kept)
+    record = play.game_record(stores, kept).body
     assert play.view_at(stores, kept, None, record["versions"])[1] is None
     with pytest.raises(UnknownGameError):
         play.game_record(stores, lost)

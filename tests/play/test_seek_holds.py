@@ -78,7 +78,7 @@ def until(check: Any, seconds: float = 5.0) -> None:
 def holders(stores: Stores, seek: Any) -> dict[str, list[int]]:
     record = stores.seeks.get(*_parse(seek.seek_id)).record
     assert record is not None
-    return dict(record.get("h", {}))
+    return {holder: list(hold) for holder, hold in record.holds.items()}
 
 
 def test_a_long_poll_whose_connection_closes_ends_its_seek(stores: Stores) -> None:

@@ -1,133 +1,147 @@
-"""The challenge store's promises (``service/storage/challenges.py``), on a real Redis and in
-memory, for challenges and for tournaments (kept the same way: a
-:class:`~service.storage.TournamentStore` is a :class:`~service.storage.ChallengeStore`):
-a document is kept as JSON; a change is a check-and-set whose step sees the document as
-stored, is run again when another change lands while it runs (so no change is lost) and
-leaves the document as it was when it returns ``None`` or raises; each account's index
-lists its documents soonest to expire first, in any case of its handle, to the
-millisecond, and drops the expired ones as it is read."""
+"""The challenge and tournament stores' promises (``service/storage/challenges.py``,
+``service/storage/tournaments.py``: two interfaces kept the same way), on a real Redis
+and in memory: a document is kept as JSON and read back equal; a change is a
+check-and-set whose step sees the document as stored and returns a new one, is run again
+when another change lands while it runs (so no change is lost) and leaves the document
+as it was when it returns ``None`` or raises; each account's index lists its documents
+soonest to expire first, in any case of its handle, to the millisecond, and drops the
+expired ones as it is read."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from service.storage import ChallengeStore, Stores
+from service.storage import Challenge, Stores, Tournament
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of document and its store: ``make`` a document of an id, and a field
+    that is a log of names (``log`` reads it, ``logged`` returns the document with one
+    name more), for the tests to change."""
+
+    store: Any  # a ChallengeStore or a TournamentStore: the same methods
+    make: Callable[[str], Any]
+    log: Callable[[Any], tuple[str, ...]]
+    logged: Callable[[Any, str], Any]
+
+
+def challenge(challenge_id: str) -> Challenge:
+    return Challenge(challenge_id, "pending", "ann", ("bob", "cy"), (), None,
+                     {"preset": "classic"}, 60, False, 100.5, 700.5)
+
+
+def tournament(tournament_id: str) -> Tournament:
+    return Tournament(tournament_id, "t", "ann", "swiss", 2, 3, "open", True,
+                      {"preset": "classic"}, 600, False, (), ("bob",), 100.5, None)
 
 
 @pytest.fixture(params=["challenges", "tournaments"])
-def documents(request: pytest.FixtureRequest, stores: Stores) -> ChallengeStore:
-    """The challenges, and the tournaments kept as challenges are."""
-    store: ChallengeStore = getattr(stores, request.param)
-    return store
+def kind(request: pytest.FixtureRequest, stores: Stores) -> Kind:
+    if request.param == "challenges":
+        return Kind(stores.challenges, challenge, lambda c: c.accepted,
+                    lambda c, name: dataclasses.replace(c, accepted=(*c.accepted, name)))
+    return Kind(stores.tournaments, tournament, lambda t: t.entrants,
+                lambda t, name: dataclasses.replace(t, entrants=(*t.entrants, name)))
 
 
-def doc(documents: ChallengeStore, doc_id: str, **fields: Any) -> dict[str, Any]:
-    """A document of ``documents``' kind: its id under the store's id field."""
-    id_field = "tournament_id" if hasattr(documents, "relist") else "challenge_id"
-    return {id_field: doc_id, **fields}
+@pytest.fixture
+def documents(kind: Kind) -> Any:
+    return kind.store
 
 
-def test_a_document_is_kept_as_json_and_a_loaded_copy_is_the_readers_own(
-        documents: ChallengeStore) -> None:
-    documents.create(doc(documents, "c1", to=("bob", "cy"), status="pending", n=1.5), 60)
-    loaded = documents.load("c1")
-    assert loaded == doc(documents, "c1", to=["bob", "cy"], status="pending", n=1.5)
-    assert loaded is not None
-    loaded["status"] = "changed by the reader"
-    assert documents.load("c1") == doc(documents, "c1", to=["bob", "cy"], status="pending",
-                                       n=1.5)
-    assert documents.load("nope") is None
+def test_a_document_is_kept_and_read_back_equal(kind: Kind) -> None:
+    kind.store.create(kind.make("c1"), 60)
+    assert kind.store.load("c1") == kind.make("c1")
+    assert kind.store.load("nope") is None
 
 
-def test_a_change_writes_what_its_step_returns_and_answers_it(
-        documents: ChallengeStore) -> None:
-    documents.create(doc(documents, "c1", status="pending"), 60)
-    seen: list[dict[str, Any]] = []
+def test_a_change_writes_the_new_document_its_step_returns_and_answers_it(kind: Kind) -> None:
+    kind.store.create(kind.make("c1"), 60)
+    seen: list[Any] = []
 
-    def accept(current: dict[str, Any]) -> dict[str, Any]:
-        seen.append(dict(current))
-        return {**current, "status": "accepted", "by": ("bob",)}
+    def accept(current: Any) -> Any:
+        seen.append(current)
+        return kind.logged(current, "bob")
 
-    changed = documents.change("c1", accept)
-    assert seen == [doc(documents, "c1", status="pending")]  # once, as stored
-    assert changed == documents.load("c1") == doc(documents, "c1", status="accepted",
-                                                   by=["bob"])
+    changed = kind.store.change("c1", accept)
+    assert seen == [kind.make("c1")]  # once, as stored
+    assert changed == kind.store.load("c1") == kind.logged(kind.make("c1"), "bob")
 
 
-def test_a_step_that_returns_none_leaves_the_document_as_stored_whatever_it_did_to_it(
-        documents: ChallengeStore) -> None:
-    documents.create(doc(documents, "c1", status="pending"), 60)
-
-    def meddle(current: dict[str, Any]) -> None:
-        current["status"] = "expired"  # on its copy only: it returns None
-        return None
-
-    assert documents.change("c1", meddle) == doc(documents, "c1", status="pending")
-    assert documents.load("c1") == doc(documents, "c1", status="pending")
+def test_a_step_that_returns_none_leaves_the_document_as_stored(kind: Kind) -> None:
+    kind.store.create(kind.make("c1"), 60)
+    assert kind.store.change("c1", lambda current: None) == kind.make("c1")
+    assert kind.store.load("c1") == kind.make("c1")
 
 
 def test_a_step_that_raises_leaves_the_document_and_the_error_goes_to_the_caller(
-        documents: ChallengeStore) -> None:
-    documents.create(doc(documents, "c1", status="pending"), 60)
+        kind: Kind) -> None:
+    kind.store.create(kind.make("c1"), 60)
 
-    def refuse(current: dict[str, Any]) -> dict[str, Any]:
-        current["status"] = "expired"
+    def refuse(current: Any) -> Any:
         raise LookupError("closed")
 
     with pytest.raises(LookupError):
-        documents.change("c1", refuse)
-    assert documents.load("c1") == doc(documents, "c1", status="pending")
+        kind.store.change("c1", refuse)
+    assert kind.store.load("c1") == kind.make("c1")
 
 
-def test_a_change_of_an_unknown_document_runs_no_step(documents: ChallengeStore) -> None:
+def test_a_change_of_an_unknown_document_runs_no_step(kind: Kind) -> None:
     ran: list[object] = []
-    assert documents.change("nope", lambda c: ran.append(c) or c) is None
+    assert kind.store.change("nope", lambda c: ran.append(c) or c) is None
     assert ran == []
 
 
 def test_a_change_landing_while_a_step_runs_is_kept_and_the_step_runs_again_on_it(
-        documents: ChallengeStore) -> None:
+        kind: Kind) -> None:
     """The step runs outside any lock: another change may land meanwhile (and must not
     wait for the step), and then the step is run again on what that change wrote."""
-    documents.create(doc(documents, "c1", log=[]), 60)
-    seen: list[list[str]] = []
+    kind.store.create(kind.make("c1"), 60)
+    seen: list[tuple[str, ...]] = []
 
     def other() -> None:
-        documents.change("c1", lambda c: {**c, "log": [*c["log"], "other"]})
+        kind.store.change("c1", lambda c: kind.logged(c, "other"))
 
-    def mine(current: dict[str, Any]) -> dict[str, Any]:
-        seen.append(list(current["log"]))
+    def mine(current: Any) -> Any:
+        seen.append(kind.log(current))
         if len(seen) == 1:
             racer = threading.Thread(target=other)
             racer.start()
             racer.join(10)
             assert not racer.is_alive(), "a change waited for another's step to end"
-        return {**current, "log": [*current["log"], "mine"]}
+        return kind.logged(current, "mine")
 
-    assert documents.change("c1", mine) == doc(documents, "c1", log=["other", "mine"])
-    assert seen == [[], ["other"]]
+    assert kind.log(kind.store.change("c1", mine)) == (*kind.log(kind.make("c1")), "other",
+                                                       "mine")
+    assert seen == [kind.log(kind.make("c1")), (*kind.log(kind.make("c1")), "other")]
 
 
-def test_racing_changes_are_each_applied_once(documents: ChallengeStore) -> None:
-    documents.create(doc(documents, "c1", n=0), 60)
+def test_racing_changes_are_each_applied_once(kind: Kind) -> None:
+    kind.store.create(kind.make("c1"), 60)
 
-    def bump() -> None:
-        for _ in range(25):
-            documents.change("c1", lambda c: {**c, "n": c["n"] + 1})
+    def bump(n: int) -> None:
+        for m in range(25):
+            name = f"{n}.{m}"
+            kind.store.change("c1", lambda c, name=name: kind.logged(c, name))
 
-    threads = [threading.Thread(target=bump) for _ in range(4)]
+    threads = [threading.Thread(target=bump, args=(n,)) for n in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert documents.load("c1") == doc(documents, "c1", n=100)
+    logged = kind.log(kind.store.load("c1"))[len(kind.log(kind.make("c1"))):]
+    assert sorted(logged) == sorted(f"{n}.{m}" for n in range(4) for m in range(25))
 
 
 def test_an_accounts_index_lists_its_documents_soonest_to_expire_first_in_any_case(
-        documents: ChallengeStore) -> None:
+        documents: Any) -> None:
     documents.index("Ann", "late", 300.0)
     documents.index("ann", "soon", 100.0)
     documents.index("ANN", "mid", 200.0)
@@ -139,7 +153,7 @@ def test_an_accounts_index_lists_its_documents_soonest_to_expire_first_in_any_ca
 
 
 def test_an_index_keeps_times_to_the_millisecond_and_drops_what_expired_as_it_is_read(
-        documents: ChallengeStore) -> None:
+        documents: Any) -> None:
     documents.index("ann", "b", 100.0001)  # the same millisecond as "a": ties by id
     documents.index("ann", "a", 100.0004)
     documents.index("ann", "c", 100.002)

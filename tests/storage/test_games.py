@@ -19,6 +19,7 @@ from service.engine import Event, GameState, apply, new_game, opening_events
 from service.storage import (
     GameExistsError,
     ReplyKeySupersededError,
+    SeekRecord,
     StoredReply,
     Stores,
     UnknownGameError,
@@ -181,10 +182,10 @@ def test_a_pool_watch_wakes_on_its_pools_match_only_and_every_watch_on_wake_all(
     _stored(stores)
     with stores.seeks.watch("pool-a.2") as a, stores.seeks.watch("pool-b.2") as b, \
             stores.games.watch("g") as game:
-        stores.seeks.add("pool-a.2", "k1", {"name": "x", "th": "h1", "t": None}, time.time() + 60,
+        stores.seeks.add("pool-a.2", "k1", SeekRecord("x", "h1", None, False), time.time() + 60,
                          2, "m1", b'"classic"', time.time())
         assert not a.wait(0.01)  # one seeker: no match yet
-        stores.seeks.add("pool-a.2", "k2", {"name": "y", "th": "h2", "t": None}, time.time() + 60,
+        stores.seeks.add("pool-a.2", "k2", SeekRecord("y", "h2", None, False), time.time() + 60,
                          2, "m1", b'"classic"', time.time())
         assert a.wait(10) and not b.wait(0.01) and not game.wait(0.01)
         stores.games.wake_all()

@@ -5,22 +5,22 @@ games in play until seen ended, and each member's latest tables, newest first, a
 
 from __future__ import annotations
 
-from service.storage import Stores
+from service.storage import LadderEntry, Stores
 from service.storage.ladder import RECENT_TABLES
 
 
 def test_members_join_change_their_entry_and_leave(stores: Stores) -> None:
     ladder = stores.ladder
     assert ladder.members("classic") == {}
-    ladder.join("classic", "Botty", {"players": (2, 3), "games": 1})
-    ladder.join("classic", "other", {"players": (4,), "games": 2})
-    ladder.join("classic", "Botty", {"players": [2], "games": 3})  # changed
-    assert ladder.members("classic") == {"Botty": {"players": [2], "games": 3},
-                                         "other": {"players": [4], "games": 2}}
+    ladder.join("classic", "Botty", LadderEntry(2, 3, 1, 100.25))
+    ladder.join("classic", "other", LadderEntry(4, 4, 2, 101.5))
+    ladder.join("classic", "Botty", LadderEntry(2, 2, 3, 102.75))  # changed
+    assert ladder.members("classic") == {"Botty": LadderEntry(2, 2, 3, 102.75),
+                                         "other": LadderEntry(4, 4, 2, 101.5)}
     assert ladder.members("short") == {}
     assert ladder.leave("classic", "other") is True
     assert ladder.leave("classic", "other") is False
-    assert ladder.members("classic") == {"Botty": {"players": [2], "games": 3}}
+    assert ladder.members("classic") == {"Botty": LadderEntry(2, 2, 3, 102.75)}
 
 
 def test_a_seated_game_is_in_play_until_ended_and_on_each_members_latest_tables(

@@ -12,10 +12,29 @@ from __future__ import annotations
 import threading
 import time
 
-from service.storage import Stores
+from service.ratings import Rating
+from service.storage import (
+    HistoryPoint,
+    RatedSeat,
+    RatingResult,
+    SetAside,
+    StoredRating,
+    Stores,
+)
 
 DAY = 86_400.0
 
+
+def result(rating: float) -> RatingResult:
+    """A computation of a two-seat game whose winner ends at ``rating``."""
+    before = Rating(1500.0, 350.0, 0.06)
+    return RatingResult("classic", 1000.5, (
+        RatedSeat("ann", False, False, 1, 0, before, Rating(rating, 290.0, 0.06)),
+        RatedSeat("greedy", True, True, 2, 0, before, before)))
+
+
+def point(game_id: str, rating: float) -> HistoryPoint:
+    return HistoryPoint(game_id, "2025-01-01T00:00:00.000Z", rating, 80.0, 1, 2, ("bob",))
 
 
 def test_a_game_is_queued_once_and_the_head_is_the_earliest_queued(stores: Stores) -> None:
@@ -34,10 +53,8 @@ def test_a_game_is_queued_once_and_the_head_is_the_earliest_queued(stores: Store
 def test_the_first_computation_stands_until_the_game_is_done(stores: Stores) -> None:
     ratings = stores.ratings
     ratings.enqueue("g1", 1.0)
-    first = {"ann": {"rating": 1520.5, "seats": (0, 1)}}
-    assert ratings.compute_once("g1", first) == {"ann": {"rating": 1520.5, "seats": [0, 1]}}
-    assert ratings.compute_once("g1", {"ann": {"rating": 1.0}}) == ratings.computed("g1") == {
-        "ann": {"rating": 1520.5, "seats": [0, 1]}}
+    assert ratings.compute_once("g1", result(1520.5)) == result(1520.5)
+    assert ratings.compute_once("g1", result(1.0)) == ratings.computed("g1") == result(1520.5)
     ratings.done("g1", 2.0)
     assert ratings.computed("g1") is None
 
@@ -47,11 +64,11 @@ def test_a_game_set_aside_leaves_the_queue_keeps_its_computation_and_a_retry_put
     ratings = stores.ratings
     for game_id in ("g1", "g2", "g3"):
         assert ratings.enqueue(game_id, 1.0)
-    ratings.compute_once("g1", {"n": 1})
+    ratings.compute_once("g1", result(1600.0))
     ratings.set_aside("g1", "KeyError: 'places'", 2.0)
     assert ratings.head() == "g2" and ratings.queued() == 2
-    assert ratings.aside() == {"g1": {"why": "KeyError: 'places'", "at": 2.0}}
-    assert ratings.computed("g1") == {"n": 1}
+    assert ratings.aside() == {"g1": SetAside("KeyError: 'places'", 2.0)}
+    assert ratings.computed("g1") == result(1600.0)
     assert ratings.retry("g1") and not ratings.retry("g1")
     assert ratings.aside() == {}
     ratings.done("g2", 3.0)
@@ -96,20 +113,22 @@ def test_a_game_is_applied_to_an_account_once_and_its_history_kept_oldest_first(
         stores: Stores) -> None:
     ratings = stores.ratings
     assert ratings.ratings("ann") == {} and ratings.history("ann", "classic", 0, 10) == []
+    def stored(rating: float, games: int) -> StoredRating:
+        return StoredRating(Rating(rating, 80.0, 0.06), games, 1000.25)
+
     for n in range(4):
-        assert ratings.apply("Ann", "classic", f"g{n}", {"rating": 1500.0 + n, "games": n + 1},
-                             {"game_id": f"g{n}", "rating": 1500.0 + n, "seats": (n,)})
-    assert not ratings.apply("ANN", "classic", "g1", {"rating": 0.0}, {"game_id": "again"})
-    assert ratings.apply("ann", "short", "g9", {"rating": 1400.0}, {"game_id": "g9"})
-    assert ratings.ratings("aNN") == {"classic": {"rating": 1503.0, "games": 4},
-                                      "short": {"rating": 1400.0}}
-    points = [p["game_id"] for p in ratings.history("ann", "classic", 0, 10)]
+        assert ratings.apply("Ann", "classic", f"g{n}", stored(1500.0 + n, n + 1),
+                             point(f"g{n}", 1500.0 + n))
+    assert not ratings.apply("ANN", "classic", "g1", stored(0.0, 9), point("again", 0.0))
+    assert ratings.apply("ann", "short", "g9", stored(1400.0, 1), point("g9", 1400.0))
+    assert ratings.ratings("aNN") == {"classic": stored(1503.0, 4),
+                                      "short": stored(1400.0, 1)}
+    points = [p.game_id for p in ratings.history("ann", "classic", 0, 10)]
     assert points == ["g0", "g1", "g2", "g3"]
-    assert ratings.history("ann", "classic", 1, 2) == [
-        {"game_id": "g1", "rating": 1501.0, "seats": [1]},
-        {"game_id": "g2", "rating": 1502.0, "seats": [2]}]
-    assert [p["game_id"] for p in ratings.latest("ann", "classic", 2)] == ["g2", "g3"]
-    assert [p["game_id"] for p in ratings.latest("ann", "classic", 9)] == points
+    assert ratings.history("ann", "classic", 1, 2) == [point("g1", 1501.0),
+                                                       point("g2", 1502.0)]
+    assert [p.game_id for p in ratings.latest("ann", "classic", 2)] == ["g2", "g3"]
+    assert [p.game_id for p in ratings.latest("ann", "classic", 9)] == points
     assert ratings.ratings("bob") == {}
 
 

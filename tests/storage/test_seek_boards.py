@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from service.config import Config
-from service.storage import Hold, Matching, SeekBoard, memory_stores, redis_stores
+from service.storage import (
+    Hold,
+    Matching,
+    MatchRecord,
+    SeekBoard,
+    SeekRecord,
+    memory_stores,
+    redis_stores,
+)
 from tests.conftest import redis_client, redis_url_for_tests
 
 KEPT = 100  # seconds a match's results are kept
@@ -40,12 +47,12 @@ def board(request: pytest.FixtureRequest) -> Iterator[SeekBoard]:
 def _add(board: SeekBoard, key: str, expires: float, now: float = NOW, players: int = 2,
          game_id: str = "g1", pool: str = "pool") -> list[str]:
     """Add a seek to ``pool`` of ``players`` (a pool's name ends with its player count)."""
-    seek: dict[str, Any] = {"name": f"n-{key}", "th": f"h-{key}"}
+    seek = SeekRecord(f"n-{key}", f"h-{key}", None, False)
     return board.add(f"{pool}.{players}", key, seek, expires, players, game_id, RULES,
                      now).matched
 
 
-def _get(board: SeekBoard, pool: str, key: str) -> tuple[dict[str, Any] | None, float | None]:
+def _get(board: SeekBoard, pool: str, key: str) -> tuple[SeekRecord | None, float | None]:
     """A seek as stored and its expiry (``None``: matched, or gone)."""
     entry = board.get(pool, key)
     return entry.record, entry.expires
@@ -54,13 +61,14 @@ def _get(board: SeekBoard, pool: str, key: str) -> tuple[dict[str, Any] | None, 
 def test_the_oldest_seekers_are_matched_in_seat_order_with_one_record(board: SeekBoard) -> None:
     assert _add(board, "b", NOW + 60, players=3) == []
     assert _add(board, "a", NOW + 50, players=3) == []  # expires first: the oldest
-    assert _get(board, "pool.3", "a") == ({"name": "n-a", "th": "h-a", "ag": 2}, NOW + 50)  # 2nd arrival
+    assert _get(board, "pool.3", "a") == (SeekRecord("n-a", "h-a", None, False, arrival=2),
+                                          NOW + 50)  # the 2nd arrival
     assert _add(board, "c", NOW + 70, players=3, game_id="g1") == ["a", "b", "c"]
     seek, expires = _get(board, "pool.3", "b")
-    assert seek == {"name": "n-b", "th": "h-b", "ag": 1, "game": "g1", "seat": 1} and expires is None
-    assert board.match_record("pool.3", "g1") == {
-        "rules": {"preset": "classic"}, "names": ["n-a", "n-b", "n-c"],
-        "ths": ["h-a", "h-b", "h-c"], "turn_seconds": None, "rated": False}
+    assert seek == SeekRecord("n-b", "h-b", None, False, arrival=1, game="g1", seat=1)
+    assert expires is None
+    assert board.match_record("pool.3", "g1") == MatchRecord(
+        {"preset": "classic"}, ("n-a", "n-b", "n-c"), ("h-a", "h-b", "h-c"), None, False)
     assert board.match_record("other", "g1") is None and _get(board, "other", "a") == (None, None)
 
 
@@ -105,7 +113,7 @@ def test_a_match_wakes_the_pools_waiters(board: SeekBoard) -> None:
 def _seek(board: SeekBoard, key: str, t: int | None, expires: float = NOW + 60,
           rated: bool = False, hold: Hold | None = None, pool: str = "clock.2",
           game_id: str = "g1", now: float = NOW) -> Matching:
-    seek: dict[str, Any] = {"name": f"n-{key}", "th": f"h-{key}", "t": t, "r": rated}
+    seek = SeekRecord(f"n-{key}", f"h-{key}", t, rated)
     return board.add(pool, key, seek, expires, int(pool.rsplit(".", 1)[1]), game_id, RULES,
                      now, hold)
 
@@ -114,24 +122,22 @@ def test_a_group_is_of_one_clock_with_those_that_asked_for_none(board: SeekBoard
     assert _seek(board, "a", 30, NOW + 10).matched == []
     assert _seek(board, "b", 60, NOW + 20).matched == []  # another clock: no game with a
     assert _seek(board, "c", None, NOW + 30, game_id="g1").matched == ["a", "c"]
-    assert board.match_record("clock.2", "g1") == {
-        "rules": {"preset": "classic"}, "names": ["n-a", "n-c"], "ths": ["h-a", "h-c"],
-        "turn_seconds": 30, "rated": False}
+    assert board.match_record("clock.2", "g1") == MatchRecord(
+        {"preset": "classic"}, ("n-a", "n-c"), ("h-a", "h-c"), 30, False)
     assert _seek(board, "d", None, NOW + 40, rated=True).matched == ["b", "d"]
     assert board.match_record("clock.2", "g1") is not None
     assert _seek(board, "e", None, NOW + 50, game_id="g3").matched == []
     assert _seek(board, "f", None, NOW + 60, game_id="g3", rated=True).matched == ["e", "f"]
-    assert board.match_record("clock.2", "g3") == {
-        "rules": {"preset": "classic"}, "names": ["n-e", "n-f"], "ths": ["h-e", "h-f"],
-        "turn_seconds": None, "rated": False}  # the first seat's seek says
+    assert board.match_record("clock.2", "g3") == MatchRecord(
+        {"preset": "classic"}, ("n-e", "n-f"), ("h-e", "h-f"), None,
+        False)  # the first seat's seek says
 
 
 def test_a_group_waits_until_every_hold_has_seen_its_newest_arrival(board: SeekBoard) -> None:
     stream = Hold("s.Ann.x1", NOW + 30)
     assert _seek(board, "a", None, hold=stream) == Matching()  # seen: its own arrival
-    assert board.get("clock.2", "a").record == {
-        "name": "n-a", "th": "h-a", "t": None, "r": False, "ag": 1,
-        "h": {"s.Ann.x1": [round((NOW + 30) * 1000), 1]}}
+    assert board.get("clock.2", "a").record == SeekRecord(
+        "n-a", "h-a", None, False, arrival=1, holds={"s.Ann.x1": (round((NOW + 30) * 1000), 1)})
     with board.watch("clock.2") as watch:
         waiting = _seek(board, "b", None, hold=Hold("p.poll1", NOW + 30))
         assert waiting == Matching([], ["Ann"])  # the stream must look at its connection
@@ -142,9 +148,9 @@ def test_a_group_waits_until_every_hold_has_seen_its_newest_arrival(board: SeekB
                       NOW + 2) == Matching(["a", "b"])
     assert board.hold("clock.2", "a", Hold("s.Ann.x1", NOW + 40, seen=2), "g2",
                       NOW + 3) is None  # matched: not waiting
-    assert board.get("clock.2", "b").record == {
-        "name": "n-b", "th": "h-b", "t": None, "r": False, "ag": 2,
-        "h": {"p.poll1": [round((NOW + 30) * 1000), 2]}, "game": "g1", "seat": 1}
+    assert board.get("clock.2", "b").record == SeekRecord(
+        "n-b", "h-b", None, False, arrival=2, holds={"p.poll1": (round((NOW + 30) * 1000), 2)},
+        game="g1", seat=1)
 
 
 def test_a_released_hold_no_longer_holds_its_group(board: SeekBoard) -> None:

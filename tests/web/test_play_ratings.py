@@ -18,7 +18,8 @@ import requests
 
 from service.config import Config
 from service.core.instants import instant
-from service.storage import Stores, redis_stores
+from service.ratings import Rating
+from service.storage import HistoryPoint, StoredRating, Stores, redis_stores
 from tests.conftest import redis_url_for_tests, wait_until
 from tests.web.conftest import Page
 from tests.web.test_play_account import api, new_account, sign_in
@@ -147,11 +148,9 @@ def test_the_leaderboard_lists_its_entries_in_rank_order_a_page_at_a_time(
     base = max([3000, *(round(e["rating"]) + 10 for e in top)])
     for i, handle in enumerate(handles):
         rating, deviation = base + 10 * i, 40 + i  # established: 75 or less
-        point = {"game_id": f"seed-{handle}", "at": instant(now), "rating": rating,
-                 "deviation": deviation, "place": 1, "players": 2}
-        live_stores.ratings.apply(handle, "classic", f"seed-{handle}", {
-            "rating": rating, "deviation": deviation, "volatility": 0.06, "games": 30 + i,
-            "at": now}, point)
+        point = HistoryPoint(f"seed-{handle}", instant(now), rating, deviation, 1, 2, None)
+        live_stores.ratings.apply(handle, "classic", f"seed-{handle}", StoredRating(
+            Rating(rating, deviation, 0.06), 30 + i, now), point)
         live_stores.ratings.rank("classic", False, handle, rating)
     best_first = handles[::-1]
     page = browser(*size)

@@ -11,7 +11,7 @@ not trimmed (Redis keeps about 20,000 notes; a test writes far fewer).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -108,7 +108,7 @@ class MemoryAccounts(AccountStore):
                 and (after is None or ((t, g) < after if newest_first else (t, g) > after))
                 ][:count]
 
-    def append(self, handle: str, notes: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
+    def append(self, handle: str, notes: Sequence[tuple[str, Mapping[str, object]]]) -> list[int]:
         given: list[int] = []
         with self._shared.lock:
             kept = self._of(handle)

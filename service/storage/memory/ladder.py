@@ -1,13 +1,14 @@
 """The in-memory :class:`~service.storage.ladder.LadderStore`: dicts under one lock, the
-entries kept as JSON keeps them, as on Redis (:mod:`.kept`)."""
+entries kept as the JSON their codec writes and the rest as JSON keeps it, as on Redis
+(:mod:`.kept`)."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
 
-from ..ladder import RECENT_TABLES, LadderStore
+from ..documents import dumps, loads
+from ..ladder import RECENT_TABLES, LadderEntry, LadderStore
 from .kept import as_json
 
 __all__ = ["MemoryLadder"]
@@ -18,21 +19,22 @@ class MemoryLadder(LadderStore):
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._members: dict[str, dict[str, dict[str, Any]]] = {}
+        self._members: dict[str, dict[str, bytes]] = {}
         self._playing: dict[str, dict[str, list[str]]] = {}
         self._recent: dict[str, dict[str, list[list[str]]]] = {}
 
-    def join(self, preset: str, handle: str, entry: dict[str, Any]) -> None:
+    def join(self, preset: str, handle: str, entry: LadderEntry) -> None:
         with self._lock:
-            self._members.setdefault(preset, {})[handle] = as_json(entry)
+            self._members.setdefault(preset, {})[handle] = dumps(entry)
 
     def leave(self, preset: str, handle: str) -> bool:
         with self._lock:
             return self._members.get(preset, {}).pop(handle, None) is not None
 
-    def members(self, preset: str) -> dict[str, dict[str, Any]]:
+    def members(self, preset: str) -> dict[str, LadderEntry]:
         with self._lock:
-            return as_json(self._members.get(preset, {}))
+            members = dict(self._members.get(preset, {}))
+        return {h: loads(LadderEntry.from_json, entry) for h, entry in members.items()}
 
     def playing(self, preset: str) -> dict[str, list[str]]:
         with self._lock:

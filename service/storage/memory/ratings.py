@@ -3,17 +3,18 @@ condition, so :meth:`wait` wakes on a queued game), for the service layer's fast
 
 As on Redis: a queued game leaves one wake-up (at most one waits) that a wait takes, so a
 wait returns at once after games were queued and blocks again once that is taken, however
-many games wait; times are kept in milliseconds and documents as JSON (:mod:`.kept`);
-the boards' ties come in reverse handle order."""
+many games wait; times are kept in milliseconds (:mod:`.kept`) and documents as the
+JSON bytes their codecs write (so a fast test reads back what Redis would give); the
+boards' ties come in reverse handle order."""
 
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 from ..accounts import folded
-from ..ratings import RatingStore
-from .kept import as_json, ms
+from ..documents import dumps, loads
+from ..ratings import HistoryPoint, RatingResult, RatingStore, SetAside, StoredRating
+from .kept import ms
 
 __all__ = ["MemoryRatings"]
 
@@ -29,12 +30,12 @@ class MemoryRatings(RatingStore):
         self._seq = 0
         self._woken = False  # a wake-up waiting for a worker (one at most)
         self._done: dict[str, int] = {}  # game id -> when applied (ms)
-        self._computed: dict[str, dict[str, Any]] = {}
-        self._ratings: dict[str, dict[str, dict[str, Any]]] = {}
+        self._computed: dict[str, bytes] = {}
+        self._ratings: dict[str, dict[str, bytes]] = {}  # handle folded -> preset -> rating
         self._rated: dict[str, set[str]] = {}
-        self._history: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self._history: dict[tuple[str, str], list[bytes]] = {}
         self._boards: dict[tuple[str, bool], dict[str, float]] = {}
-        self._aside: dict[str, dict[str, Any]] = {}
+        self._aside: dict[str, bytes] = {}
         self._pairs: dict[str, dict[str, int]] = {}  # pair -> game id -> admitted (ms)
 
     def enqueue(self, game_id: str, now: float) -> bool:
@@ -64,13 +65,15 @@ class MemoryRatings(RatingStore):
             self._lock.wait_for(lambda: self._woken, seconds)
             self._woken = False
 
-    def compute_once(self, game_id: str, result: dict[str, Any]) -> dict[str, Any]:
+    def compute_once(self, game_id: str, result: RatingResult) -> RatingResult:
         with self._lock:
-            return as_json(self._computed.setdefault(game_id, as_json(result)))
+            stored = self._computed.setdefault(game_id, dumps(result))
+        return loads(RatingResult.from_json, stored)
 
-    def computed(self, game_id: str) -> dict[str, Any] | None:
+    def computed(self, game_id: str) -> RatingResult | None:
         with self._lock:
-            return as_json(self._computed.get(game_id))
+            stored = self._computed.get(game_id)
+        return None if stored is None else loads(RatingResult.from_json, stored)
 
     def done(self, game_id: str, now: float) -> None:
         with self._lock:
@@ -82,11 +85,11 @@ class MemoryRatings(RatingStore):
     def set_aside(self, game_id: str, why: str, now: float) -> None:
         with self._lock:
             self._queue.pop(game_id, None)  # its computation stays: a retry applies it
-            self._aside[game_id] = {"why": why, "at": now}
+            self._aside[game_id] = dumps(SetAside(why, now))
 
-    def aside(self) -> dict[str, dict[str, Any]]:
+    def aside(self) -> dict[str, SetAside]:
         with self._lock:
-            return as_json(self._aside)
+            return {g: loads(SetAside.from_json, b) for g, b in self._aside.items()}
 
     def retry(self, game_id: str) -> bool:
         with self._lock:
@@ -119,30 +122,31 @@ class MemoryRatings(RatingStore):
             since = ms(now - window)
             return sum(1 for at in self._pairs.get(pair, {}).values() if at > since)
 
-    def ratings(self, handle: str) -> dict[str, dict[str, Any]]:
+    def ratings(self, handle: str) -> dict[str, StoredRating]:
         with self._lock:
-            return as_json(self._ratings.get(folded(handle), {}))
+            stored = dict(self._ratings.get(folded(handle), {}))
+        return {p: loads(StoredRating.from_json, b) for p, b in stored.items()}
 
-    def apply(self, handle: str, preset: str, game_id: str, rating: dict[str, Any],
-              point: dict[str, Any]) -> bool:
+    def apply(self, handle: str, preset: str, game_id: str, rating: StoredRating,
+              point: HistoryPoint) -> bool:
         with self._lock:
             rated = self._rated.setdefault(folded(handle), set())
             if game_id in rated:
                 return False
             rated.add(game_id)
-            self._ratings.setdefault(folded(handle), {})[preset] = as_json(rating)
-            self._history.setdefault((folded(handle), preset), []).append(as_json(point))
+            self._ratings.setdefault(folded(handle), {})[preset] = dumps(rating)
+            self._history.setdefault((folded(handle), preset), []).append(dumps(point))
             return True
 
-    def history(self, handle: str, preset: str, start: int, count: int) -> list[dict[str, Any]]:
+    def history(self, handle: str, preset: str, start: int, count: int) -> list[HistoryPoint]:
         with self._lock:
-            points = self._history.get((folded(handle), preset), [])
-            return as_json(points[start:start + count])
+            points = self._history.get((folded(handle), preset), [])[start:start + count]
+        return [loads(HistoryPoint.from_json, p) for p in points]
 
-    def latest(self, handle: str, preset: str, count: int) -> list[dict[str, Any]]:
+    def latest(self, handle: str, preset: str, count: int) -> list[HistoryPoint]:
         with self._lock:
-            return as_json(
-                self._history.get((folded(handle), preset), [])[-count:])
+            points = self._history.get((folded(handle), preset), [])[-count:]
+        return [loads(HistoryPoint.from_json, p) for p in points]
 
     def rank(self, preset: str, bot: bool, handle: str, rating: float | None) -> None:
         with self._lock:

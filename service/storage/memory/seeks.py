@@ -11,15 +11,25 @@ pool: tests hold a handful.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 import orjson
 
 from ..accounts import folded
-from ..seeks import Hold, Matching, SeekBoard, SeekEntry, Waiter, stream_holder_handle
+from ..documents import dumps, loads
+from ..seeks import (
+    Hold,
+    Matching,
+    MatchRecord,
+    SeekBoard,
+    SeekEntry,
+    SeekRecord,
+    Waiter,
+    stream_holder_handle,
+)
 from .kept import ms
 from .shared import Shared
 
@@ -29,7 +39,7 @@ __all__ = ["MemorySeekBoard"]
 @dataclass
 class _Pool:
     queue: dict[str, int] = field(default_factory=dict)  # seek key -> expiry ms
-    seeks: dict[str, dict[str, Any]] = field(default_factory=dict)  # seek key -> seek
+    seeks: dict[str, SeekRecord] = field(default_factory=dict)  # seek key -> seek
     records: dict[str, bytes] = field(default_factory=dict)  # game id -> match record
     done: dict[str, int] = field(default_factory=dict)  # matched key or "m:<game>" -> drop ms
     rules: bytes = b"null"
@@ -44,19 +54,19 @@ def _group(pool: _Pool, players: int, now_ms: int) -> tuple[list[str], str | Non
     found: tuple[list[str], str | None] | None = None
     for key in sorted(pool.queue, key=lambda m: (pool.queue[m], m)):
         seek = pool.seeks[key]
-        if any(until <= now_ms for until, _ in seek.get("h", {}).values()):
+        if any(until <= now_ms for until, _ in seek.holds.values()):
             del pool.queue[key]
             del pool.seeks[key]
             continue
         if found is not None:
             continue
-        if seek.get("t") is None:
+        if seek.turn_seconds is None:
             nulls.append(key)
             groups.setdefault("none", [])
             for members in groups.values():
                 members.append(key)
         else:
-            groups.setdefault(str(seek["t"]), list(nulls)).append(key)
+            groups.setdefault(str(seek.turn_seconds), list(nulls)).append(key)
         full = next((k for k, members in groups.items() if len(members) >= players), None)
         if full is not None:
             found = groups[full], None if full == "none" else full
@@ -86,8 +96,8 @@ class MemorySeekBoard(SeekBoard):
         members, clock = _group(p, players, now_ms)
         if not members:
             return Matching()
-        newest = max(p.seeks[m]["ag"] for m in members)
-        stale = [holder for m in members for holder, (_, seen) in p.seeks[m].get("h", {}).items()
+        newest = max(p.seeks[m].arrival or 0 for m in members)
+        stale = [holder for m in members for holder, (_, seen) in p.seeks[m].holds.items()
                  if seen < newest]
         if stale:
             if arrived:
@@ -96,28 +106,25 @@ class MemorySeekBoard(SeekBoard):
         keep = now_ms + self.results_kept * 1000
         for seat, member in enumerate(members):
             del p.queue[member]
-            p.seeks[member] = {**p.seeks[member], "game": game_id, "seat": seat}
+            p.seeks[member] = dataclasses.replace(p.seeks[member], game=game_id, seat=seat)
             p.done[member] = keep
-        first = p.seeks[members[0]]
-        p.records[game_id] = orjson.dumps({
-            "rules": orjson.loads(p.rules), "names": [p.seeks[m]["name"] for m in members],
-            "ths": [p.seeks[m]["th"] for m in members],
-            "turn_seconds": None if clock is None else int(clock),
-            "rated": bool(first.get("r"))})
+        p.records[game_id] = dumps(MatchRecord(
+            orjson.loads(p.rules), tuple(p.seeks[m].name for m in members),
+            tuple(p.seeks[m].credential for m in members),
+            None if clock is None else int(clock), p.seeks[members[0]].rated))
         p.done[f"m:{game_id}"] = keep
         self._shared.announce(pool)
         return Matching(members)
 
-    def add(self, pool: str, key: str, seek: dict[str, Any], expires: float, players: int,
+    def add(self, pool: str, key: str, seek: SeekRecord, expires: float, players: int,
             game_id: str, rules_json: bytes, now: float, hold: Hold | None = None) -> Matching:
         now_ms = round(now * 1000)
         with self._shared.lock:
             p = self._pools.setdefault(pool, _Pool())
             p.arrivals += 1
-            stored = {**seek, "ag": p.arrivals}
-            if hold is not None:
-                stored["h"] = {hold.holder: [round(hold.until * 1000), p.arrivals]}
-            p.seeks[key] = stored
+            holds = {} if hold is None else {hold.holder: (round(hold.until * 1000),
+                                                           p.arrivals)}
+            p.seeks[key] = dataclasses.replace(seek, arrival=p.arrivals, holds=holds)
             p.rules = rules_json
             self._dated(p, now_ms)
             p.queue[key] = round(expires * 1000)
@@ -129,10 +136,10 @@ class MemorySeekBoard(SeekBoard):
             p = self._pools.get(pool)
             if p is None or p.queue.get(key, 0) <= now_ms:
                 return None
-            holds = dict(p.seeks[key].get("h", {}))
-            seen = hold.seen if hold.seen is not None else holds.get(hold.holder, [0, 0])[1]
-            holds[hold.holder] = [round(hold.until * 1000), seen]
-            p.seeks[key] = {**p.seeks[key], "h": holds}
+            holds = dict(p.seeks[key].holds)
+            seen = hold.seen if hold.seen is not None else holds.get(hold.holder, (0, 0))[1]
+            holds[hold.holder] = (round(hold.until * 1000), seen)
+            p.seeks[key] = dataclasses.replace(p.seeks[key], holds=holds)
             self._dated(p, now_ms)
             return self._match(pool, p, _players(pool), game_id, now_ms, arrived=False)
 
@@ -143,8 +150,8 @@ class MemorySeekBoard(SeekBoard):
             if p is None:
                 return Matching()
             if key in p.queue:
-                holds = {h: v for h, v in p.seeks[key].get("h", {}).items() if h != holder}
-                p.seeks[key] = {**p.seeks[key], "h": holds}
+                holds = {h: v for h, v in p.seeks[key].holds.items() if h != holder}
+                p.seeks[key] = dataclasses.replace(p.seeks[key], holds=holds)
             self._dated(p, now_ms)
             return self._match(pool, p, _players(pool), game_id, now_ms, arrived=False)
 
@@ -152,13 +159,13 @@ class MemorySeekBoard(SeekBoard):
         with self._shared.lock:
             p = self._pools.get(pool, _Pool())
             seek, expires = p.seeks.get(key), p.queue.get(key)
-            return SeekEntry(None if seek is None else orjson.loads(orjson.dumps(seek)),
+            return SeekEntry(None if seek is None else loads(SeekRecord.from_json, dumps(seek)),
                              None if expires is None else expires / 1000, p.arrivals)
 
-    def match_record(self, pool: str, game_id: str) -> dict[str, Any] | None:
+    def match_record(self, pool: str, game_id: str) -> MatchRecord | None:
         with self._shared.lock:
             blob = self._pools.get(pool, _Pool()).records.get(game_id)
-        return None if blob is None else orjson.loads(blob)
+        return None if blob is None else loads(MatchRecord.from_json, blob)
 
     def cancel(self, pool: str, key: str) -> int:
         with self._shared.lock:

@@ -17,7 +17,7 @@ Keys of one account share the hash tag ``{acct:<handle folded>}``::
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -117,7 +117,7 @@ class RedisAccounts(AccountStore):
         self._wake = client.register_script(_WAKE)
         self._add_game = client.register_script(_ADD_GAME)
 
-    def _pairs(self, values: dict[str, Any]) -> list[str]:
+    def _pairs(self, values: Mapping[str, object]) -> list[str]:
         return [x for name, value in values.items()
                 for x in (_FIELDS[name], _stored(name, value))]
 
@@ -213,7 +213,7 @@ class RedisAccounts(AccountStore):
             offset += size
         return out[:count]
 
-    def append(self, handle: str, notes: Sequence[tuple[str, dict[str, Any]]]) -> list[int]:
+    def append(self, handle: str, notes: Sequence[tuple[str, Mapping[str, object]]]) -> list[int]:
         if not notes:
             return []
         name = f"acct:{folded(handle)}"

@@ -9,11 +9,11 @@ the hash tag ``{ladder:<preset>}``::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import orjson
 
-from ..ladder import RECENT_TABLES, LadderStore
+from ..documents import dumps, loads
+from ..ladder import RECENT_TABLES, LadderEntry, LadderStore
 from .connection import RedisConnection
 
 __all__ = ["RedisLadder"]
@@ -23,36 +23,35 @@ def _key(preset: str, what: str) -> str:
     return f"ttt:{{ladder:{preset}}}:{what}"
 
 
-def _decoded(stored: dict[bytes, bytes]) -> dict[str, Any]:
-    return {k.decode(): orjson.loads(v) for k, v in stored.items()}
-
-
 class RedisLadder(LadderStore):
     """The ladders, on the process's shared connection."""
 
     def __init__(self, connection: RedisConnection) -> None:
         self.connection = connection
 
-    def join(self, preset: str, handle: str, entry: dict[str, Any]) -> None:
+    def join(self, preset: str, handle: str, entry: LadderEntry) -> None:
         client = self.connection.client
         self.connection.run(lambda: client.hset(_key(preset, "members"), handle,
-                                                orjson.dumps(entry)))
+                                                dumps(entry)))
 
     def leave(self, preset: str, handle: str) -> bool:
         client = self.connection.client
         return bool(self.connection.run(lambda: client.hdel(_key(preset, "members"), handle)))
 
-    def members(self, preset: str) -> dict[str, dict[str, Any]]:
+    def members(self, preset: str) -> dict[str, LadderEntry]:
         client = self.connection.client
-        return _decoded(self.connection.run(lambda: client.hgetall(_key(preset, "members"))))
+        stored = self.connection.run(lambda: client.hgetall(_key(preset, "members")))
+        return {k.decode(): loads(LadderEntry.from_json, v) for k, v in stored.items()}
 
     def playing(self, preset: str) -> dict[str, list[str]]:
         client = self.connection.client
-        return _decoded(self.connection.run(lambda: client.hgetall(_key(preset, "playing"))))
+        stored = self.connection.run(lambda: client.hgetall(_key(preset, "playing")))
+        return {k.decode(): orjson.loads(v) for k, v in stored.items()}
 
     def recent(self, preset: str) -> dict[str, list[list[str]]]:
         client = self.connection.client
-        return _decoded(self.connection.run(lambda: client.hgetall(_key(preset, "recent"))))
+        stored = self.connection.run(lambda: client.hgetall(_key(preset, "recent")))
+        return {k.decode(): orjson.loads(v) for k, v in stored.items()}
 
     def seat(self, preset: str, game_id: str, handles: Sequence[str]) -> None:
         recent = self.recent(preset)  # the lease holder is the only writer of these

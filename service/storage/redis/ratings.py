@@ -18,11 +18,8 @@ account's keys its own tag (one script applies a game to it), each board its own
 
 from __future__ import annotations
 
-from typing import Any
-
-import orjson
-
-from ..ratings import RatingStore
+from ..documents import dumps, loads
+from ..ratings import HistoryPoint, RatingResult, RatingStore, SetAside, StoredRating
 from .accounts import account_key
 from .connection import RedisConnection
 
@@ -137,29 +134,29 @@ class RedisRatings(RatingStore):
         self.connection.block(lambda client, timeout: client.blpop([_WAKE], timeout=timeout),
                               seconds)
 
-    def compute_once(self, game_id: str, result: dict[str, Any]) -> dict[str, Any]:
+    def compute_once(self, game_id: str, result: RatingResult) -> RatingResult:
         stored = self.connection.run(lambda: self._compute_once(
-            keys=[_COMPUTED], args=[game_id, orjson.dumps(result)]))
-        return orjson.loads(stored)  # type: ignore[no-any-return]
+            keys=[_COMPUTED], args=[game_id, dumps(result)]))
+        return loads(RatingResult.from_json, stored)
 
-    def computed(self, game_id: str) -> dict[str, Any] | None:
+    def computed(self, game_id: str) -> RatingResult | None:
         client = self.connection.client
         stored = self.connection.run(lambda: client.hget(_COMPUTED, game_id))
-        return None if stored is None else orjson.loads(stored)
+        return None if stored is None else loads(RatingResult.from_json, stored)
 
     def done(self, game_id: str, now: float) -> None:
         self.connection.run(lambda: self._done(keys=[_QUEUE, _COMPUTED, _DONE],
                                                args=[game_id, round(now * 1000), _DAY_MS]))
 
     def set_aside(self, game_id: str, why: str, now: float) -> None:
-        note = orjson.dumps({"why": why, "at": now})
+        note = dumps(SetAside(why, now))
         self.connection.run(lambda: self._set_aside(keys=[_QUEUE, _ASIDE],
                                                     args=[game_id, note]))
 
-    def aside(self) -> dict[str, dict[str, Any]]:
+    def aside(self) -> dict[str, SetAside]:
         client = self.connection.client
         stored = self.connection.run(lambda: client.hgetall(_ASIDE))
-        return {k.decode(): orjson.loads(v) for k, v in stored.items()}
+        return {k.decode(): loads(SetAside.from_json, v) for k, v in stored.items()}
 
     def retry(self, game_id: str) -> bool:
         return bool(self.connection.run(lambda: self._retry(
@@ -182,26 +179,28 @@ class RedisRatings(RatingStore):
         return int(self.connection.run(lambda: client.zcount(_pair_key(pair), f"({since}",
                                                             "+inf")))
 
-    def ratings(self, handle: str) -> dict[str, dict[str, Any]]:
+    def ratings(self, handle: str) -> dict[str, StoredRating]:
         client = self.connection.client
         stored = self.connection.run(lambda: client.hgetall(account_key(handle, "ratings")))
-        return {preset.decode(): orjson.loads(value) for preset, value in stored.items()}
+        return {preset.decode(): loads(StoredRating.from_json, value)
+                for preset, value in stored.items()}
 
-    def apply(self, handle: str, preset: str, game_id: str, rating: dict[str, Any],
-              point: dict[str, Any]) -> bool:
+    def apply(self, handle: str, preset: str, game_id: str, rating: StoredRating,
+              point: HistoryPoint) -> bool:
         keys = [account_key(handle, "ratings"), account_key(handle, "rated"),
                 account_key(handle, f"history:{preset}")]
-        args = [preset, game_id, orjson.dumps(rating), orjson.dumps(point)]
+        args = [preset, game_id, dumps(rating), dumps(point)]
         return bool(self.connection.run(lambda: self._apply(keys=keys, args=args)))
 
-    def history(self, handle: str, preset: str, start: int, count: int) -> list[dict[str, Any]]:
+    def history(self, handle: str, preset: str, start: int, count: int) -> list[HistoryPoint]:
         client, key = self.connection.client, account_key(handle, f"history:{preset}")
         points = self.connection.run(lambda: client.lrange(key, start, start + count - 1))
-        return [orjson.loads(p) for p in points]
+        return [loads(HistoryPoint.from_json, p) for p in points]
 
-    def latest(self, handle: str, preset: str, count: int) -> list[dict[str, Any]]:
+    def latest(self, handle: str, preset: str, count: int) -> list[HistoryPoint]:
         client, key = self.connection.client, account_key(handle, f"history:{preset}")
-        return [orjson.loads(p) for p in self.connection.run(lambda: client.lrange(key, -count, -1))]
+        points = self.connection.run(lambda: client.lrange(key, -count, -1))
+        return [loads(HistoryPoint.from_json, p) for p in points]
 
     def rank(self, preset: str, bot: bool, handle: str, rating: float | None) -> None:
         client, key = self.connection.client, _board_key(preset, bot)

@@ -29,10 +29,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import orjson
-
 from ..accounts import folded
-from ..seeks import Hold, Matching, SeekBoard, SeekEntry, Waiter
+from ..documents import dumps, loads
+from ..seeks import Hold, Matching, MatchRecord, SeekBoard, SeekEntry, SeekRecord, Waiter
 from .connection import RedisConnection
 
 __all__ = ["RedisSeekBoard"]
@@ -229,11 +228,11 @@ class RedisSeekBoard(SeekBoard):
         reply: list[Any] = self.connection.run(lambda: script(keys=_keys(pool), args=args))
         return reply
 
-    def add(self, pool: str, key: str, seek: dict[str, Any], expires: float, players: int,
+    def add(self, pool: str, key: str, seek: SeekRecord, expires: float, players: int,
             game_id: str, rules_json: bytes, now: float, hold: Hold | None = None) -> Matching:
         assert players == int(pool.rsplit(".", 1)[1]), "a pool's name ends with its players"
         ttl = max(1, int(expires - now) + self.results_kept)
-        extra = [orjson.dumps(seek), round(expires * 1000), rules_json,
+        extra = [dumps(seek), round(expires * 1000), rules_json,
                  "" if hold is None else hold.holder,
                  0 if hold is None else round(hold.until * 1000)]
         return _matching(self._run(self._add, pool, key, game_id, now, ttl, extra))
@@ -266,14 +265,14 @@ class RedisSeekBoard(SeekBoard):
             return replies
 
         blob, expires, arrivals = self.connection.run(read)
-        return SeekEntry(None if blob is None else orjson.loads(blob),
+        return SeekEntry(None if blob is None else loads(SeekRecord.from_json, blob),
                          None if expires is None else expires / 1000,
                          int(arrivals or 0))
 
-    def match_record(self, pool: str, game_id: str) -> dict[str, Any] | None:
+    def match_record(self, pool: str, game_id: str) -> MatchRecord | None:
         client = self.connection.client
         blob = self.connection.run(lambda: client.hget(_keys(pool)[1], f"m:{game_id}"))
-        return None if blob is None else orjson.loads(blob)
+        return None if blob is None else loads(MatchRecord.from_json, blob)
 
     def cancel(self, pool: str, key: str) -> int:
         return int(self.connection.run(lambda: self._cancel(keys=_keys(pool)[:2], args=[key])))

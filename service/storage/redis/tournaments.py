@@ -4,31 +4,56 @@
     ttt:{acct:<h>}:tournaments    sorted set: the tournaments account <h> made or entered
     ttt:{tourneys}:<status>       sorted set: the tournaments of a status (score: ms)
 
-The document's change is the challenges' compare-and-set on its one key.
+The document's change is the compare-and-set on its one key of :mod:`.documents`, as a
+challenge's is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ..tournaments import TournamentStore
-from .challenges import RedisChallenges
+from ..tournaments import Tournament, TournamentStore
+from .connection import RedisConnection
+from .documents import AccountIndexes, KeptDocuments
 
 __all__ = ["RedisTournaments"]
+
+
+def _key(tournament_id: str) -> str:
+    return f"ttt:{{tn:{tournament_id}}}:tournament"
 
 
 def _listing(status: str) -> str:
     return f"ttt:{{tourneys}}:{status}"
 
 
-class RedisTournaments(RedisChallenges, TournamentStore):
+class RedisTournaments(TournamentStore):
     """The tournaments, on the process's shared connection."""
 
-    ID = "tournament_id"
-    INDEX = "tournaments"
+    def __init__(self, connection: RedisConnection) -> None:
+        self.connection = connection
+        self._documents = KeptDocuments(connection, _key, Tournament.from_json)
+        self._indexes = AccountIndexes(connection, "tournaments")
 
-    def key(self, document_id: str) -> str:
-        return f"ttt:{{tn:{document_id}}}:tournament"
+    def create(self, tournament: Tournament, ttl_seconds: int) -> None:
+        self._documents.create(tournament.tournament_id, tournament, ttl_seconds)
+
+    def load(self, tournament_id: str) -> Tournament | None:
+        return self._documents.load(tournament_id)
+
+    def change(self, tournament_id: str,
+               step: Callable[[Tournament], Tournament | None]) -> Tournament | None:
+        return self._documents.change(tournament_id, step)
+
+    def index(self, handle: str, tournament_id: str, expires: float) -> None:
+        self._indexes.index(handle, tournament_id, expires)
+
+    def unindex(self, handle: str, tournament_id: str) -> None:
+        self._indexes.unindex(handle, tournament_id)
+
+    def indexed(self, handle: str, now: float) -> list[str]:
+        return self._indexes.indexed(handle, now)
 
     def relist(self, status: str, tournament_id: str, at: float,
              unlist: str | None = None) -> None:

@@ -1,0 +1,80 @@
+"""What the in-memory challenge and tournament stores share: documents kept as their JSON
+bytes (as Redis keeps them), changed by the same compare-and-set as the Redis stores',
+and the accounts' indexes of them in milliseconds (:mod:`.kept`); no TTLs (a test's
+documents live as long as its stores).
+
+Why a compare-and-set rather than running the step under the lock: the step then runs as
+it does on Redis, outside any lock, and again when another change lands meanwhile, so a
+step that a second change would disturb, or that counts its runs, is seen doing so in
+the fast tests rather than only on Redis.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Generic
+
+from ..accounts import folded
+from ..documents import D, Parse, dumps, loads
+from .kept import ms
+
+__all__ = ["AccountIndexes", "KeptDocuments"]
+
+
+class KeptDocuments(Generic[D]):
+    """Documents of one kind by id, as JSON bytes, read back with ``parse``."""
+
+    def __init__(self, parse: Parse[D]) -> None:
+        self._parse = parse
+        self._lock = threading.Lock()
+        self._documents: dict[str, bytes] = {}
+
+    def create(self, document_id: str, document: D) -> None:
+        blob = dumps(document)
+        with self._lock:
+            self._documents[document_id] = blob
+
+    def load(self, document_id: str) -> D | None:
+        with self._lock:
+            blob = self._documents.get(document_id)
+        return None if blob is None else loads(self._parse, blob)
+
+    def change(self, document_id: str, step: Callable[[D], D | None]) -> D | None:
+        while True:
+            with self._lock:
+                read = self._documents.get(document_id)
+            if read is None:
+                return None
+            changed = step(loads(self._parse, read))
+            if changed is None:
+                return loads(self._parse, read)
+            written = dumps(changed)
+            with self._lock:
+                if self._documents.get(document_id) == read:
+                    self._documents[document_id] = written
+                    return loads(self._parse, written)
+            # changed by another meanwhile: read it again and step from there
+
+
+class AccountIndexes:
+    """Each account's index of its documents: id -> when it expires (ms)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._indexes: dict[str, dict[str, int]] = {}  # handle folded -> id -> expiry ms
+
+    def index(self, handle: str, document_id: str, expires: float) -> None:
+        with self._lock:
+            self._indexes.setdefault(folded(handle), {})[document_id] = ms(expires)
+
+    def unindex(self, handle: str, document_id: str) -> None:
+        with self._lock:
+            self._indexes.get(folded(handle), {}).pop(document_id, None)
+
+    def indexed(self, handle: str, now: float) -> list[str]:
+        with self._lock:
+            entries = self._indexes.get(folded(handle), {})
+            for gone in [c for c, t in entries.items() if t <= ms(now)]:
+                del entries[gone]
+            return sorted(entries, key=lambda c: (entries[c], c))
