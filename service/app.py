@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .api import BLUEPRINTS
+from .api.docs import SECURITY_SCHEMES
 from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
@@ -45,7 +46,8 @@ a game server for frontends and bots.
 * Errors are `application/problem+json` (RFC 9457) with a stable `code`; each operation
   lists, per status, the codes it can return.
 * A seat token (from game creation, a seat claim or a seek) is sent as
-  `Authorization: Bearer <token>`.
+  `Authorization: Bearer <token>`, an account key (`<handle>.<secret>`) the same way:
+  each operation's `security` says which it takes (`seatToken`, `accountKey`, none).
 * The game version is the `ETag`; send it as `If-Match` on actions to refuse stale
   decisions (412). `Idempotency-Key` on an action makes retries safe.
 * Waiting, not polling: `GET /v1/games/{id}?wait=turn` answers when your seat may act,
@@ -143,11 +145,8 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
 
     api = ProblemApi(app)
     api.ma_plugin.converter.add_attribute_function(described2properties)
-    api.spec.components.security_scheme(
-        "seatToken",
-        {"type": "http", "scheme": "bearer",
-         "description": "A seat's token from game creation or a seat claim."},
-    )
+    for name, scheme in SECURITY_SCHEMES.items():
+        api.spec.components.security_scheme(name, scheme)
     register_components(api.spec)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
