@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .api import BLUEPRINTS
+from .api.deprecations import DeprecationPlugin, install_deprecation_headers
 from .api.docs import SECURITY_SCHEMES
 from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
@@ -36,7 +37,10 @@ from .web.docs import blp as docs_blp
 
 __all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
 
-API_VERSION = "1.0.0"
+#: The API's version, the document's ``info.version``: semantic, its major the paths' ``/v1``
+#: (docs/api.md, "Versions and deprecations"); CHANGELOG.md's newest entry (a test holds them
+#: equal).
+API_VERSION = "1.1.0"
 
 DESCRIPTION = """\
 The reference Three-Thirteen (3-13 rummy) service: rules engine, optimal meld solver and
@@ -143,7 +147,7 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
                       parse_limit(config.max_waits_per_token, "MAX_WAITS_PER_TOKEN"))
     app.extensions["three_thirteen"] = Services(config, stores, waits)
 
-    api = ProblemApi(app)
+    api = ProblemApi(app, spec_kwargs={"extra_plugins": [DeprecationPlugin()]})
     api.ma_plugin.converter.add_attribute_function(described2properties)
     for name, scheme in SECURITY_SCHEMES.items():
         api.spec.components.security_scheme(name, scheme)
@@ -154,6 +158,7 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
     app.register_blueprint(docs_blp)
     app.register_blueprint(play_blp)
     install_request_hooks(app)
+    install_deprecation_headers(app)
     install_early_refusal(app, waits)  # before the limiter: a refused wait costs no Redis
 
     register_error_handlers(app, config.retry_after_seconds)
@@ -163,7 +168,7 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
         origins=[o.strip() for o in config.cors_origins.split(",")],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",
                         "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
-                        "RateLimit-Policy",
+                        "RateLimit-Policy", "Deprecation", "Sunset",
                         REQUEST_ID_HEADER],
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
                        "Idempotency-Key", "Last-Event-ID", REQUEST_ID_HEADER],
