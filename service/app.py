@@ -22,6 +22,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .api import BLUEPRINTS
 from .api.asyncapi import blp as asyncapi_blp
+from .api.deprecations import DeprecationPlugin, install_deprecation_headers
+from .api.docs import SECURITY_SCHEMES
 from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
@@ -37,7 +39,10 @@ from .web.docs import blp as docs_blp
 
 __all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
 
-API_VERSION = "1.0.0"
+#: The API's version, the document's ``info.version``: semantic, its major the paths' ``/v1``
+#: (docs/api.md, "Versions and deprecations"); CHANGELOG.md's newest entry (a test holds them
+#: equal).
+API_VERSION = "1.1.0"
 
 DESCRIPTION = """\
 The reference Three-Thirteen (3-13 rummy) service: rules engine, optimal meld solver and
@@ -47,7 +52,8 @@ a game server for frontends and bots.
 * Errors are `application/problem+json` (RFC 9457) with a stable `code`; each operation
   lists, per status, the codes it can return.
 * A seat token (from game creation, a seat claim or a seek) is sent as
-  `Authorization: Bearer <token>`.
+  `Authorization: Bearer <token>`, an account key (`<handle>.<secret>`) the same way:
+  each operation's `security` says which it takes (`seatToken`, `accountKey`, none).
 * The game version is the `ETag`; send it as `If-Match` on actions to refuse stale
   decisions (412). `Idempotency-Key` on an action makes retries safe.
 * Waiting, not polling: `GET /v1/games/{id}?wait=turn` answers when your seat may act,
@@ -145,19 +151,10 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
                       parse_limit(config.max_waits_per_token, "MAX_WAITS_PER_TOKEN"))
     app.extensions["three_thirteen"] = Services(config, stores, waits)
 
-    api = ProblemApi(app)
+    api = ProblemApi(app, spec_kwargs={"extra_plugins": [DeprecationPlugin()]})
     api.ma_plugin.converter.add_attribute_function(described2properties)
-    api.spec.components.security_scheme(
-        "seatToken",
-        {"type": "http", "scheme": "bearer",
-         "description": "A seat's token from game creation or a seat claim."},
-    )
-    api.spec.components.security_scheme(
-        "accountKey",
-        {"type": "http", "scheme": "bearer",
-         "description": "An account's key (`POST /v1/accounts`, shown once): it acts for "
-                        "every seat the account holds."},
-    )
+    for name, scheme in SECURITY_SCHEMES.items():
+        api.spec.components.security_scheme(name, scheme)
     register_components(api.spec)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
@@ -166,6 +163,7 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
     app.register_blueprint(asyncapi_blp)  # /asyncapi.json, beside /openapi.json
     app.register_blueprint(play_blp)
     install_request_hooks(app)
+    install_deprecation_headers(app)
     install_early_refusal(app, waits)  # before the limiter: a refused wait costs no Redis
 
     register_error_handlers(app, config.retry_after_seconds)
@@ -175,7 +173,7 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
         origins=[o.strip() for o in config.cors_origins.split(",")],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",
                         "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
-                        "RateLimit-Policy",
+                        "RateLimit-Policy", "Deprecation", "Sunset",
                         REQUEST_ID_HEADER],
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
                        "Idempotency-Key", "Last-Event-ID", REQUEST_ID_HEADER],

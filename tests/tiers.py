@@ -64,6 +64,7 @@ BY_PATH: dict[str, str] = {
     "tests/contract/test_package_graph.py::"
     "test_each_package_imports_on_its_own_in_a_fresh_interpreter": "process",
     "tests/contract/test_newcomer.py": "process",  # a fresh clone's `make run`
+    "tests/contract/test_openapi_lint.py": "process",  # npm and Redocly CLI
     "tests/ops/": "process",
     "tests/ops/test_deploy_files.py": "fast",
     "tests/ops/test_deploy_files.py::test_docker_compose_config_accepts_the_file": "process",

@@ -23,7 +23,7 @@ from service.core.instants import instant
 from service.storage import Account
 
 from .connections import client_connection
-from .docs import ACCOUNT_KEY, header, json_body, problems, query
+from .docs import ACCOUNT_KEY, NO_BEARER, header, json_body, problems, query
 from .problems import ApiProblem
 from .schemas.accounts import (
     AccountRequestSchema,
@@ -71,7 +71,7 @@ def _me(mine: Account) -> dict[str, object]:
 class Accounts(MethodView):
     @accounts_blp.doc(**json_body("AccountRequest", "Your handle, and whether a program "
                                   "plays the account.", {"handle": "ann", "bot": False}),
-                      operationId="createAccount")
+                      operationId="createAccount", security=NO_BEARER)
     @accounts_blp.response(201, CreatedAccountSchema, headers={"Location": {
         "description": "The account's public profile.", "schema": {"type": "string"}}},
         example={"handle": "ann", "bot": False, "key": "ann.q0Zk3v6Xb0mQ1sP2aRt5uW8yB9cD1eF4"})
@@ -98,7 +98,7 @@ HANDLE = {"in": "path", "name": "handle", "required": True, "description": "The 
 
 @accounts_blp.route("/<handle>", parameters=[HANDLE])
 class Profile(MethodView):
-    @accounts_blp.doc(operationId="getAccount", security=[])
+    @accounts_blp.doc(operationId="getAccount", security=NO_BEARER)
     @accounts_blp.response(200, ProfileSchema, example={
         "handle": "ann", "bot": False, "reference": False, "ratings": {
             preset: {"rating": 1500.0, "deviation": 350.0, "games": 0, "provisional": True}

@@ -15,7 +15,7 @@ from flask_smorest import Blueprint
 
 from service import play
 
-from .docs import problems
+from .docs import NO_BEARER, problems
 from .schemas.analysis import AnalysisSchema
 from .web import config, json_response, stores, valid_game_id
 
@@ -31,7 +31,7 @@ CACHE_DONE, CACHE_PENDING = "public, max-age=86400", "no-store"
 
 @blp.route("/<game_id>/analysis")
 class Analysis(MethodView):
-    @blp.doc(operationId="requestAnalysis", security=[], responses={
+    @blp.doc(operationId="requestAnalysis", security=NO_BEARER, responses={
         202: {"description": "Queued (or queued already, or running): poll the `Location`.",
               "headers": {"Location": {"schema": {"type": "string"},
                                        "description": "`/v1/games/{id}/analysis`"}},
@@ -61,7 +61,7 @@ class Analysis(MethodView):
             return json_response(body, 200, {**location, "Cache-Control": CACHE_DONE})
         return json_response(body, 202, {**location, "Cache-Control": CACHE_PENDING})
 
-    @blp.doc(operationId="getAnalysis", security=[])
+    @blp.doc(operationId="getAnalysis", security=NO_BEARER)
     @blp.response(200, AnalysisSchema)
     @problems(blp, "unknown_game", "analysis_not_requested")
     def get(self, game_id: str) -> Response:

@@ -10,6 +10,7 @@ from marshmallow import Schema, fields
 
 from service.bots import BOTS
 
+from .docs import NO_BEARER
 from .web import json_response
 
 blp = Blueprint("bots", __name__, url_prefix="/v1/bots",
@@ -48,7 +49,7 @@ _BOTS = orjson.dumps({"bots": [{"name": n, "description": ABOUT[n]} for n in BOT
 
 @blp.route("")
 class Bots(MethodView):
-    @blp.doc(operationId="listBots")
+    @blp.doc(operationId="listBots", security=NO_BEARER)
     @blp.response(200, BotsSchema, example={"bots": [
         {"name": "greedy", "description": ABOUT["greedy"]}]})
     def get(self) -> Response:

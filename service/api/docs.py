@@ -213,8 +213,6 @@ def json_body(
     }
 
 
-#: An operation a spectator may call without a token and a seat with its own.
-TOKEN_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 
 #: The game id of every ``/v1/games/<game_id>…`` route, with its bound (ids are 16
 #: characters; a longer one is no game's, 404 like any unknown id).
@@ -222,8 +220,41 @@ GAME_ID = {"in": "path", "name": "game_id", "required": True, "description": "Th
            "schema": {"type": "string", "minLength": 1, "maxLength": 64}}
 
 
-#: The security of a route only an account's key may use.
-ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
+#: The credentials a request may carry, as ``Authorization: Bearer <credential>``: the
+#: document's security schemes (``components.securitySchemes``), so that Swagger UI's
+#: *Authorize* offers each and a generated client knows them.
+SECURITY_SCHEMES: dict[str, dict[str, str]] = {
+    "seatToken": {
+        "type": "http", "scheme": "bearer",
+        "description": "A seat's token: from game creation, a seat claim or a seek, shown "
+                       "once. It plays that one seat.",
+    },
+    "accountKey": {
+        "type": "http", "scheme": "bearer",
+        "description": "An account key, `<handle>.<secret>`: from account creation or "
+                       "`POST /v1/me/key`, shown once. It is the account on `/v1/me…`, "
+                       "challenges, the ladder and tournaments, and plays every seat its "
+                       "account holds wherever a seat token is taken.",
+    },
+}
+
+#: What each operation says in ``security``: the alternatives it takes (any one of them;
+#: ``{}``, none at all). Which one a view takes follows from the readers of
+#: ``service/api/web.py`` it calls (tests/contract/test_openapi_security.py holds each
+#: operation to them): ``bearer()`` and ``bearer_token()`` take a seat token or an account
+#: key, ``account()`` and ``my_account()`` an account key only; ``required=True`` (and
+#: ``my_account``) refuse a request without one.
+Security = list[dict[str, list[str]]]
+#: No credential: the operation reads none (a bearer sent is only counted by the limits).
+NO_BEARER: Security = []
+#: A seat's token, or the key of the account that holds the seat.
+SEAT_BEARER: Security = [{"seatToken": []}, {"accountKey": []}]
+#: The same, or none: a spectator.
+SEAT_BEARER_OPTIONAL: Security = [{}, *SEAT_BEARER]
+#: Only an account's key.
+ACCOUNT_KEY: Security = [{"accountKey": []}]
+#: An account's key, or none (the seat, seek or claim is then a named player's).
+ACCOUNT_KEY_OPTIONAL: Security = [{}, *ACCOUNT_KEY]
 
 
 def query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from flask_smorest import Blueprint
 
 from service import play
 
-from .docs import GAME_ID, TOKEN_OPTIONAL, problems, query
+from .docs import GAME_ID, SEAT_BEARER_OPTIONAL, problems, query
 from .limits import nothing_new
 from .problems import ApiProblem
 from .schemas import EventsResponseSchema
@@ -42,7 +42,7 @@ MAX_EVENTS = 1000
 class Events(MethodView):
     @blp.doc(
         operationId="getEvents",
-        security=TOKEN_OPTIONAL,
+        security=SEAT_BEARER_OPTIONAL,
         parameters=[
             query("after", "Return events with `seq` greater than this (default 0); "
                   "beyond the newest event's `seq` it is a 422 `invalid_cursor`.",

@@ -30,7 +30,7 @@ from service import play
 from service.core.rules import PRESETS
 
 from .accounts import HANDLE
-from .docs import problems, query
+from .docs import NO_BEARER, problems, query
 from .problems import ApiProblem
 from .stream import NDJSON
 from .web import URL_SAFE_ID, stores
@@ -135,7 +135,7 @@ EXPORT_DOC = {
 
 @blp.route("/<handle>/games", parameters=[HANDLE])
 class Export(MethodView):
-    @blp.doc(operationId="exportAccountGames", security=[], responses=EXPORT_DOC, parameters=[
+    @blp.doc(operationId="exportAccountGames", security=NO_BEARER, responses=EXPORT_DOC, parameters=[
         query("sort", "`oldest` first (default: a resumed or repeated export then brings "
               "exactly the games after its cursor, those finished since included) or "
               "`newest` first.", {"type": "string", "enum": ["oldest", "newest"]}),

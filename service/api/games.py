@@ -29,10 +29,13 @@ from service.play import etag, game_view, game_view_bytes
 from service.storage import Account, folded
 
 from .docs import (
+    ACCOUNT_KEY_OPTIONAL,
     ETAG,
     GAME_ID,
     LOCATION,
-    TOKEN_OPTIONAL,
+    NO_BEARER,
+    SEAT_BEARER,
+    SEAT_BEARER_OPTIONAL,
     header,
     json_body,
     problems,
@@ -76,7 +79,6 @@ blp = Blueprint(
 
 _CREATE = CreateGameRequestSchema()
 _CLAIM = ClaimRequestSchema()
-TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 CREATE_EXAMPLE = {"players": [{"name": "ann"}, {"bot": "strong"}],
                   "rules": {"preset": "classic"}, "seed": "7", "turn_seconds": 60}
@@ -145,7 +147,7 @@ def _links() -> dict[str, dict[str, object]]:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(operationId="listGames", parameters=LOBBY_PARAMETERS)
+    @blp.doc(operationId="listGames", parameters=LOBBY_PARAMETERS, security=NO_BEARER)
     @blp.response(200, LobbyPageSchema, example=LOBBY_EXAMPLE)
     @problems(blp, "invalid_query", "invalid_cursor")
     def get(self) -> Response:
@@ -158,7 +160,7 @@ class Games(MethodView):
         return lobby_response()
 
     @blp.doc(**json_body("CreateGameRequest", "The players (named, or open) and rules.",
-                         CREATE_EXAMPLE), operationId="createGame",
+                         CREATE_EXAMPLE), operationId="createGame", security=ACCOUNT_KEY_OPTIONAL,
              responses={201: {"links": _links()}})
     @blp.response(201, CreateGameResponseSchema, headers={**LOCATION, **ETAG})
     @problems(blp, "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
@@ -206,7 +208,7 @@ class Games(MethodView):
 class Game(MethodView):
     @blp.doc(
         operationId="getGame",
-        security=TOKEN_OPTIONAL,
+        security=SEAT_BEARER_OPTIONAL,
         parameters=[
             query("wait_version", "Long-poll: if the game is at this version, wait for the "
                   "next change (or `timeout`).",
@@ -264,7 +266,7 @@ class Game(MethodView):
 class Actions(MethodView):
     @blp.doc(
         operationId="act",
-        security=TOKEN,
+        security=SEAT_BEARER,
         parameters=[
             header("If-Match", 'The version you decided on, as its ETag: `"12"`; the bare '
                    "number, `12`, is taken the same way (RFC 9110 wants the quotes, many "
@@ -355,7 +357,7 @@ def _seat_number(seat: str) -> int:
 @blp.route("/<game_id>/seats/<seat>/claim", parameters=[GAME_ID, SEAT_PARAMETER])
 class Claim(MethodView):
     @blp.doc(**json_body("ClaimRequest", "Your name at the table.", {"name": "bob"}),
-             operationId="claimSeat")
+             operationId="claimSeat", security=ACCOUNT_KEY_OPTIONAL)
     @blp.response(200, ClaimResponseSchema, headers=ETAG)
     @problems(blp, "unknown_game", "unknown_seat", "seat_taken", (409, "version_conflict"),
               "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
@@ -394,7 +396,7 @@ class Claim(MethodView):
 
 @blp.route("/<game_id>/rematch", parameters=[GAME_ID])
 class Rematch(MethodView):
-    @blp.doc(operationId="askRematch", security=TOKEN)
+    @blp.doc(operationId="askRematch", security=SEAT_BEARER)
     @blp.response(200, "SeatView", headers=ETAG)
     @problems(blp, "invalid_token", "unknown_game", "illegal_action", "seat_resigned",
               (409, "version_conflict"), "creation_limited", "too_many_bot_games")

@@ -7,7 +7,7 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from .docs import problems
+from .docs import NO_BEARER, problems
 from .schemas import HealthSchema
 from .web import json_response, stores
 
@@ -16,7 +16,7 @@ blp = Blueprint("health", __name__, description="Liveness and readiness probes."
 
 @blp.route("/healthz")
 class Health(MethodView):
-    @blp.doc(operationId="health")
+    @blp.doc(operationId="health", security=NO_BEARER)
     @blp.response(200, HealthSchema)
     def get(self) -> Response:
         """Liveness: the process serves requests (no Redis call)"""
@@ -25,7 +25,7 @@ class Health(MethodView):
 
 @blp.route("/readyz")
 class Ready(MethodView):
-    @blp.doc(operationId="ready")
+    @blp.doc(operationId="ready", security=NO_BEARER)
     @blp.response(200, HealthSchema)
     @problems(blp)
     def get(self) -> Response:

@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from service import play
 
-from .docs import ACCOUNT_KEY, json_body, problems
+from .docs import ACCOUNT_KEY, NO_BEARER, json_body, problems
 from .ratings import PRESET
 from .schemas.ratings import LadderEntryRequestSchema, LadderEntrySchema, LadderSchema
 from .web import json_response, load_body, my_account, stores
@@ -68,7 +68,7 @@ class MyLadderEntry(MethodView):
 
 @ladder_blp.route("/ladder/<preset>", parameters=[PRESET])
 class Ladder(MethodView):
-    @ladder_blp.doc(operationId="getLadder", security=[])
+    @ladder_blp.doc(operationId="getLadder", security=NO_BEARER)
     @ladder_blp.response(200, LadderSchema)
     @problems(ladder_blp, "unknown_preset")
     def get(self, preset: str) -> Response:

@@ -18,6 +18,8 @@ from flask_smorest import Blueprint
 
 from service import metrics
 
+from .docs import NO_BEARER
+
 __all__ = ["REQUEST_ID_HEADER", "blp", "install_request_hooks"]
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -36,6 +38,7 @@ blp = Blueprint("ops", __name__, description="Operations: Prometheus metrics.")
 class Metrics(MethodView):
     @blp.doc(
         operationId="metrics",
+        security=NO_BEARER,
         responses={200: {
             "description": "Prometheus text exposition format, summed over every worker.",
             "content": {"text/plain": {"schema": {"type": "string"}}},

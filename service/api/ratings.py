@@ -12,7 +12,7 @@ from flask_smorest import Blueprint
 from service import play
 from service.core.rules import PRESETS
 
-from .docs import problems, query
+from .docs import NO_BEARER, problems, query
 from .problems import ApiProblem
 from .schemas.ratings import LeaderboardSchema, RatingHistorySchema
 from .web import json_response, query_int, stores
@@ -41,7 +41,7 @@ def _bot_query() -> bool:
 
 @ratings_blp.route("/accounts/<handle>/ratings/<preset>", parameters=[HANDLE, PRESET])
 class RatingHistory(MethodView):
-    @ratings_blp.doc(operationId="getRatingHistory", security=[], parameters=[
+    @ratings_blp.doc(operationId="getRatingHistory", security=NO_BEARER, parameters=[
         query("start", "The first point (from 0, oldest first; default 0).",
               {"type": "integer", "minimum": 0, "maximum": MAX_START}),
         query("limit", f"At most this many points (1-{MAX_POINTS}, default 100).",
@@ -67,7 +67,7 @@ class RatingHistory(MethodView):
 
 @ratings_blp.route("/leaderboards/<preset>", parameters=[PRESET])
 class Leaderboard(MethodView):
-    @ratings_blp.doc(operationId="getLeaderboard", security=[], parameters=[
+    @ratings_blp.doc(operationId="getLeaderboard", security=NO_BEARER, parameters=[
         query("bot", "`true`: the bots' board (the reference bots, the anchors, on it); "
               "`false`: the humans' (default).", {"type": "string", "enum": ["true", "false"]}),
         query("start", "The first entry (from 0; default 0).",

@@ -15,7 +15,7 @@ from flask_smorest import Blueprint
 from service import play
 from service.verify import score_sheet
 
-from .docs import problems, query
+from .docs import NO_BEARER, problems, query
 from .problems import ApiProblem
 from .web import QUERY_INT_MAX, json_response, stores, valid_game_id
 
@@ -71,7 +71,7 @@ RECORD_DOC = {
 
 @blp.route("/<game_id>/record")
 class Record(MethodView):
-    @blp.doc(operationId="getRecord", responses=RECORD_DOC)
+    @blp.doc(operationId="getRecord", responses=RECORD_DOC, security=NO_BEARER)
     @problems(blp, "unknown_game", "game_not_finished", "not_acceptable")
     def get(self, game_id: str) -> Response:
         """A finished game's record

@@ -9,6 +9,7 @@ from flask_smorest import Blueprint
 
 from service.core.rules import PRESETS
 
+from .docs import NO_BEARER
 from .schemas import PresetsSchema
 from .web import json_response
 
@@ -19,7 +20,7 @@ _PRESETS = orjson.dumps({"presets": {name: r.to_dict() for name, r in PRESETS.it
 
 @blp.route("/presets")
 class Presets(MethodView):
-    @blp.doc(operationId="getPresets")
+    @blp.doc(operationId="getPresets", security=NO_BEARER)
     @blp.response(200, PresetsSchema)
     def get(self) -> Response:
         """Every preset with every option resolved

@@ -21,7 +21,7 @@ from flask_smorest import Blueprint
 from service import play
 
 from .connections import client_connection
-from .docs import json_body, problems, query
+from .docs import ACCOUNT_KEY_OPTIONAL, SEAT_BEARER, json_body, problems, query
 from .schemas.lobby import SeekRequestSchema
 from .web import account, bearer_token, json_response, load_body, parked, query_seconds, stores
 
@@ -29,7 +29,6 @@ blp = Blueprint("seeks", __name__, url_prefix="/v1/seeks",
                 description="Matchmaking: wait for players with the same rules, get a seat.")
 
 _SEEK = SeekRequestSchema()
-SEEK_TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 TIMEOUT = query("timeout", "Wait up to this many seconds for the match (capped by the "
                 "server, 30 by default; 0: answer at once).", {"type": "number", "minimum": 0})
 #: Where the 201 points: the seek itself, not its game (which may not exist yet).
@@ -85,7 +84,7 @@ class Seeks(MethodView):
                          "turn clock you ask for.",
                          {"rules": {"preset": "classic"}, "players": 4, "name": "ann",
                           "turn_seconds": 60}),
-             operationId="createSeek", parameters=[TIMEOUT])
+             operationId="createSeek", parameters=[TIMEOUT], security=ACCOUNT_KEY_OPTIONAL)
     @blp.response(201, "Seek", headers=SEEK_LOCATION, example=MATCHED_EXAMPLE)
     @problems(blp, "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body",
               "invalid_rules", "invalid_seek", "invalid_query", "too_many_waits",
@@ -127,7 +126,7 @@ SEEK_ID = {"in": "path", "name": "seek_id", "description": "The seek's id.",
 
 @blp.route("/<seek_id>", parameters=[SEEK_ID])
 class OneSeek(MethodView):
-    @blp.doc(operationId="getSeek", parameters=[TIMEOUT], security=SEEK_TOKEN)
+    @blp.doc(operationId="getSeek", parameters=[TIMEOUT], security=SEAT_BEARER)
     @blp.response(200, "Seek", example=MATCHED_EXAMPLE)
     @problems(blp, "invalid_token", "unknown_seek", "invalid_query", "too_many_waits")
     def get(self, seek_id: str) -> Response:
@@ -141,7 +140,7 @@ class OneSeek(MethodView):
         """
         return _answer(_waited(seek_id, *_bearer()))
 
-    @blp.doc(operationId="deleteSeek", security=SEEK_TOKEN)
+    @blp.doc(operationId="deleteSeek", security=SEAT_BEARER)
     @blp.response(204)
     @problems(blp, "invalid_token", "unknown_seek", "seek_matched")
     def delete(self, seek_id: str) -> Response:

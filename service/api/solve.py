@@ -27,7 +27,7 @@ from service.engine.serialize import rules_from_json
 from service.solver import Arrangement, analyze
 from service.solver.budget import Budget
 
-from .docs import json_body, problems
+from .docs import NO_BEARER, json_body, problems
 from .problems import ApiProblem
 from .schemas import SolveRequestSchema, SolveResponseSchema
 from .web import json_response, load_body
@@ -90,7 +90,7 @@ _BRANCH_TYPES = {"wild_rank": {"type": ["string", "null"]}, "round": {"type": "i
 class Solve(MethodView):
     @blp.doc(**json_body("SolveRequest", "A hand and its round.", EXAMPLE,
                          oneOf=[_one_of("wild_rank"), _one_of("round")]),
-             operationId="solve")
+             operationId="solve", security=NO_BEARER)
     @blp.response(200, SolveResponseSchema)
     @problems(blp, "body_timeout", "body_too_large", "unsupported_media_type", "invalid_json", "invalid_body", "invalid_rules", "invalid_input",
               "solve_too_complex", storage=False)

@@ -25,7 +25,7 @@ from flask_smorest import Blueprint
 
 from service import play
 
-from .docs import GAME_ID, TOKEN_OPTIONAL, header, problems, query
+from .docs import GAME_ID, SEAT_BEARER, SEAT_BEARER_OPTIONAL, header, problems, query
 from .problems import ApiProblem
 from .web import (
     QUERY_INT_MAX,
@@ -143,7 +143,7 @@ STREAM_DOC = {
 class Stream(MethodView):
     @blp.doc(
         operationId="streamGame",
-        security=TOKEN_OPTIONAL,
+        security=SEAT_BEARER_OPTIONAL,
         parameters=[
             query("after", "Send the events with `seq` greater than this (default 0); "
                   "`Last-Event-ID` wins over it. Beyond the newest event: 422 `invalid_cursor`.",
@@ -231,7 +231,7 @@ def stream_response(messages: Callable[[Callable[[bytes], bytes]], Iterator[play
 class StreamTickets(MethodView):
     @blp.doc(
         operationId="createStreamTicket",
-        security=[{"seatToken": []}],
+        security=SEAT_BEARER,
         responses={201: {
             "description": "A single-use ticket for `GET …/stream?ticket=`, valid 30 seconds.",
             "content": {"application/json": {"schema": {

@@ -19,7 +19,7 @@ from flask_smorest import Blueprint
 from service import play
 from service.storage import Tournament
 
-from .docs import ACCOUNT_KEY, json_body, problems, query
+from .docs import ACCOUNT_KEY, NO_BEARER, json_body, problems, query
 from .problems import ApiProblem
 from .schemas.tournaments import (
     TournamentListSchema,
@@ -81,7 +81,7 @@ class Tournaments(MethodView):
             raise ApiProblem(422, "invalid_tournament", "a Swiss tournament says its rounds")
         return _render(play.create_tournament(stores(), mine, body), 201)
 
-    @blp.doc(operationId="listTournaments", parameters=[
+    @blp.doc(operationId="listTournaments", security=NO_BEARER, parameters=[
         query("status", "Which: `open` (default), `running` or `finished`.",
               {"type": "string", "enum": ["open", "running", "finished"]}),
         query("cursor", "The `next_cursor` of the previous page.",
@@ -108,7 +108,7 @@ class Tournaments(MethodView):
 
 @blp.route("/<tournament_id>", parameters=[TOURNAMENT_ID])
 class OneTournament(MethodView):
-    @blp.doc(operationId="getTournament")
+    @blp.doc(operationId="getTournament", security=NO_BEARER)
     @blp.response(200, TournamentSchema)
     @problems(blp, "unknown_tournament")
     def get(self, tournament_id: str) -> Response:

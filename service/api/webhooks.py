@@ -48,6 +48,8 @@ def _webhook(note_type: str) -> dict[str, Any]:
         "registered a `webhook_url` (`PATCH /v1/me`) there, signed with its secret, until a "
         "`2xx` answers it (retried for about a day). Made by the service's workers.",
         "tags": ["me"],
+        # No credential of the schemes: the receiver knows the service by the signature.
+        "security": [],
         "parameters": WEBHOOK_HEADERS,
         "requestBody": {"required": True, "content": {
             "application/json": {"schema": ref(component)}}},

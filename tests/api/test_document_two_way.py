@@ -1,6 +1,6 @@
-"""The document and the server agree, both ways.
+"""The document and the server agree, both ways (that every example of the document fits
+its schema is tests/contract/test_openapi_resolves.py's).
 
-* Every example the document gives is valid against the schema it illustrates.
 * What the document accepts as a request body, the server accepts, and what the document
   refuses, the server refuses (a 422): ``{}`` and the seats ``{"name": "x", "bot":
   "greedy"}`` and ``{"name": null, "bot": "greedy"}``, which the document used to accept,
@@ -117,49 +117,6 @@ def both_ways(api: Api, url: str, bodies: list[Any], **kw: Any) -> None:
         assert bool(refused_by_document) == refused_by_server, (
             f"{body!r}: the document says {refused_by_document or 'yes'}, the server "
             f"{r.status_code} {r.json}")
-
-
-# -- examples -------------------------------------------------------------------------
-
-
-def _examples(node: Any, where: str = "#") -> list[tuple[str, dict[str, Any], Any]]:
-    """(where, schema, example) of every example in the document: a media type's
-    ``example`` and ``examples``, a parameter's or header's, and a schema's own."""
-    found: list[tuple[str, dict[str, Any], Any]] = []
-    if isinstance(node, dict):
-        schema = node.get("schema")
-        if isinstance(schema, dict):
-            if "example" in node:
-                found.append((where, schema, node["example"]))
-            for name, example in (node.get("examples") or {}).items():
-                found.append((f"{where}/examples/{name}", schema, example["value"]))
-        if "example" in node and ("type" in node or "$ref" in node or "oneOf" in node
-                                  or "anyOf" in node):
-            found.append((where, {k: v for k, v in node.items() if k != "example"},
-                          node["example"]))
-        for key, value in node.items():
-            if key not in ("example", "examples"):
-                found += _examples(value, f"{where}/{key}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _examples(value, f"{where}/{index}")
-    return found
-
-
-def test_every_example_of_the_document_matches_its_schema() -> None:
-    examples = _examples(DOCUMENT)
-    assert len(examples) > 20  # media types, parameters, headers and properties alike
-    text = [(where, example) for where, schema, example in examples
-            if schema.get("type") == "string" and "text/plain" in where]
-    wrong = {where: errors(schema, example) for where, schema, example in examples
-             if (where, example) not in text and errors(schema, example)}
-    assert not wrong
-
-
-def test_the_examples_checked_include_the_variants() -> None:
-    wheres = [where for where, _, _ in _examples(DOCUMENT)]
-    assert any("/v1/seeks" in w for w in wheres)  # a matched seek
-    assert any("/v1/games/{game_id}/actions" in w for w in wheres)  # each action body
 
 
 # -- request bodies: the document refuses what the server refuses --------------------

@@ -1,11 +1,10 @@
-"""The committed OpenAPI document is valid OpenAPI 3.1 and is exactly what the app serves."""
+"""The committed OpenAPI document is exactly what the app serves (that it is valid OpenAPI 3.1
+and that all it names resolves: test_openapi_resolves.py)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-
-from openapi_spec_validator import validate
 
 from service.app import create_app
 from service.config import Config
@@ -21,12 +20,6 @@ def served() -> dict:
 def test_the_committed_document_matches_the_served_one() -> None:
     committed = json.loads(COMMITTED.read_text())
     assert committed == served(), "the API changed: run `make openapi` and commit the result"
-
-
-def test_the_committed_document_is_valid_openapi_3_1() -> None:
-    document = json.loads(COMMITTED.read_text())
-    assert document["openapi"] == "3.1.0"
-    validate(document)
 
 
 def test_every_operation_documents_its_errors_as_problem_json() -> None:

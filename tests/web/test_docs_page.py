@@ -1,7 +1,9 @@
 """/docs in a real headless Chromium against gunicorn and Redis: Swagger UI renders every
-operation of the OpenAPI 3.1 document, sends requests from its "Try it out" console (one with
-a seat token given under "Authorize"), nothing it loads or sends leaves the origin, and the
-console stays clean (a Content-Security-Policy violation would be an error there)."""
+operation of the OpenAPI 3.1 document, sends requests from its "Try it out" console with
+each credential its "Authorize" dialog offers (a seat token on a game view; an account key
+on `/v1/me`, a challenge and then the challenge's game), nothing it loads or sends leaves
+the origin, and the console stays clean (a Content-Security-Policy violation would be an
+error there)."""
 
 from __future__ import annotations
 
@@ -18,9 +20,11 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
 def documented_operations(base: str) -> set[tuple[str, str]]:
-    """(METHOD, path) of every operation of the document the service serves."""
+    """(METHOD, path) of every operation of the document the service serves, its webhooks'
+    too (Swagger UI draws each under its name)."""
     doc = requests.get(f"{base}/openapi.json", timeout=5).json()
-    return {(method.upper(), path) for path, item in doc["paths"].items()
+    items = {**doc["paths"], **doc.get("webhooks", {})}
+    return {(method.upper(), path) for path, item in items.items()
             for method in item if method in METHODS}
 
 
@@ -36,10 +40,13 @@ def present(page: Page, selector: str) -> bool:
     return page.js("return document.querySelector(arguments[0]) !== null", selector)  # type: ignore[no-any-return]
 
 
-def try_out(page: Page, block: str, **parameters: str) -> tuple[str, str]:
+def try_out(page: Page, block: str, body: object = None, **parameters: str) -> tuple[str, str]:
     """Open the operation whose element id is ``block``, click "Try it out", type
-    ``parameters`` into their fields, click "Execute", and return the status and body of
-    the response the page shows."""
+    ``parameters`` into their fields (and ``body``, as JSON, over the example in the
+    request body's field), click "Execute", and return the status and body of the response
+    the page shows."""
+    from selenium.webdriver.common.keys import Keys
+
     page.click(f"#{block} .opblock-summary-control")
     page.until(lambda: present(page, f"#{block} .try-out__btn"), what=f"{block}'s Try it out")
     page.click(f"#{block} .try-out__btn")
@@ -47,6 +54,11 @@ def try_out(page: Page, block: str, **parameters: str) -> tuple[str, str]:
     for name, value in parameters.items():
         page.driver.find_element("css selector", f'#{block} input[placeholder="{name}"]'
                                  ).send_keys(value)
+    if body is not None:
+        field = page.driver.find_element("css selector", f"#{block} textarea.body-param__text")
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys(Keys.DELETE)
+        field.send_keys(json.dumps(body))
     page.click(f"#{block} .execute")
     response = f"#{block} .live-responses-table tr.response"
     status = page.until(lambda: page.text(f"{response} .response-col_status").strip(),
@@ -54,14 +66,27 @@ def try_out(page: Page, block: str, **parameters: str) -> tuple[str, str]:
     return status, page.text(f"{response} .response-col_description pre")
 
 
-def authorize(page: Page, token: str) -> None:
-    """Give the seat token in the "Authorize" dialog, as a user of the page would."""
+def _scheme_form(scheme: str) -> str:
+    """The XPath of the "Authorize" dialog's form of the security scheme ``scheme``."""
+    return (f'//div[contains(@class, "modal-ux")]//div[contains(@class, "auth-container")]'
+            f'[.//h4[contains(normalize-space(.), "{scheme}")]]')
+
+
+def authorize(page: Page, scheme: str, credential: str) -> None:
+    """Give ``credential`` to the scheme ``scheme`` (``seatToken``, ``accountKey``) in the
+    "Authorize" dialog, as a user of the page would, and close the dialog."""
     page.click(".auth-wrapper .authorize")
     page.until(lambda: present(page, ".modal-ux input"), what="the Authorize dialog")
-    page.driver.find_element("css selector", ".modal-ux input").send_keys(token)
-    page.click(".modal-ux .auth-btn-wrapper .authorize")
-    page.until(lambda: present(page, ".modal-ux .btn-done"), what="the token taken")
+    form = _scheme_form(scheme)
+    offered = page.js("return [...document.querySelectorAll('.modal-ux .auth-container h4')]"
+                      ".map(h => h.textContent);")
+    assert page.driver.find_elements("xpath", form), f"no {scheme} to authorize: {offered}"
+    page.driver.find_element("xpath", f"{form}//input").send_keys(credential)
+    page.driver.find_element("xpath", f'{form}//button[contains(@class, "authorize")]').click()
+    page.until(lambda: page.driver.find_elements(
+        "xpath", f'{form}//button[normalize-space(.)="Logout"]'), what=f"{scheme} taken")
     page.click(".modal-ux .btn-done")
+    page.until(lambda: not present(page, ".modal-ux"), what="the dialog closed")
 
 
 def test_the_docs_render_every_operation_and_try_them_without_a_request_leaving_the_origin(
@@ -83,10 +108,11 @@ def test_the_docs_render_every_operation_and_try_them_without_a_request_leaving_
     created = requests.post(f"{live_server}/v1/games", json={
         "players": [{"name": "ann"}, {"name": "bob"}], "rules": {"hand_sizes": [3]}}, timeout=5)
     game_id, token = created.json()["game_id"], created.json()["seats"][1]["token"]
-    authorize(page, token)
+    authorize(page, "seatToken", token)
     status, body = try_out(page, "operations-games-getGame", game_id=game_id)
     assert status == "200", body
-    assert json.loads(body)["you"]["seat"] == 1
+    view = json.loads(body)
+    assert view["you"]["seat"] == 1 and len(view["you"]["hand"]) == 3  # the seat's hand
     assert f"Authorization: Bearer {token}" in page.text("#operations-games-getGame .curl-command")
 
     page.read_logs()  # every request the page made, from Chrome's performance log
@@ -98,3 +124,35 @@ def test_the_docs_render_every_operation_and_try_them_without_a_request_leaving_
     assert [url for url in requested
             if not url.startswith("data:") and urlsplit(url)[:2] != origin] == []
     page.assert_clean()  # no request failed, no error or warning on the console
+
+
+def test_an_account_key_given_under_authorize_is_the_account_on_me_challenges_and_its_game(
+    browser: Callable[..., Page], live_server: str,
+) -> None:
+    created = requests.post(f"{live_server}/v1/accounts", json={"handle": "docs-reader"},
+                            timeout=5)
+    assert created.status_code == 201, created.text
+    key = created.json()["key"]
+    page = browser(1200, 1300)
+    page.open(f"{live_server}/docs")
+    page.until(lambda: present(page, "#operations-me-getMe"), what="the operations rendered")
+
+    authorize(page, "accountKey", key)
+    status, body = try_out(page, "operations-me-getMe")
+    assert status == "200", body
+    assert json.loads(body)["handle"] == "docs-reader"
+    assert f"Authorization: Bearer {key}" in page.text("#operations-me-getMe .curl-command")
+
+    # a challenge of a reference bot: it accepts at once, and the game is the account's
+    status, body = try_out(page, "operations-challenges-createChallenge",
+                           body={"to": ["random"], "rules": {"hand_sizes": [3]}})
+    assert status == "201", body
+    challenge = json.loads(body)
+    assert challenge["challenger"] == "docs-reader" and challenge["status"] == "accepted"
+
+    # the key plays the account's seat (seat 0, the challenger's) on the game's view
+    status, body = try_out(page, "operations-games-getGame", game_id=challenge["game_id"])
+    assert status == "200", body
+    view = json.loads(body)
+    assert view["you"]["seat"] == 0 and len(view["you"]["hand"]) == 3
+    page.assert_clean()

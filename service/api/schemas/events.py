@@ -17,6 +17,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from ..deprecations import deprecated_field
 from .cards import CARD, RANKS, Card, Cards, Described, Melds, described2properties
 from .cards import ref as _ref
 from .solve import LayoffSchema
@@ -46,9 +47,8 @@ class RoundStartedEventSchema(_EventBase):
     number = fields.Integer(required=True, metadata={
         "description": "1-based round number (the name `round_ended` and the view's "
                        "`round` use)."})
-    round = fields.Integer(required=True, metadata={
-        "description": "Deprecated: the same as `number`, under its old name; still sent "
-                       "for this release.", "deprecated": True})
+    round = fields.Integer(required=True,
+                           metadata=deprecated_field("RoundStartedEvent", "round"))
     hand_size = fields.Integer(required=True)
     wild_rank = fields.String(required=True, validate=validate.OneOf(RANKS))
     dealer = fields.Integer(required=True)
