@@ -47,6 +47,61 @@ def chromium() -> tuple[str, str]:
     return browser, driver
 
 
+#: The problems that keep a part of the page from fitting the window's width (Page.assert_inside).
+INSIDE = """
+const root = document.querySelector(arguments[0]);
+if (!root) return [`nothing matches ${arguments[0]}`];
+const width = document.documentElement.clientWidth;
+const name = (e) => e.tagName.toLowerCase() + (e.id ? `#${e.id}` : "")
+  + [...e.classList].map((c) => `.${c}`).join("");
+// visually hidden on purpose: clipped to nothing, there for screen readers
+const clipped = (e) => {
+  for (let n = e; n && n !== document.body; n = n.parentElement) {
+    const s = getComputedStyle(n);
+    if (s.clipPath !== "none" || s.clip !== "auto") return true;
+  }
+  return false;
+};
+const problems = [];
+for (const e of [root, ...root.querySelectorAll("*")]) {
+  const r = e.getBoundingClientRect();
+  if ((r.width === 0 && r.height === 0) || clipped(e)) continue;
+  if (r.left < -0.5 || r.right > width + 0.5) problems.push(`${name(e)} spans ${Math.round(r.left)} to ${Math.round(r.right)}`);
+  if (getComputedStyle(e).overflowX !== "visible" && e.scrollWidth > e.clientWidth + 1)
+    problems.push(`${name(e)} scrolls sideways: ${e.scrollWidth} in ${e.clientWidth}`);
+}
+// each word of text (the spaces between words may hang past the end of a wrapped line,
+// unseen, as white-space: pre-wrap lets them)
+const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+  if (!t.parentElement || clipped(t.parentElement)) continue;
+  for (const word of t.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(t, word.index);
+    range.setEnd(t, word.index + word[0].length);
+    for (const r of range.getClientRects()) {
+      if (r.width && (r.left < -0.5 || r.right > width + 0.5))
+        problems.push(`text ${JSON.stringify(word[0].slice(0, 30))} spans ${Math.round(r.left)} to ${Math.round(r.right)}`);
+    }
+  }
+}
+return problems;
+"""
+
+#: Whether each element a selector finds is seen (Page.shown).
+SHOWN = """
+return [...document.querySelectorAll(arguments[0])].map((e) => {
+  const top = e.getBoundingClientRect().top;
+  window.scrollTo(window.scrollX, window.scrollY + top - window.innerHeight / 2);
+  const r = e.getBoundingClientRect();
+  if (!r.width || !r.height || r.left < -0.5 || r.right > document.documentElement.clientWidth + 0.5
+      || r.top < 0 || r.bottom > window.innerHeight) return false;
+  const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  return hit !== null && (hit === e || e.contains(hit));
+});
+"""
+
+
 class Page:
     """One browser profile (its own user-data folder: its own localStorage and cache), its
     viewport exactly ``width`` x ``height`` CSS pixels (a phone's below 600: touch-sized,
@@ -127,6 +182,30 @@ class Page:
     def assert_fits(self, where: str = "") -> None:
         widths = self.js("const s = document.scrollingElement; return [s.scrollWidth, s.clientWidth];")
         assert widths[0] <= widths[1], f"the page scrolls sideways {where}: {widths} at {self.width} px"
+
+    def assert_inside(self, selector: str, where: str = "") -> None:
+        """Everything in ``selector`` is on the screen sideways: no element and no word of
+        its text reaches past the window's edges, and no box in it scrolls or clips
+        sideways, as a wide table's own box would, hiding its last columns with no cue.
+        What is clipped to nothing on purpose (a header row kept for screen readers only)
+        is left out."""
+        problems = self.js(INSIDE, selector)
+        assert problems == [], f"{selector} is wider than the window {where} at {self.width} px: {problems}"
+
+    def shown(self, selector: str) -> list[bool]:
+        """Whether each element ``selector`` finds is where a reader sees it: with the page
+        scrolled down to it (never sideways), it lies within the window and is what the
+        screen shows at its centre (not clipped away by a box nor covered)."""
+        found: list[bool] = self.js(SHOWN, selector)
+        return found
+
+    def read_out(self, selector: str) -> list[tuple[str, str]]:
+        """The role and the accessible name the browser computes for each element
+        ``selector`` finds: what a screen reader is told of it."""
+        from selenium.webdriver.common.by import By
+
+        return [(e.aria_role, e.accessible_name)
+                for e in self.driver.find_elements(By.CSS_SELECTOR, selector)]
 
     def reduce_motion(self) -> None:
         """Ask for less motion, as a reader's system setting would."""

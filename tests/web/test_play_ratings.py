@@ -4,7 +4,8 @@ an account's profile shows its rating in every preset and its history as a chart
 one point per rated game, reached from the signed-in account's own handle and linking
 to the games, whose seats link back to the profiles; a leaderboard lists its entries in
 rank order, a page at a time, for people and for bots. Nothing scrolls sideways on a
-360 px phone, and no request fails."""
+360 px phone, neither the page nor a table's box, and every column is on the screen; no
+request fails."""
 
 from __future__ import annotations
 
@@ -118,6 +119,7 @@ def test_the_profile_shows_the_ratings_and_a_chart_with_one_point_per_rated_game
         (p["game_id"], "2 of 2", str(round(p["rating"]))) for p in points]
     assert table[0]["href"] == f"?pace=0&game={games[0]}&watch=1"
     page.assert_fits("on the profile")
+    page.assert_inside("#profile", "on the profile")
     # another preset's history: none yet; the choice is kept in the address
     page.js("const s = document.getElementById('profile-preset'); s.value = 'bga';"
             "s.dispatchEvent(new Event('change'));")
@@ -166,6 +168,10 @@ def test_the_leaderboard_lists_its_entries_in_rank_order_a_page_at_a_time(
     assert shown[0]["cells"] == ["1", handles[-1], str(base + 260), "66", "56"]
     assert shown[0]["href"] == f"?pace=0&profile={handles[-1]}&preset=classic"
     page.assert_fits("on the first page")
+    # every column of every entry on the screen, a phone's too: nothing past its edge, no
+    # box scrolling sideways
+    page.assert_inside("#leaderboard", "on the first page")
+    assert all(page.shown("#board-entries td"))
     page.click("#board-more")
     page.until(lambda: len(rows(page, "#board-entries tr")) >= 27, what="the next page")
     shown = rows(page, "#board-entries tr")
@@ -183,6 +189,8 @@ def test_the_leaderboard_lists_its_entries_in_rank_order_a_page_at_a_time(
     assert all(r["cells"][1].endswith(" reference") for r in bots if r["handle"] in ("greedy", "strong"))
     assert [int(r["cells"][2]) for r in bots] == sorted((int(r["cells"][2]) for r in bots), reverse=True)
     page.assert_fits("on the bots' board")
+    page.assert_inside("#leaderboard", "on the bots' board")
+    assert all(page.shown("#board-entries td"))
     # an entry opens its profile
     page.click(f'#board-entries tr[data-handle="{bots[0]["handle"]}"] a')
     page.until(lambda: page.data("profile") == bots[0]["handle"] and page.data("historyPreset"),
@@ -238,6 +246,7 @@ def test_the_ladder_lists_its_games_in_play_as_they_change_each_with_a_link_to_w
         assert all(m["cells"][0].endswith(" reference") for m in members
                    if m["handle"] in ("greedy", "strong", "random"))
         page.assert_fits("on the ladder")
+        page.assert_inside("#ladder", "on the ladder")
         # the game ends (our bot resigns): the next pass seats another, and the page,
         # reading the ladder again on its timer, lists that one instead
         page.js("window.__same_page = true;")

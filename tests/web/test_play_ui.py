@@ -491,4 +491,9 @@ def test_nothing_scrolls_sideways_at_360_px_with_eight_players_and_a_long_name(
     assert page.js("return document.querySelectorAll('#final svg.chart polyline').length") == 8
     page.js("document.getElementById('scores').open = true;")
     page.assert_fits("on the final table, the scores by round open")
+    # the eight players' scores and the long name, every one on the screen: no box of
+    # their own scrolling sideways
+    for part in ("#final", "#scores"):
+        page.assert_inside(part, "on the final table, the scores by round open")
+    assert all(page.shown("#scores tbody td, #scores tfoot td"))
     done(page)

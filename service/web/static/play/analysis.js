@@ -7,10 +7,13 @@
 
 import { cardLabel, cardRow } from "./cards.js";
 import { SEAT_COLORS } from "./chart.js";
-import { el } from "./dom.js";
+import { el, keepTableRoles, labelledCell } from "./dom.js";
 import { svg } from "./svg.js";
 
 const PAD = { left: 40, right: 16, top: 12, bottom: 30 };
+
+/** The seats' table's columns after the player's. */
+const SEAT_COLUMNS = ["Accuracy", "Points lost", "Inaccuracies", "Mistakes", "Blunders", "Luck"];
 
 /** How a move reads: "discarded 7♥", "drew from the stock", "went out, discarding Q♠". */
 export function describeMove(action) {
@@ -75,23 +78,31 @@ export function renderAnalysis(box, analysis, name, seats, onPick) {
       : `Analysing the decisions… ${share}%`, "analysis-progress"));
     return;
   }
-  const table = el("table", "", "analysis-seats");
+  // reflowed on a phone (style.css): each seat a block of its columns' label: value pairs
+  const table = el("table", "", "analysis-seats reflow");
   const head = el("tr");
-  for (const h of ["Player", "Accuracy", "Points lost", "Inaccuracies", "Mistakes", "Blunders", "Luck"]) head.append(el("th", h));
-  table.append(head);
+  for (const h of ["Player", ...SEAT_COLUMNS]) {
+    const th = el("th", h);
+    th.scope = "col";
+    head.append(th);
+  }
+  const body = el("tbody");
+  table.append(el("thead"), body);
+  table.tHead.append(head);
   for (const s of analysis.seats) {
     const row = el("tr");
     row.dataset.seat = s.seat;
-    const who = el("td");
+    const who = el("th");
+    who.scope = "row";
     const swatch = el("span", "", "swatch"); // the seat's colour, as its line in the chart
     swatch.style.background = SEAT_COLORS[s.seat % SEAT_COLORS.length];
     who.append(swatch, name(s.seat));
-    row.append(who, el("td", s.accuracy === null ? "–" : s.accuracy.toFixed(1)),
-      el("td", s.expected_loss.toFixed(1)), el("td", String(s.inaccuracies)),
-      el("td", String(s.mistakes)), el("td", String(s.blunders)),
-      el("td", (s.luck > 0 ? "+" : "") + s.luck.toFixed(1)));
-    table.append(row);
+    const values = [s.accuracy === null ? "–" : s.accuracy.toFixed(1), s.expected_loss.toFixed(1),
+      String(s.inaccuracies), String(s.mistakes), String(s.blunders), (s.luck > 0 ? "+" : "") + s.luck.toFixed(1)];
+    row.append(who, ...values.map((v, i) => labelledCell(SEAT_COLUMNS[i], v)));
+    body.append(row);
   }
+  keepTableRoles(table);
   const figure = el("figure", "", "chart-box");
   box.append(table, figure);
   figure.append(lossChart(analysis, seats, name, figure.clientWidth - 16),

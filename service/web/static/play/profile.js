@@ -128,7 +128,7 @@ export class ProfileView {
         el("td", `${p.place} of ${p.players}`), el("td", whole(p.rating), "num"), el("td", whole(p.deviation), "num"));
       table.tBodies[0].append(row);
     });
-    const scroll = el("div", "", "scroll points-scroll");
+    const scroll = el("div", "", "points-scroll"); // many points: the list scrolls down, not sideways
     scroll.append(table);
     details.append(scroll);
     return details;

@@ -5,6 +5,7 @@
 
 import { cardElement, cardLabel, cardName } from "./cards.js";
 import { SEAT_COLORS, runningTotals, totalsChart } from "./chart.js";
+import { keepTableRoles, labelledCell } from "./dom.js";
 import { playerName } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -142,15 +143,18 @@ function swatch(seat) {
 }
 
 /** The scores by round: a row per round, a column per player, the totals at the foot
- * (it grows downwards, one short row a round, inside its own scrolling box). */
+ * (it grows downwards, one short row a round). On a phone, where a column per player
+ * would not fit, each round is a block of the players' scores, each named (style.css). */
 export function renderScores(view) {
   const box = $("scores-table");
   const rounds = Math.max(0, ...view.players.map((p) => p.round_scores.length));
   $("scores").hidden = rounds === 0;
   if (!rounds) { box.replaceChildren(); return; }
-  const table = el("table", "", "scores");
+  const table = el("table", "", "scores reflow");
   const head = el("tr");
-  head.append(el("th", "Round"));
+  const first = el("th", "Round");
+  first.scope = "col";
+  head.append(first);
   for (const p of view.players) {
     const th = el("th");
     th.append(swatch(p.seat), el("span", playerName(view, p.seat), "name"));
@@ -159,20 +163,41 @@ export function renderScores(view) {
   }
   table.append(el("thead"));
   table.tHead.append(head);
+  // a player's score, named by the player on a phone, with the seat's colour as the chart's
+  const score = (p, text, className = "") => {
+    const td = labelledCell(playerName(view, p.seat), text, className);
+    td.style.setProperty("--seat", SEAT_COLORS[p.seat % SEAT_COLORS.length]);
+    return td;
+  };
   const body = el("tbody");
   for (let i = 0; i < rounds; i += 1) {
     const row = el("tr");
-    row.append(el("th", String(i + 1)));
-    for (const p of view.players) row.append(el("td", i < p.round_scores.length ? String(p.round_scores[i]) : "–"));
+    const number = el("th", String(i + 1));
+    number.scope = "row";
+    number.dataset.label = "Round";
+    row.append(number);
+    for (const p of view.players) row.append(score(p, i < p.round_scores.length ? String(p.round_scores[i]) : "–"));
     body.append(row);
   }
   const foot = el("tfoot");
   const totals = el("tr");
-  totals.append(el("th", "Total"));
-  for (const p of view.players) totals.append(el("td", String(p.total), "total"));
+  const total = el("th", "Total");
+  total.scope = "row";
+  totals.append(total);
+  for (const p of view.players) totals.append(score(p, String(p.total), "total"));
   foot.append(totals);
   table.append(body, foot);
+  keepTableRoles(table);
   box.replaceChildren(table);
+}
+
+/** The record's score sheet as it is written, a line to an element: on a phone a long line
+ * wraps under its own start (style.css) rather than running off the screen. */
+function scoreSheet(text) {
+  const sheet = el("pre", "", "sheet");
+  // each line keeps its newline: the sheet's text, copied or read, is the record's
+  sheet.append(...text.split(/(?<=\n)/).map((line) => el("span", line, "line")));
+  return sheet;
 }
 
 /** The final table: the winners, why the game ended early if it did, the running totals
@@ -218,7 +243,7 @@ export function renderFinal(view, sheet, recordUrl) {
   box.append(table);
   box.append(el("p", `Seed ${view.seed}, salt ${view.seed_salt}: sha256(salt:seed) is the commitment ${view.seed_commitment} shown from the start.`, "seed"));
   if (sheet) {
-    box.append(el("h3", "Score sheet"), el("pre", sheet, "sheet"));
+    box.append(el("h3", "Score sheet"), scoreSheet(sheet));
     const how = el("p", "Verify it: save ");
     const link = el("a", "the record");
     link.href = recordUrl;
