@@ -3,6 +3,11 @@ runs against the Redis stores (what the service runs on, on the session's redis-
 and against the memory ones (what the service layer's fast tests stand them in for), and
 a divergence between the two fails it.
 
+A third backend, ``cluster``, runs the same tests on a local 3-primary Redis Cluster (one
+per test process, started by the first test that asks for it): a store whose keys span
+shards (indexes, queues, boards beside the games they name) must behave there as on one
+Redis.
+
 Why one database for every contract suite: each test empties it before it starts, and
 the tests of one process run one after another (each pytest-xdist process has a
 redis-server of its own), so the suites cannot see each other's keys.
@@ -18,13 +23,31 @@ import redis
 
 from service.config import Config
 from service.storage import Stores, memory_stores, redis_stores
+from tests.cluster.local import cluster_client, local_cluster
 from tests.conftest import redis_client, redis_url_for_tests
 
 #: The Redis database of the contract suites (no other test uses it).
 CONTRACT_DB = 2
 
 #: The backends every contract test runs on.
-BACKENDS = ("redis", "memory")
+BACKENDS = ("redis", "memory", "cluster")
+
+
+@pytest.fixture(scope="session")
+def cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The ``redis+cluster://`` URL of this test process's local 3-primary cluster."""
+    with local_cluster(tmp_path_factory.mktemp("contract-cluster")) as cluster:
+        yield cluster.url
+
+
+@pytest.fixture
+def cluster_db(cluster_url: str) -> Iterator[redis.RedisCluster]:
+    """The cluster, emptied on every primary before and after the test."""
+    client = cluster_client(cluster_url)
+    client.flushdb(target_nodes=redis.RedisCluster.PRIMARIES)
+    yield client
+    client.flushdb(target_nodes=redis.RedisCluster.PRIMARIES)
+    client.close()
 
 
 @pytest.fixture
@@ -52,6 +75,9 @@ def make_stores(request: pytest.FixtureRequest, backend: str
     if backend == "redis":
         request.getfixturevalue("contract_db")
         url = redis_url_for_tests(request.getfixturevalue("redis_server"), CONTRACT_DB)
+    elif backend == "cluster":
+        request.getfixturevalue("cluster_db")
+        url = request.getfixturevalue("cluster_url")
     made: list[Stores] = []
 
     def make(**settings: Any) -> Stores:
