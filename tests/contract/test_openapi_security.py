@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from service.openapi import document
+from tests.contract.view_code import METHODS, views_in
 
 API = Path(__file__).resolve().parents[2] / "service" / "api"
-METHODS = {"get", "put", "post", "patch", "delete"}
 
 #: The readers of the bearer and the schemes each takes.
 READERS = {"bearer": {"seatToken", "accountKey"}, "bearer_token": {"seatToken", "accountKey"},
@@ -33,19 +33,6 @@ READERS = {"bearer": {"seatToken", "accountKey"}, "bearer_token": {"seatToken", 
 ANONYMOUS_ANYWAY = {
     "createGame": "a key is required only for a seat given as {\"account\": handle}",
 }
-
-
-def _is_view(cls: ast.ClassDef) -> bool:
-    return any(isinstance(b, ast.Name) and b.id == "MethodView" for b in cls.bases)
-
-
-def _operation_id(fn: ast.FunctionDef) -> str | None:
-    for decorator in fn.decorator_list:
-        if isinstance(decorator, ast.Call):
-            for keyword in decorator.keywords:
-                if keyword.arg == "operationId" and isinstance(keyword.value, ast.Constant):
-                    return str(keyword.value.value)
-    return None
 
 
 def _calls(node: ast.AST) -> list[ast.Call]:
@@ -70,13 +57,7 @@ def read_credentials() -> dict[str, tuple[set[str], bool]]:
     views: dict[str, ast.FunctionDef] = {}
     for path in API.rglob("*.py"):
         tree = ast.parse(path.read_text(), str(path))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef) and _is_view(node):
-                for fn in node.body:
-                    if isinstance(fn, ast.FunctionDef) and fn.name in METHODS:
-                        op = _operation_id(fn)
-                        assert op, f"{path.name}: {node.name}.{fn.name} has no operationId"
-                        views[op] = fn
+        views.update(views_in(tree, path))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name not in READERS:
                 helpers.setdefault(node.name, []).append(node)

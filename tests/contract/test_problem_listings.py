@@ -22,10 +22,10 @@ from service.api.problems import CODE_STATUSES
 from service.core.errors import EngineError
 from service.openapi import document
 from service.play import PlayError
+from tests.contract.view_code import METHODS, is_view, views_in
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"
 API = SERVICE / "api"
-METHODS = {"get", "post", "patch", "delete"}
 #: werkzeug's own errors that helpers raise, by the code they become
 WERKZEUG = {"RequestEntityTooLarge": "body_too_large", "ClientDisconnected": "bad_request"}
 #: codes any request may meet whatever its operation, so no operation lists them
@@ -93,19 +93,6 @@ def _raised(node: ast.AST, classes: dict[str, str]) -> set[str]:
     return codes
 
 
-def _is_view(cls: ast.ClassDef) -> bool:
-    return any(isinstance(b, ast.Name) and b.id == "MethodView" for b in cls.bases)
-
-
-def _operation_id(fn: ast.FunctionDef) -> str | None:
-    for decorator in fn.decorator_list:
-        if isinstance(decorator, ast.Call):
-            for keyword in decorator.keywords:
-                if keyword.arg == "operationId" and isinstance(keyword.value, ast.Constant):
-                    return str(keyword.value.value)
-    return None
-
-
 def _code_paths() -> dict[str, set[str]]:
     """The codes each operation's view raises, following the helpers of service/api."""
     classes = _error_codes()
@@ -113,14 +100,9 @@ def _code_paths() -> dict[str, set[str]]:
     views: dict[str, ast.FunctionDef] = {}
     for path in [*API.rglob("*.py"), *(SERVICE / "play").rglob("*.py")]:
         tree = ast.parse(path.read_text(), str(path))
+        views.update(views_in(tree, path))
         for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef) and _is_view(node):
-                for fn in node.body:
-                    if isinstance(fn, ast.FunctionDef) and fn.name in METHODS:
-                        op = _operation_id(fn)
-                        assert op, f"{path.name}: {node.name}.{fn.name} has no operationId"
-                        views[op] = fn
-            elif isinstance(node, ast.ClassDef):
+            if isinstance(node, ast.ClassDef) and not is_view(node):
                 for fn in node.body:
                     if isinstance(fn, ast.FunctionDef):
                         helpers.setdefault(fn.name, []).append(fn)
