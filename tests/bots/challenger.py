@@ -9,9 +9,12 @@ its page says; all the test can see is what the service sees, which is what coun
 
 from __future__ import annotations
 
+import os
+import subprocess
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import requests
@@ -26,6 +29,27 @@ def register(url: str, prefix: str, *, bot: bool) -> tuple[str, str]:
     made = requests.post(f"{url}/v1/accounts", json={"handle": handle, "bot": bot}, timeout=10)
     assert made.status_code == 201, made.text
     return handle, str(made.json()["key"])
+
+
+def run_challenged(command: Sequence[str], cwd: Path, url: str, handle: str, key: str,
+                   out: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """Start the account bot ``command`` with the service's URL as its argument (in
+    ``cwd``, the account's key in ``THREE_THIRTEEN_KEY``, as the docs run it; what it
+    prints goes to ``out``), challenge it until it has made two moves, stop it, and give
+    those moves' events and the lines it printed about its moves (those with `` v``, the
+    version it moved at)."""
+    with out.open("w") as written:
+        bot = subprocess.Popen([*command, url], cwd=cwd,
+                               env={**os.environ, "THREE_THIRTEEN_KEY": key},
+                               stdout=written, stderr=subprocess.STDOUT)
+        try:
+            moves = challenge_until_it_moves(
+                url, handle, lambda: None if bot.poll() is None else out.read_text())
+        finally:
+            bot.kill()
+            bot.wait(10)
+    assert moves[0]["type"] == "draw" and moves[1]["type"] in ("discard", "went_out"), moves
+    return moves, [line for line in out.read_text().splitlines() if " v" in line]
 
 
 def challenge_until_it_moves(url: str, bot_handle: str, alive: Callable[[], str | None], *,

@@ -9,13 +9,11 @@ it silently (as tests/bots/test_docs_bot.py does for docs/bots.md's bot).
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
-from tests.bots.challenger import challenge_until_it_moves, register
+from tests.bots.challenger import register, run_challenged
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "accounts.md"
@@ -32,21 +30,8 @@ def test_the_account_bot_in_the_docs_accepts_a_challenge_and_moves(
     script = tmp_path / "account_bot.py"
     script.write_text(docs_account_bot())
     handle, key = register(live_server, "doc-bot", bot=True)
-    # as the page runs it: the key in the environment, the URL as the argument
-    out = tmp_path / "out.txt"
-    with out.open("w") as written:
-        bot = subprocess.Popen([sys.executable, str(script), live_server], cwd=tmp_path,
-                               env={**os.environ, "THREE_THIRTEEN_KEY": key},
-                               stdout=written, stderr=subprocess.STDOUT)
-        try:
-            moves = challenge_until_it_moves(
-                live_server, handle,
-                lambda: None if bot.poll() is None else out.read_text())
-        finally:
-            bot.kill()
-            bot.wait(10)
-    assert moves[0]["type"] == "draw" and moves[1]["type"] in ("discard", "went_out"), moves
+    _, printed = run_challenged([sys.executable, str(script)], tmp_path, live_server,
+                                handle, key, tmp_path / "out.txt")
     # what it printed: one line per move it sent, naming the game and the version
-    printed = [line for line in out.read_text().splitlines() if " v" in line]
-    assert len(printed) >= 2, out.read_text()
+    assert len(printed) >= 2, printed
     assert re.fullmatch(r"\S+ v\d+: \{'type': 'draw', 'source': 'stock'\}", printed[0])

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bots.challenger import challenge_until_it_moves, register
+from tests.bots.challenger import register, run_challenged
 from tests.conftest import ROOT
 
 HERE = ROOT / "openapi" / "typescript"
@@ -106,20 +106,8 @@ def test_the_account_bot_example_accepts_a_challenge_and_moves(
     """Run as docs/clients.md says, on its key alone; the service's streams end every 2 s,
     so it reads its games and challenges again several times while it waits."""
     handle, key = register(live_server, "ts-bot", bot=True)
-    out = tmp_path / "out.txt"
-    with out.open("w") as written:
-        bot = subprocess.Popen([str(NODE), str(built / "examples" / "account-bot.js"), live_server],
-                               cwd=HERE, env={**os.environ, "THREE_THIRTEEN_KEY": key},
-                               stdout=written, stderr=subprocess.STDOUT)
-        try:
-            moves = challenge_until_it_moves(
-                live_server, handle,
-                lambda: None if bot.poll() is None else out.read_text())
-        finally:
-            bot.kill()
-            bot.wait(10)
-    assert moves[0]["type"] == "draw" and moves[1]["type"] in ("discard", "went_out"), moves
-    printed = [line for line in out.read_text().splitlines() if " v" in line]
+    _, printed = run_challenged([str(NODE), str(built / "examples" / "account-bot.js")], HERE,
+                                live_server, handle, key, tmp_path / "out.txt")
     assert re.fullmatch(r'\S+ v\d+: \{"type":"draw","source":"stock"\}', printed[0]), printed
 
 
