@@ -12,7 +12,7 @@ it on the machine's Java. The Go side is built in GOPATH mode, on Debian's Go an
 ``golang-gopkg-validator.v2-dev`` (in /usr/share/gocode), the one package the generated
 code imports beyond the standard library: no module proxy is asked for anything.
 
-The generator's copy differs from the document in two places, each a limit of the
+The generator's copy differs from the document in three places, each a limit of the
 generator rather than of the document, and checked to be exactly what is expected (a
 changed document stops the build here rather than building something else):
 
@@ -27,6 +27,11 @@ changed document stops the build here rather than building something else):
   ``UNKNOWN_BASE_TYPE``, which does not compile), and its normalizer's rules for
   ``allOf`` and ``oneOf`` do not change that. The server still refuses a body with both
   or neither (422).
+* ``webhooks`` are left out. The generator writes each webhook as a call the client
+  makes, into the file of the webhook's tag (``me``), where it replaces the ``/v1/me``
+  operations of that tag instead of joining them: the client would lose ``getMe`` and
+  seven others and gain three calls it can never make (the service sends webhooks; a
+  client receives them, on its own server).
 
 The options: ``null`` types (a waiting seek's ``game_id``, a bot seat's ``token``) are
 ``interface{}``, as the generator's 3.1 support (beta) otherwise writes ``nil``, which is
@@ -62,6 +67,7 @@ def generator_document(document: dict[str, Any]) -> dict[str, Any]:
     assert set(schema) == {"allOf", "oneOf"} and schema["allOf"] == [
         {"$ref": "#/components/schemas/SolveRequest"}], schema
     body["schema"] = schema["allOf"][0]
+    assert copy.pop("webhooks", None), "the document no longer has webhooks: drop this step"
     return copy
 
 
