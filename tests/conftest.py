@@ -117,9 +117,21 @@ def redis_binary() -> str:
     )
 
 
+#: How long a test waits for something that is to happen (a server answering, a worker's
+#: move, a turn timing out, a process exiting) before it fails: a bound on what never
+#: comes, not a measure of speed (speed is measured by the benchmarks, never by a test).
+#: Generous, because a busy machine (a CI run beside other jobs, three test processes and
+#: their servers on two cores) can make a second's work take a minute; a test that waits
+#: this long has found a hang. Where a test shows that something happened *at once*
+#: rather than after some other time (a timeout, a retry), that other time is made long
+#: and the bound sits well below it, never near the quick case.
+PATIENCE = 300.0
+
+
 def wait_until(check: callable, timeout: float, what: str) -> None:  # type: ignore[valid-type]
     """Poll ``check`` every 50 ms until it is true; an exception counts as not yet (a
-    server still starting). ``what`` names what was awaited in the error."""
+    server still starting). ``what`` names what was awaited in the error; ``timeout`` is
+    a bound on a hang (:data:`PATIENCE`), not a deadline."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -187,10 +199,10 @@ def start_redis(binary: str, port: int, *options: str) -> subprocess.Popen[bytes
             return bool(redis.Redis(port=port).ping())
 
         try:
-            wait_until(answers, 10, f"redis-server ({binary})")
+            wait_until(answers, PATIENCE, f"redis-server ({binary})")
         except BaseException:
             proc.kill()
-            proc.wait(10)
+            proc.wait(PATIENCE)
             raise
     return proc
 
@@ -204,7 +216,7 @@ def redis_server() -> Iterator[str]:
         yield f"redis://127.0.0.1:{port}"
     finally:
         proc.terminate()
-        proc.wait(10)
+        proc.wait(PATIENCE)
 
 
 @pytest.fixture(scope="session")
@@ -245,12 +257,12 @@ def live_server(redis_server: str) -> Iterator[str]:
                                 cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
+        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, PATIENCE, "gunicorn")
         yield base
     finally:
         mover.terminate()
         analyser.terminate()
         proc.terminate()
-        proc.wait(30)
-        mover.wait(30)
-        analyser.wait(30)
+        proc.wait(PATIENCE)
+        mover.wait(PATIENCE)
+        analyser.wait(PATIENCE)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import ROOT, free_port
+from tests.conftest import PATIENCE, ROOT, free_port
 
 #: What `make test` installs and `make run` must not.
 TEST_ONLY = {"pytest", "hypothesis", "ruff", "schemathesis", "requests-mock", "selenium",
@@ -79,4 +79,4 @@ def test_a_fresh_clone_serves_healthz_after_make_run(tmp_path: Path) -> None:
         assert not ours, ours
     finally:
         os.killpg(proc.pid, signal.SIGTERM)  # make, the run script, gunicorn, redis-server
-        proc.wait(30)
+        proc.wait(PATIENCE)

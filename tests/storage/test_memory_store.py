@@ -21,6 +21,7 @@ from service.storage import (
     VersionConflictError,
     memory_stores,
 )
+from tests.conftest import PATIENCE
 
 DRAW = {"type": "draw", "source": "stock"}
 
@@ -75,7 +76,7 @@ def test_a_watch_times_out_without_news_and_wakes_on_the_next_write() -> None:
         moved, events = apply(state, _seat(state), DRAW)
         saver = threading.Timer(0.05, lambda: stores.games.save("g", 0, moved, events))
         saver.start()
-        assert watch.wait(10)
+        assert watch.wait(PATIENCE)
         saver.join()
         assert watch.load().state.version == 1
         assert [e.seq for e in watch.events(state.event_seq, 10)] == [e.seq for e in events]
@@ -117,6 +118,6 @@ def test_a_pool_watch_wakes_on_its_pools_match_only_and_every_watch_on_wake_all(
         assert not a.wait(0.01)  # one seeker: no match yet
         stores.seeks.add("pool-a", "k2", {"name": "y", "th": "h2"}, time.time() + 60, 2,
                          "m1", b'"classic"', time.time())
-        assert a.wait(1) and not b.wait(0.01) and not game.wait(0.01)
+        assert a.wait(PATIENCE) and not b.wait(0.01) and not game.wait(0.01)
         stores.games.wake_all()
-        assert b.wait(1) and game.wait(1)
+        assert b.wait(PATIENCE) and game.wait(PATIENCE)

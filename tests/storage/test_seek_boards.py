@@ -13,7 +13,7 @@ import pytest
 
 from service.config import Config
 from service.storage import SeekBoard, memory_stores, redis_stores
-from tests.conftest import redis_client, redis_url_for_tests
+from tests.conftest import PATIENCE, redis_client, redis_url_for_tests
 
 KEPT = 100  # seconds a match's results are kept
 NOW = 1_000_000.0
@@ -96,5 +96,5 @@ def test_a_match_wakes_the_pools_waiters(board: SeekBoard) -> None:
         assert not watch.wait(0.05)
         adder = threading.Timer(0.05, lambda: _add(board, "b", NOW + 60, pool="woken"))
         adder.start()
-        assert watch.wait(10)
+        assert watch.wait(PATIENCE)
         adder.join()
