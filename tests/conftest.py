@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.tiers import mark_tiers, starting_nothing
+from tests.tiers import mark_tiers, may_select, starting_nothing
 
 if TYPE_CHECKING:
     import redis
@@ -36,25 +36,31 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 
 
-#: The test files that take longest in ``make test`` (about a minute or more each on the
-#: 2-core machine), longest first. ``make test`` hands whole files to its processes
-#: (``--dist loadfile``) in the order collected here (``--no-loadscope-reorder``), so these
-#: start first and the short files fill in around them; xdist's own order (most tests
-#: first) started the longest file, the solver's brute-force comparison, a third of the
-#: way through the run, where it was the last to finish. Add a file here when its
-#: ``--durations`` line grows past a minute.
+#: The test files that take longest in ``make test`` (40 s or more each, measured with
+#: ``make test TESTS=--durations=0`` on the 2-core machine), longest first. ``make test``
+#: hands whole files to its processes (``--dist loadfile``) in the order collected here
+#: (``--no-loadscope-reorder``), so these start first and the short files fill in around
+#: them; xdist's own order (most tests first) started the longest file a third of the way
+#: through the run, where it was the last to finish. No file may hold so much that it
+#: alone outlasts the others: the solver's comparison with the brute-force reference
+#: (once one file, 1,000 s of one process on a busy machine) is three files. Add a file
+#: here when its ``--durations`` total grows past 40 s.
 LONGEST_FILES = (
-    "tests/solver/test_solver_matches_reference.py",
     "tests/engine/test_random_games.py",
     "tests/web/test_play_ui.py",
-    "tests/contract/test_schemathesis.py",
     "tests/web/test_play_page.py",
-    "tests/engine/test_legal_actions.py",
+    "tests/contract/test_schemathesis.py",
     "tests/cluster/test_redis_cluster.py",
-    "tests/bots/test_match_over_http.py",
-    "tests/api/test_hostile_input.py",
-    "tests/typescript/test_typed_client.py",
+    "tests/engine/test_legal_actions.py",
+    "tests/research/test_env.py",
+    "tests/analysis/test_game.py",
+    "tests/solver/test_reference_clumped_hands.py",
     "tests/web/test_play_account.py",
+    "tests/solver/test_reference_plain_and_wild_hands.py",
+    "tests/solver/test_reference_runs_and_lay_offs.py",
+    "tests/web/test_play_ratings.py",
+    "tests/bots/test_match_over_http.py",
+    "tests/cluster/test_features_across_shards.py",
 )
 
 
@@ -70,6 +76,20 @@ def longest_files_first(items: list[pytest.Item]) -> None:
         return rank.get(path, len(rank)), -files[path]
 
     items.sort(key=key)  # stable: a file's tests keep their order, files stay whole
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A test file none of whose tests ``-m`` can select (by its tier, tests/tiers.py) is
+    not imported: ``make test-fast`` reads the fast tier's files only."""
+    expression = config.getoption("markexpr")
+    if not expression or collection_path.suffix != ".py" or \
+            not collection_path.name.startswith("test_"):
+        return None
+    try:
+        path = collection_path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return None
+    return None if may_select(expression, path) else True
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
