@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.tiers import mark_tiers, starting_nothing
+from tests.tiers import mark_tiers, may_select, starting_nothing
 
 if TYPE_CHECKING:
     import redis
@@ -36,25 +36,31 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 
 
-#: The test files that take longest in ``make test`` (about a minute or more each on the
-#: 2-core machine), longest first. ``make test`` hands whole files to its processes
-#: (``--dist loadfile``) in the order collected here (``--no-loadscope-reorder``), so these
-#: start first and the short files fill in around them; xdist's own order (most tests
-#: first) started the longest file, the solver's brute-force comparison, a third of the
-#: way through the run, where it was the last to finish. Add a file here when its
-#: ``--durations`` line grows past a minute.
+#: The test files that take longest in ``make test`` (40 s or more each, measured with
+#: ``make test TESTS=--durations=0`` on the 2-core machine), longest first. ``make test``
+#: hands whole files to its processes (``--dist loadfile``) in the order collected here
+#: (``--no-loadscope-reorder``), so these start first and the short files fill in around
+#: them; xdist's own order (most tests first) started the longest file a third of the way
+#: through the run, where it was the last to finish. No file may hold so much that it
+#: alone outlasts the others: the solver's comparison with the brute-force reference
+#: (once one file, 1,000 s of one process on a busy machine) is three files. Add a file
+#: here when its ``--durations`` total grows past 40 s.
 LONGEST_FILES = (
-    "tests/solver/test_solver_matches_reference.py",
     "tests/engine/test_random_games.py",
     "tests/web/test_play_ui.py",
-    "tests/contract/test_schemathesis.py",
     "tests/web/test_play_page.py",
-    "tests/engine/test_legal_actions.py",
+    "tests/contract/test_schemathesis.py",
     "tests/cluster/test_redis_cluster.py",
-    "tests/bots/test_match_over_http.py",
-    "tests/api/test_hostile_input.py",
-    "tests/typescript/test_typed_client.py",
+    "tests/engine/test_legal_actions.py",
+    "tests/research/test_env.py",
+    "tests/analysis/test_game.py",
+    "tests/solver/test_reference_clumped_hands.py",
     "tests/web/test_play_account.py",
+    "tests/solver/test_reference_plain_and_wild_hands.py",
+    "tests/solver/test_reference_runs_and_lay_offs.py",
+    "tests/web/test_play_ratings.py",
+    "tests/bots/test_match_over_http.py",
+    "tests/cluster/test_features_across_shards.py",
 )
 
 
@@ -70,6 +76,20 @@ def longest_files_first(items: list[pytest.Item]) -> None:
         return rank.get(path, len(rank)), -files[path]
 
     items.sort(key=key)  # stable: a file's tests keep their order, files stay whole
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A test file none of whose tests ``-m`` can select (by its tier, tests/tiers.py) is
+    not imported: ``make test-fast`` reads the fast tier's files only."""
+    expression = config.getoption("markexpr")
+    if not expression or collection_path.suffix != ".py" or \
+            not collection_path.name.startswith("test_"):
+        return None
+    try:
+        path = collection_path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return None
+    return None if may_select(expression, path) else True
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
@@ -117,9 +137,21 @@ def redis_binary() -> str:
     )
 
 
+#: How long a test waits for something that is to happen (a server answering, a worker's
+#: move, a turn timing out, a process exiting) before it fails: a bound on what never
+#: comes, not a measure of speed (speed is measured by the benchmarks, never by a test).
+#: Generous, because a busy machine (a CI run beside other jobs, three test processes and
+#: their servers on two cores) can make a second's work take a minute; a test that waits
+#: this long has found a hang. Where a test shows that something happened *at once*
+#: rather than after some other time (a timeout, a retry), that other time is made long
+#: and the bound sits well below it, never near the quick case.
+PATIENCE = 300.0
+
+
 def wait_until(check: callable, timeout: float, what: str) -> None:  # type: ignore[valid-type]
     """Poll ``check`` every 50 ms until it is true; an exception counts as not yet (a
-    server still starting). ``what`` names what was awaited in the error."""
+    server still starting). ``what`` names what was awaited in the error; ``timeout`` is
+    a bound on a hang (:data:`PATIENCE`), not a deadline."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -187,10 +219,10 @@ def start_redis(binary: str, port: int, *options: str) -> subprocess.Popen[bytes
             return bool(redis.Redis(port=port).ping())
 
         try:
-            wait_until(answers, 10, f"redis-server ({binary})")
+            wait_until(answers, PATIENCE, f"redis-server ({binary})")
         except BaseException:
             proc.kill()
-            proc.wait(10)
+            proc.wait(PATIENCE)
             raise
     return proc
 
@@ -204,7 +236,7 @@ def redis_server() -> Iterator[str]:
         yield f"redis://127.0.0.1:{port}"
     finally:
         proc.terminate()
-        proc.wait(10)
+        proc.wait(PATIENCE)
 
 
 @pytest.fixture(scope="session")
@@ -245,12 +277,12 @@ def live_server(redis_server: str) -> Iterator[str]:
                                 cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
+        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, PATIENCE, "gunicorn")
         yield base
     finally:
         mover.terminate()
         analyser.terminate()
         proc.terminate()
-        proc.wait(30)
-        mover.wait(30)
-        analyser.wait(30)
+        proc.wait(PATIENCE)
+        mover.wait(PATIENCE)
+        analyser.wait(PATIENCE)

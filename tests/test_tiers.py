@@ -15,7 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.tiers import BY_FIXTURE, BY_PATH, TIERS, TierError, starting_nothing, tier_of
+from tests.tiers import (
+    BY_FIXTURE,
+    BY_PATH,
+    TIERS,
+    TierError,
+    may_select,
+    starting_nothing,
+    tier_of,
+    tiers_in,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,3 +73,49 @@ def test_inside_starting_nothing_a_process_or_a_connection_is_refused_and_noted(
         with socket.socket() as s, pytest.raises(TierError):
             s.connect(("127.0.0.1", 9))
     assert [t.split(" (")[0] for t in tried] == ["start a process", "connect to"]
+
+
+def test_a_file_may_hold_its_own_tier_the_tiers_of_its_named_tests_and_any_above() -> None:
+    assert tiers_in("tests/api/test_games.py") == ("api", "process", "browser", "cluster")
+    assert tiers_in("tests/engine/test_seats.py") == TIERS  # a fixture may raise any test
+    assert tiers_in("tests/clients/test_typescript_client.py") == TIERS  # one test is fast
+
+
+def test_m_passes_over_only_the_files_where_it_can_select_nothing() -> None:
+    assert not may_select("fast and not slow", "tests/api/test_games.py")
+    assert not may_select("fast", "tests/web/test_play_ui.py")
+    assert may_select("fast and not slow", "tests/clients/test_typescript_client.py")
+    assert may_select("not fast", "tests/engine/test_seats.py")
+    assert may_select("slow", "tests/api/test_games.py")
+    assert may_select("api or (process and not slow)", "tests/faults/test_worker_kill.py")
+    assert may_select("fast and marker(x=1)", "tests/api/test_games.py")  # unsure: collected
+
+
+class _Marked(dict[str, bool]):
+    """The names of an ``-m`` expression: true for a test's markers, false otherwise."""
+
+    def __missing__(self, name: str) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("expression", ["fast and not slow", "fast", "api", "not fast",
+                                        "process or browser", "slow and not cluster"])
+def test_no_collected_test_that_m_selects_is_in_a_file_m_would_pass_over(
+        request: pytest.FixtureRequest, expression: str) -> None:
+    """Over this run's tests (every one, in ``make test``): for each that ``expression``
+    selects by its markers, its file is one that ``-m expression`` collects."""
+    passed_over = set()
+    for item in request.session.items:
+        path = item.nodeid.split("::", 1)[0]
+        markers = _Marked({marker.name: True for marker in item.iter_markers()})
+        if eval(expression, {}, markers) and not may_select(expression, path):
+            passed_over.add(item.nodeid)
+    assert passed_over == set()
+
+
+def test_every_file_that_make_test_starts_first_exists() -> None:
+    """``LONGEST_FILES`` (tests/conftest.py) orders ``make test``'s files by name: a file
+    renamed or split away would silently fall back to the end of the run."""
+    from tests.conftest import LONGEST_FILES
+
+    assert [path for path in LONGEST_FILES if not (ROOT / path).is_file()] == []

@@ -17,6 +17,7 @@ test that outgrows the tier is moved here rather than slowing ``make test-fast``
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import socket
 import subprocess
@@ -25,8 +26,8 @@ from typing import Any
 
 import pytest
 
-__all__ = ["BY_FIXTURE", "BY_PATH", "TIERS", "TierError", "mark_tiers", "starting_nothing",
-           "tier_of"]
+__all__ = ["BY_FIXTURE", "BY_PATH", "TIERS", "TierError", "mark_tiers", "may_select",
+           "starting_nothing", "tier_of", "tiers_in"]
 
 #: The tiers, from the one that needs least to the one that needs most.
 TIERS = ("fast", "api", "process", "browser", "cluster")
@@ -133,6 +134,41 @@ def tier_of(nodeid: str, fixturenames: Sequence[str]) -> str:
         if name in BY_FIXTURE and TIERS.index(BY_FIXTURE[name]) > TIERS.index(tier):
             tier = BY_FIXTURE[name]
     return tier
+
+
+def tiers_in(path: str) -> tuple[str, ...]:
+    """The tiers the tests of the file ``path`` may have: the lowest that its entry or an
+    entry naming one of its tests gives, and every tier above it (a fixture raises)."""
+    given = [tier_of(path, ()), *(tier for entry, tier in BY_PATH.items()
+                                  if entry.startswith(path + "::"))]
+    return TIERS[min(TIERS.index(tier) for tier in given):]
+
+
+def may_select(expression: str, path: str) -> bool:
+    """Whether the ``-m`` ``expression`` can select a test of the file ``path``, whose
+    markers are its tier and perhaps ``slow``. ``True`` when unsure: an expression of
+    anything but names, ``and``, ``or``, ``not`` and parentheses. (``make test-fast``
+    then need not import the files of other tiers: a few seconds of each process.)"""
+    try:
+        tree = ast.parse(expression, mode="eval").body
+    except SyntaxError:
+        return True
+
+    def holds(node: ast.expr, markers: set[str]) -> bool | None:
+        if isinstance(node, ast.Name):
+            return node.id in markers
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = holds(node.operand, markers)
+            return None if inner is None else not inner
+        if isinstance(node, ast.BoolOp):
+            values = [holds(value, markers) for value in node.values]
+            if None in values:
+                return None
+            return all(values) if isinstance(node.op, ast.And) else any(values)
+        return None
+
+    return any(holds(tree, {tier, *slow}) is not False
+               for tier in tiers_in(path) for slow in ((), ("slow",)))
 
 
 def mark_tiers(items: Sequence[pytest.Item]) -> None:

@@ -26,6 +26,7 @@ def record() -> dict:
     return stalled(TURNS)
 
 
+@pytest.mark.slow  # 400 decisions judged until the budget ends them: make test's
 def test_a_long_stalled_game_is_analysed_within_its_step_budget(
         record: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     applied = 0

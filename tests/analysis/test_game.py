@@ -26,9 +26,22 @@ def record() -> dict:
     return record_in_process(["greedy", "random", "simple"], "analysed", RULES)
 
 
-def test_every_turn_move_is_judged_once_in_order_with_progress_after_each(record: dict) -> None:
+@pytest.fixture(scope="module")
+def analysed_with_progress(record: dict) -> tuple[dict, list[tuple[int, int]]]:
+    """The record's analysis at ``QUICK``, made once for the tests that only read it, and
+    the progress it reported: (done, total) after each decision."""
     calls: list[tuple[int, int]] = []
-    result = analyse(record, QUICK, progress=lambda done, total: calls.append((done, total)))
+    return analyse(record, QUICK, progress=lambda done, total: calls.append((done, total))), calls
+
+
+@pytest.fixture(scope="module")
+def analysed(analysed_with_progress: tuple[dict, list[tuple[int, int]]]) -> dict:
+    return analysed_with_progress[0]
+
+
+def test_every_turn_move_is_judged_once_in_order_with_progress_after_each(
+        record: dict, analysed_with_progress: tuple[dict, list[tuple[int, int]]]) -> None:
+    result, calls = analysed_with_progress
     moves = [(v, a) for v, a in enumerate(record["actions"]) if a["type"] in DECISIONS]
     # a bot seat's moves are the service's (by its bot, the seat's player): all judged
     assert [(d["version"], d["seat"], d["by"]) for d in result["decisions"]] == [
@@ -40,8 +53,8 @@ def test_every_turn_move_is_judged_once_in_order_with_progress_after_each(record
     assert all(row["service_moves"] == 0 and row["unjudged"] == 0 for row in result["seats"])
 
 
-def test_each_seat_is_summed_up_from_its_own_decisions(record: dict) -> None:
-    result = analyse(record, QUICK)
+def test_each_seat_is_summed_up_from_its_own_decisions(analysed: dict) -> None:
+    result = analysed
     for row in result["seats"]:
         own = [d for d in result["decisions"] if d["seat"] == row["seat"]]
         assert row["decisions"] == len(own)
@@ -52,8 +65,10 @@ def test_each_seat_is_summed_up_from_its_own_decisions(record: dict) -> None:
             assert row[count] == sum(d["judgement"] == word for d in own)
 
 
-@pytest.mark.parametrize("made", [resigned_after_one_draw, away_after_one_draw],
-                         ids=["resigned", "away"])
+@pytest.mark.parametrize("made", [
+    pytest.param(resigned_after_one_draw, id="resigned"),
+    # the same judging of a stand-in's moves, after two time-outs: make test's
+    pytest.param(away_after_one_draw, id="away", marks=pytest.mark.slow)])
 def test_a_seat_the_service_played_for_is_judged_on_its_players_own_moves_only(
         made: Callable[[], tuple[dict[str, Any], int]]) -> None:
     record, seat = made()
@@ -79,8 +94,9 @@ def test_a_seat_the_service_played_for_is_judged_on_its_players_own_moves_only(
             assert other["decisions"] == len(theirs) and other["service_moves"] == 0
 
 
-def test_the_same_record_and_settings_give_the_same_analysis(record: dict) -> None:
-    assert analyse(record, QUICK) == analyse(record, QUICK)
+def test_the_same_record_and_settings_give_the_same_analysis(record: dict,
+                                                            analysed: dict) -> None:
+    assert analyse(record, QUICK) == analysed
 
 
 def test_a_seat_is_given_only_its_own_share_of_the_events(record: dict) -> None:
@@ -99,9 +115,9 @@ def test_an_aborted_game_is_not_analysed(record: dict) -> None:
         analyse({**record, "finish_reason": "aborted"}, QUICK)
 
 
-def test_luck_is_each_rounds_expectation_at_its_first_decision_less_its_score(record: dict,
-                                                                               ) -> None:
-    result = analyse(record, QUICK)
+def test_luck_is_each_rounds_expectation_at_its_first_decision_less_its_score(
+        record: dict, analysed: dict) -> None:
+    result = analysed
     rounds = [d.state.round_index for d in decisions_of(record)]
     for row in result["seats"]:
         seat, luck, seen = row["seat"], 0.0, set()
@@ -118,6 +134,8 @@ def test_luck_is_each_rounds_expectation_at_its_first_decision_less_its_score(re
         assert row["luck"] == pytest.approx(luck, abs=0.05)
 
 
+# eight games analysed, a mean over many: make test's (the fast tier checks one game's luck)
+@pytest.mark.slow
 def test_luck_averages_about_zero_over_games_of_the_policy_itself() -> None:
     # the expectation is of play by the policy, so in its own games what is left is luck;
     # summing the regrets instead (biased upwards) made it +13 a seat here

@@ -19,14 +19,15 @@ from service.config import Config
 from service.storage import redis_stores
 from service.verify import verify
 from service.workers.moves import MoveWorker
-from tests.conftest import redis_client, redis_url_for_tests
+from tests.conftest import PATIENCE, redis_client, redis_url_for_tests
 
 
 @pytest.fixture
 def config(redis_server: str) -> Config:
     # TEST_REDIS_URL (e.g. redis+cluster://…, set by tests/cluster) runs these tests elsewhere;
-    # waits of up to 10 s, so "answered at once" is measured against a timeout far above it
-    return Config(redis_url=redis_url_for_tests(redis_server, 1), long_poll_max_seconds=10.0,
+    # waits of up to 120 s, so "answered at once" is told from "timed out" by a margin no
+    # busy machine closes (a test asks for a long wait and allows it half of that)
+    return Config(redis_url=redis_url_for_tests(redis_server, 1), long_poll_max_seconds=120.0,
                   game_ttl_seconds=3600, rate_limit="off", rate_limit_per_address="off",
                   creation_limit_per_address="off", bot_games_per_address="off",
                   solve_limit="off", account_limit_per_address="off",
@@ -80,7 +81,7 @@ def mover(config: Config, redis_db: redis.Redis) -> Iterator[MoveWorker]:
     thread.start()
     yield worker
     stop.set()
-    thread.join(10)
+    thread.join(PATIENCE)
     stores.close()
 
 

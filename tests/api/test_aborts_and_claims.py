@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from service.bots import GreedyBot
 from service.engine.seats import AWAY_AFTER
+from tests.conftest import PATIENCE
 
 from .conftest import new_table
 
@@ -74,7 +75,7 @@ def test_after_two_time_outs_in_a_row_the_opponent_claims_the_game_which_ends_at
     table = new_table(client, players=[{"name": "ann"}, {"name": "gone"}], turn_seconds=2,
                       rules={"preset": "classic", "hand_sizes": [5, 7, 9]}, seed="claim")
     view = table.view(0)
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + PATIENCE
     while view["players"][1]["kind"] != "away":
         assert time.monotonic() < deadline, "the absent seat never went away"
         if view["legal_actions"] and not any(a["type"] == "claim_victory"

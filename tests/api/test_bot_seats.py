@@ -17,6 +17,7 @@ from service.bots import GreedyBot
 from service.core.rules import resolve_rules
 from service.engine import GameState, apply, new_game, to_dict
 from service.engine.seats import time_out
+from tests.conftest import PATIENCE
 
 from .conftest import Table, new_table
 from .test_full_games import assert_no_secrets, true_state
@@ -121,7 +122,7 @@ def test_a_game_of_four_bot_seats_finishes_with_no_client_playing_it(
     assert r.status_code == 201 and [s["token"] for s in r.json["seats"]] == [None] * 4
     game_id = r.json["game_id"]
     r.close()  # the response is done: the bots play after it, no request is made since
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + PATIENCE
     while not true_state(redis_db, game_id).finished:
         assert time.monotonic() < deadline, "the bots did not finish"
         time.sleep(0.05)

@@ -17,6 +17,7 @@ from service.config import Config
 from tests.api.conftest import done
 from tests.api.test_accounts import NDJSON, key_auth, register
 from tests.api.test_streams import ndjson_lines
+from tests.conftest import PATIENCE
 
 SHORT = {"preset": "classic", "hand_sizes": [3, 4]}
 
@@ -62,7 +63,7 @@ def answer(client: FlaskClient, key: str, challenge_id: str, verb: str) -> dict[
     return r.json  # type: ignore[no-any-return]
 
 
-def wait_finished(client: FlaskClient, game_id: str, seconds: float = 30) -> dict[str, Any]:
+def wait_finished(client: FlaskClient, game_id: str, seconds: float = PATIENCE) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         view = client.get(f"/v1/games/{game_id}?wait_version=0&timeout=2").json
@@ -117,9 +118,8 @@ def test_three_accounts_play_a_challenge_with_their_keys_and_hear_every_note_onc
 def test_a_challenge_to_a_reference_bot_is_accepted_at_once_and_its_game_finishes(
         http: FlaskClient, bot: str) -> None:
     key = register(http, "ann")
-    asked = time.monotonic()
     made = challenge(http, key, to=[bot], rules={"preset": "classic", "hand_sizes": [3]})
-    assert made["status"] == "accepted" and time.monotonic() - asked < 1.0
+    assert made["status"] == "accepted"  # in the answer to the challenge itself: at once
     game_id = made["game_id"]
     while (view := http.get(f"/v1/games/{game_id}?wait=turn&timeout=5",
                             headers=key_auth(key)).json)["status"] != "finished":
@@ -154,7 +154,7 @@ def test_an_unanswered_challenge_expires_and_both_sides_hear_it(http: FlaskClien
     made = challenge(http, ann, to=["bob"], expires_in=5)
     assert http.get("/v1/challenges", headers=key_auth(bob)).json["challenges"][0][
         "challenge_id"] == made["challenge_id"]
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + PATIENCE
     while (status := http.get(f"/v1/challenges/{made['challenge_id']}",
                               headers=key_auth(bob)).json["status"]) == "pending":
         assert time.monotonic() < deadline, "the challenge never expired"

@@ -27,6 +27,7 @@ from service.core.rules import resolve_rules
 from service.engine import apply, from_dict, new_game, to_dict
 from service.engine.shoe import commitment
 from service.engine.state import GameState
+from tests.conftest import PATIENCE
 
 from .conftest import Table, new_table
 
@@ -137,7 +138,7 @@ def follow(client: FlaskClient, table: Table, seat: int | None, out: list[dict[s
     r = client.get(f"/v1/games/{table.game_id}/stream",
                    headers={"Accept": "application/x-ndjson", **table.auth(seat)}, buffered=False)
     assert r.status_code == 200
-    opened.wait(10)
+    opened.wait(PATIENCE)
     buffer = b""
     for chunk in r.response:
         buffer += chunk
@@ -160,7 +161,7 @@ def test_each_seats_stream_of_a_whole_game_carries_its_own_secrets_only(
                  for b in bearers]
     for t in followers:
         t.start()
-    opened.wait(10)  # every stream is open before the first move
+    opened.wait(PATIENCE)  # every stream is open before the first move
     rng = random.Random(5)
     while not (state := true_state(redis_db, table.game_id)).finished:
         seat = state.current_seat
@@ -169,7 +170,7 @@ def test_each_seats_stream_of_a_whole_game_carries_its_own_secrets_only(
         go_out = [a for a in legal if a["type"] == "go_out"]
         assert table.act(seat, go_out[0] if go_out else rng.choice(legal)).status_code == 200
     for t in followers:
-        t.join(30)
+        t.join(PATIENCE)
         assert not t.is_alive(), "a stream did not end with the game"
     stored = client.application.extensions["three_thirteen"].stores.games.events(
         table.game_id, 0, 100_000)

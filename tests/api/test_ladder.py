@@ -8,7 +8,7 @@ from flask.testing import FlaskClient
 
 from tests.api.conftest import done
 from tests.api.test_accounts import key_auth, register
-from tests.conftest import wait_until
+from tests.conftest import PATIENCE, wait_until
 
 
 def test_a_bot_account_joins_is_seated_in_a_rated_game_and_leaves(client: FlaskClient) -> None:
@@ -19,7 +19,7 @@ def test_a_bot_account_joins_is_seated_in_a_rated_game_and_leaves(client: FlaskC
     assert joined.json == {"preset": "classic", "ladder": True, "min_players": 2,
                            "max_players": 2, "games_at_once": 1}
     # the move worker (the app fixture's, on a thread) holds the ladder's visit: it pairs
-    wait_until(lambda: client.get("/v1/ladder/classic").json["games"], 10, "a ladder game")
+    wait_until(lambda: client.get("/v1/ladder/classic").json["games"], PATIENCE, "a ladder game")
     ladder = client.get("/v1/ladder/classic").json
     [game_id] = [g["game_id"] for g in ladder["games"]]
     assert "robo" in ladder["games"][0]["players"]

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from service import play
 from service.config import Config
 from service.play.lobby import PRUNE_GRACE_SECONDS
+from tests.conftest import PATIENCE
 
 
 def _listed(client: FlaskClient, status: str = "open", **query: Any) -> list[dict[str, Any]]:
@@ -123,7 +124,7 @@ def test_forty_seekers_arriving_at_once_end_in_exactly_ten_games_one_seat_each(
     for t in threads:
         t.start()
     for t in threads:
-        t.join(30)
+        t.join(PATIENCE)
     assert len(results) == 40 and all(s["status"] == "matched" for s in results.values())
     games = Counter(s["game_id"] for s in results.values())
     assert len(games) == 10 and set(games.values()) == {4}
@@ -174,7 +175,7 @@ def test_a_waiting_seeker_is_woken_by_the_seeker_that_completes_its_game(
     time.sleep(0.3)
     # it waits too: should the thread's seek land second, this one is the seeker woken
     second = _seek(client, "b", "family", 2, timeout=3)
-    waiter.join(5)
+    waiter.join(PATIENCE)
     assert first["status"] == "matched" and first["game_id"] == second["game_id"]
     assert {first["seat"], second["seat"]} == {0, 1} and first["token"] != second["token"]
 

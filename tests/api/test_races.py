@@ -21,7 +21,7 @@ import requests
 
 from service.core.rules import resolve_rules
 from service.engine import apply, from_dict, new_game, to_dict
-from tests.conftest import redis_client, redis_url_for_tests
+from tests.conftest import PATIENCE, redis_client, redis_url_for_tests
 
 THREADS = 16
 TARGET_VERSION = 200
@@ -51,7 +51,7 @@ def race(live_server: str, stored_state: Callable[[str], bytes]) -> None:
     accepted: list[tuple[int, int, dict[str, Any]]] = []
     refused: list[tuple[int, str]] = []
     lock = threading.Lock()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + PATIENCE
     start = threading.Barrier(THREADS)
 
     def worker(n: int) -> None:
@@ -85,7 +85,7 @@ def race(live_server: str, stored_state: Callable[[str], bytes]) -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(90)
+        t.join(PATIENCE)
 
     versions = sorted(v for v, _, _ in accepted)
     assert versions == list(range(1, len(versions) + 1)), "a version was lost or doubled"
@@ -124,7 +124,7 @@ def test_a_seat_that_left_never_moves_again_by_its_own_token_however_the_request
         game_id = created["game_id"]
         seat = created["state"]["round"]["current_seat"]
         if leaving == "away":  # nobody plays: the seat whose turns time out twice is away
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + PATIENCE
             while "away" not in (kinds := [p["kind"] for p in requests.get(
                     f"{live_server}/v1/games/{game_id}", timeout=10).json()["players"]]):
                 assert time.monotonic() < deadline, kinds
@@ -147,7 +147,7 @@ def test_a_seat_that_left_never_moves_again_by_its_own_token_however_the_request
         for t in threads:
             t.start()
         for t in threads:
-            t.join(15)
+            t.join(PATIENCE)
         codes |= {r.json().get("code", "") for r in answers if r.status_code == 409}
         events = requests.get(f"{live_server}/v1/games/{game_id}/events?limit=1000",
                               timeout=10).json()["events"]

@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from service.api.limits import LIMITER_CLIENT
 from service.app import create_app
 from service.config import Config
-from tests.conftest import redis_client, redis_url_for_tests
+from tests.conftest import PATIENCE, redis_client, redis_url_for_tests
 
 
 def _client(redis_server: str, **limits: str) -> Iterator[FlaskClient]:
@@ -310,6 +310,6 @@ def test_the_limiters_redis_connections_are_bounded_however_many_requests_count_
     for t in threads:
         t.start()
     for t in threads:
-        t.join(30)
+        t.join(PATIENCE)
     assert statuses == [200] * 120
     assert 1 <= len(limiters() - before) <= 2

@@ -28,7 +28,7 @@ from service.play.ratings import SYSTEM
 from service.ratings import Rating, Seat, rate_table
 from service.storage import Stores, redis_stores
 from tests.api.workers import Workers
-from tests.conftest import wait_until
+from tests.conftest import PATIENCE, wait_until
 from tests.play.finished_games import agreed
 
 HANDLES = [f"p{i:02d}" for i in range(12)]
@@ -95,10 +95,10 @@ def test_two_rating_workers_one_killed_twice_apply_two_hundred_games_exactly_onc
         if n in KILLS_AT:  # while games are queued and being applied
             victim = first if n == KILLS_AT[0] else workers.started[-1][0]
             victim.send_signal(signal.SIGKILL)
-            victim.wait(10)
+            victim.wait(PATIENCE)
             workers.start()
         finished.append(finish_rated_game(stores, rng))
-    wait_until(lambda: stores.ratings.head() is None, 60, "the rating queue drained")
+    wait_until(lambda: stores.ratings.head() is None, PATIENCE, "the rating queue drained")
     expected = replay(stores, finished)
     for handle in HANDLES:
         stored = stores.ratings.ratings(handle).get("classic")

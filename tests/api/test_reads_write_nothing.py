@@ -16,6 +16,7 @@ import redis
 
 from service.app import create_app
 from service.config import Config
+from tests.conftest import PATIENCE
 
 from .conftest import new_table
 from .test_records import play_out
@@ -41,7 +42,7 @@ def commands_during(db: redis.Redis, action: Callable[[], None]) -> list[str]:
         follower.start()
         action()
         db.echo(marker)
-        follower.join(10)
+        follower.join(PATIENCE)
     assert not follower.is_alive()
     return seen
 

@@ -19,7 +19,7 @@ import pytest
 import redis
 import requests
 
-from tests.conftest import ROOT, free_port, redis_client, redis_url_for_tests, wait_until
+from tests.conftest import PATIENCE, ROOT, free_port, redis_client, redis_url_for_tests, wait_until
 
 RACERS = 10  # seekers racing in after each close: five games of two, every one matched
 ROUNDS = 3
@@ -27,14 +27,15 @@ ROUNDS = 3
 
 @pytest.fixture(scope="module")
 def server(redis_server: str) -> Iterator[tuple[str, redis.Redis]]:
-    """A gunicorn of two gevent workers whose long-polls may last 30 s (the session's
-    live server cuts them at 1 s), and its Redis."""
+    """A gunicorn of two gevent workers whose long-polls may last 120 s (the session's
+    live server cuts them at 1 s), and its Redis: a seeker waits for its match far longer
+    than a match takes, even on a busy machine."""
     port = free_port()
     url = redis_url_for_tests(redis_server, 8)
     db = redis_client(url)
     db.flushdb()
     env = {**os.environ, "REDIS_URL": url, "PORT": str(port), "WEB_CONCURRENCY": "2",
-           "LONG_POLL_MAX_SECONDS": "30", "RATE_LIMIT": "off", "RATE_LIMIT_PER_ADDRESS": "off",
+           "LONG_POLL_MAX_SECONDS": "120", "RATE_LIMIT": "off", "RATE_LIMIT_PER_ADDRESS": "off",
            "CREATION_LIMIT_PER_ADDRESS": "off", "ACCOUNT_LIMIT_PER_ADDRESS": "off",
            "MAX_WAITS_PER_ADDRESS": "off", "MAX_WAITS_PER_TOKEN": "off", "ACCESS_LOG": "",
            "LOG_LEVEL": "warning"}
@@ -43,11 +44,11 @@ def server(redis_server: str) -> Iterator[tuple[str, redis.Redis]]:
          "service.app:create_app()"], cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
+        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, PATIENCE, "gunicorn")
         yield base, db
     finally:
         proc.terminate()
-        proc.wait(30)
+        proc.wait(PATIENCE)
         db.close()
 
 
@@ -88,8 +89,8 @@ def race(base: str, tag: str) -> list[dict[str, Any]]:
 
     def seeker(n: int) -> None:
         start.wait()
-        r = requests.post(f"{base}/v1/seeks?timeout=20", json={
-            "players": 2, "name": f"{tag}-{n}"}, timeout=30)
+        r = requests.post(f"{base}/v1/seeks?timeout=120", json={
+            "players": 2, "name": f"{tag}-{n}"}, timeout=PATIENCE)
         assert r.status_code == 201, r.text
         answers.append(r.json())
 
@@ -97,7 +98,7 @@ def race(base: str, tag: str) -> list[dict[str, Any]]:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(40)
+        t.join(PATIENCE)
     return answers
 
 
@@ -120,7 +121,7 @@ def test_a_seek_whose_long_poll_closes_is_gone_before_any_racing_seeker_can_matc
         name = f"ann-{round_}"
         conn = parked(base, "/v1/seeks?timeout=30", None,
                       body=orjson.dumps({"players": 2, "name": name}))
-        wait_until(lambda: any(h.startswith("p.") for h in holds(db, name) or {}), 10,  # noqa: B023
+        wait_until(lambda: any(h.startswith("p.") for h in holds(db, name) or {}), PATIENCE,  # noqa: B023
                    "the long-poll holding the seek")
         conn.close()  # the client goes away; the seekers below all come after it
         assert_never_matched(base, race(base, f"r{round_}"), name)
@@ -140,7 +141,7 @@ def test_an_account_seek_whose_stream_closes_is_gone_before_any_racing_seeker_ca
         r = requests.post(f"{base}/v1/seeks", json={"players": 2}, headers=auth, timeout=5)
         assert r.status_code == 201 and r.json()["status"] == "waiting", r.text
         seek_id = r.json()["seek_id"]
-        wait_until(lambda: any(h.startswith("s.ann.") for h in holds(db, "ann") or {}), 10,
+        wait_until(lambda: any(h.startswith("s.ann.") for h in holds(db, "ann") or {}), PATIENCE,
                    "the stream holding the seek")
         stream.close()
         assert_never_matched(base, race(base, f"s{round_}"), "ann")
@@ -160,20 +161,20 @@ def test_a_seek_held_by_a_stream_that_stays_open_is_matched(
         r = requests.post(f"{base}/v1/seeks", json={"players": 2, "turn_seconds": 300},
                           headers={"Authorization": f"Bearer {key}"}, timeout=5)
         seek_id = r.json()["seek_id"]
-        wait_until(lambda: any(h.startswith("s.bea.") for h in holds(db, "bea") or {}), 10,
+        wait_until(lambda: any(h.startswith("s.bea.") for h in holds(db, "bea") or {}), PATIENCE,
                    "the stream holding the seek")
-        r = requests.post(f"{base}/v1/seeks?timeout=20", json={
-            "players": 2, "name": "cal", "turn_seconds": 300}, timeout=30)
+        r = requests.post(f"{base}/v1/seeks?timeout=120", json={
+            "players": 2, "name": "cal", "turn_seconds": 300}, timeout=PATIENCE)
         assert r.json()["status"] == "matched", "bea's stream looked and the match was made"
         mine = requests.get(f"{base}/v1/seeks/{seek_id}",
                             headers={"Authorization": f"Bearer {key}"}, timeout=5).json()
         assert mine["game_id"] == r.json()["game_id"]
         view = requests.get(f"{base}/v1/games/{mine['game_id']}", timeout=5).json()
         assert view["clock"]["turn_seconds"] == 300
-        stream.settimeout(10)
+        stream.settimeout(PATIENCE)
         heard = b""
         started = time.monotonic()
-        while b"game_started" not in heard and time.monotonic() - started < 10:
+        while b"game_started" not in heard and time.monotonic() - started < PATIENCE:
             heard += stream.recv(65536)
         assert b"game_started" in heard, "the stream tells the account its game began"
     finally:

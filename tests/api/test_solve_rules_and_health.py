@@ -101,7 +101,9 @@ def test_with_redis_down_every_redis_call_is_a_quick_503_with_retry_after() -> N
         assert r.status_code == 503, url
         assert r.json["code"] == "storage_unavailable"
         assert r.headers["Retry-After"] == "5"
-        assert time.monotonic() - start < 3
+        # refused at once, within its 0.5 s: not held by retries or a longer timeout (a
+        # bound twenty times that, so that only a hang fails it, not a busy machine)
+        assert time.monotonic() - start < 10
 
 
 def test_flasks_own_404_and_405_are_problem_json(client: FlaskClient) -> None:

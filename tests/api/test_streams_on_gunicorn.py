@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 import requests
 
-from tests.conftest import ROOT, free_port, redis_url_for_tests, wait_until
+from tests.conftest import PATIENCE, ROOT, free_port, redis_url_for_tests, wait_until
 
 NDJSON = {"Accept": "application/x-ndjson"}
 
@@ -65,15 +65,17 @@ def test_a_graceful_shutdown_ends_open_streams_at_once_with_a_retry_hint(
     env = {**os.environ, "REDIS_URL": redis_url_for_tests(redis_server, 4), "PORT": str(port),
            "WEB_CONCURRENCY": "1", "RATE_LIMIT": "off", "RATE_LIMIT_PER_ADDRESS": "off",
            "CREATION_LIMIT_PER_ADDRESS": "off",
+           # no heartbeat to wake the stream: only the shutdown's own wake-up ends it at once
+           "STREAM_HEARTBEAT_SECONDS": "300",
            "ACCESS_LOG": "", "LOG_LEVEL": "warning"}
     proc = subprocess.Popen(
         [str(Path(sys.prefix) / "bin" / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
          "service.app:create_app()"], cwd=ROOT, env=env)
     try:
-        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
+        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, PATIENCE, "gunicorn")
         gid = new_game(base)["game_id"]
         with requests.get(f"{base}/v1/games/{gid}/stream", headers=NDJSON, stream=True,
-                          timeout=10) as r:
+                          timeout=PATIENCE) as r:
             lines = lines_of(r)
             assert [next(lines)["type"], next(lines)["type"]] == ["event", "view"]  # type: ignore[index]
             start = time.monotonic()
@@ -81,12 +83,14 @@ def test_a_graceful_shutdown_ends_open_streams_at_once_with_a_retry_hint(
             end = next(line for line in lines if line is not None)
             took = time.monotonic() - start
         assert end == {"type": "end", "reason": "shutdown", "retry_ms": 1000}
-        assert took < 3, f"the stream ended {took:.1f} s after SIGTERM (graceful_timeout 35)"
-        proc.wait(10)  # and the worker, no longer held by the stream, exits
+        # at once, not when gunicorn gives up on the worker (graceful_timeout 35 s, and
+        # then without an end): a bound far from both, so a busy machine does not fail it
+        assert took < 20, f"the stream ended {took:.1f} s after SIGTERM (graceful_timeout 35)"
+        proc.wait(PATIENCE)  # and the worker, no longer held by the stream, exits
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.wait(10)
+            proc.wait(PATIENCE)
 
 
 def test_a_long_request_line_is_answered_by_the_service_not_by_gunicorns_html_page(

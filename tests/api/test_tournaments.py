@@ -15,13 +15,14 @@ from service.tournaments import pair_key, standings_from_records
 from tests.api.conftest import done
 from tests.api.test_accounts import key_auth, play_out, register
 from tests.api.test_challenges import http, read_stream  # noqa: F401  (a fixture)
+from tests.conftest import PATIENCE
 
 #: One round of 3 cards, at most 3 turns each: a game is a few requests.
 SHORT = {"preset": "classic", "hand_sizes": [3], "turn_limit": 3}
 
 
 def wait_for(client: FlaskClient, tournament_id: str, ready: Any,
-             seconds: float = 20) -> dict[str, Any]:
+             seconds: float = PATIENCE) -> dict[str, Any]:
     """The tournament once ``ready(t)`` (the move worker pairs it meanwhile)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -32,7 +33,7 @@ def wait_for(client: FlaskClient, tournament_id: str, ready: Any,
     raise AssertionError(f"the tournament did not get there: {t}")
 
 
-def seen(client: FlaskClient, game_id: str, seconds: float = 10) -> dict[str, Any]:
+def seen(client: FlaskClient, game_id: str, seconds: float = PATIENCE) -> dict[str, Any]:
     """The game's public view once it exists (a round is stored before its games)."""
     deadline = time.monotonic() + seconds
     while (r := client.get(f"/v1/games/{game_id}")).status_code == 404:

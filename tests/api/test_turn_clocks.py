@@ -12,6 +12,7 @@ import redis
 from flask.testing import FlaskClient
 
 from service.engine.seats import AWAY_AFTER
+from tests.conftest import PATIENCE
 
 from .conftest import new_table
 from .test_bot_seats import all_events, play_human
@@ -65,7 +66,7 @@ def test_an_away_seat_plays_its_own_turns_again_once_its_owner_is_back(
     # both seats idle: the first is away after 2 time-outs, the second a 3 s turn later
     table = new_table(client, players=[{"name": "ann"}, {"name": "bob"}], turn_seconds=3,
                       rules={"preset": "classic", "hand_sizes": [7, 9, 11, 13]}, seed="back")
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + PATIENCE
     view = table.view()
     while "away" not in [p["kind"] for p in view["players"]]:
         assert time.monotonic() < deadline

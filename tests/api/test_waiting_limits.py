@@ -15,7 +15,7 @@ from service.app import create_app
 from service.config import Config
 from service.storage.hub import channel_of
 from tests.api.conftest import Table
-from tests.conftest import wait_until
+from tests.conftest import PATIENCE, wait_until
 
 
 def parked_app(config: Config, **limits: str):
@@ -30,7 +30,7 @@ def park(client: FlaskClient, path: str, headers: dict[str, str], out: list[int]
 
 def wait_until_held(app, n: int) -> None:
     waits = app.extensions["three_thirteen"].waits
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + PATIENCE
     while waits.held() < n and time.monotonic() < deadline:
         time.sleep(0.01)
     assert waits.held() == n
@@ -65,7 +65,7 @@ def test_one_wait_past_the_limit_is_429_too_many_waits_with_retry_after(
     mover = view["round"]["current_seat"]
     assert table.act(mover, {"type": "draw", "source": "stock"}).status_code == 200
     for t in parked:
-        t.join(10)
+        t.join(PATIENCE)
     assert statuses == [200, 200]
     # the slots are free again once the waits ended
     assert client.get(path.replace("timeout=8", "timeout=0.1"), headers=table.auth(0)).status_code == 200
@@ -86,7 +86,7 @@ def test_a_different_token_is_not_held_back_by_anothers_waits(config: Config, re
     assert first.is_alive()
     mover = view["round"]["current_seat"]
     assert table.act(mover, {"type": "draw", "source": "stock"}).status_code == 200
-    first.join(10)
+    first.join(PATIENCE)
     assert statuses == [200]
 
 
@@ -120,7 +120,7 @@ def test_a_wait_past_the_limit_is_refused_before_any_redis_work(
     wait_until_held(app, 1)
     channel = channel_of(table.game_id)  # held counts it before its subscription is made
     wait_until(lambda: dict(redis_db.pubsub_numsub(channel)).get(channel.encode(), 0) >= 1,
-               5, "the parked request's subscription")
+               PATIENCE, "the parked request's subscription")
     refused: list[int] = []
     seen = commands_during(redis_db, lambda: refused.extend(
         client.get(path).status_code for _ in range(20)))
@@ -131,7 +131,7 @@ def test_a_wait_past_the_limit_is_refused_before_any_redis_work(
     commands = [c for c in seen if not c.startswith("SELECT")]
     assert commands in ([], [f"HMGET ttt:{{{table.game_id}}}:game s t c"]), seen
     assert table.act(table.view(0)["round"]["current_seat"], {"type": "draw", "source": "stock"})
-    parker.join(10)
+    parker.join(PATIENCE)
     assert statuses == [200]
 
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from service.config import Config
-from tests.conftest import ROOT
+from tests.conftest import PATIENCE, ROOT
 
 __all__ = ["Workers"]
 
@@ -38,4 +38,4 @@ class Workers:
         for proc, _ in self.started:
             if proc.poll() is None:
                 proc.kill()
-            proc.wait(10)
+            proc.wait(PATIENCE)

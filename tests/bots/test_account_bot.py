@@ -18,6 +18,8 @@ from typing import Any
 
 import requests
 
+from tests.conftest import PATIENCE
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -52,25 +54,25 @@ def test_a_bot_killed_mid_game_finds_its_game_by_its_key_and_finishes_it(
     bot = start_bot(live_server, key)
     try:
         state = view(live_server, game_id)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE
         while state["version"] < 12:  # a few turns of each seat
             assert time.monotonic() < deadline and bot.poll() is None
             state = view(live_server, game_id, wait_version=state["version"], timeout=1)
         bot.send_signal(signal.SIGKILL)
-        bot.wait(10)
+        bot.wait(PATIENCE)
         killed_at = view(live_server, game_id)
         assert killed_at["status"] == "in_progress"
         time.sleep(1.0)  # nobody plays it meanwhile: its turn waits (or is the bot's)
         bot = start_bot(live_server, key)  # the key alone
         state = view(live_server, game_id)
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + PATIENCE
         while state["status"] != "finished":
             assert time.monotonic() < deadline, "the restarted bot did not finish its game"
             assert bot.poll() is None, bot.stderr.read() if bot.stderr else ""
             state = view(live_server, game_id, wait_version=state["version"], timeout=1)
     finally:
         bot.kill()
-        bot.wait(10)
+        bot.wait(PATIENCE)
     record = requests.get(f"{live_server}/v1/games/{game_id}/record", timeout=10).json()
     # the action at index i made version i + 1
     mine = [(i + 1, a) for i, a in enumerate(record["actions"]) if a["seat"] == 0]
@@ -144,7 +146,7 @@ def test_a_bot_restarted_after_its_seat_went_away_comes_back_by_its_key_and_play
     try:
         events = opponent_plays_until(live_server, game_id, ann, moved_by_player(0))
         bot.send_signal(signal.SIGKILL)  # down: its clock runs out twice
-        bot.wait(10)
+        bot.wait(PATIENCE)
         events = opponent_plays_until(live_server, game_id, ann, gone_away(events[-1]["seq"]))
         away_at = [e["seq"] for e in events if gone_away(0)([e])][-1]
         assert view(live_server, game_id)["players"][0]["kind"] == "away"
@@ -154,7 +156,7 @@ def test_a_bot_restarted_after_its_seat_went_away_comes_back_by_its_key_and_play
         now = view(live_server, game_id)
     finally:
         bot.kill()
-        bot.wait(10)
+        bot.wait(PATIENCE)
     assert now["players"][0]["kind"] == "human"
     back = [e for e in events if e["seq"] > away_at and e["type"] == "seat_back"]
     assert [e["seat"] for e in back] == [0]  # once
@@ -171,7 +173,7 @@ def test_a_running_bot_accepts_a_challenge_from_its_stream_and_plays_it_out(
                              headers={"Authorization": f"Bearer {ann}"},
                              json={"to": ["acceptor"], "turn_seconds": 600,
                                    "rules": {"preset": "classic", "hand_sizes": [3]}}).json()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENCE
         while (found := requests.get(f"{live_server}/v1/challenges/{made['challenge_id']}",
                                      headers={"Authorization": f"Bearer {ann}"},
                                      timeout=10).json())["status"] == "pending":
@@ -180,7 +182,7 @@ def test_a_running_bot_accepts_a_challenge_from_its_stream_and_plays_it_out(
         assert found["status"] == "accepted"
         game_id = found["game_id"]
         auth = {"Authorization": f"Bearer {ann}"}
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE
         while True:
             assert time.monotonic() < deadline
             r = requests.get(f"{live_server}/v1/games/{game_id}", timeout=30,
@@ -198,4 +200,4 @@ def test_a_running_bot_accepts_a_challenge_from_its_stream_and_plays_it_out(
                 assert r.status_code == 200, r.text
     finally:
         bot.kill()
-        bot.wait(10)
+        bot.wait(PATIENCE)

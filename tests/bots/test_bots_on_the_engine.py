@@ -18,7 +18,13 @@ from .engine_harness import play_local
 SHORT = {"hand_sizes": [3, 4, 5, 6, 7, 8]}
 
 
-@pytest.mark.parametrize("preset", ["classic", "bga", "family"])
+#: a whole game of five bots is a second or more: the fast tier plays classic and lay-offs,
+#: `make test` every preset and option
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize("preset", ["classic", pytest.param("bga", marks=SLOW),
+                                    pytest.param("family", marks=SLOW)])
 def test_every_bot_only_chooses_legal_actions(preset: str) -> None:
     final = play_local(["random", "simple", "greedy", "strong", "expert"], preset, seed=preset, rules_spec=SHORT)
     assert final["status"] == "finished"
@@ -26,9 +32,10 @@ def test_every_bot_only_chooses_legal_actions(preset: str) -> None:
 
 @pytest.mark.parametrize("options", [
     {"lay_off": True},
-    {"contracts": [{"sets": 1, "runs": 0}, None, {"sets": 0, "runs": 1}, None, None, None]},
-    {"jokers": 4, "max_wilds_per_meld": 1},
-    {"stock_exhausted": "end_round", "aces": "wrap"},
+    pytest.param({"contracts": [{"sets": 1, "runs": 0}, None, {"sets": 0, "runs": 1}, None,
+                                None, None]}, marks=SLOW),
+    pytest.param({"jokers": 4, "max_wilds_per_meld": 1}, marks=SLOW),
+    pytest.param({"stock_exhausted": "end_round", "aces": "wrap"}, marks=SLOW),
 ])
 def test_bots_cope_with_rule_options(options: dict[str, Any]) -> None:
     final = play_local(["greedy", "strong", "random"], "classic", seed="opt",

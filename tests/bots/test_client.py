@@ -18,6 +18,7 @@ import pytest
 
 from service.bots import GreedyBot
 from service.client import ApiError, Client, ClientStats, Seat
+from tests.conftest import PATIENCE
 
 
 class Scripted(http.server.BaseHTTPRequestHandler):
@@ -124,7 +125,7 @@ def test_waiting_for_a_turn_parks_in_the_long_poll_instead_of_polling(service_ur
     moved_at = time.monotonic()
     mover.act({"type": "draw", "source": "stock"})
     mover.act({"type": "discard", "card": mover.view["you"]["hand"][0]})
-    thread.join(10)
+    thread.join(PATIENCE)
     assert waited["at"] >= moved_at  # answered by the move, not before it
     assert waited["view"]["legal_actions"]  # woken by the move: its turn now
     # two waits (after the draw, after the discard), two actions, one initial fetch or so
@@ -155,11 +156,11 @@ def test_a_seat_played_again_after_it_went_away_comes_back_before_it_moves(
     # bob's bot plays all along; ann's is not running yet: her clock runs out twice
     threading.Thread(target=bob.play, args=(GreedyBot(),), daemon=True).start()
     view = client.view(game_id)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + PATIENCE
     while view["players"][0]["kind"] != "away":
         assert time.monotonic() < deadline, "ann's seat never went away"
         view = client.view(game_id, wait_version=view["version"], wait=5)
-    final = ann.play(GreedyBot(), deadline=time.monotonic() + 120)
+    final = ann.play(GreedyBot(), deadline=time.monotonic() + PATIENCE)
     events, _ = client.events(game_id)
     away_at = [e["seq"] for e in events
                if e["type"] == "turn_timed_out" and e["seat"] == 0 and e["away"]][-1]

@@ -70,7 +70,8 @@ def _work(searches: list[Search]) -> int:
 
 
 @pytest.mark.parametrize(("kind", "limit", "binding"), [
-    (StrongBot, STRONG_BUDGET, 4), (ExpertBot, EXPERT_BUDGET, 1)])
+    (StrongBot, STRONG_BUDGET, 4),
+    pytest.param(ExpertBot, EXPERT_BUDGET, 1, marks=pytest.mark.slow)])  # ten times strong's
 def test_a_strong_or_expert_decision_does_no_more_solver_work_than_its_budget(
     worst: list[SeatPosition], searches: list[Search], kind: type[StrongBot], limit: int,
     binding: int,

@@ -62,22 +62,25 @@ def _runs_out(position: SeatPosition) -> bool:
     return budget.refused
 
 
+#: expert (strong's look-ahead over every unseen card) takes three quarters of the test's
+#: CPU: `make test`'s; the fast tier checks the look-ahead and its budget with strong
+@pytest.mark.parametrize("bot", [*(b for b in BOTS if b != "expert"),
+                                 pytest.param("expert", marks=pytest.mark.slow)])
 def test_the_same_inputs_give_the_same_action_with_a_cold_a_warm_and_a_half_warm_cache(
-    costly: list[SeatPosition], ordinary: list[SeatPosition],
+    costly: list[SeatPosition], ordinary: list[SeatPosition], bot: str,
 ) -> None:
     assert len(costly) >= 3  # the budget runs out in these: where it stops is checked
     for seat_view, events in costly + ordinary:
-        for bot in BOTS:
-            clear_cache()
-            cold = decide(bot, "seed", seat_view, events)
-            # half warm: another seed tries the unseen cards in another order, so the
-            # cache now holds some of this decision's analyses and others it never asks
-            clear_cache()
-            decide(bot, "another seed", seat_view, events)
-            half = decide(bot, "seed", seat_view, events)
-            warm = decide(bot, "seed", seat_view, events)
-            assert cold == half == warm
-            assert cold in seat_view["legal_actions"]
+        clear_cache()
+        cold = decide(bot, "seed", seat_view, events)
+        # half warm: another seed tries the unseen cards in another order, so the
+        # cache now holds some of this decision's analyses and others it never asks
+        clear_cache()
+        decide(bot, "another seed", seat_view, events)
+        half = decide(bot, "seed", seat_view, events)
+        warm = decide(bot, "seed", seat_view, events)
+        assert cold == half == warm
+        assert cold in seat_view["legal_actions"]
 
 
 def test_a_decision_charges_the_same_work_whatever_the_cache_holds(
@@ -145,7 +148,9 @@ def _random_rules(rng: random.Random) -> tuple[dict[str, Any], int]:
     return spec, players
 
 
-@pytest.mark.parametrize("game", range(6))
+#: two random games in the fast tier, six in `make test` (about a second each)
+@pytest.mark.parametrize("game", [0, 1, *(pytest.param(g, marks=pytest.mark.slow)
+                                          for g in range(2, 6))])
 def test_every_decision_on_random_positions_of_random_games_is_legal(game: int) -> None:
     rng = random.Random(f"legal-{game}")
     spec, players = _random_rules(rng)

@@ -21,6 +21,7 @@ import requests
 
 from service.match.local import LocalService, local_service
 from tests.bots.test_docs_bot import docs_bot
+from tests.conftest import PATIENCE
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +104,7 @@ def test_a_bot_written_with_requests_from_the_openapi_document_sees_no_429(
     for bot in bots:
         bot.start()
     for bot in bots:
-        bot.join(120)
+        bot.join(PATIENCE)
     took = time.monotonic() - started
     assert sorted(out) == [0, 1, 2]
     for result in out.values():

@@ -35,7 +35,7 @@ from service.client.http import ClientStats
 from service.match.local import ROOT
 from service.match.runner import GameResult, play_game
 from tests.bench.procs import percentile
-from tests.conftest import free_port, scraped
+from tests.conftest import PATIENCE, free_port, scraped
 from tests.faults.waiters import KINDS, Game, park
 
 __all__ = ["FEATURES", "Played", "Row", "chi_square_sf", "play_games"]
@@ -162,7 +162,7 @@ def streams(played: Played, waiters_per_game: int = 8) -> Row:
     moved_at = time.monotonic()
     after = {game.game_id: game.discard() for game in games.values()}
     for t in threads:
-        t.join(20)
+        t.join(PATIENCE)
     woken = {shard: sum(w.status == 200 and w.version == after[g.game_id]
                         for w in waiters[g.game_id]) for shard, g in games.items()}
     answered = [w.answered_at for ws in waiters.values() for w in ws if w.answered_at]
@@ -206,7 +206,7 @@ def seeks(played: Played, pairs: int = 12, most: int = 40) -> Row:
         for t in threads:
             t.start()
         for t in threads:
-            t.join(40)
+            t.join(PATIENCE)
         if n + 1 >= pairs and shards() == set(played.primaries()):
             break
     pairs = len(answers) // 2
@@ -300,14 +300,14 @@ def movers(played: Played, games: int = 12, most: int = 40) -> Row:
         # their metrics read the schedule's one key on its shard once a second:
         # nothing due once the games are over (a finished game's entry goes at the
         # worker's next visit of it; on a loaded machine that took more than 5 s once)
-        settled = time.monotonic() + 15
+        settled = time.monotonic() + PATIENCE
         while (due := max(scraped(f"http://127.0.0.1:{p}/metrics", "ttt_worker_due_games")
                           for p in ports)) != 0 and time.monotonic() < settled:
             time.sleep(0.2)
     finally:
         for proc in procs:
             proc.terminate()
-            proc.wait(10)
+            proc.wait(PATIENCE)
     ok = (sum(finished.values()) == games and set(finished) == set(played.primaries())
           and due == 0)
     return Row("movers", ok, f"{sum(finished.values())}/{games} clocked games nobody "
@@ -359,7 +359,7 @@ def ratings(played: Played, per_shard: int = 2) -> Row:
             counts[shard] += (page["rating"]["games"] == expected[h] == len(page["history"]))
         return counts
 
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + PATIENCE
     while sum((done := rated()).values()) < len(handles) and time.monotonic() < deadline:
         time.sleep(0.3)
     ok = sum(done.values()) == len(handles)

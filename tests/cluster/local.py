@@ -27,6 +27,7 @@ from pathlib import Path
 import redis
 
 from service.match.local import free_port, redis_server_binary
+from tests.conftest import PATIENCE
 
 __all__ = ["LocalCluster", "cluster_client", "cluster_nodes", "cluster_ok", "cluster_port",
            "join_cluster", "local_cluster", "slot_map"]
@@ -101,10 +102,10 @@ def cluster_nodes(count: int, workdir: Path, conf: str | None = None,
     finally:
         for proc in procs:
             proc.kill()
-            proc.wait(10)
+            proc.wait(PATIENCE)
 
 
-def _wait_or_exit(proc: subprocess.Popen[bytes], port: int, seconds: float = 20) -> bool:
+def _wait_or_exit(proc: subprocess.Popen[bytes], port: int, seconds: float = PATIENCE) -> bool:
     """Whether the node on ``port`` answers within ``seconds`` (``False``: it exited)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -166,7 +167,7 @@ def _known_nodes(port: int) -> int:
     return int(redis.Redis(port=port).cluster("info")["cluster_known_nodes"])
 
 
-def join_cluster(ports: list[int], replicas: int = 0, seconds: float = 30) -> None:
+def join_cluster(ports: list[int], replicas: int = 0, seconds: float = PATIENCE) -> None:
     """Join bare cluster nodes into one cluster: the first ``len(ports) // (1 + replicas)``
     are primaries, each given an equal run of the 16384 slots; the others replicate them
     in turn. Returns once every node says ``cluster_state:ok`` and all give one slot map

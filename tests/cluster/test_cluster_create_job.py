@@ -28,7 +28,7 @@ from service.app import create_app
 from service.config import Config
 from service.match.local import redis_server_binary
 from tests.cluster.local import cluster_client, cluster_nodes, cluster_ok
-from tests.conftest import wait_until
+from tests.conftest import PATIENCE, wait_until
 from tests.ops.test_redis_cluster_manifests import cluster_manifests, one
 
 ANNOUNCED = "localhost"  # what each local node announces (a pod announces its DNS name)
@@ -95,7 +95,7 @@ def host() -> str:
 def test_the_job_forms_three_primaries_with_a_replica_each(nodes: list[int]) -> None:
     done = run_job(nodes)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    wait_until(lambda: cluster_ok(nodes), 20, "the cluster's state ok on every node")
+    wait_until(lambda: cluster_ok(nodes), PATIENCE, "the cluster's state ok on every node")
     def roles() -> tuple[set[str], list[str]]:
         lines = [line.split() for line in
                  redis.Redis(port=nodes[0], decode_responses=True).execute_command(
@@ -104,7 +104,7 @@ def test_the_job_forms_three_primaries_with_a_replica_each(nodes: list[int]) -> 
                 sorted(f[3] for f in lines if "slave" in f[2]))
 
     # the replicas' roles reach node 0 by gossip, within a few heartbeats
-    wait_until(lambda: len(roles()[0]) == 3, 20, "3 primaries seen by node 0")
+    wait_until(lambda: len(roles()[0]) == 3, PATIENCE, "3 primaries seen by node 0")
     primaries, replicas_of = roles()
     assert replicas_of == sorted(primaries)  # one replica each
     # clients are told the announced hostnames, not addresses (Redis 7: CLUSTER SHARDS)

@@ -15,6 +15,7 @@ import redis
 
 from service.storage.redis import RedisConnection
 from tests.cluster.local import local_cluster
+from tests.conftest import PATIENCE
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def test_more_requests_on_one_shard_than_connections_wait_for_a_free_one(
     for t in threads:
         t.start()
     for t in threads:
-        t.join(30)
+        t.join(PATIENCE)
     assert errors == []
     assert time.monotonic() - started >= 0.85  # 6 on 2 connections: three turns of 0.3 s
     connection.close()

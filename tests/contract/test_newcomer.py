@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import ROOT, free_port
+from tests.conftest import PATIENCE, ROOT, free_port
 
 #: What `make test` installs and `make run` must not.
 TEST_ONLY = {"pytest", "hypothesis", "ruff", "schemathesis", "requests-mock", "selenium",
@@ -100,7 +100,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield Served(clone, url, log)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)  # make, the run script, gunicorn, redis-server
-        proc.wait(30)
+        proc.wait(PATIENCE)
 
 
 @pytest.mark.slow

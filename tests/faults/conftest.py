@@ -23,6 +23,7 @@ import redis
 import requests
 
 from tests.conftest import (
+    PATIENCE,
     ROOT,
     free_port,
     redis_binary,
@@ -51,12 +52,12 @@ class RedisProcess:
              "--appendfsync", "everysec", "--loglevel", "warning"],
             stdout=subprocess.DEVNULL,
         )
-        wait_until(lambda: redis.Redis.from_url(self.url).ping(), 10, "redis-server")
+        wait_until(lambda: redis.Redis.from_url(self.url).ping(), PATIENCE, "redis-server")
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         assert self.proc is not None
         self.proc.send_signal(sig)
-        self.proc.wait(10)
+        self.proc.wait(PATIENCE)
         self.proc = None
 
     def pause(self) -> None:
@@ -102,9 +103,9 @@ class Gunicorn:
             [str(Path(sys.prefix) / "bin" / "gunicorn"), "-c", "deploy/gunicorn.conf.py", app],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
         )
-        wait_until(lambda: requests.get(f"{self.base}/healthz", timeout=1).ok, 30, "gunicorn")
+        wait_until(lambda: requests.get(f"{self.base}/healthz", timeout=1).ok, PATIENCE, "gunicorn")
         count = int(env["WEB_CONCURRENCY"])
-        wait_until(lambda: len(self.workers()) == count, 30, f"{count} gunicorn workers")
+        wait_until(lambda: len(self.workers()) == count, PATIENCE, f"{count} gunicorn workers")
 
     def workers(self) -> list[int]:
         """The worker pids: the master's children, read from /proc."""
@@ -143,7 +144,7 @@ class Gunicorn:
             self.proc.wait(30)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            self.proc.wait(10)
+            self.proc.wait(PATIENCE)
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ import orjson
 import redis
 
 from service.storage.redis.games import event_of, game_keys
+from tests.conftest import PATIENCE
 
 
 @dataclass
@@ -110,7 +111,7 @@ class Follower:
             conn.close()
 
 
-def follow(followers: list[Follower], timeout: float = 30) -> list[threading.Thread]:
+def follow(followers: list[Follower], timeout: float = PATIENCE) -> list[threading.Thread]:
     """Start every follower; return once each has its first stream open."""
     threads = [f.start() for f in followers]
     for f in followers:
@@ -136,7 +137,7 @@ def close_all(followers: list[Follower], threads: list[threading.Thread]) -> Non
     for f in followers:
         f.stop.set()
     for t in threads:
-        t.join(20)
+        t.join(PATIENCE)
     assert not any(t.is_alive() for t in threads), "a follower hung"
 
 

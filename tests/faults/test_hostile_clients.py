@@ -15,6 +15,8 @@ import contextlib
 import socket
 import time
 
+from tests.conftest import PATIENCE
+
 from .conftest import Gunicorn
 from .waiters import Game, park, spectator, timed_get
 
@@ -100,7 +102,7 @@ def test_slowloris_idle_sockets_and_long_polls_from_one_address_do_not_stall_any
 
         game.to_a_discard()
         for t in threads:
-            t.join(10)
+            t.join(PATIENCE)
         assert [p.status for p in polls] == [200] * LONG_POLLS
         print(f"\nprobe p100 {max(probes) * 1000:.0f} ms over {len(probes)} probes, "
               f"actions p100 {max(plays) * 1000:.0f} ms")

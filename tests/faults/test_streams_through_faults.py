@@ -21,6 +21,8 @@ from collections.abc import Iterator
 import pytest
 import requests
 
+from tests.conftest import PATIENCE
+
 from .conftest import Gunicorn, RedisProcess
 from .driver import Player, join_all, play_all
 from .followers import Follower, close_all, follow, logged_events, newest_seq, until
@@ -28,9 +30,9 @@ from .waiters import Game
 
 FOLLOWERS = 45
 #: Heartbeats every second: a live stream is never silent for long, so a follower's read
-#: timeout (several heartbeats) tells a hung stream from an idle one.
+#: timeout (many heartbeats: a busy machine delays some) tells a hung stream from an idle one.
 HEARTBEAT_SECONDS = 1
-READ_TIMEOUT = 5.0
+READ_TIMEOUT = 30.0
 
 
 @pytest.fixture
@@ -68,7 +70,7 @@ def move_when_answered(game: Game, base: str) -> tuple[int, float]:
     """The mover's discard, once the service answers reads again (after a restart a
     first request may still meet the reconnecting pool: a 503 is retried); the new
     version and when the move was sent."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + PATIENCE
     while requests.get(f"{base}/v1/games/{game.game_id}", timeout=5).status_code != 200:
         assert time.monotonic() < deadline, "the service did not recover after the restart"
         time.sleep(0.1)
@@ -84,13 +86,14 @@ def test_streams_open_across_a_redis_restart_recover_or_end_and_later_ones_are_w
     game.to_a_discard()
     before = followers_of(base, game.game_id, game.tokens, FOLLOWERS)
     threads = follow(before)
-    until(before, lambda f: f.last_version == game.version, 10, "at the current view")
+    until(before, lambda f: f.last_version == game.version, PATIENCE, "at the current view")
 
     aof_redis.stop()  # SIGTERM; its AOF keeps the game
     time.sleep(1.0)
     aof_redis.start()
     after, moved_at = move_when_answered(game, base)
-    until(before, lambda f: f.last_version == after, 10, "woken by the move after the restart")
+    until(before, lambda f: f.last_version == after, PATIENCE,
+          "woken by the move after the restart")
     slowest = max(next(t for t, v in f.versions if v == after) for f in before) - moved_at
     # no stream hung (its read would have timed out) nor was cut by an error (a 500
     # mid-stream closes the connection without an end message): each carried on, or
@@ -105,12 +108,12 @@ def test_streams_open_across_a_redis_restart_recover_or_end_and_later_ones_are_w
     # streams opened after the restart are woken by the next move, on both workers
     later = followers_of(base, game.game_id, game.tokens, FOLLOWERS)
     threads += follow(later)
-    until(later, lambda f: f.last_version == after, 10, "at the current view")
+    until(later, lambda f: f.last_version == after, PATIENCE, "at the current view")
     game.to_a_discard()
     newest, moved_at = move_when_answered(game, base)
-    until(before + later, lambda f: f.last_version == newest, 5, "woken by the next move")
+    until(before + later, lambda f: f.last_version == newest, PATIENCE, "woken by the next move")
     slowest = max(next(t for t, v in f.versions if v == newest) for f in later) - moved_at
-    assert slowest < 5.0, slowest
+    assert slowest < 60, slowest  # woken by the move: else at the stream's end, an hour on
     close_all(before + later, threads)
     client = aof_redis.client()
     check_logs(before, client, game.game_id)
@@ -124,7 +127,7 @@ def test_streams_on_a_killed_worker_resume_from_their_last_event_id_losing_nothi
     stop = threading.Event()
     player = Player(base, "stream-kill", stop, max_actions=10_000)
     player_threads = play_all([player])
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     while len(player.actions) < 3:
         assert time.monotonic() < deadline and player.error is None, player.error
         time.sleep(0.02)
@@ -137,12 +140,12 @@ def test_streams_on_a_killed_worker_resume_from_their_last_event_id_losing_nothi
         victim = streaming_service.workers()[0]
         os.kill(victim, signal.SIGKILL)
         killed.append(victim)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENCE
         while len([p for p in streaming_service.workers() if p not in killed]) < 2:
             assert time.monotonic() < deadline, "gunicorn did not replace the worker"
             time.sleep(0.05)
     played = len(player.actions)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     while len(player.actions) < played + 10 and player.error is None:
         assert time.monotonic() < deadline, "the game did not continue after the kills"
         time.sleep(0.05)
@@ -151,7 +154,7 @@ def test_streams_on_a_killed_worker_resume_from_their_last_event_id_losing_nothi
 
     client = aof_redis.client()
     newest = newest_seq(client, player.game_id)
-    until(followers, lambda f: f.last_seq == newest, 15, "at the newest event")
+    until(followers, lambda f: f.last_seq == newest, PATIENCE, "at the newest event")
     close_all(followers, threads)
     cut = [f for f in followers if f.drops]
     assert cut, "no stream was on a killed worker (connections not spread?)"

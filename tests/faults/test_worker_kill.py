@@ -10,6 +10,8 @@ import signal
 import threading
 import time
 
+from tests.conftest import PATIENCE
+
 from .conftest import Gunicorn, RedisProcess
 from .driver import Player, check_stored_game, join_all, play_all
 
@@ -21,7 +23,7 @@ def test_sigkill_worker_during_actions(service: Gunicorn, aof_redis: RedisProces
     stop = threading.Event()
     players = [Player(service.base, f"kill-{i}", stop, max_actions=10_000) for i in range(GAMES)]
     threads = play_all(players)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     while not all(len(p.actions) >= 3 for p in players):
         assert time.monotonic() < deadline, "the games did not start"
         assert not any(p.error for p in players), [p.error for p in players]
@@ -37,13 +39,13 @@ def test_sigkill_worker_during_actions(service: Gunicorn, aof_redis: RedisProces
         killed.append(pid)
         time.sleep(rng.uniform(0.2, 0.6))
         # the master replaces the worker
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENCE
         while len([w for w in service.workers() if w not in killed]) < 2:
             assert time.monotonic() < deadline, "gunicorn did not replace the worker"
             time.sleep(0.05)
 
     counts = {p.game_id: len(p.actions) for p in players}
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     while not all(len(p.actions) >= counts[p.game_id] + 5 or p.error for p in players):
         assert time.monotonic() < deadline, "the games did not continue after the kills"
         time.sleep(0.05)

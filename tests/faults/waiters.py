@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 
 import requests
 
+from tests.conftest import PATIENCE
+
 
 @dataclass
 class Game:
@@ -186,7 +188,7 @@ def park(base: str, waiters: list[Waiter], read_timeout: float) -> list[threadin
     for t in threads:
         t.start()
     for w in waiters:
-        assert w.sent.wait(30), "a waiter could not send its request"
+        assert w.sent.wait(PATIENCE), "a waiter could not send its request"
     return threads
 
 

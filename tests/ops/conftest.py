@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, free_port, wait_until
+from tests.conftest import PATIENCE, ROOT, free_port, wait_until
 
 
 @dataclass
@@ -46,8 +46,8 @@ def ops_server(redis_server: str, tmp_path_factory: pytest.TempPathFactory) -> I
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
+        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, PATIENCE, "gunicorn")
         yield OpsServer(base, metrics_dir, stdout)
     finally:
         proc.terminate()
-        proc.wait(30)
+        proc.wait(PATIENCE)

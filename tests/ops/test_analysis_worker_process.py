@@ -19,7 +19,7 @@ from service import play
 from service.config import Config
 from service.play.commit import commit
 from service.storage import redis_stores
-from tests.conftest import ROOT, redis_client, redis_url_for_tests, wait_until
+from tests.conftest import PATIENCE, ROOT, redis_client, redis_url_for_tests, wait_until
 from tests.play.finished_games import greedy_game
 
 GAMES = 3
@@ -59,21 +59,21 @@ def test_two_analysis_workers_run_every_queued_analysis_once_and_a_killed_ones_i
         assert play.request_analysis(stores, g, time.time(), 100, requester="r")[1]
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
     first = analyser(url, logs[0])
-    wait_until(lambda: any(stores.analyses.load(g).status == "running" for g in games), 30,
+    wait_until(lambda: any(stores.analyses.load(g).status == "running" for g in games), PATIENCE,
                "the first worker running an analysis")
     running = next(g for g in games if stores.analyses.load(g).status == "running")
     first.send_signal(signal.SIGKILL)  # dies in the middle: its entry stays pending
-    first.wait(10)
+    first.wait(PATIENCE)
     assert stores.analyses.load(running).status == "running"
     # the second worker takes the rest at once, and the dead one's once it is stale
     second = analyser(url, logs[1], stale=STALE)
     try:
-        wait_until(lambda: all(stores.analyses.load(g).status == "done" for g in games), 120,
+        wait_until(lambda: all(stores.analyses.load(g).status == "done" for g in games), PATIENCE,
                    "every analysis done, the killed worker's included")
         assert stores.analyses.queued() == 0
     finally:
         second.send_signal(signal.SIGTERM)
-        assert second.wait(10) == 0
+        assert second.wait(PATIENCE) == 0
     text = logs[1].read_text()
     assert text.count("analysed game") == GAMES  # the killed one's too, and none twice
     for g in games:
@@ -91,11 +91,11 @@ def test_an_analysis_worker_given_sigterm_again_and_again_stops_once_without_a_t
     shutdown). One that comes once Python has put the default handler back kills it."""
     log = tmp_path / "worker.log"
     proc = analyser(url, log)
-    wait_until(lambda: "analysis worker" in log.read_text(), 30, "the worker's first line")
+    wait_until(lambda: "analysis worker" in log.read_text(), PATIENCE, "the worker's first line")
     time.sleep(0.5)  # blocked on the queue now
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + PATIENCE
     while proc.poll() is None:
-        assert time.monotonic() < deadline, "still running 10 s after the first SIGTERM"
+        assert time.monotonic() < deadline, f"still running {PATIENCE:.0f} s after a SIGTERM"
         proc.send_signal(signal.SIGTERM)
         time.sleep(0.0005)
     assert proc.returncode in (0, -signal.SIGTERM)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import ROOT, free_port, wait_until
+from tests.conftest import PATIENCE, ROOT, free_port, wait_until
 from tests.ops.raw_http import RawAnswer, raw_exchange
 
 #: Each request and the status and code of its answer (the limits are deploy/gunicorn.conf.py's:
@@ -82,10 +82,10 @@ def test_the_gthread_worker_answers_refusals_as_problems_too(redis_server: str) 
          "service.app:create_app()"], cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
+        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, PATIENCE, "gunicorn")
         for name in ("malformed-request-line", "10000-character-url", "header-field-too-long"):
             request, status, code = REFUSED[name]
             assert_a_problem(raw_exchange(base, request), status, code)
     finally:
         proc.terminate()
-        proc.wait(30)
+        proc.wait(PATIENCE)

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import ROOT, free_port, wait_until
+from tests.conftest import PATIENCE, ROOT, free_port, wait_until
 from tests.ops.raw_http import raw_exchange
 
 #: How long the dribbling upstream pauses between its first bytes and the rest.
@@ -69,7 +69,7 @@ def start_nginx(workdir: Path, upstream: str,
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(lambda: socket.create_connection(("127.0.0.1", port), timeout=1), 10,
+        wait_until(lambda: socket.create_connection(("127.0.0.1", port), timeout=1), PATIENCE,
                    "nginx")
     except BaseException:
         proc.kill()
@@ -83,7 +83,7 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
-        proc.wait(10)
+        proc.wait(PATIENCE)
 
 
 class Dribble(BaseHTTPRequestHandler):
@@ -151,9 +151,9 @@ def test_a_request_passes_through_nginx_to_gunicorn_and_back(live_server: str, p
     # a long-poll through the proxy ends at the service's cap (1 s here), not nginx's
     started = time.monotonic()
     polled = requests.get(f"{base}/v1/games/{game_id}?wait_version={version}&timeout=1",
-                          timeout=10)
+                          timeout=PATIENCE)
     assert polled.status_code == 200 and polled.json()["version"] == version
-    assert 0.9 < time.monotonic() - started < 5
+    assert 0.9 < time.monotonic() - started < 20  # (nginx's would be a 504, after 40 s)
 
 
 def test_a_body_over_max_body_bytes_is_refused_by_nginx_as_a_problem(

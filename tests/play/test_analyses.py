@@ -137,9 +137,13 @@ def test_a_result_kept_from_before_decisions_said_who_made_them_is_asked_for_aga
     assert "steps" in play.analysis_of(stores, game_id)
 
 
-def test_at_most_a_tenth_of_a_games_decisions_get_a_second_look() -> None:
+@pytest.mark.parametrize("hand_sizes", [
+    [3, 4],  # 126 decisions, 5 second looks
+    pytest.param([5, 7], marks=pytest.mark.slow),  # 240 decisions, 10 second looks: 5 times the CPU
+])
+def test_at_most_a_tenth_of_a_games_decisions_get_a_second_look(hand_sizes: list[int]) -> None:
     record = record_in_process(["random", "random"], "second-looks",
-                               {"preset": "classic", "hand_sizes": [5, 7]})
+                               {"preset": "classic", "hand_sizes": hand_sizes})
     decisions = analyse(record, Settings(worlds=2, candidates=2))["decisions"]
     relooked = [d for d in decisions if d["relooked"]]
     assert 0 < len(relooked) <= int(len(decisions) * RELOOK_SHARE)

@@ -26,6 +26,7 @@ from service.play.errors import UnknownSeekError
 from service.play.seek_holds import LOOK_SECONDS, look_and_hold, new_holder
 from service.play.seeks import _follow_up, _parse
 from service.storage import Account, Hold, Stores
+from tests.conftest import PATIENCE
 
 TTL = 60.0
 
@@ -68,7 +69,7 @@ def held_wait(stores: Stores, seek: Any, line: Line, holder: str | None = None,
     return thread, out
 
 
-def until(check: Any, seconds: float = 5.0) -> None:
+def until(check: Any, seconds: float = PATIENCE) -> None:
     deadline = time.monotonic() + seconds
     while not check():
         assert time.monotonic() < deadline, "it never happened"
@@ -120,7 +121,7 @@ def test_a_seek_whose_connection_closed_is_never_matched_with_seekers_racing_in_
     for t in threads:
         t.start()
     for t in [*threads, thread]:
-        t.join(20)
+        t.join(PATIENCE)
     assert isinstance(out[0], UnknownSeekError) and status(stores, ann) == "gone"
     games = [seek_status(stores, s.seek_id, hash_token(s.token)).game_id for s in seekers]
     matched = [g for g in games if g is not None]
@@ -201,7 +202,7 @@ def test_an_account_stream_holds_its_seeks_and_a_match_waits_for_it_to_look(
     until(lambda: seek_status(stores, bob.seek_id, hash_token(bob.token)).status == "matched")
     mine = seek_status(stores, seek.seek_id, account_credential("ann"))
     assert mine.status == "matched"
-    thread.join(10)
+    thread.join(PATIENCE)
     assert any(m.data and m.data.get("type") == "game_started" for m in messages)
 
 
@@ -221,6 +222,6 @@ def test_an_account_seek_ends_when_its_stream_closes_and_waits_on_when_it_ends(
     later = open_seek(stores, "classic", 3, "", TTL, ann)
     thread, _ = _stream(stores, ann, Line(), 0.5)  # ends by its max duration
     until(lambda: any(h.startswith("s.ann.") for h in holders(stores, later)))
-    thread.join(10)
+    thread.join(PATIENCE)
     assert holders(stores, later) == {}
     assert seek_status(stores, later.seek_id, account_credential("ann")).status == "waiting"

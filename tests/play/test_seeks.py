@@ -32,6 +32,7 @@ from service.play.games import hash_token
 from service.play.seeks import START_GRACE_SECONDS, _parse
 from service.storage import StorageUnavailableError, Stores
 from service.storage.memory import MemoryGameStore, Shared
+from tests.conftest import PATIENCE
 
 from .conftest import drain, with_games
 
@@ -82,7 +83,7 @@ def test_racing_seekers_end_in_whole_games_each_seeker_in_exactly_one_seat(
     for t in threads:
         t.start()
     for t in threads:
-        t.join(30)
+        t.join(PATIENCE)
     assert len(results) == 12 and {s.status for s in results.values()} == {"matched"}
     games = Counter(s.game_id for s in results.values())
     assert len(games) == 3 and set(games.values()) == {4}
@@ -101,7 +102,7 @@ def test_a_waiting_seeker_is_woken_by_the_seeker_that_completes_its_game(
     other = open_seek(stores, "classic", 2, "bob", TTL)
     # ann's wait holds her seek: bob's arrival wakes it, it finds ann still there and the
     # match is made then (bob is answered before that: waiting)
-    waiter.join(10)
+    waiter.join(PATIENCE)
     bob = seek_status(stores, other.seek_id, hash_token(other.token))
     assert woken[0].status == "matched" and woken[0].game_id == bob.game_id
     assert {woken[0].seat, bob.seat} == {0, 1}

@@ -104,7 +104,7 @@ def test_an_idle_stream_sends_heartbeats_and_ends_at_its_maximum_duration_with_a
     start = time.monotonic()
     got = list(_stream(stores, record.game_id, None, after=record.state.event_seq,
                        max_seconds=1.0, heartbeat_seconds=0.1))
-    assert 0.95 < time.monotonic() - start < 4
+    assert 0.95 < time.monotonic() - start < 15  # its 1 s, not the 30 s of _stream's defaults
     assert got[0].kind == "view"
     assert [m.kind for m in got[1:-1]] == ["heartbeat"] * len(got[1:-1])
     assert 3 <= len(got[1:-1]) <= 12  # some even on a loaded machine; not a busy loop
@@ -125,7 +125,8 @@ def test_a_shutdown_wakes_an_idle_stream_which_ends_at_once(stores: Stores) -> N
     threading.Timer(0.1, stop).start()
     start = time.monotonic()
     assert next(messages).data == {"reason": "shutdown", "retry_ms": play.END_RETRY_MS}
-    assert time.monotonic() - start < 3
+    # woken by the shutdown, not by its next heartbeat (30 s): a bound far from both
+    assert time.monotonic() - start < 15
     with pytest.raises(StopIteration):
         next(messages)
 

@@ -24,8 +24,8 @@ from service.solver import analyze, go_out_cards
 from service.solver.budget import Budget
 from service.solver.going_out import GoingOutSearch
 from service.solver.search import GroupSearch
+from tests.solver import reference_hands as hands
 from tests.solver import reference_solver as ref
-from tests.solver import test_solver_matches_reference as hands
 
 MAKERS = [
     hands.random_hand,
@@ -54,8 +54,8 @@ CONTRACTS = [(1, 0), (0, 1), (1, 1), (2, 0), (0, 2)]
 @pytest.mark.slow
 def test_the_going_out_test_is_the_full_analysis_under_contracts_on_every_kind_of_hand() -> None:
     """Every hand has a contract (its own, else one drawn). Why only those: without a
-    contract, test_solver_matches_reference.py holds both ``go_out_cards`` and
-    ``analyze`` to the brute-force reference on 18,500 hands of these same makers, so
+    contract, the reference comparison (``reference_hands.py``) holds both ``go_out_cards``
+    and ``analyze`` to the brute-force reference on 18,500 hands of these same makers, so
     they agree with each other there; what it compares under a contract is clumped hands
     only. 1,800 hands is as many contracted ones as the 5,000 mixed hands this test drew
     before, about a third of them going out and two thirds under a wild limit."""

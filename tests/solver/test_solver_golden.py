@@ -1,6 +1,6 @@
 """Hand-checked golden hands (``golden_hands.txt``) against the solver and the reference.
 
-Why both: the random comparison in ``test_solver_matches_reference.py`` only
+Why both: the random comparison (``reference_hands.py``, ``test_reference_*.py``) only
 shows that the solver and the brute-force reference agree; these cases, each
 worked out by hand from the rules (docs/rules.md), show that the reference itself is right.
 """

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from service.storage import Account, AccountStore, Stores
 from service.storage.accounts import NOTE_IDS_KEPT
+from tests.conftest import PATIENCE
 
 ANN = Account("Ann", False, "k1", 1_700_000_000.125, challenges_from="bots",
               webhook_url="https://example.org/hook", webhook_secret="s3cret")
@@ -152,6 +153,6 @@ def test_a_watcher_parked_in_another_thread_is_woken_by_the_next_note(stores: St
         seen = accounts.newest("ann")
         writer = threading.Timer(0.1, lambda: accounts.append("ann", [("a", {"type": "x"})]))
         writer.start()
-        assert watch.wait(10)
+        assert watch.wait(PATIENCE)
         writer.join()
     assert accounts.newest("ann") == seen + 1

@@ -17,6 +17,7 @@ import redis
 from service.play import requester_of
 from service.storage import AnalysisState, QueuedAnalysis, QueueFullError, Stores
 from service.storage.redis.analyses import QUEUE, behind_key
+from tests.conftest import PATIENCE
 
 
 def taken(stores: Stores, count: int) -> list[QueuedAnalysis]:
@@ -92,7 +93,7 @@ def test_a_take_waits_for_a_request(stores: Stores) -> None:
     taker = threading.Thread(target=lambda: got.append(stores.analyses.take("w", 30.0, 60.0)))
     taker.start()
     stores.analyses.request("g1", 0.0, 100, "a")
-    taker.join(20)
+    taker.join(PATIENCE)
     assert not taker.is_alive() and got[0] is not None and got[0].game_id == "g1"
 
 
@@ -149,4 +150,4 @@ def test_each_change_of_an_analysis_wakes_its_games_watchers(stores: Stores) -> 
     for change in changes:
         with stores.games.watch("g1") as watch, stores.games.watch("g2") as other:
             change()
-            assert watch.wait(10) and not other.wait(0.05)
+            assert watch.wait(PATIENCE) and not other.wait(0.05)

@@ -12,7 +12,7 @@ import pytest
 
 from service.config import Config
 from service.storage import Stores, redis_stores
-from tests.conftest import redis_client, redis_url_for_tests
+from tests.conftest import PATIENCE, redis_client, redis_url_for_tests
 
 
 @pytest.fixture
@@ -42,5 +42,5 @@ def test_a_wait_of_about_a_millisecond_or_less_ends_at_once_and_never_blocks_for
     # (the server's own timer ticks every 100 ms)
     waiting = threading.Thread(target=WAITS[store], args=(stores, seconds), daemon=True)
     waiting.start()
-    waiting.join(1.0)
+    waiting.join(PATIENCE)
     assert not waiting.is_alive()

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from service.storage import Challenge, Stores, Tournament
+from tests.conftest import PATIENCE
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def test_a_change_landing_while_a_step_runs_is_kept_and_the_step_runs_again_on_i
         if len(seen) == 1:
             racer = threading.Thread(target=other)
             racer.start()
-            racer.join(10)
+            racer.join(PATIENCE)
             assert not racer.is_alive(), "a change waited for another's step to end"
         return kind.logged(current, "mine")
 

@@ -26,6 +26,7 @@ from service.storage import (
     VersionConflictError,
 )
 from service.storage.replies import SUPERSEDED_KEYS_KEPT
+from tests.conftest import PATIENCE
 
 DRAW = {"type": "draw", "source": "stock"}
 
@@ -169,7 +170,7 @@ def test_a_watch_times_out_without_news_and_wakes_on_its_games_next_save(
         moved, events = apply(state, _seat(state), DRAW)
         saver = threading.Timer(0.05, lambda: stores.games.save("g", 0, moved, events))
         saver.start()
-        assert watch.wait(10)
+        assert watch.wait(PATIENCE)
         saver.join()
         assert watch.load().state.version == 1
         assert watch.load(at_least=1).state.version == 1
@@ -187,9 +188,9 @@ def test_a_pool_watch_wakes_on_its_pools_match_only_and_every_watch_on_wake_all(
         assert not a.wait(0.01)  # one seeker: no match yet
         stores.seeks.add("pool-a.2", "k2", SeekRecord("y", "h2", None, False), time.time() + 60,
                          2, "m1", b'"classic"', time.time())
-        assert a.wait(10) and not b.wait(0.01) and not game.wait(0.01)
+        assert a.wait(PATIENCE) and not b.wait(0.01) and not game.wait(0.01)
         stores.games.wake_all()
-        assert b.wait(10) and game.wait(10)
+        assert b.wait(PATIENCE) and game.wait(PATIENCE)
 
 
 def test_a_store_that_answers_pings(stores: Stores) -> None:

@@ -11,14 +11,14 @@ import pytest
 import redis
 
 from service.storage.hub import Hub, channel_of, game_of_channel
-from tests.conftest import free_port, redis_binary, wait_until
+from tests.conftest import PATIENCE, free_port, redis_binary, wait_until
 
 
 def start_redis(port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
          "--appendonly", "no", "--loglevel", "warning"], stdout=subprocess.DEVNULL)
-    wait_until(lambda: redis.Redis(port=port).ping(), 10, "redis-server")
+    wait_until(lambda: redis.Redis(port=port).ping(), PATIENCE, "redis-server")
     return proc
 
 
@@ -29,7 +29,7 @@ def own_redis() -> Iterator[int]:
     proc = start_redis(port)
     yield port
     proc.terminate()
-    proc.wait(10)
+    proc.wait(PATIENCE)
 
 
 def sharded_supported(client: redis.Redis) -> bool:
@@ -70,22 +70,22 @@ def test_a_move_wakes_every_waiter_of_its_game_and_no_other(hub_and_client) -> N
     hub, client = hub_and_client
     woken: list[str] = []
     ready = threading.Barrier(301)
-    threads = [threading.Thread(target=park, args=(hub, "g1" if i < 200 else "g2", 5, woken, ready))
+    # a waiter is in ``woken`` only if woken (not timed out): no time needs measuring
+    threads = [threading.Thread(target=park, args=(hub, "g1" if i < 200 else "g2", PATIENCE,
+                                                   woken, ready))
                for i in range(300)]
     for t in threads:
         t.start()
     ready.wait()
     assert hub.waiting() == 300
-    started = time.monotonic()
     publish(client, hub, "g1")
     for t in threads[:200]:
-        t.join(5)
-    assert time.monotonic() - started < 4  # woken, not timed out (5 s)
+        t.join(PATIENCE)
     assert woken.count("g1") == 200
     assert "g2" not in woken
     publish(client, hub, "g2")
     for t in threads[200:]:
-        t.join(5)
+        t.join(PATIENCE)
     assert woken.count("g2") == 100
     assert hub.waiting() == 0
 
@@ -94,7 +94,7 @@ def test_many_waiters_share_one_redis_connection(hub_and_client) -> None:
     hub, client = hub_and_client
     ready = threading.Barrier(101)
     woken: list[str] = []
-    threads = [threading.Thread(target=park, args=(hub, f"g{i % 25}", 5, woken, ready))
+    threads = [threading.Thread(target=park, args=(hub, f"g{i % 25}", PATIENCE, woken, ready))
                for i in range(100)]
     for t in threads:
         t.start()
@@ -105,7 +105,7 @@ def test_many_waiters_share_one_redis_connection(hub_and_client) -> None:
     for i in range(25):
         publish(client, hub, f"g{i}")
     for t in threads:
-        t.join(5)
+        t.join(PATIENCE)
     assert len(woken) == 100
 
 
@@ -114,15 +114,15 @@ def test_a_move_right_after_watching_begins_is_not_lost(hub_and_client) -> None:
     for _ in range(20):
         with hub.watch("g") as watch:
             publish(client, hub, "g")  # the subscription is confirmed when watch() returns
-            assert watch.wait(2)
+            assert watch.wait(PATIENCE)
 
 
 def test_a_waiter_that_hears_nothing_times_out(hub_and_client) -> None:
     hub, _ = hub_and_client
     with hub.watch("quiet") as watch:
         started = time.monotonic()
-        assert not watch.wait(0.3)
-        assert 0.25 < time.monotonic() - started < 1.5
+        assert not watch.wait(0.3)  # it came back, unwoken: it timed out
+        assert time.monotonic() - started > 0.25  # and not before its time
 
 
 def test_a_shared_computation_runs_once_per_wake_up_for_all_waiters(hub_and_client) -> None:
@@ -139,7 +139,7 @@ def test_a_shared_computation_runs_once_per_wake_up_for_all_waiters(hub_and_clie
     def waiter() -> None:
         with hub.watch("g") as watch:
             ready.wait()
-            if watch.wait(5):
+            if watch.wait(PATIENCE):
                 results.append(watch.shared(("view", None), load))
 
     threads = [threading.Thread(target=waiter) for _ in range(50)]
@@ -148,7 +148,7 @@ def test_a_shared_computation_runs_once_per_wake_up_for_all_waiters(hub_and_clie
     ready.wait()
     publish(client, hub, "g")
     for t in threads:
-        t.join(5)
+        t.join(PATIENCE)
     assert results == [42] * 50
     assert len(calls) == 1
 
@@ -161,25 +161,25 @@ def test_after_a_redis_restart_the_hub_resubscribes_and_wakes_everyone() -> None
     woken: list[str] = []
     try:
         ready = threading.Barrier(11)
-        threads = [threading.Thread(target=park, args=(hub, "g", 20, woken, ready))
+        threads = [threading.Thread(target=park, args=(hub, "g", PATIENCE, woken, ready))
                    for _ in range(10)]
         for t in threads:
             t.start()
         ready.wait()
         proc.terminate()
-        proc.wait(10)
+        proc.wait(PATIENCE)
         proc = start_redis(port)
         for t in threads:  # woken to re-read: a move may have happened while away
-            t.join(10)
+            t.join(PATIENCE)
         assert len(woken) == 10
         # and the new subscription works: a waiter parked after the restart hears the next move
         with hub.watch("g") as watch:
             client.publish(channel_of("g"), "1")
-            assert watch.wait(5)
+            assert watch.wait(PATIENCE)
     finally:
         hub.close()
         proc.terminate()
-        proc.wait(10)
+        proc.wait(PATIENCE)
 
 
 def test_waiters_coming_and_going_never_leave_a_watched_game_unsubscribed(hub_and_client) -> None:
@@ -199,8 +199,8 @@ def test_waiters_coming_and_going_never_leave_a_watched_game_unsubscribed(hub_an
             with hub.watch("g") as watch:
                 time.sleep(0.02)  # the churners subscribe and unsubscribe around us
                 publish(client, hub, "g")
-                assert watch.wait(3)
+                assert watch.wait(PATIENCE)
     finally:
         stop.set()
         for t in churners:
-            t.join(5)
+            t.join(PATIENCE)

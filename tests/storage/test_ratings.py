@@ -21,6 +21,7 @@ from service.storage import (
     StoredRating,
     Stores,
 )
+from tests.conftest import PATIENCE
 
 DAY = 86_400.0
 
@@ -89,7 +90,7 @@ def test_a_queued_game_wakes_a_waiting_worker(stores: Stores) -> None:
     time.sleep(0.2)  # parked
     assert not woken.is_set()
     ratings.enqueue("g1", 1.0)
-    assert woken.wait(10)
+    assert woken.wait(PATIENCE)
     waiter.join()
 
 

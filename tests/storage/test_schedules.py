@@ -16,7 +16,7 @@ import redis
 from service.config import Config
 from service.storage import HEAVY, LIGHT, Schedule, memory_stores, redis_stores
 from service.storage.redis.schedule import DUE_KEY, WAKE_KEY, WAKES_KEPT
-from tests.conftest import redis_client, redis_url_for_tests
+from tests.conftest import PATIENCE, redis_client, redis_url_for_tests
 
 
 @pytest.fixture
@@ -111,7 +111,7 @@ def test_a_plan_that_brings_a_visit_forward_wakes_one_waiting_worker_at_once(
     waiter.start()
     time.sleep(0.2)
     assert schedule.plan("g", 1.0) is True
-    waiter.join(5)
+    waiter.join(PATIENCE)
     assert len(woken) == 1 and woken[0] < 3.0
     assert schedule.plan("g", 5.0) is False  # no change: nobody woken
     assert schedule.wait(0.2) is False

@@ -22,7 +22,7 @@ from service.storage import (
     memory_stores,
     redis_stores,
 )
-from tests.conftest import redis_client, redis_url_for_tests
+from tests.conftest import PATIENCE, redis_client, redis_url_for_tests
 
 KEPT = 100  # seconds a match's results are kept
 NOW = 1_000_000.0
@@ -106,7 +106,7 @@ def test_a_match_wakes_the_pools_waiters(board: SeekBoard) -> None:
         assert not watch.wait(0.05)
         adder = threading.Timer(0.05, lambda: _add(board, "b", NOW + 60, pool="woken"))
         adder.start()
-        assert watch.wait(10)
+        assert watch.wait(PATIENCE)
         adder.join()
 
 
@@ -141,7 +141,7 @@ def test_a_group_waits_until_every_hold_has_seen_its_newest_arrival(board: SeekB
     with board.watch("clock.2") as watch:
         waiting = _seek(board, "b", None, hold=Hold("p.poll1", NOW + 30))
         assert waiting == Matching([], ["Ann"])  # the stream must look at its connection
-        assert watch.wait(10)  # the pool's waiters are told a group waits
+        assert watch.wait(PATIENCE)  # the pool's waiters are told a group waits
     assert board.hold("clock.2", "a", Hold("s.Ann.x1", NOW + 40), "g1", NOW + 1) == Matching(
         [], ["Ann"])  # renewed, but seen kept: still 1
     assert board.hold("clock.2", "a", Hold("s.Ann.x1", NOW + 40, seen=2), "g1",

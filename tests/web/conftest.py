@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import pytest
 
 from service.web import STATIC_DIR
-from tests.conftest import ROOT, free_port
+from tests.conftest import PATIENCE, ROOT, free_port
 
 #: Where the screenshots the README and docs/play.md show are written.
 IMAGES = ROOT / "docs" / "images"
@@ -140,7 +140,7 @@ class Page:
     def js(self, script: str, *args: Any) -> Any:
         return self.driver.execute_script(script, *args)
 
-    def until(self, check: Callable[[], Any], timeout: float = 20, what: str = "") -> Any:
+    def until(self, check: Callable[[], Any], timeout: float = PATIENCE, what: str = "") -> Any:
         from selenium.webdriver.support.ui import WebDriverWait
 
         try:

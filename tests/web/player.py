@@ -8,6 +8,7 @@ from typing import Any
 
 import requests
 
+from tests.conftest import PATIENCE
 from tests.web.conftest import Page
 
 
@@ -63,7 +64,7 @@ def dismiss_round_end(page: Page) -> bool:
     return True
 
 
-def wait_for_turn(page: Page, timeout: float = 30) -> bool:
+def wait_for_turn(page: Page, timeout: float = PATIENCE) -> bool:
     """Wait until it is this page's turn (True) or the game is over (False), closing each
     round's result on the way."""
     page.until(lambda: page.data("dialog") or page.data("yourTurn") == "true"

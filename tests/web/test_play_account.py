@@ -18,6 +18,7 @@ from typing import Any
 
 import requests
 
+from tests.conftest import PATIENCE
 from tests.web.conftest import Page
 from tests.web.player import create_from_form, create_game, play_turn, view_as, wait_for_turn
 
@@ -195,7 +196,7 @@ def test_an_incoming_challenge_appears_live_and_accepting_it_opens_the_game(
     made = api(live_server, "POST", "/v1/challenges", eve_key, 201, to=[dee],
                rules={"preset": "classic"}, turn_seconds=300)
     challenge = made["challenge_id"]
-    page.until(lambda: entries(page, f'#incoming li[data-challenge="{challenge}"]'), 10,
+    page.until(lambda: entries(page, f'#incoming li[data-challenge="{challenge}"]'), PATIENCE,
                what="the challenge, live")
     assert page.js("return window.__same_page") is True  # no reload: the stream brought it
     (entry,) = entries(page, "#incoming li[data-challenge]")
@@ -246,7 +247,7 @@ def test_a_challenge_i_make_waits_with_a_cancel_and_its_game_is_offered_once_acc
     accepted = api(live_server, "POST", f"/v1/challenges/{second}/accept", gus_key)
     game_id = accepted["game_id"]
     page.until(lambda: page.js("return document.querySelector('#account-news a.open-game')"
-                               "?.dataset.game") == game_id, 10, what="the started game offered")
+                               "?.dataset.game") == game_id, what="the started game offered")
     assert f"Your game with {gus} has started. Open the game" in page.text("#account-news")
     page.until(lambda: "None waiting" in page.text("#outgoing"), what="no challenge left waiting")
     page.click("#account-news a.open-game")
@@ -282,7 +283,7 @@ def test_challenging_a_reference_bot_starts_a_game_the_bot_plays(
         assert wait_for_turn(page)
         play_turn(page)  # the draw
         play_turn(page)  # the discard (or going out)
-    page.until(greedy_moved, 30, what="greedy's move")
+    page.until(greedy_moved, PATIENCE, what="greedy's move")
     page.until(lambda: page.js("return [...document.querySelectorAll('#log li')].some(li =>"
                                " ['discard', 'went_out'].includes(li.dataset.type) && li.textContent.startsWith('greedy'))"),
                what="greedy's move in the move log")

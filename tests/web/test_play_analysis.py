@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 import requests
 
+from tests.conftest import PATIENCE
 from tests.web.conftest import Page
 from tests.web.test_play_page import served_routes
 
@@ -25,7 +26,7 @@ def finished_bot_game(base: str) -> str:
     made = requests.post(f"{base}/v1/games", json={
         "players": [{"bot": "random"}, {"bot": "greedy"}], "rules": RULES}, timeout=5).json()
     game_id = made["game_id"]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + PATIENCE
     while requests.get(f"{base}/v1/games/{game_id}", timeout=5).json()["status"] != "finished":
         assert time.monotonic() < deadline, "the move worker finishing the bot game"
         time.sleep(0.2)
@@ -45,7 +46,7 @@ def test_a_finished_games_analysis_is_asked_for_followed_and_shown_with_its_wors
                what="the analysis offered on the final table")
     page.click("#analyse")
     page.until(lambda: page.js("return document.querySelector('table.analysis-seats') !== null"),
-               90, "the analysis done and shown")
+               PATIENCE, "the analysis done and shown")
     assert page.js("return document.querySelectorAll('table.analysis-seats tr[data-seat]').length") == 2
     assert page.js("return document.querySelectorAll('svg.loss-chart polyline').length") == 2
     done = requests.get(f"{live_server}/v1/games/{game_id}/analysis", timeout=5).json()

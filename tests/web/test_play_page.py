@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from service.bots import GreedyBot
-from tests.conftest import ROOT
+from tests.conftest import PATIENCE, ROOT
 from tests.web.conftest import Page
 from tests.web.player import (
     act_as,
@@ -95,7 +95,7 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
     before_reload: list[dict[str, Any]] = []
     while True:
         player.until(lambda: player.data("dialog") or player.data("yourTurn") == "true"
-                     or player.data("status") == "finished", 30, "a turn")
+                     or player.data("status") == "finished", PATIENCE, "a turn")
         spectator_versions.add(spectator.data("version"))  # type: ignore[arg-type]
         dismiss_round_end(spectator)  # a human plays: the spectator's result waits for a click
         if player.data("dialog"):
@@ -320,7 +320,7 @@ def test_resigning_against_bots_ends_the_game_at_once_and_offers_no_rematch(
     assert "Click again" in page.text("#resign") and page.data("status") == "in_progress"
     page.click("#resign")
     # the bot is the last player standing: it wins at once, the round in play unscored
-    page.until(lambda: page.data("status") == "finished", 30, "the game's end")
+    page.until(lambda: page.data("status") == "finished", PATIENCE, "the game's end")
     assert "resigned" in page.text("#final")
     assert "everyone but greedy (bot) resigned" in page.text("#final .finish-reason")
     assert not page.js(shown, "resign")
@@ -336,7 +336,7 @@ def test_aborting_before_the_first_move_ends_the_game_with_no_result(
     shown = "return !document.getElementById(arguments[0]).hidden;"
     page.until(lambda: page.js(shown, "abort"), what="the abort button")
     page.click("#abort")
-    page.until(lambda: page.data("status") == "finished", 30, "the game's end")
+    page.until(lambda: page.data("status") == "finished", PATIENCE, "the game's end")
     assert "no result" in page.text("#final")
     assert not page.js(shown, "abort") and not page.js(shown, "resign")
     page.assert_clean()

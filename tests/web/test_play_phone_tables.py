@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import requests
 
+from tests.conftest import PATIENCE
 from tests.web.conftest import Page
 from tests.web.player import view_as
 from tests.web.test_play_page import served_routes
@@ -46,7 +47,7 @@ def analysed_game(live_server: str) -> dict[str, Any]:
         "players": [{"bot": "random"}, {"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}],
         "rules": {"preset": "classic", "hand_sizes": [3, 4, 5]}}, timeout=5).json()
     game_id = made["game_id"]
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + PATIENCE
     while view_as(live_server, game_id)["status"] != "finished":
         assert time.monotonic() < deadline, "the move worker finishing the bot game"
         time.sleep(0.2)

@@ -21,7 +21,7 @@ from service.config import Config
 from service.core.instants import instant
 from service.ratings import Rating
 from service.storage import HistoryPoint, StoredRating, Stores, redis_stores
-from tests.conftest import redis_url_for_tests, wait_until
+from tests.conftest import PATIENCE, redis_url_for_tests, wait_until
 from tests.web.conftest import Page
 from tests.web.test_play_account import api, new_account, sign_in
 
@@ -81,7 +81,7 @@ def test_the_profile_shows_the_ratings_and_a_chart_with_one_point_per_rated_game
     ann, bob = new_account(live_server, "ann"), new_account(live_server, "bob")
     games = [rated_game_resigned(live_server, ann, bob) for _ in range(3)]
     # the rating worker of the live server's python -m service.workers applies them
-    wait_until(lambda: len(history(live_server, ann[0])) == 3, 20, "three ratings applied")
+    wait_until(lambda: len(history(live_server, ann[0])) == 3, PATIENCE, "three ratings applied")
     points = history(live_server, ann[0])
     assert [p["game_id"] for p in points] == games
     page = browser(*size)
@@ -232,7 +232,7 @@ def test_the_ladder_lists_its_games_in_play_as_they_change_each_with_a_link_to_w
         games_at_once=1)
     try:
         # the move worker pairs the ladder every 2 s: our bot against a reference bot
-        first = eventually(lambda: ladder_games(live_server, handle), 20, "a ladder game")[0]
+        first = eventually(lambda: ladder_games(live_server, handle), PATIENCE, "a ladder game")[0]
         page = browser(*size)
         page.open(f"{live_server}/play/?pace=0")
         page.until(lambda: page.js("return !document.getElementById('setup').hidden"), what="the home page")
@@ -252,11 +252,11 @@ def test_the_ladder_lists_its_games_in_play_as_they_change_each_with_a_link_to_w
         page.js("window.__same_page = true;")
         resign(live_server, key, first)
         second = eventually(lambda: [g for g in ladder_games(live_server, handle) if g != first],
-                            20, "the next ladder game")[0]
+                            PATIENCE, "the next ladder game")[0]
         page.until(lambda: page.js("return [...document.querySelectorAll('#ladder-games li')]"
                                    ".map(li => li.dataset.game).includes(arguments[0])", second)
                    and not page.js("return !!document.querySelector(arguments[0])",
-                                   f'#ladder-games li[data-game="{first}"]'), 15,
+                                   f'#ladder-games li[data-game="{first}"]'), PATIENCE,
                    what="the ladder refreshed")
         assert page.js("return window.__same_page") is True
         watch = f'#ladder-games li[data-game="{second}"] a.watch'

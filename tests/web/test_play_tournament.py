@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 
+from tests.conftest import PATIENCE
 from tests.web.conftest import Page
 from tests.web.test_play_account import api, new_account
 from tests.web.test_play_ratings import rows
@@ -40,7 +41,7 @@ def tournament(base: str, tid: str) -> dict[str, Any]:
 
 
 def wait_for(base: str, tid: str, ready: Callable[[dict[str, Any]], bool],
-             seconds: float = 20) -> dict[str, Any]:
+             seconds: float = PATIENCE) -> dict[str, Any]:
     """The tournament once ``ready(t)``: the live server's move worker pairs it meanwhile."""
     deadline = time.monotonic() + seconds
     while not ready(t := tournament(base, tid)):
@@ -49,7 +50,8 @@ def wait_for(base: str, tid: str, ready: Callable[[dict[str, Any]], bool],
     return t
 
 
-def game_view(base: str, game_id: str, key: str | None = None, seconds: float = 10) -> dict[str, Any]:
+def game_view(base: str, game_id: str, key: str | None = None,
+              seconds: float = PATIENCE) -> dict[str, Any]:
     """The game's view once it exists (a round is stored before its games are created)."""
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     deadline = time.monotonic() + seconds

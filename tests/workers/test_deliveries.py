@@ -18,6 +18,7 @@ from service.play.notes import tell
 from service.storage import Stores, memory_stores
 from service.webhooks import Attempt
 from service.workers.deliveries import DeliveryWorker
+from tests.conftest import PATIENCE
 
 RETRIES = (0.05, 0.05)
 
@@ -52,12 +53,12 @@ def running(worker: DeliveryWorker) -> Iterator[None]:
     finally:
         stop.set()
         worker.stores.webhook_schedule.plan("wake-to-stop", time.time() + 3600)
-        thread.join(5)
+        thread.join(PATIENCE)
         worker.finish()
         assert not thread.is_alive()
 
 
-def wait_for(check, what: str, seconds: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+def wait_for(check, what: str, seconds: float = PATIENCE) -> None:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + seconds
     while not check():
         assert time.monotonic() < deadline, f"waited {seconds} s for {what}"
@@ -102,7 +103,7 @@ def test_never_more_attempts_at_once_than_the_concurrency() -> None:
         with lock:
             now_sending[0] += 1
             most[0] = max(most[0], now_sending[0])
-        release.wait(5)
+        release.wait(PATIENCE)
         with lock:
             now_sending[0] -= 1
             done.append(whose(url))
@@ -180,7 +181,7 @@ def test_a_stopping_worker_lets_the_attempt_under_way_finish() -> None:
     worker = DeliveryWorker(stores, send, retries=RETRIES, timeout=1.0, concurrency=1,
                             idle_seconds=0.1)
     with running(worker):
-        assert started.wait(5)
+        assert started.wait(PATIENCE)
     assert finished.is_set()  # finish() waited for it
     assert stores.webhooks.head("ann") is None
 

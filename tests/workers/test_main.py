@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from service.workers.__main__ import Stopped, StopSignal
+from tests.conftest import PATIENCE
 
 
 def test_the_first_stop_signal_raises_to_end_the_wait_and_a_second_only_stops() -> None:
@@ -58,7 +59,7 @@ def second_signal_at_line(n: int) -> tuple[bool, int, int]:
 
     thread = threading.Thread(target=first, daemon=True)
     thread.start()
-    thread.join(2)
+    thread.join(PATIENCE)
     return not thread.is_alive(), escaped, lines
 
 
