@@ -142,6 +142,9 @@ class Config:
     #: under load the kernel serves requests first, bot decisions with what is left
     worker_nice: int = 10
     analysis_nice: int = 19
+    #: the longest a move worker with nothing due sleeps on the schedule before it looks
+    #: again (a plan wakes it at once; this bounds a plan made while it was not listening)
+    worker_idle_seconds: float = 5.0
     #: webhook URLs on non-public addresses allowed (docs/accounts.md#webhooks): off,
     #: since a webhook is a request the service makes to wherever an account says
     webhook_allow_private: bool = False
@@ -161,6 +164,8 @@ class Config:
         if not 0 <= self.worker_metrics_port <= 65535:
             raise ValueError(
                 f"WORKER_METRICS_PORT={self.worker_metrics_port} is not a port (0: none)")
+        if self.worker_idle_seconds <= 0:
+            raise ValueError(f"WORKER_IDLE_SECONDS={self.worker_idle_seconds} must be > 0")
         if not 0 <= self.worker_nice <= 19:
             raise ValueError(f"WORKER_NICE={self.worker_nice} must be from 0 to 19")
         if not 0 <= self.analysis_nice <= 19:

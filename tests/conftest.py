@@ -147,6 +147,15 @@ def redis_binary() -> str:
 #: and the bound sits well below it, never near the quick case.
 PATIENCE = 300.0
 
+#: The worker processes a test starts (move and analysis workers) run at the test's own
+#: CPU priority rather than the service's lower ones (WORKER_NICE 10, ANALYSIS_NICE 19):
+#: beside CPU burners (`stress -c 4`) a nice-19 analysis gets almost no CPU, and a test
+#: waiting for one would wait for the burners. The priorities themselves are tested with
+#: the service's values (tests/ops/test_move_worker_process.py) and measured by the
+#: benchmarks (bench-abuse, bench-analysis-load), which start their workers as deployed.
+os.environ.setdefault("WORKER_NICE", "0")
+os.environ.setdefault("ANALYSIS_NICE", "0")
+
 
 def wait_until(check: callable, timeout: float, what: str) -> None:  # type: ignore[valid-type]
     """Poll ``check`` every 50 ms until it is true; an exception counts as not yet (a

@@ -122,11 +122,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         log.info("worker metrics on port %d", port)
     stores = redis_stores(config)
-    worker = MoveWorker(stores, metrics, lanes=(LIGHT,))
+    worker = MoveWorker(stores, metrics, lanes=(LIGHT,), idle_seconds=config.worker_idle_seconds)
     # the heavy lane (games with a searching bot) on a thread of its own, with its own
     # stores (it blocks on its lane's wake-ups): a light visit waits for its share of the
     # process, never for a heavy decision to end (docs/capacity.md)
-    heavy = MoveWorker(redis_stores(config), metrics, lanes=(HEAVY,))
+    heavy = MoveWorker(redis_stores(config), metrics, lanes=(HEAVY,),
+                       idle_seconds=config.worker_idle_seconds)
     # blocked between moves: end the wait at once (a move under way runs on)
     stop = StopSignal(lambda: worker.waiting)
     deliveries, delivering = None, None

@@ -41,14 +41,21 @@ def url(redis_server: str) -> Iterator[str]:
     redis_client(url).flushdb()
 
 
-def mover(url: str, log: Path, metrics_port: int = 0) -> subprocess.Popen[bytes]:
+#: The service's own CPU priorities (its defaults; the tests' processes run at 0:
+#: tests/conftest.py says why).
+DEPLOYED_NICE = {"WORKER_NICE": str(Config().worker_nice),
+                 "ANALYSIS_NICE": str(Config().analysis_nice)}
+
+
+def mover(url: str, log: Path, metrics_port: int = 0,
+          **environ: str) -> subprocess.Popen[bytes]:
     """A move worker with the environment of the image: its PROMETHEUS_MULTIPROC_DIR is a
     folder only gunicorn creates, which the worker must not need."""
     return subprocess.Popen(
         [sys.executable, "-m", "service.workers", "--metrics-port", str(metrics_port)],
         cwd=ROOT,
         env={**os.environ, "REDIS_URL": url, "LOG_LEVEL": "info",
-             "PROMETHEUS_MULTIPROC_DIR": str(log.parent / "not-created")},
+             "PROMETHEUS_MULTIPROC_DIR": str(log.parent / "not-created"), **environ},
         stderr=log.open("wb"))
 
 
@@ -144,24 +151,21 @@ def test_a_move_worker_whose_metrics_port_is_taken_says_so_and_exits_2(
 
 
 def test_an_idle_move_worker_stops_at_once_on_sigterm(url: str, tmp_path: Path) -> None:
+    """Its idle wait lasts an hour here: a worker that waited it out would not stop within
+    PATIENCE, so stopping at all shows the signal ended the wait (no clock is read)."""
     log = tmp_path / "worker.log"
-    proc = mover(url, log)
+    proc = mover(url, log, WORKER_IDLE_SECONDS="3600")
     wait_until(lambda: started(log), PATIENCE, "the worker's first line")
-    time.sleep(0.5)  # blocked on the schedule now (for up to 5 s)
-    begun = time.monotonic()
+    time.sleep(0.5)  # blocked on the schedule now (for the hour, but for a plan or a signal)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(PATIENCE) == 0
-    # woken by the signal: one left to wait out its idle wait (up to 5 s, begun before the
-    # 0.5 s above) would stop at least 4.5 s after it; a busy machine's exit takes longer
-    # than a quiet one's, so the bound sits as far from the quick case as it can
-    assert time.monotonic() - begun < 4
     assert "move worker stopped" in log.read_text()
 
 
 def test_a_move_worker_runs_at_a_lower_cpu_priority_than_the_web_workers(
         url: str, tmp_path: Path) -> None:
     log = tmp_path / "worker.log"
-    proc = mover(url, log)
+    proc = mover(url, log, **DEPLOYED_NICE)
     try:
         wait_until(lambda: started(log), PATIENCE, "the worker's first line")
         assert os.getpriority(os.PRIO_PROCESS, proc.pid) == os.getpriority(
@@ -177,7 +181,7 @@ def test_the_heavy_lanes_thread_runs_at_the_analyses_lower_priority(
     WORKER_NICE, its heavy lane's thread at ANALYSIS_NICE, so the OS gives a light move
     the CPU before a strong or expert decision (bench-abuse)."""
     log = tmp_path / "worker.log"
-    proc = mover(url, log)
+    proc = mover(url, log, **DEPLOYED_NICE)
     try:
         wait_until(lambda: started(log), PATIENCE, "the worker's first line")
         base = os.getpriority(os.PRIO_PROCESS, 0)
@@ -186,7 +190,7 @@ def test_the_heavy_lanes_thread_runs_at_the_analyses_lower_priority(
             return {os.getpriority(os.PRIO_PROCESS, int(tid))
                     for tid in os.listdir(f"/proc/{proc.pid}/task")}
 
-        config = Config()
+        config = Config.from_env(DEPLOYED_NICE)
         heavy = min(19, base + config.analysis_nice)
         wait_until(lambda: heavy in nices(), PATIENCE, "a thread at the analyses' priority")
         assert os.getpriority(os.PRIO_PROCESS, proc.pid) == base + config.worker_nice
