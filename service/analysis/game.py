@@ -19,9 +19,12 @@ counts them as ``service_moves``.
 Per seat: ``accuracy`` (the mean of its judged decisions' accuracies,
 :func:`.judge.accuracy`), ``expected_loss`` (the sum of their regrets: the points they
 cost on average against the best candidates), how many were inaccuracies, mistakes and
-blunders (:data:`.judge.THRESHOLDS`), and ``luck`` (:func:`luck`): the points the cards
-and the other seats' play saved it, against what it could expect. ``unjudged``: its
-decisions the step budget left unjudged (:mod:`.budget`).
+blunders (:data:`.judge.THRESHOLDS`), ``error_rate`` (the expected loss per decision
+that was not forced, as backgammon's analysers rate play), ``luck`` (the sum of its
+draws' luck, :mod:`.luck`: the points the cards it drew saved it) and ``adjusted_total``
+(its game total with that luck taken out: ``total + luck``), and each round's score with
+the same figures (``rounds``). ``unjudged``: its decisions the step budget left
+unjudged (:mod:`.budget`): they count nowhere.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from service.core.cards import card_name, parse_card
 from service.engine import GameState, opening_events, view
 from service.engine.seats import PLAYER
 from service.engine.serialize import rules_from_json
@@ -37,10 +41,10 @@ from service.engine.state import FINAL_DISCARD
 from service.verify.replay import initial_state, replay_steps
 
 from .budget import DECISION_STEPS, RELOOK_SHARE, StepBudget, StepsSpent, step_weight
-from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge, key_of
+from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge
 
-__all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "analyse", "decisions_of", "luck",
-           "own_decision", "summary"]
+__all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "analyse", "decisions_of", "own_decision",
+           "position_of", "summary"]
 
 #: The action types judged: the turn moves a seat chooses.
 DECISIONS = frozenset({"draw", "discard", "go_out"})
@@ -59,6 +63,8 @@ class Decision:
     seat_view: Mapping[str, Any]
     seat_events: list[dict[str, Any]]
     by: str = PLAYER
+    #: for a draw from the stock, the card it gave the seat (the seat saw it); else None
+    drawn: int | None = None
 
 
 def own_decision(record: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
@@ -87,46 +93,47 @@ def decisions_of(record: Mapping[str, Any], own_only: bool = False) -> Iterator[
         if action["type"] in DECISIONS and (not own_only or own_decision(record, action)):
             body = {k: v for k, v in action.items() if k not in ("seat", "by")}
             yield Decision(step.before, seat, body, view(step.before, seat, action["by"]),
-                           list(shares[seat]), action["by"])
+                           list(shares[seat]), action["by"], _drawn(step.events, seat))
         hear(step.events)
 
 
-def luck(verdicts: list[Verdict], record: Mapping[str, Any], seat: int,
-         unjudged: frozenset[int] = frozenset()) -> float:
-    """The penalty points ``seat`` was expected to score less those it scored, summed
-    over the scored rounds it made a decision in (positive: luckier than expected),
-    except the rounds in ``unjudged`` (where a decision of its was left unjudged, so its
-    own play there is not all known).
+def _drawn(events: list[Any], seat: int) -> int | None:
+    """The card ``seat`` drew from the stock in ``events`` (its own share shows it)."""
+    for e in events:
+        body = e.for_seat(seat)
+        if body["type"] == "draw" and body["source"] == "stock" and body["seat"] == seat:
+            return parse_card(body["card"])
+    return None
 
-    A round's expectation is the expected round penalty of the action the seat took at its
-    first decision of the round (the worlds drawn from what it saw of the deal, played
-    out, the policy playing on), plus what each of its later decisions of the round cost
-    against the policy's move there (the value of the move taken less the policy's: its
-    own play, not luck; not the regret, which is against the best of noisy estimates and
-    so biased upwards). The service's moves for the seat (a stand-in's) are not its
-    decisions and add nothing: the stand-in is ``greedy``, the default policy, so the
-    expectation already plays them as they were made."""
-    scored = record["rounds"]
-    total = 0.0
-    seen: set[int] = set()
-    for verdict in verdicts:
-        r = verdict.round_index
-        if (verdict.seat != seat or r >= len(scored) or "results" not in scored[r]
-                or r in unjudged):
-            continue
-        taken = verdict.values[key_of(verdict.action)]
-        if r not in seen:
-            seen.add(r)
-            total += taken - scored[r]["results"][seat]["score"]
-        else:
-            total += taken - verdict.values[verdict.policy]
-    return total
+
+def position_of(d: Decision) -> dict[str, Any]:
+    """What the seat saw before the decision, as a client shows it as a puzzle: the round
+    (from 1), its hand size and wild rank, the phase, the seat's hand, the discard pile's
+    top card and the stock's size (card names as everywhere)."""
+    rnd, you = d.seat_view["round"], d.seat_view["you"]
+    return {"round": rnd["number"], "hand_size": rnd["hand_size"],
+            "wild_rank": rnd["wild_rank"], "phase": rnd["phase"], "hand": list(you["hand"]),
+            "discard_top": rnd["discard_top"], "stock_count": rnd["stock_count"]}
+
+
+def _figures(own: list[Verdict]) -> dict[str, Any]:
+    """The figures of a seat's judged decisions (of a game, or of a round)."""
+    free = [v for v in own if not v.forced]
+    return {
+        "decisions": len(own),
+        "accuracy": round(sum(accuracy(v.regret) for v in own) / len(own), 1) if own
+        else None,
+        "expected_loss": round(sum(v.regret for v in own), 2),
+        "error_rate": round(sum(v.regret for v in free) / len(free), 3) if free else None,
+        "luck": round(sum(v.luck for v in own if v.luck is not None), 2),
+    }
 
 
 def summary(verdicts: list[Verdict], record: Mapping[str, Any],
             unjudged: Mapping[int, list[int]] | None = None) -> list[dict[str, Any]]:
-    """Each seat of ``record``: its judged decisions' accuracy, expected loss, counts of
-    judgements and luck; the service's moves made for it; and its decisions the step
+    """Each seat of ``record``: its judged decisions' figures (:func:`_figures`), its
+    game total and that total with its luck taken out, the same figures per round with
+    the round's score; the service's moves made for it; and its decisions the step
     budget left unjudged (``unjudged``: their rounds, by seat)."""
     unjudged = unjudged or {}
     service_moves = [0] * len(record["players"])
@@ -136,18 +143,22 @@ def summary(verdicts: list[Verdict], record: Mapping[str, Any],
     out = []
     for seat in range(len(record["players"])):
         own = [v for v in verdicts if v.seat == seat]
-        skipped = unjudged.get(seat, [])
-        row: dict[str, Any] = {
-            "seat": seat, "decisions": len(own),
-            "accuracy": round(sum(accuracy(v.regret) for v in own) / len(own), 1) if own
-            else None,
-            "expected_loss": round(sum(v.regret for v in own), 2),
-        }
+        row: dict[str, Any] = {"seat": seat, **_figures(own)}
+        row["forced"] = sum(v.forced for v in own)
         for name in THRESHOLDS:
-            row[PLURAL[name]] = sum(
-                v.judgement == name for v in own)
-        row["luck"] = round(luck(verdicts, record, seat, frozenset(skipped)), 2)
-        row["unjudged"] = len(skipped)
+            row[PLURAL[name]] = sum(v.judgement == name for v in own)
+        total = record["totals"][seat]
+        row["total"] = total
+        # luck counts the points the draws saved: taken out, a lucky seat's total rises
+        row["adjusted_total"] = round(total + row["luck"], 2)
+        row["rounds"] = []
+        for r, scored in enumerate(record["rounds"]):
+            results = scored.get("results")
+            row["rounds"].append({
+                "round": scored["number"],
+                "score": None if results is None else results[seat]["score"],
+                **_figures([v for v in own if v.round_index == r])})
+        row["unjudged"] = len(unjudged.get(seat, []))
         row["service_moves"] = service_moves[seat]
         out.append(row)
     return out
@@ -175,7 +186,8 @@ def analyse(record: Mapping[str, Any], settings: Settings = DEFAULT,
         else:
             second_looks -= verdict.relooked
             verdicts.append(verdict)
-            rows.append({**verdict.to_dict(), "by": d.by})
+            rows.append({**verdict.to_dict(), "by": d.by, "position": position_of(d),
+                         "drawn": None if d.drawn is None else card_name(d.drawn)})
         if progress is not None:
             progress(done, total)
     return {"settings": settings.to_dict(),
@@ -194,7 +206,7 @@ def _judged(d: Decision, settings: Settings, budget: StepBudget, decisions_left:
     try:
         budget.charge(DECISION_STEPS)
         verdict = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action,
-                        fitted if relook else replace(fitted, relook=1), budget)
+                        fitted if relook else replace(fitted, relook=1), budget, d.drawn)
     except StepsSpent:
         return None
     if not verdict.exact:

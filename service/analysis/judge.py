@@ -42,12 +42,13 @@ from service.research.worlds import deal, in_state, sample_worlds
 from service.solver import GAME_STEP_BUDGET, analyze
 
 from .final_turn import final_discard_scores
+from .luck import exact_luck, sampled_luck
 
 if TYPE_CHECKING:
     from .budget import StepBudget
 
 __all__ = ["DEFAULT", "JUDGEMENTS", "MARGIN", "THRESHOLDS", "Settings", "Verdict", "accuracy", "blind",
-           "judge", "judgement", "key_of"]
+           "forced", "judge", "judgement", "key_of"]
 
 #: Regret (points of expected round penalty) from which a decision is an inaccuracy, a
 #: mistake, a blunder: a fifth, a half and a whole of a face card's 10 points.
@@ -113,9 +114,14 @@ class Verdict:
     policy: str = ""
     #: judged on a second look (``Settings.relook``)
     relooked: bool = False
-    #: the round of the decision (0-based; what a seat's luck is summed by)
+    #: the round of the decision (0-based; what a seat's figures per round are summed by)
     round_index: int = 0
     worlds: int = 0
+    #: a draw's luck (:mod:`.luck`; positive: the card saved points); ``None`` for any
+    #: other decision, or a stock draw judged without the card drawn
+    luck: float | None = None
+    #: the seat had one move only (one draw source, or one distinct card to discard)
+    forced: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"version": self.version, "seat": self.seat, "action": self.action,
@@ -123,6 +129,8 @@ class Verdict:
                 "judgement": self.judgement, "exact": self.exact,
                 "standard_error": round(self.standard_error, 3), "policy": self.policy,
                 "relooked": self.relooked, "worlds": self.worlds,
+                "luck": None if self.luck is None else round(self.luck, 3),
+                "forced": self.forced,
                 "values": {k: round(v, 3) for k, v in self.values.items()}}
 
 
@@ -209,11 +217,14 @@ def _round_score(state: GameState, seat: int, first: Action, policy: str,
 
 def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
           seat_events: Sequence[Mapping[str, Any]], action: Mapping[str, Any],
-          settings: Settings = DEFAULT, budget: StepBudget | None = None) -> Verdict:
+          settings: Settings = DEFAULT, budget: StepBudget | None = None,
+          drawn: int | None = None) -> Verdict:
     """The verdict on ``seat`` making ``action`` in ``state``, from the seat's view and
     its events since the game began (what it could see), and nothing else of ``state``
     than what that view shows. Every playout step is charged to ``budget``: it raises
-    :class:`.budget.StepsSpent` when the steps run out (the decision is abandoned)."""
+    :class:`.budget.StepsSpent` when the steps run out (the decision is abandoned).
+    ``drawn``: for a draw from the stock, the card the seat got (it saw it), which prices
+    the draw's luck (:mod:`.luck`)."""
     if state.current_seat != seat or state.phase is None:
         raise ValueError("it is not this seat's turn")
     taken = key_of(action)
@@ -232,6 +243,7 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
         scores = _scores(position, seat, knowledge, actions, settings, settings.worlds, "",
                          budget)
     worlds = 0 if position.phase == FINAL_DISCARD else len(scores[taken])
+    luck = _luck(position, seat, knowledge, action, drawn, scores, settings, budget)
     values = {k: sum(v) / len(v) for k, v in scores.items()}
     best = min(values, key=lambda k: (values[k], k != taken, k))
     regret, error = _regret(scores, taken, best)
@@ -249,7 +261,36 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
         relooked = True
     return Verdict(state.version, seat, dict(action), dict(actions[best]), regret, word, values,
                    position.phase == FINAL_DISCARD, error, policy, relooked,
-                   state.round_index, worlds)
+                   state.round_index, worlds, luck, forced(position, seat))
+
+
+def forced(state: GameState, seat: int) -> bool:
+    """Whether the seat had a single move (by :func:`key_of`): one draw source, or one
+    distinct card to discard and no going out. What an error rate leaves out."""
+    legal = legal_actions(state, seat, actor_of(state, seat))
+    return len({key_of(a) for a in legal if a["type"] in ("draw", "discard", "go_out")}) <= 1
+
+
+def _luck(position: GameState, seat: int, knowledge: Knowledge, action: Mapping[str, Any],
+          drawn: int | None, scores: Mapping[str, list[int]], settings: Settings,
+          budget: StepBudget | None) -> float | None:
+    """The luck of a draw (:mod:`.luck`): 0 from the discard pile (a card the seat saw);
+    from the stock, exact on a final turn, else on the first look's worlds with the card
+    drawn put on top of the stock (the same seeds). ``None`` for any other decision, or
+    when the card drawn is not given."""
+    if action["type"] != "draw":
+        return None
+    if action["source"] == "discard":
+        return 0.0
+    if drawn is None:
+        return None
+    if position.phase == FINAL_DRAW:
+        return exact_luck(position, seat, knowledge, drawn, budget)
+    stock = scores["draw:stock"]
+    with_drawn = _scores(position, seat, knowledge, {"draw:stock": {"type": "draw",
+                                                                     "source": "stock"}},
+                         settings, len(stock), "", budget, top=drawn)
+    return sampled_luck(stock, with_drawn["draw:stock"])
 
 
 def _policy_move(state: GameState, seat: int, policy: str) -> Mapping[str, Any]:
@@ -263,11 +304,13 @@ def _policy_move(state: GameState, seat: int, policy: str) -> Mapping[str, Any]:
 
 def _scores(position: GameState, seat: int, knowledge: Knowledge,
             actions: Mapping[str, Action], settings: Settings, worlds: int,
-            tag: str, budget: StepBudget | None) -> dict[str, list[int]]:
+            tag: str, budget: StepBudget | None, top: int | None = None,
+            ) -> dict[str, list[int]]:
     """Each action's round score in each of ``worlds`` worlds drawn from ``knowledge``
-    (seeded by the settings, the version, the seat and ``tag``: public facts only)."""
+    (seeded by the settings, the version, the seat and ``tag``: public facts only);
+    ``top``: the same worlds with that card put on top of the stock in each."""
     rng = random.Random(f"{settings.seed}:{position.version}:{seat}{tag}")
-    drawn = sample_worlds(knowledge, worlds, rng)
+    drawn = sample_worlds(knowledge, worlds, rng, top)
     seeds = [f"{settings.seed}:{position.version}:{i}{tag}" for i in range(len(drawn))]
     return {key: [_round_score(in_state(position, world, seed), seat, body, settings.policy,
                                seed, budget)

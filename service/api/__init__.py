@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .accounts import accounts_blp, me_blp
+from .accounts import accounts_blp
 from .analyses import blp as analyses_blp
 from .bots import blp as bots_blp
 from .challenges import blp as challenges_blp
@@ -11,6 +11,7 @@ from .exports import blp as exports_blp
 from .games import blp as games_blp
 from .health import blp as health_blp
 from .ladder import ladder_blp
+from .mistakes import me_blp  # /v1/me, with the mistakes routes added
 from .ratings import ratings_blp
 from .records import blp as records_blp
 from .rules import blp as rules_blp

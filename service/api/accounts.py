@@ -4,7 +4,8 @@ An account is made with ``POST /v1/accounts`` (its key shown once); its key, sen
 ``Authorization: Bearer <key>``, then identifies it on every route a seat token is taken
 (``service/play/credentials.py``) and on ``/v1/me…``: the account itself, its settings,
 a new key, its webhook and that webhook's secret (``/v1/me/webhook-secret``), its games
-(``/v1/me/games``) and its stream of notes (``/v1/me/stream``, framed like a game's
+(``/v1/me/games``), its analysed mistakes as puzzles (``/v1/me/mistakes``: routes in
+:mod:`.mistakes`) and its stream of notes (``/v1/me/stream``, framed like a game's
 stream: :mod:`.stream`). Every answer that carries a key or a webhook secret is
 ``no-store``; neither is ever logged (the access log has no headers or bodies) nor
 counted, and ``GET /v1/me`` shows the webhook's URL, never its secret.

@@ -39,7 +39,9 @@ WHEN = {
                          "played",
     "game_aborted": "an analysis of a game that was aborted (it has no result)",
     "analysis_not_requested": "no analysis of this game was asked for (or it expired, or "
-                              "was made before decisions said who made them)",
+                              "was made before its format changed)",
+    "unknown_mistake": "a decision that is not among your mistakes (not yours, not "
+                       "analysed, of too little regret, or dropped as it grew old)",
     "analysis_busy": "the analysis queue is full (ANALYSIS_QUEUE_MAX): ask again later",
     "http_error": "any other HTTP error",
     "idempotency_key_reused": "the same `Idempotency-Key` with another body",

@@ -16,9 +16,7 @@ exports (:mod:`.limits`). See docs/accounts.md#exporting-an-accounts-games.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
-from datetime import date
 from typing import Any
 
 import orjson
@@ -31,6 +29,7 @@ from service.core.rules import PRESETS
 
 from .accounts import HANDLE
 from .docs import NO_BEARER, problems, query
+from .instants import INSTANT, instant_ms
 from .problems import ApiProblem
 from .stream import NDJSON
 from .web import URL_SAFE_ID, stores
@@ -39,17 +38,6 @@ __all__ = ["blp"]
 
 blp = Blueprint("exports", __name__, url_prefix="/v1/accounts",
                 description="Exports: every finished game of an account, a record a line.")
-
-#: RFC 3339's date-time: date, ``T``, time with any fraction of a second, and a zone.
-_RFC3339 = re.compile(r"(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.(\d+))?"
-                      r"(?:[Zz]|([+-])(\d\d):(\d\d))")
-#: Days of 400 Gregorian years: the calendar repeats after them (year 0000 is RFC 3339's).
-_400_YEARS = 146_097
-_EPOCH_DAY = date(1970, 1, 1).toordinal()
-#: The schema of ``since`` and ``until`` (held to: a longer one is refused).
-_INSTANT_MAX = 40
-_INSTANT = {"type": "string", "format": "date-time", "maxLength": _INSTANT_MAX}
-
 
 def _refuse(name: str, what: str) -> ApiProblem:
     return ApiProblem(422, "invalid_query", f"query parameter {name!r} must be {what}",
@@ -63,33 +51,6 @@ def _choice(name: str, choices: tuple[str, ...]) -> str | None:
     return raw
 
 
-def _instant_ms(name: str) -> int | None:
-    """An RFC 3339 date-time as Unix milliseconds, rounded up: a game's end is a whole
-    millisecond, so ``end >= since`` and ``end < until`` hold for the instant given
-    exactly when they hold for it rounded up. Any date-time the RFC allows is taken (a
-    fraction of any length, a leap second, year 0000), so a valid one is never refused."""
-    raw = request.args.get(name)
-    if raw is None:
-        return None
-    match = _RFC3339.fullmatch(raw) if len(raw) <= _INSTANT_MAX else None
-    try:
-        if match is None:
-            raise ValueError(raw)
-        year, month, day, hour, minute, second = (int(match[i]) for i in range(1, 7))
-        fraction, sign, zone_hours, zone_minutes = match[7] or "", match[8], match[9], match[10]
-        day_number = date(year + 400, month, day).toordinal() - _400_YEARS - _EPOCH_DAY
-        offset = 0 if sign is None else (int(zone_hours) * 60 + int(zone_minutes)) * (
-            1 if sign == "+" else -1)
-        if hour > 23 or minute > 59 or second > 60 or abs(offset) >= 24 * 60:
-            raise ValueError(raw)
-    except ValueError:
-        raise _refuse(name, "an RFC 3339 date-time with its zone, like "
-                      "2026-01-01T12:00:00Z") from None
-    seconds = day_number * 86_400 + hour * 3600 + (minute - offset) * 60 + second
-    scale: int = 10 ** len(fraction)
-    return seconds * 1000 + -(-int(fraction or 0) * 1000 // scale)
-
-
 def _query() -> play.ExportQuery:
     after = request.args.get("after")
     if after is not None and not URL_SAFE_ID.fullmatch(after):
@@ -99,7 +60,7 @@ def _query() -> play.ExportQuery:
         newest_first=_choice("sort", ("oldest", "newest")) == "newest",
         preset=_choice("preset", tuple(PRESETS)),
         rated=None if rated is None else rated == "true",
-        since=_instant_ms("since"), until=_instant_ms("until"), after=after)
+        since=instant_ms("since"), until=instant_ms("until"), after=after)
 
 
 def _acceptable() -> None:
@@ -144,8 +105,8 @@ class Export(MethodView):
         query("rated", "Only rated (`true`) or unrated (`false`) games.",
               {"type": "string", "enum": ["true", "false"]}),
         query("since", "Only games that ended at or after this instant (RFC 3339).",
-              _INSTANT),
-        query("until", "Only games that ended before this instant (RFC 3339).", _INSTANT),
+              INSTANT),
+        query("until", "Only games that ended before this instant (RFC 3339).", INSTANT),
         query("after", "Resume: the `game_id` of the last record received; the games after "
               "it in this order are sent. Not a finished game of this account: 422 "
               "`invalid_cursor`.",

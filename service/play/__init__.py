@@ -53,13 +53,14 @@ from .credentials import (
     is_account_key,
 )
 from .deliveries import deliver, lease_seconds
-from .errors import AuthError, NotYourAccountError, PlayError, UnknownSeatError
+from .errors import AuthError, NotYourAccountError, PlayError, UnknownMistakeError, UnknownSeatError
 from .export import ExportQuery, export_records
 from .games import act, claim_seat, create_game, etag, may_act, seat_of
 from .jobs import visit
 from .ladder import join_ladder, ladder_view, leave_ladder
 from .loads import LoadLimit
 from .lobby import MAX_PAGE, lobby_page, prune_listing
+from .mistakes import FLOOR, answer_mistake, file_mistakes, my_mistakes
 from .moves import LEASE_SECONDS
 from .mygames import my_games
 from .ratings import board, history, rate_next, retry_set_aside
@@ -106,6 +107,7 @@ __all__ = [
     "CHALLENGE_MAX_SECONDS",
     "CHALLENGE_TURN_SECONDS",
     "END_RETRY_MS",
+    "FLOOR",
     "HANDLE_PATTERN",
     "LEASE_SECONDS",
     "MAX_ENTRANTS",
@@ -123,12 +125,14 @@ __all__ = [
     "NotYourAccountError",
     "PlayError",
     "Seek",
+    "UnknownMistakeError",
     "UnknownSeatError",
     "accept_challenge",
     "account_credential",
     "act",
     "agreed_by_key",
     "analysis_of",
+    "answer_mistake",
     "ask_for_rematch",
     "authenticate",
     "board",
@@ -148,6 +152,7 @@ __all__ = [
     "etag",
     "events_when",
     "export_records",
+    "file_mistakes",
     "game_record",
     "game_view",
     "game_view_bytes",
@@ -167,6 +172,7 @@ __all__ = [
     "may_act",
     "my_challenges",
     "my_games",
+    "my_mistakes",
     "new_holder",
     "note_messages",
     "on_turn",

@@ -16,6 +16,9 @@ unjudged, so no game, however long, costs a worker more than a bounded share of 
 time (docs/analysis.md gives it in CPU seconds). Each decision says the worlds it drew,
 the result the steps spent.
 
+When an analysis is done, the mistakes of each account that held a seat are filed under
+it (:mod:`.mistakes`) before the analysis is marked done.
+
 Why a requester: the queue is fair between those who ask (:mod:`service.storage.analyses`),
 and a requester is a hash of the client's address (:func:`requester_of`), so the queue
 holds no address.
@@ -42,6 +45,7 @@ from service.storage import (
 )
 
 from .errors import AnalysisBusyError, AnalysisNotRequestedError, GameAbortedError
+from .mistakes import file_mistakes
 from .records import game_record
 
 __all__ = ["PROGRESS_EVERY_SECONDS", "STALE_SECONDS", "STEP_BUDGET", "analysis_of",
@@ -111,9 +115,15 @@ def _result(state: AnalysisState) -> dict[str, object] | None:
 
 def _outdated(state: AnalysisState) -> bool:
     """A result kept from before each decision said who made it and the analysis its
-    steps (it judged the service's moves for a seat as the player's): not served."""
+    steps (it judged the service's moves for a seat as the player's), or from before
+    luck was priced per draw (its seats have no ``adjusted_total``, its decisions no
+    ``position``): not served."""
     result = _result(state)
-    return result is not None and "steps" not in result
+    if result is None:
+        return False
+    seats = result.get("seats") or [{}]
+    return "steps" not in result or not isinstance(seats, list) or any(
+        "adjusted_total" not in seat for seat in seats)
 
 
 def _body(state: AnalysisState) -> dict[str, object]:
@@ -145,6 +155,9 @@ def run_next(stores: Stores, worker: str, clock: Callable[[], float] = time.time
             record = game_record(stores, game_id)
             result = analyse(record.body, DEFAULT, _reporter(stores, game_id, clock),
                              steps=STEP_BUDGET)
+            # filed first: a worker that dies in between leaves the analysis to be run
+            # again (and filed again), never done with its mistakes unfiled
+            file_mistakes(stores, game_id, record, result)
             stores.analyses.finish(game_id, zlib.compress(orjson.dumps(result)))
         except UnknownGameError:  # the record expired meanwhile: nothing to keep
             stores.analyses.drop(game_id)

@@ -45,6 +45,7 @@ __all__ = [
     "TournamentClosedError",
     "UnknownAccountError",
     "UnknownChallengeError",
+    "UnknownMistakeError",
     "UnknownPresetError",
     "UnknownSeatError",
     "UnknownSeekError",
@@ -327,6 +328,14 @@ class AnalysisNotRequestedError(PlayError):
     """The analysis of a game nobody asked to analyse (or whose analysis expired)."""
 
     code = "analysis_not_requested"
+    status = 404
+
+
+class UnknownMistakeError(PlayError):
+    """A decision that is not among the account's mistakes (not its own, not analysed, of
+    too little regret, or dropped as it grew old)."""
+
+    code = "unknown_mistake"
     status = 404
 
 

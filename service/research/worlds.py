@@ -30,14 +30,26 @@ class World:
     stock: tuple[int, ...]
 
 
-def sample_worlds(knowledge: Knowledge, n: int, rng: random.Random) -> list[World]:
+def sample_worlds(knowledge: Knowledge, n: int, rng: random.Random,
+                  top: int | None = None) -> list[World]:
     """``n`` worlds drawn independently and uniformly among those consistent with
     ``knowledge``: the seat's hand as it is, each other seat's known cards plus as many
-    unseen cards as it holds unknown ones, the rest the stock in a random order."""
+    unseen cards as it holds unknown ones, the rest the stock in a random order.
+
+    ``top``: an unseen card put on top of the stock in each world, swapped with the card
+    the shuffle put there. The same ``rng`` state gives the same worlds but for that swap,
+    each drawn uniformly among those with ``top`` on the stock: what a draw's luck
+    compares with the same worlds as they were (:mod:`service.analysis.luck`)."""
     out = []
+    at_top = sum(knowledge.hidden)
     for _ in range(n):
         pool = list(knowledge.unseen)
         rng.shuffle(pool)
+        if top is not None:
+            if at_top >= len(pool) or top not in pool:
+                raise ValueError("that card cannot be on top of the stock")
+            where = pool.index(top)
+            pool[where], pool[at_top] = pool[at_top], pool[where]
         out.append(deal(knowledge, pool))
     return out
 

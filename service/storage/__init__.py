@@ -24,6 +24,7 @@ interface                 what                                                 m
 :class:`WebhookQueue`     each account's webhook deliveries waiting            ``webhooks``
 :class:`AnalysisStore`    finished games' analyses, and the analysis           ``analyses``
                           workers' queue
+:class:`MistakeStore`     each account's analysed decisions that cost points   ``mistakes``
 ========================  ===================================================  ==============
 
 :class:`Stores` bundles one of each (and a second :class:`Schedule`, the webhook
@@ -57,6 +58,7 @@ from .jobs import (
 from .ladder import LadderEntry, LadderStore
 from .loads import LoadStore
 from .lobby import LISTINGS, LobbyStore
+from .mistakes import MISTAKES_KEPT, FiledMistake, MistakeStore
 from .ratings import HistoryPoint, RatedSeat, RatingResult, RatingStore, SetAside, StoredRating
 from .records import RecordStore
 from .replies import ReplyStore, StoredReply
@@ -78,6 +80,7 @@ __all__ = [
     "LANES",
     "LIGHT",
     "LISTINGS",
+    "MISTAKES_KEPT",
     "TOURNAMENT_STATUSES",
     "Account",
     "AccountStore",
@@ -87,6 +90,7 @@ __all__ = [
     "ChallengeStore",
     "ChallengeVisit",
     "Delivery",
+    "FiledMistake",
     "GameExistsError",
     "GameRecord",
     "GameStore",
@@ -103,6 +107,7 @@ __all__ = [
     "LobbyStore",
     "MatchRecord",
     "Matching",
+    "MistakeStore",
     "Note",
     "PlayedRound",
     "QueueFullError",

@@ -29,6 +29,7 @@ from .memory import (
     MemoryLadder,
     MemoryLoads,
     MemoryLobby,
+    MemoryMistakes,
     MemoryRatings,
     MemoryRecords,
     MemoryReplies,
@@ -39,6 +40,7 @@ from .memory import (
     MemoryWebhooks,
     Shared,
 )
+from .mistakes import MistakeStore
 from .ratings import RatingStore
 from .records import RecordStore
 from .redis import (
@@ -50,6 +52,7 @@ from .redis import (
     RedisLadder,
     RedisLoads,
     RedisLobby,
+    RedisMistakes,
     RedisRatings,
     RedisRecords,
     RedisReplies,
@@ -98,6 +101,8 @@ class Stores:
     ladder: LadderStore
     #: finished games' analyses and the analysis workers' queue
     analyses: AnalysisStore
+    #: each account's own analysed decisions that cost points (``GET /v1/me/mistakes``)
+    mistakes: MistakeStore
     #: releases what the stores share (Redis: the connections and the hub)
     release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
@@ -136,6 +141,7 @@ def redis_stores(config: Config) -> Stores:
         ratings=RedisRatings(connection),
         ladder=RedisLadder(connection),
         analyses=RedisAnalyses(connection),
+        mistakes=RedisMistakes(connection),
         release=connection.close,
     )
 
@@ -165,4 +171,5 @@ def memory_stores(config: Config | None = None) -> Stores:
         ratings=MemoryRatings(),
         ladder=MemoryLadder(),
         analyses=MemoryAnalyses(shared),
+        mistakes=MemoryMistakes(),
     )

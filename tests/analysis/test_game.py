@@ -7,12 +7,13 @@ analysis."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from service.analysis.game import DECISIONS, analyse, decisions_of
-from service.analysis.judge import Settings, accuracy, key_of
+from service.analysis.judge import Settings, accuracy, forced
 from service.match.inprocess import record_in_process
 
 from .records import away_after_one_draw, resigned_after_one_draw
@@ -115,35 +116,36 @@ def test_an_aborted_game_is_not_analysed(record: dict) -> None:
         analyse({**record, "finish_reason": "aborted"}, QUICK)
 
 
-def test_luck_is_each_rounds_expectation_at_its_first_decision_less_its_score(
-        record: dict, analysed: dict) -> None:
-    result = analysed
-    rounds = [d.state.round_index for d in decisions_of(record)]
-    for row in result["seats"]:
-        seat, luck, seen = row["seat"], 0.0, set()
-        for d, r in zip(result["decisions"], rounds, strict=True):
-            if d["seat"] != seat:
-                continue
-            taken = d["values"][key_of(d["action"])]
-            if r in seen:
-                luck += taken - d["values"][d["policy"]]  # its own later play is not luck
-                continue
-            seen.add(r)
-            luck += taken - record["rounds"][r]["results"][seat]["score"]
-        assert seen == {0, 1, 2}
-        assert row["luck"] == pytest.approx(luck, abs=0.05)
+def test_the_error_rate_is_the_expected_loss_per_decision_that_was_not_forced(
+        analysed: dict) -> None:
+    for row in analysed["seats"]:
+        own = [d for d in analysed["decisions"] if d["seat"] == row["seat"]]
+        free = [d for d in own if not d["forced"]]
+        assert row["forced"] == len(own) - len(free)
+        assert row["error_rate"] == pytest.approx(
+            sum(d["regret"] for d in free) / len(free), abs=0.001)
+        for r in row["rounds"]:
+            theirs = [d for d in own if d["position"]["round"] == r["round"]]
+            assert r["decisions"] == len(theirs)
+            assert r["expected_loss"] == pytest.approx(sum(d["regret"] for d in theirs),
+                                                       abs=0.01)
 
 
-# eight games analysed, a mean over many: make test's (the fast tier checks one game's luck)
-@pytest.mark.slow
-def test_luck_averages_about_zero_over_games_of_the_policy_itself() -> None:
-    # the expectation is of play by the policy, so in its own games what is left is luck;
-    # summing the regrets instead (biased upwards) made it +13 a seat here
-    lucks = []
-    for i in range(8):
-        game = record_in_process(["greedy", "greedy"], f"luck-{i}", RULES)
-        lucks += [row["luck"] for row in analyse(game, QUICK)["seats"]]
-    mean = sum(lucks) / len(lucks)
-    spread = (sum((x - mean) ** 2 for x in lucks) / (len(lucks) - 1) / len(lucks)) ** 0.5
-    assert spread > 0
-    assert abs(mean) < 3 * spread, (mean, spread)
+def test_a_forced_move_is_one_with_a_single_choice(record: dict) -> None:
+    d = next(x for x in decisions_of(record) if x.action["type"] == "draw"
+             and x.state.phase == "draw")
+    assert not forced(d.state, d.seat)  # the stock or the pile
+    assert forced(replace(d.state, discard=()), d.seat)  # no pile: the stock only
+    d = next(x for x in decisions_of(record) if x.action["type"] == "discard"
+             and len(set(x.state.hands[x.seat])) > 1)
+    assert not forced(d.state, d.seat)
+
+
+def test_each_decision_shows_the_position_its_seat_saw(record: dict, analysed: dict) -> None:
+    for d, row in zip(decisions_of(record), analysed["decisions"], strict=True):
+        position = row["position"]
+        assert position["hand"] == d.seat_view["you"]["hand"]
+        assert position["discard_top"] == d.seat_view["round"]["discard_top"]
+        assert position["round"] == d.state.round_index + 1
+        assert position["wild_rank"] == d.seat_view["round"]["wild_rank"]
+        assert position["phase"] == d.state.phase

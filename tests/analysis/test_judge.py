@@ -65,8 +65,11 @@ def test_two_positions_that_differ_only_in_cards_the_seat_could_not_see_get_one_
         other = sample_worlds(knowledge, 1, random.Random(n))[0]
         twin = in_state(d.state, other, seed=f"another deal {n}")
         differed += twin.hands != d.state.hands or twin.stock != d.state.stock
-        first = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, QUICK)
-        second = judge(twin, d.seat, d.seat_view, d.seat_events, d.action, QUICK)
+        # the card a stock draw gave is what the seat saw next: its luck is priced by it
+        first = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, QUICK,
+                      drawn=d.drawn)
+        second = judge(twin, d.seat, d.seat_view, d.seat_events, d.action, QUICK,
+                       drawn=d.drawn)
         assert first == second, (n, d.action)
     assert differed > SECRECY_DECISIONS // 2  # the twins really were other deals
 

@@ -40,7 +40,8 @@ def main() -> None:
         times, differ = [], 0
         for d in decisions_of(record):
             started = time.process_time()
-            verdict = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, settings)
+            verdict = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, settings,
+                            drawn=d.drawn)
             times.append((time.process_time() - started) * 1000)
             again = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, other)
             differ += verdict.judgement != again.judgement

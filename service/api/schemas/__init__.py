@@ -41,6 +41,7 @@ from .games import (
 )
 from .health import HealthSchema
 from .lobby import SEEK, MatchedSeekSchema, SeekRequestSchema, WaitingSeekSchema
+from .mistakes import MISTAKE_ANSWER
 from .notes import (
     ACCOUNT_SSE_EVENT,
     ACCOUNT_STREAM_MESSAGE,
@@ -78,6 +79,7 @@ COMPONENTS: dict[str, type[Schema] | dict[str, Any] | tuple[dict[str, Any], type
     "Standing": StandingSchema,
     "Tournament": TournamentSchema,
     **ActionSchemas,
+    "MistakeAnswer": MISTAKE_ANSWER,
     **VIEW_SCHEMAS,
     **VIEW_COMPONENTS,
     **{name: schema for name, schema in SEAT_TOKENS.values()},

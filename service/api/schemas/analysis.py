@@ -8,9 +8,9 @@ from marshmallow import Schema, fields, validate
 from service.analysis.judge import JUDGEMENTS
 from service.engine.seats import ACTORS
 
-from .cards import Card, Melds
+from .cards import CARD, RANKS, Card, Melds
 
-__all__ = ["AnalysisSchema"]
+__all__ = ["AnalysedActionSchema", "AnalysisSchema", "PositionSchema"]
 
 
 class AnalysedActionSchema(Schema):
@@ -22,6 +22,34 @@ class AnalysedActionSchema(Schema):
     card = Card()  # discard only
     discard = Card()  # go_out only
     melds = Melds("`go_out` only, as taken: the melds laid.")
+
+
+class PositionSchema(Schema):
+    """What a seat saw before a decision: enough to show it as a puzzle."""
+
+    round = fields.Integer(required=True, metadata={"description": "The round, from 1."})
+    hand_size = fields.Integer(required=True)
+    wild_rank = fields.String(required=True, allow_none=True, validate=validate.OneOf(RANKS),
+                              metadata={"description": "The round's wild rank (null: none)."})
+    phase = fields.String(required=True, metadata={
+        "description": "What the seat had to do: `draw`, `discard`, or a final turn's "
+                       "`final_draw`, `final_discard`."})
+    hand = fields.List(Card(), required=True, metadata={
+        "description": "The seat's hand before the move (after its draw, for a discard)."})
+    discard_top = Card(required=True, allow_none=True)
+    stock_count = fields.Integer(required=True)
+
+
+class RoundFiguresSchema(Schema):
+    round = fields.Integer(required=True, metadata={"description": "The round, from 1."})
+    score = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The penalty the seat scored in the round (null: the game ended "
+                       "before the round did)."})
+    decisions = fields.Integer(required=True)
+    accuracy = fields.Float(required=True, allow_none=True)
+    expected_loss = fields.Float(required=True)
+    error_rate = fields.Float(required=True, allow_none=True)
+    luck = fields.Float(required=True)
 
 
 class SeatAnalysisSchema(Schema):
@@ -47,12 +75,25 @@ class SeatAnalysisSchema(Schema):
     inaccuracies = fields.Integer(required=True, metadata={"description": "Regret 2 to 5."})
     mistakes = fields.Integer(required=True, metadata={"description": "Regret 5 to 10."})
     blunders = fields.Integer(required=True, metadata={"description": "Regret 10 or more."})
+    error_rate = fields.Float(required=True, allow_none=True, metadata={
+        "description": "The regrets of its decisions that were not forced, summed, over "
+                       "their number: points lost a decision (null: none).",
+        "example": 0.42})
+    forced = fields.Integer(required=True, metadata={
+        "description": "Its judged decisions that had one move only (one draw source, one "
+                       "distinct card to discard): left out of `error_rate`."})
     luck = fields.Float(required=True, metadata={
-        "description": "Penalty points the seat was expected to score less those it scored, "
-                       "over the rounds it decided in (all of them judged): each round's "
-                       "expectation from what it saw at its first decision, plus what its "
-                       "own later decisions cost (positive: luckier than expected).",
-        "example": 6.5})
+        "description": "The sum of its draws' `luck`: the points the cards it drew saved "
+                       "it against the mean of the cards they could have been "
+                       "(positive: lucky).", "example": 6.5})
+    total = fields.Integer(required=True, metadata={
+        "description": "Its game total (penalty points; lowest wins)."})
+    adjusted_total = fields.Float(required=True, metadata={
+        "description": "Its game total with its luck taken out, `total + luck`: what it "
+                       "would have scored had its draws been average.", "example": 61.5})
+    rounds = fields.List(fields.Nested(RoundFiguresSchema), required=True, metadata={
+        "description": "Each round: its score, and the figures above of its decisions "
+                       "there."})
 
 
 class DecisionSchema(Schema):
@@ -96,8 +137,19 @@ class DecisionSchema(Schema):
                        "decisions)."})
     policy = fields.String(required=True, metadata={
         "description": "The policy bot's move here, by the names of `values`: the move "
-                       "the playouts assume of the seat (what `luck` is measured against).",
+                       "the playouts assume of the seat.",
         "example": "discard:7C"})
+    luck = fields.Float(required=True, allow_none=True, metadata={
+        "description": "A draw's luck, in points: the expected round penalty over the "
+                       "cards it could have drawn (those the seat had not seen) less that "
+                       "after the card it got (positive: the card saved points). 0 from "
+                       "the discard pile; null on a discard or a go-out.", "example": -3.5})
+    drawn = fields.String(required=True, allow_none=True, metadata={
+        **CARD, "description": "The card a draw from the stock gave the seat (null for "
+                               "other decisions)."})
+    forced = fields.Boolean(required=True, metadata={
+        "description": "The seat had one move only here."})
+    position = fields.Nested(PositionSchema, required=True)
 
 
 class SettingsSchema(Schema):

@@ -17,6 +17,7 @@ from .games import MemoryGameStore
 from .ladder import MemoryLadder
 from .loads import MemoryLoads
 from .lobby import MemoryLobby
+from .mistakes import MemoryMistakes
 from .ratings import MemoryRatings
 from .records import MemoryRecords
 from .replies import MemoryReplies
@@ -35,6 +36,7 @@ __all__ = [
     "MemoryLadder",
     "MemoryLoads",
     "MemoryLobby",
+    "MemoryMistakes",
     "MemoryRatings",
     "MemoryRecords",
     "MemoryReplies",

@@ -43,6 +43,7 @@ from .games import RedisGameStore
 from .ladder import RedisLadder
 from .loads import RedisLoads
 from .lobby import RedisLobby
+from .mistakes import RedisMistakes
 from .ratings import RedisRatings
 from .records import RedisRecords
 from .replies import RedisReplies
@@ -61,6 +62,7 @@ __all__ = [
     "RedisLadder",
     "RedisLoads",
     "RedisLobby",
+    "RedisMistakes",
     "RedisRatings",
     "RedisRecords",
     "RedisReplies",
