@@ -36,6 +36,7 @@ from .config import Config
 from .storage import Stores, redis_stores
 from .web import blp as play_blp
 from .web.docs import blp as docs_blp
+from .wire.headers import EXPOSED_HEADERS
 
 __all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
 
@@ -171,10 +172,7 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
     CORS(
         app,
         origins=[o.strip() for o in config.cors_origins.split(",")],
-        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed",
-                        "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
-                        "RateLimit-Policy", "Deprecation", "Sunset",
-                        REQUEST_ID_HEADER],
+        expose_headers=list(EXPOSED_HEADERS),
         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
                        "Idempotency-Key", "Last-Event-ID", REQUEST_ID_HEADER],
         max_age=600,

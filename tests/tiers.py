@@ -93,6 +93,7 @@ BY_PATH: dict[str, str] = {
     "tests/faults/test_redis_full.py": "api",
     # real gunicorn, other processes
     "tests/conformance/": "process",
+    "tests/push/": "process",  # a gunicorn and a push process on one Redis
     "tests/typescript/": "process",
     "tests/asyncapi/": "process",  # Node runs the AsyncAPI parser; a gunicorn pushes
     "tests/clients/": "process",  # Node runs the TypeScript client against a gunicorn

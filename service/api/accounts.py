@@ -22,6 +22,8 @@ from flask_smorest import Blueprint
 from service import play
 from service.core.instants import instant
 from service.storage import Account
+from service.wire.framing import NDJSON, SSE
+from service.wire.queries import ticket_of
 
 from .connections import client_connection
 from .docs import ACCOUNT_KEY, NO_BEARER, header, json_body, problems, query
@@ -37,10 +39,9 @@ from .schemas.accounts import (
     UpdatedAccountSchema,
     WebhookSecretSchema,
 )
-from .stream import NDJSON, SSE, media_type, stream_cursor, stream_response
+from .stream import media_type, stream_cursor, stream_response
 from .web import (
     QUERY_INT_MAX,
-    URL_SAFE_ID,
     config,
     json_response,
     load_body,
@@ -271,11 +272,7 @@ class MyStream(MethodView):
         all_stores = stores()
         ticket = request.args.get("ticket")
         if ticket is not None:
-            if not URL_SAFE_ID.fullmatch(ticket):
-                raise ApiProblem(422, "invalid_query", "query parameter 'ticket' must be 1 to "
-                                 "64 characters of A-Z, a-z, 0-9, '_' and '-'",
-                                 errors={"query": {"ticket": ["1–64 URL-safe characters"]}})
-            mine = play.redeem_account_ticket(all_stores, ticket)
+            mine = play.redeem_account_ticket(all_stores, ticket_of(ticket))
         else:
             mine = my_account()
         play.check_note_cursor(all_stores, mine, after)

@@ -40,8 +40,7 @@ import orjson
 from flask import Blueprint, Response, current_app
 
 from service.play import END_RETRY_MS, TICKET_TTL_SECONDS
-
-from .stream import NDJSON, SSE
+from service.wire.framing import NDJSON, SSE
 
 __all__ = ["ASYNCAPI_VERSION", "asyncapi_document", "blp"]
 

@@ -1,5 +1,6 @@
-"""What the API deprecates and when it goes: the one table (:data:`DEPRECATED`), and the
-three ways each entry is announced from it.
+"""What the API deprecates and when it goes: the one table
+(:data:`service.wire.deprecations.DEPRECATED`, shared with the push tier, which answers
+the same headers), and the three ways each entry is announced from it.
 
 * The OpenAPI document marks it ``deprecated: true``: a field on its schema's property
   (:func:`deprecated_field`, in the schema's metadata), an operation on the operation.
@@ -18,71 +19,19 @@ sees them on every response, and can log or alert on them. Why a sunset at least
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from email.utils import format_datetime
 from typing import Any
 
 from apispec import BasePlugin
 from flask import Flask, Response, request
 
+from service.wire.deprecations import DEPRECATED, NOTICE, Deprecation, headers_of
+
 __all__ = ["DEPRECATED", "NOTICE", "Deprecation", "DeprecationPlugin", "deprecated_field",
            "headers_of", "install_deprecation_headers"]
 
-#: The least time from the first response that announces a sunset to the sunset.
-NOTICE = timedelta(days=90)
-
-
-@dataclass(frozen=True, slots=True)
-class Deprecation:
-    """One deprecated field or operation."""
-
-    #: What is deprecated, and what to use instead, in words (docs, descriptions).
-    what: str
-    instead: str
-    #: When it was deprecated: the ``Deprecation`` header's date.
-    deprecated: datetime
-    #: When the headers first announced it (the release that added them).
-    announced: datetime
-    #: From when it may be gone: the ``Sunset`` header.
-    sunset: datetime
-    #: (METHOD, path template) of each operation concerned: a deprecated operation itself,
-    #: or each one whose successful responses carry the deprecated field.
-    operations: tuple[tuple[str, str], ...]
-    #: (component schema, property) of a deprecated field; ``None``: the operations
-    #: themselves are deprecated.
-    field: tuple[str, str] | None = None
-
-
-#: Everything deprecated today.
-DEPRECATED: tuple[Deprecation, ...] = (
-    Deprecation(
-        what="the `round` of a `round_started` event (the round's number under its old name)",
-        instead="its `number` (the name `round_ended` and the view's `round` use)",
-        deprecated=datetime(2026, 12, 2, tzinfo=UTC),
-        announced=datetime(2026, 12, 5, tzinfo=UTC),
-        sunset=datetime(2027, 3, 31, tzinfo=UTC),
-        operations=(("GET", "/v1/games/{game_id}/events"),
-                    ("GET", "/v1/games/{game_id}/stream")),
-        field=("RoundStartedEvent", "round"),
-    ),
-)
-assert all(d.sunset - d.announced >= NOTICE for d in DEPRECATED), "a sunset without notice"
-assert all(d.deprecated <= d.announced for d in DEPRECATED)
-
-
-def headers_of(entries: tuple[Deprecation, ...]) -> dict[str, str]:
-    """The ``Deprecation`` and ``Sunset`` header values for ``entries`` (the earliest of
-    each, when an operation is concerned by several)."""
-    if not entries:
-        return {}
-    deprecated = min(d.deprecated for d in entries)
-    sunset = min(d.sunset for d in entries)
-    return {"Deprecation": f"@{int(deprecated.timestamp())}",
-            "Sunset": format_datetime(sunset, usegmt=True)}
-
-
 def _concerning(method: str, path: str) -> tuple[Deprecation, ...]:
+    """The entries of this module's table (a test may register one here) that concern
+    the operation ``method`` ``path``."""
     return tuple(d for d in DEPRECATED if (method.upper(), path) in d.operations)
 
 

@@ -26,12 +26,12 @@ from flask_smorest import Blueprint
 
 from service import play
 from service.core.rules import PRESETS
+from service.wire.framing import NDJSON
 
 from .accounts import HANDLE
 from .docs import NO_BEARER, problems, query
 from .instants import INSTANT, instant_ms
 from .problems import ApiProblem
-from .stream import NDJSON
 from .web import URL_SAFE_ID, stores
 
 __all__ = ["blp"]

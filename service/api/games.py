@@ -27,6 +27,7 @@ from service import metrics, play
 from service.engine import GameState
 from service.play import etag, game_view, game_view_bytes
 from service.storage import Account, folded
+from service.wire.queries import wait_turn as wait_turn_of
 
 from .docs import (
     ACCOUNT_KEY_OPTIONAL,
@@ -106,17 +107,6 @@ def _view_response(game_id: str, state: GameState, seat: int | None,
                    open_seats: list[int]) -> Response:
     body = game_view_bytes(game_id, state, seat, open_seats)
     return for_bearer(json_response(body, 200, {"ETag": etag(state.version)}), seat is not None)
-
-
-def _wait_turn() -> bool:
-    """Whether the query asks ``wait=turn`` (422 for any other value)."""
-    wait = request.args.get("wait")
-    if wait is None:
-        return False
-    if wait != "turn":
-        raise ApiProblem(422, "invalid_query", "query parameter 'wait' must be 'turn'",
-                         errors={"query": {"wait": ["one of: turn"]}})
-    return True
 
 
 def _seat_kind(bot: str | None, is_open: bool, account: Account | None) -> str:
@@ -239,7 +229,7 @@ class Game(MethodView):
         valid_game_id(game_id)
         who = bearer()
         wait_version = query_int("wait_version", None, 0)
-        wait_turn = _wait_turn()
+        wait_turn = wait_turn_of(request.args.get("wait"))
         timeout = query_seconds("timeout")
         all_stores = stores()
         if (version := query_int("version", None, 0)) is not None:

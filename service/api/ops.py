@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import time
 
 from flask import Flask, Response, g, request
@@ -17,13 +16,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import metrics
+from service.wire.headers import REQUEST_ID_HEADER, request_id
 
 from .docs import NO_BEARER
 
 __all__ = ["REQUEST_ID_HEADER", "blp", "install_request_hooks"]
 
-REQUEST_ID_HEADER = "X-Request-ID"
-_REQUEST_ID = re.compile(r"[\x21-\x7e][\x20-\x7e]{0,127}")
 
 log = logging.getLogger("three_thirteen.request")
 
@@ -60,7 +58,7 @@ def install_request_hooks(app: Flask) -> None:
     @app.before_request
     def _start() -> None:
         sent = request.headers.get(REQUEST_ID_HEADER)
-        g.request_id = sent if sent and _REQUEST_ID.fullmatch(sent) else os.urandom(16).hex()
+        g.request_id = request_id(sent)
         g.started = time.perf_counter()
 
     @app.after_request

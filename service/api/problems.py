@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import orjson
 import redis
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
@@ -32,6 +31,7 @@ from service.core.errors import (
 from service.play import PlayError
 from service.refusals import REFUSALS
 from service.storage import StorageUnavailableError, UnknownGameError
+from service.wire.problems import PROBLEM_CONTENT_TYPE, TITLES, ApiProblem, problem_bytes
 
 __all__ = [
     "CODE_STATUSES",
@@ -43,26 +43,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-PROBLEM_CONTENT_TYPE = "application/problem+json"
-
-TITLES = {
-    400: "Bad request",
-    401: "Unauthorized",
-    404: "Not found",
-    405: "Method not allowed",
-    406: "Not acceptable",
-    408: "Request timeout",
-    409: "Conflict",
-    412: "Precondition failed",
-    413: "Request body too large",
-    415: "Unsupported media type",
-    422: "Unprocessable content",
-    428: "Precondition required",
-    429: "Too many requests",
-    500: "Internal server error",
-    503: "Service unavailable",
-}
 
 #: The HTTP status of each kind of engine error, by the engine's few bases (the first in
 #: the class's MRO wins): the engine knows no HTTP, so its statuses are kept here. A
@@ -142,33 +122,10 @@ CODE_STATUSES = _code_statuses()
 PROBLEM_CODES = tuple(CODE_STATUSES)
 
 
-class ApiProblem(Exception):
-    """An error raised by the HTTP layer itself (bad JSON, bad query, unknown route…)."""
-
-    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
-        self.extra = extra
-
-
 def problem_response(
     status: int, code: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
 ) -> Response:
-    body = {
-        "type": f"urn:three-thirteen:problem:{code}",
-        "title": TITLES.get(status, "Error"),
-        "status": status,
-        "detail": detail,
-        "code": code,
-        "instance": request.path,
-        **extra,
-    }
-    try:
-        data = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
-    except TypeError:  # a detail that does not serialize (e.g. a huge integer): drop details
-        data = orjson.dumps({k: body[k] for k in ("type", "title", "status", "detail", "code")})
+    data = problem_bytes(status, code, detail, request.path, **extra)
     response = Response(data, status=status, content_type=PROBLEM_CONTENT_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value

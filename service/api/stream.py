@@ -18,23 +18,30 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import chain
 
-import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import play
+from service.wire.framing import (
+    NDJSON,
+    SSE,
+    ndjson_message,
+    ndjson_view,
+    negotiate,
+    sse_message,
+    sse_preamble,
+    sse_view,
+)
+from service.wire.queries import event_cursor, ticket_of
 
 from .docs import GAME_ID, SEAT_BEARER, SEAT_BEARER_OPTIONAL, header, problems, query
-from .problems import ApiProblem
 from .web import (
     QUERY_INT_MAX,
-    URL_SAFE_ID,
     bearer,
     for_bearer,
     json_response,
     parked,
-    query_int,
     stores,
     valid_game_id,
 )
@@ -44,72 +51,14 @@ blp = Blueprint(
     description="Pushed streams of a game (Server-Sent Events or NDJSON), and stream tickets.",
 )
 
-SSE = "text/event-stream"
-NDJSON = "application/x-ndjson"
-
-
 def media_type() -> str:
-    """The stream's format by ``Accept``: SSE when it allows anything (or is absent),
-    NDJSON when preferred; 406 when it allows neither."""
-    if not request.headers.get("Accept", "").strip():
-        return SSE
-    best = request.accept_mimetypes.best_match([SSE, NDJSON])
-    if best is None:
-        raise ApiProblem(
-            406, "not_acceptable",
-            f"a stream is sent as {SSE} or {NDJSON}: accept one of them (or */*)",
-            available=[SSE, NDJSON])
-    return best
+    """The stream's format by ``Accept`` (:func:`service.wire.framing.negotiate`)."""
+    return negotiate(request.headers.get("Accept"))
 
 
 def stream_cursor() -> int:
     """``Last-Event-ID`` (what ``EventSource`` sends when it reconnects) or ``?after=``."""
-    after = query_int("after", 0, 0)  # checked even when the header wins
-    assert after is not None
-    text = request.headers.get("Last-Event-ID")
-    if text is None:
-        return after
-    # as documented: digits only (EventSource never sends an empty id; it leaves the header out)
-    if not (text.isascii() and text.isdigit()) or len(text) > 15 or int(text) > QUERY_INT_MAX:
-        raise ApiProblem(422, "invalid_query",
-                         "the Last-Event-ID header must be an event's seq (an integer ≥ 0)",
-                         errors={"headers": {"Last-Event-ID": ["an integer ≥ 0"]}})
-    return int(text)
-
-
-def _sse_view(body: bytes) -> bytes:
-    return b"event: view\ndata: %s\n\n" % body
-
-
-def _ndjson_view(body: bytes) -> bytes:
-    return b'{"type":"view","view":%s}\n' % body
-
-
-def _sse(message: play.Message) -> bytes:
-    if message.kind == "event":
-        assert message.seq is not None
-        return b"id: %d\nevent: event\ndata: %s\n\n" % (message.seq, orjson.dumps(message.data))
-    if message.kind == "view":
-        assert message.body is not None
-        return message.body  # framed by _sse_view
-    if message.kind == "heartbeat":
-        return b": ping\n\n"
-    assert message.data is not None
-    if message.kind == "analysis":
-        return b"event: analysis\ndata: %s\n\n" % orjson.dumps(message.data)
-    return b"event: end\nretry: %d\ndata: %s\n\n" % (message.data["retry_ms"],
-                                                    orjson.dumps(message.data))
-
-
-def _ndjson(message: play.Message) -> bytes:
-    if message.kind == "event":
-        return b'{"type":"event","event":%s}\n' % orjson.dumps(message.data)
-    if message.kind == "view":
-        assert message.body is not None
-        return message.body  # framed by _ndjson_view
-    if message.kind == "heartbeat":
-        return b"\n"
-    return orjson.dumps({"type": message.kind, **(message.data or {})}) + b"\n"
+    return event_cursor(request.args.get("after"), request.headers.get("Last-Event-ID"))
 
 
 STREAM_DOC = {
@@ -179,11 +128,7 @@ class Stream(MethodView):
         ticket = request.args.get("ticket")
         seat: int | None
         if ticket is not None:
-            if not URL_SAFE_ID.fullmatch(ticket):  # tickets are token_urlsafe(24): 32 chars
-                raise ApiProblem(422, "invalid_query", "query parameter 'ticket' must be 1 to "
-                                 "64 characters of A-Z, a-z, 0-9, '_' and '-'",
-                                 errors={"query": {"ticket": ["1–64 URL-safe characters"]}})
-            record, seat = play.redeem_ticket(all_stores, game_id, ticket)
+            record, seat = play.redeem_ticket(all_stores, game_id, ticket_of(ticket))
         else:
             who = bearer()
             record = all_stores.games.load(game_id)
@@ -208,7 +153,8 @@ def stream_response(messages: Callable[[Callable[[bytes], bytes]], Iterator[play
     holds one of its client's parked requests until it closes."""
     hold = parked()  # one of the client's parked requests until the response closes
     hold.__enter__()
-    frame, frame_view = (_sse, _sse_view) if kind == SSE else (_ndjson, _ndjson_view)
+    frame, frame_view = ((sse_message, sse_view) if kind == SSE
+                         else (ndjson_message, ndjson_view))
     try:
         # Why map() and no generator of our own, no request context kept for the
         # stream's life (no stream_with_context), no ExitStack: a parked stream is a
@@ -217,7 +163,7 @@ def stream_response(messages: Callable[[Callable[[bytes], bytes]], Iterator[play
         # for it, each context object a few hundred bytes more (docs/performance.md).
         body: Iterator[bytes] = map(frame, messages(frame_view))
         if kind == SSE:
-            body = chain((b"retry: %d\n\n" % play.END_RETRY_MS,), body)
+            body = chain((sse_preamble(play.END_RETRY_MS),), body)
         response = Response(body, content_type=kind)
     except BaseException:
         hold.__exit__(None, None, None)

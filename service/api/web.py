@@ -9,8 +9,6 @@ game view against ≈5 µs for orjson).
 
 from __future__ import annotations
 
-import math
-import random
 import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -34,10 +32,16 @@ from service.play import (
 )
 from service.play import authenticate as play_authenticate
 from service.storage import Account, Stores
-
-from .bearer import identity, parse_bearer
-from .problems import ApiProblem
-from .waiting import WaitSlots
+from service.wire.bearer import identity, parse_bearer
+from service.wire.problems import ApiProblem
+from service.wire.queries import (
+    QUERY_INT_MAX,
+    URL_SAFE_ID,
+    query_integer,
+    valid_game_id,
+    wait_seconds,
+)
+from service.wire.waiting import WaitSlots
 
 __all__ = [
     "QUERY_INT_MAX",
@@ -59,8 +63,6 @@ __all__ = [
     "valid_game_id",
 ]
 
-#: The form of game ids and stream tickets in URLs, as the document gives it.
-URL_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: One version in ``If-Match``: the ETag as sent, ``"12"``, or the bare number ``12`` (RFC
 #: 9110 wants the quotes, but clients often send the version they read from the body).
 _ETAG = re.compile(r'\s*(?:(?:W/)?"(\d{1,18})"|(\d{1,18}))\s*')
@@ -229,13 +231,6 @@ def check_action_cards(body: Any) -> None:
             raise InvalidCardError(not_a_card(text), text=text)
 
 
-def valid_game_id(game_id: str) -> str:
-    """Ids that could never exist are refused before asking Redis (and keep keys well-formed)."""
-    if not URL_SAFE_ID.fullmatch(game_id):
-        raise ApiProblem(404, "unknown_game", "there is no game with this id (or it expired)")
-    return game_id
-
-
 def bearer_token(required: bool = False) -> str | None:
     token = parse_bearer(request.headers.get("Authorization"))
     if token is None and required:
@@ -339,20 +334,6 @@ def for_bearer(response: Response, private: bool) -> Response:
     return response
 
 
-#: Largest integer a query parameter takes (versions and event numbers stay far below).
-QUERY_INT_MAX = 2**53
-
-
-#: What a query integer and a query number of seconds look like: ASCII digits only (Python's
-#: ``int`` and ``float`` also take other scripts' digits, ``inf``, ``nan`` and ``1_000``,
-#: which the document's ``integer`` and ``number`` do not describe).
-_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
-_SECONDS = re.compile(r"[0-9]{1,18}(\.[0-9]{0,18})?([eE][+-]?[0-9]{1,3})?|\.[0-9]{1,18}")
-#: Long-polls opened together (a burst of clients, a reconnection storm) time out up to
-#: this share of their timeout apart, so they never all come back at once.
-WAIT_JITTER = 0.1
-
-
 @overload
 def query_int(name: str, default: int, lo: int, hi: int = ...) -> int: ...
 
@@ -364,30 +345,10 @@ def query_int(name: str, default: None, lo: int, hi: int = ...) -> int | None: .
 def query_int(name: str, default: int | None, lo: int, hi: int = QUERY_INT_MAX) -> int | None:
     """The integer query parameter ``name`` in ``[lo, hi]`` (else a 422), or ``default``
     when it is absent (so an int default gives an int: the overloads say so)."""
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    value = int(raw) if _INTEGER.fullmatch(raw) else None
-    if value is None or not lo <= value <= hi:
-        bound = f"from {lo} to {hi}"
-        raise ApiProblem(
-            422, "invalid_query", f"query parameter {name!r} must be an integer {bound}",
-            errors={"query": {name: [f"an integer {bound}"]}},
-        )
-    return value
+    return query_integer(name, request.args.get(name), default, lo, hi)
 
 
 def query_seconds(name: str) -> float:
-    """A wait in seconds (ASCII decimal, finite), clamped to the server's long-poll maximum
-    and spread: up to :data:`WAIT_JITTER` of it shorter, at random."""
-    raw = request.args.get(name)
-    if raw is None:
-        value = long_poll_max()
-    elif _SECONDS.fullmatch(raw) and math.isfinite(float(raw)):  # not 1e999 either
-        value = min(float(raw), long_poll_max())
-    else:
-        raise ApiProblem(
-            422, "invalid_query", f"query parameter {name!r} must be a number of seconds ≥ 0",
-            errors={"query": {name: ["a number ≥ 0, in decimal digits"]}},
-        )
-    return value * (1 - random.uniform(0, WAIT_JITTER))
+    """A wait in seconds, clamped to the server's long-poll maximum and spread
+    (:func:`service.wire.queries.wait_seconds`)."""
+    return wait_seconds(name, request.args.get(name), long_poll_max())

@@ -98,7 +98,9 @@ def _code_paths() -> dict[str, set[str]]:
     classes = _error_codes()
     helpers: dict[str, list[ast.FunctionDef]] = {}
     views: dict[str, ast.FunctionDef] = {}
-    for path in [*API.rglob("*.py"), *(SERVICE / "play").rglob("*.py")]:
+    # (service/wire: the parsers and wait limits the views call, shared with the push tier)
+    for path in [*API.rglob("*.py"), *(SERVICE / "play").rglob("*.py"),
+                 *(SERVICE / "wire").rglob("*.py")]:
         tree = ast.parse(path.read_text(), str(path))
         views.update(views_in(tree, path))
         for node in ast.walk(tree):

@@ -1,0 +1,57 @@
+"""What the push tier's handlers share: the configuration, the stores, the feeds, the wait
+slots, and whether the process is stopping."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from service import play
+from service.config import Config
+from service.storage import Stores
+from service.wire.bearer import parse_bearer
+from service.wire.waiting import WaitSlots, parse_limit
+
+from .answers import Cors, client_address
+from .feeds import Feeds
+from .http import Request
+
+__all__ = ["Push"]
+
+
+@dataclass(slots=True)
+class Push:
+    """One push process's state (one per process: built by :func:`.server.serve`)."""
+
+    config: Config
+    stores: Stores
+    feeds: Feeds
+    slots: WaitSlots
+    cors: Cors
+    #: set when the process begins to stop: streams end (``shutdown``) at their next look
+    stopping: bool = False
+
+    @classmethod
+    def of(cls, config: Config, stores: Stores) -> Push:
+        slots = WaitSlots(parse_limit(config.max_waits_per_address, "MAX_WAITS_PER_ADDRESS"),
+                          parse_limit(config.max_waits_per_token, "MAX_WAITS_PER_TOKEN"))
+        return cls(config, stores, Feeds(stores, config.redis_url), slots, Cors.of(config))
+
+    def stopped(self) -> bool:
+        """Whether the process is stopping (a call: read afresh after every wait)."""
+        return self.stopping
+
+    def address(self, request: Request) -> str | None:
+        return client_address(request, self.config.proxy_hops)
+
+    async def credential(self, request: Request) -> str | None:
+        """What ``service.api.web.bearer`` gives: the seat token's hash, or an account's
+        credential once its key is checked (read in a thread); ``None`` without a bearer,
+        401 for a header that is not ``Bearer <token>`` or a key that is not valid."""
+        token = parse_bearer(request.headers.get("authorization"))
+        if token is None:
+            return None
+        if play.is_account_key(token):
+            account = await asyncio.to_thread(play.authenticate, self.stores, token)
+            return play.account_credential(account.handle)
+        return play.hash_token(token)

@@ -1,0 +1,330 @@
+"""One feed per watched game: its Redis subscription, its latest record, its rendered bytes.
+
+Why a feed: the push process holds thousands of waiters of one game, and a move must cost
+it one read and one rendering per audience, not one per waiter. So a feed is shared by
+every request of its game in this process: the save's publication on the game's channel
+(``ttt:{<id>}:moved``, :func:`service.storage.hub.channel_of`) makes the feed read the
+game once (in a thread: the stores are the service layer's synchronous ones), keep the
+record, bump its *generation*, and wake its waiters, which then look only at what the
+feed holds. What they send is made once per generation and key (a view per version, seat
+and framing; the framed events after a cursor) and the same bytes object goes to all.
+
+Why it cannot miss a move: as :mod:`service.storage.hub`, a feed subscribes first, waits
+for Redis to confirm, and only then reads; every later move is published to a live
+subscription, so it reloads. When the subscription is lost, the listener reconnects,
+subscribes every feed again and reloads them all.
+
+Why a feed lingers: a long-poll's client asks again right after its answer, so the
+feed of a game is kept (subscribed, its record current) :data:`LINGER_SECONDS` after its
+last waiter left, rather than unsubscribed and read afresh on every cycle.
+
+Only :mod:`redis.asyncio` (redis-py's documented asyncio client) speaks to Redis for the
+subscription; reads go through the service layer's stores in threads
+(:func:`asyncio.to_thread`), so this process holds no game logic of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import AsyncIterator, Callable, Hashable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import redis.asyncio
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from service.storage import GameRecord, StorageUnavailableError, Stores
+from service.storage.hub import channel_of, game_of_channel
+
+__all__ = ["CONFIRM_SECONDS", "LINGER_SECONDS", "Feed", "Feeds"]
+
+T = TypeVar("T")
+log = logging.getLogger("three_thirteen.push")
+
+#: How long a new feed waits for Redis to confirm its subscription before reading anyway
+#: (as the hub: then only a reconnect or the waiter's own timeout wakes it).
+CONFIRM_SECONDS = 2.0
+#: How long a feed stays subscribed after its last waiter left.
+LINGER_SECONDS = 10.0
+#: The listener's read timeout: how often it looks at its own state when idle.
+POLL_SECONDS = 1.0
+#: Reconnect back-off after a lost subscription: first try at once, then doubling.
+BACKOFF_MAX_SECONDS = 2.0
+
+#: Orders the reads a feed starts against the requests that arrive: a request may use a
+#: read only if it was started after the request arrived (so it sees the request's own
+#: move) or returned a version the request accepts.
+_ticks = itertools.count()
+
+
+class Feed:
+    """The waiters of one game in this process, and what they share."""
+
+    def __init__(self, feeds: Feeds, game_id: str) -> None:
+        self._feeds = feeds
+        self.game_id = game_id
+        #: the newest record read (never replaced by an older one)
+        self.record: GameRecord | None = None
+        #: bumped whenever the game may have changed and the feed has read it again
+        self.generation = 0
+        #: the store's failure when the last reload after an announcement failed (a
+        #: stream then ends ``unavailable``, as a web worker's does), else ``None``
+        self.failed: Exception | None = None
+        self.users = 0
+        self.confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters: set[asyncio.Future[bool]] = set()
+        self._cache: dict[Hashable, Any] = {}
+        self._reads: dict[Hashable, asyncio.Future[Any]] = {}
+        self._load: tuple[int, asyncio.Task[GameRecord]] | None = None
+        self._reloading: asyncio.Task[None] | None = None
+        self._again = False
+        self._linger: asyncio.TimerHandle | None = None
+
+    # -- what waiters ask --------------------------------------------------------------
+
+    async def load(self, at_least: int | None) -> GameRecord:
+        """The game as it is now: the feed's record if its version is at least
+        ``at_least``, else a read started after this call (shared with every caller that
+        arrives while it runs and would accept it)."""
+        record = self.record
+        if at_least is not None and record is not None and record.state.version >= at_least:
+            return record
+        arrived = next(_ticks)
+        if self._load is None or self._load[0] < arrived:
+            task = asyncio.get_running_loop().create_task(self._read())
+            self._load = (next(_ticks), task)
+        return await asyncio.shield(self._load[1])
+
+    async def wait(self, generation: int, timeout: float) -> bool:
+        """Until the feed's generation is past ``generation`` (``True``), or ``timeout``
+        seconds (``False``)."""
+        if self.generation != generation:
+            return True
+        if timeout <= 0:
+            return False
+        loop = asyncio.get_running_loop()
+        woken: asyncio.Future[bool] = loop.create_future()
+        self._waiters.add(woken)
+        timer = loop.call_later(timeout, _settle, woken, False)
+        try:
+            return await woken
+        finally:
+            timer.cancel()
+            self._waiters.discard(woken)
+
+    def shared(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, made once per generation for every waiter asking for ``key``
+        (rendering: pure and quick, so made in the loop by the first asker)."""
+        cache = self._cache
+        if key in cache:
+            value: T = cache[key]
+            return value
+        value = cache[key] = make()
+        return value
+
+    async def shared_read(self, key: Hashable, read: Callable[[], T]) -> T:
+        """``read()`` (a store read) in a thread, once per generation for every waiter
+        asking for ``key``."""
+        pending = self._reads.get(key)
+        if pending is None:
+            pending = self._reads[key] = asyncio.ensure_future(asyncio.to_thread(read))
+        value: T = await asyncio.shield(pending)
+        return value
+
+    # -- what the listener does --------------------------------------------------------
+
+    def moved(self) -> None:
+        """The game may have changed: read it again (once, however many announcements
+        arrive while a read runs: then once more after it)."""
+        if self._reloading is not None:
+            self._again = True
+            return
+        self._reloading = asyncio.get_running_loop().create_task(self._reload())
+
+    async def _reload(self) -> None:
+        try:
+            while True:
+                self._again = False
+                before = self.generation
+                try:
+                    await self.load(None)
+                    self.failed = None
+                except (StorageUnavailableError, RedisConnectionError, RedisTimeoutError) as exc:
+                    self.failed = exc
+                except Exception as exc:
+                    log.exception("push: reading game %s failed", self.game_id)
+                    self.failed = exc
+                if self.generation == before:  # (a newer version advanced it already)
+                    self._advance()
+                if not self._again:
+                    return
+        finally:
+            self._reloading = None
+
+    async def _read(self) -> GameRecord:
+        record = await asyncio.to_thread(self._feeds.stores.games.load, self.game_id)
+        if self.record is None or record.state.version > self.record.state.version:
+            self.record = record
+            self._advance()
+        return self.record
+
+    def poke(self) -> None:
+        """Wake every waiter without a read (the process is stopping)."""
+        self._advance()
+
+    def _advance(self) -> None:
+        """A new generation: what was shared is forgotten, every waiter woken."""
+        self.generation += 1
+        self._cache = {}
+        self._reads = {}
+        waiters, self._waiters = self._waiters, set()
+        for woken in waiters:
+            _settle(woken, True)
+
+
+def _settle(future: asyncio.Future[bool], value: bool) -> None:
+    if not future.done():
+        future.set_result(value)
+
+
+class Feeds:
+    """This process's feeds and its one Redis subscription (the listener)."""
+
+    def __init__(self, stores: Stores, redis_url: str) -> None:
+        self.stores = stores
+        self._url = redis_url
+        self._client: redis.asyncio.Redis | None = None
+        self._pubsub: Any = None
+        self._feeds: dict[str, Feed] = {}
+        self._broken = False
+        self._stopped = False
+        self._listener: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._client = redis.asyncio.Redis.from_url(self._url)
+        self._pubsub = self._client.pubsub()
+        await self._pubsub.connect()
+        self._listener = asyncio.get_running_loop().create_task(self._listen())
+
+    async def stop(self) -> None:
+        self._stopped = True
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
+        if self._client is not None:
+            await self._client.aclose()
+
+    def watching(self) -> int:
+        """The requests holding a feed now (for the health answer and tests)."""
+        return sum(feed.users for feed in self._feeds.values())
+
+    @asynccontextmanager
+    async def watch(self, game_id: str) -> AsyncIterator[Feed]:
+        """The game's feed for the block: subscribed and confirmed (or after
+        :data:`CONFIRM_SECONDS`) before the block reads anything."""
+        feed = self._feeds.get(game_id)
+        if feed is None:
+            feed = self._feeds[game_id] = Feed(self, game_id)
+            await self._send("subscribe", game_id)
+        elif feed._linger is not None:
+            feed._linger.cancel()
+            feed._linger = None
+        feed.users += 1
+        try:
+            if not feed.confirmed.done():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(feed.confirmed), CONFIRM_SECONDS)
+            yield feed
+        finally:
+            feed.users -= 1
+            if feed.users == 0 and not self._stopped:
+                feed._linger = asyncio.get_running_loop().call_later(
+                    LINGER_SECONDS, self._drop, feed)
+
+    def poke_all(self) -> None:
+        """Wake every waiter of every feed without reading (the process is stopping)."""
+        for feed in list(self._feeds.values()):
+            feed.poke()
+
+    def wake_all(self) -> None:
+        """Every feed reads its game again (after a reconnection; on shutdown, so that
+        streams see the process stopping)."""
+        for feed in list(self._feeds.values()):
+            feed.moved()
+
+    def _drop(self, feed: Feed) -> None:
+        if feed.users == 0 and self._feeds.get(feed.game_id) is feed:
+            del self._feeds[feed.game_id]
+            asyncio.get_running_loop().create_task(self._send("unsubscribe", feed.game_id))
+
+    async def _send(self, what: str, game_id: str) -> None:
+        if self._broken or self._pubsub is None:
+            return  # the listener subscribes every feed when it reconnects
+        try:
+            if what == "subscribe":
+                await self._pubsub.subscribe(channel_of(game_id))
+            else:
+                await self._pubsub.unsubscribe(channel_of(game_id))
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            log.warning("push: %s of %s failed (%s); reconnecting", what, game_id, exc)
+            self._broken = True
+
+    async def _listen(self) -> None:
+        backoff = 0.0
+        while not self._stopped:
+            if self._broken:
+                await asyncio.sleep(backoff)
+                backoff = min(BACKOFF_MAX_SECONDS, max(0.1, backoff * 2))
+                if await self._resubscribe():
+                    backoff = 0.0
+                    self.wake_all()
+                continue
+            try:
+                message = await self._pubsub.get_message(timeout=POLL_SECONDS)
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                if not self._stopped:
+                    log.warning("push: subscription lost (%s); reconnecting", exc)
+                    self._broken = True
+                continue
+            if message is not None:
+                self._handle(message)
+
+    async def _resubscribe(self) -> bool:
+        """A fresh connection with every feed's channel subscribed again."""
+        assert self._client is not None
+        old = self._pubsub
+        with contextlib.suppress(Exception):  # a connection that is gone already
+            await old.aclose()
+        self._pubsub = self._client.pubsub()
+        try:
+            await self._pubsub.connect()
+            channels = [channel_of(game_id) for game_id in self._feeds]
+            if channels:
+                await self._pubsub.subscribe(*channels)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            log.warning("push: resubscribing failed (%s); retrying", exc)
+            return False
+        self._broken = False
+        return True
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        kind = kind.decode() if isinstance(kind, bytes) else kind
+        game_id = game_of_channel(message["channel"])
+        feed = None if game_id is None else self._feeds.get(game_id)
+        if feed is None:
+            return
+        if kind == "message":
+            feed.moved()
+        elif kind == "subscribe":
+            if feed.confirmed.done():
+                feed.moved()  # confirmed again after a reconnection: a move may be missed
+            else:
+                feed.confirmed.set_result(None)

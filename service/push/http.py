@@ -1,0 +1,250 @@
+"""HTTP/1.1 for the push tier: one asyncio protocol per connection, parsed by httptools.
+
+Why httptools and a protocol of our own rather than a framework: the push tier's every
+answer is a few pre-rendered byte strings (a head and a view shared by thousands of
+waiters), so what a request costs is the parser and the loop. httptools is llhttp's
+binding (the parser Node.js maintains, and uvicorn's), and an ``asyncio.Protocol`` on
+uvloop adds a few microseconds per request where a framework's request objects, hooks
+and middleware add tens (issue 34's measurements).
+
+A connection serves its requests one after another (HTTP/1.1 keep-alive; a pipelined
+request waits for the one before it). A request with a body is refused: everything the
+push tier serves is a ``GET``. When the client goes away, the task answering it is
+cancelled, so a parked request gives its wait slot back at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from email.utils import formatdate
+from typing import cast
+from urllib.parse import parse_qsl, unquote
+
+import httptools
+
+from service.wire.problems import PROBLEM_CONTENT_TYPE, problem_bytes
+
+__all__ = ["Connection", "Request", "Writer", "head", "http_date"]
+
+#: The most a request's head (its URL and headers) may take: a GET of this API needs a
+#: few hundred bytes; more is refused (431) before anything is looked up.
+MAX_HEAD_BYTES = 16 * 1024
+#: How long a connection may sit without a request before it is closed (an idle keep-alive).
+KEEPALIVE_SECONDS = 75.0
+
+
+@dataclass(slots=True)
+class Request:
+    """One parsed request: its method, path (percent-decoded), first value of each query
+    parameter, headers (names lower-cased, first value of each), and the client address."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]
+    peer: str | None
+    keep_alive: bool
+    http11: bool
+
+
+class Writer:
+    """What a handler writes its answer with: the connection's transport, and whether the
+    client is still there."""
+
+    __slots__ = ("closed", "transport")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        if not self.closed:
+            self.transport.write(data)
+
+    def buffered(self) -> int:
+        """Bytes written but not yet taken by the client's socket."""
+        return self.transport.get_write_buffer_size()
+
+
+Handler = Callable[[Request, Writer], Awaitable[bool]]
+"""Answers one request; returns whether the connection may serve another after it."""
+
+
+_REASONS = {status.value: status.phrase for status in http.HTTPStatus}
+_date: tuple[int, bytes] = (0, b"")
+
+
+def http_date() -> bytes:
+    """Now as an HTTP-date (made once a second)."""
+    global _date
+    now = int(time.time())
+    if _date[0] != now:
+        _date = (now, formatdate(now, usegmt=True).encode())
+    return _date[1]
+
+
+def head(status: int, headers: list[tuple[str, str]], *, length: int | None,
+         keep_alive: bool, http11: bool = True) -> bytes:
+    """A response's status line and headers: with ``Content-Length`` when ``length`` is
+    given, else chunked (HTTP/1.1) or to the close (HTTP/1.0)."""
+    reason = _REASONS.get(status, "")
+    lines = [b"HTTP/1.1 %d %s\r\nDate: %s\r\n" % (status, reason.encode(), http_date())]
+    if length is not None:
+        lines.append(b"Content-Length: %d\r\n" % length)
+    elif http11:
+        lines.append(b"Transfer-Encoding: chunked\r\n")
+    else:
+        keep_alive = False
+    lines.append(b"Connection: keep-alive\r\n" if keep_alive else b"Connection: close\r\n")
+    lines.extend(f"{name}: {value}\r\n".encode("latin-1") for name, value in headers)
+    lines.append(b"\r\n")
+    return b"".join(lines)
+
+
+class Connection(asyncio.Protocol):
+    """One client connection: parses its requests and runs ``handler`` on each in turn."""
+
+    def __init__(self, handler: Handler, on_open: Callable[[Connection], None],
+                 on_close: Callable[[Connection], None]) -> None:
+        self._handler = handler
+        self._on_open = on_open
+        self._on_close = on_close
+        self._parser = httptools.HttpRequestParser(self)
+        self._transport: asyncio.Transport | None = None
+        self._writer: Writer | None = None
+        self._peer: str | None = None
+        self._url = b""
+        self._headers: dict[str, str] = {}
+        self._head_bytes = 0
+        self._body = False
+        self._pending: list[Request] = []
+        self._task: asyncio.Task[None] | None = None
+        self._idle: asyncio.TimerHandle | None = None
+
+    # -- asyncio's side ----------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # (uvloop's transports are not asyncio.Transport's subclasses, but have its methods)
+        self._transport = cast(asyncio.Transport, transport)
+        self._writer = Writer(self._transport)
+        peer = transport.get_extra_info("peername")
+        self._peer = str(peer[0]) if isinstance(peer, tuple) else None
+        self._on_open(self)
+        self._arm_idle()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._writer is not None:
+            self._writer.closed = True
+        if self._task is not None:
+            self._task.cancel()
+        if self._idle is not None:
+            self._idle.cancel()
+        self._on_close(self)
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            self._parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            self._refuse(400, "bad_request_line", "a protocol upgrade is not served here")
+        except httptools.HttpParserError:
+            self._refuse(400, "bad_request_line",
+                         "the request is not a method, a target and HTTP/1.0 or HTTP/1.1, "
+                         "with well-formed header fields")
+
+    def close(self) -> None:
+        """Close at once (the process is stopping and this connection is idle, or done)."""
+        if self._transport is not None:
+            self._transport.close()
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None
+
+    # -- httptools' callbacks ----------------------------------------------------------
+
+    def on_message_begin(self) -> None:
+        self._url = b""
+        self._headers = {}
+        self._head_bytes = 0
+        self._body = False
+
+    def on_url(self, url: bytes) -> None:
+        self._url += url
+        self._grow(len(url))
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._grow(len(name) + len(value))
+        key = name.decode("latin-1").lower()
+        if key not in self._headers:  # the first of a repeated header, as werkzeug's get()
+            self._headers[key] = value.decode("latin-1")
+
+    def on_body(self, body: bytes) -> None:
+        self._body = True
+
+    def on_message_complete(self) -> None:
+        if self._body:
+            self._refuse(413, "body_too_large", "the waiting routes take no request body")
+            return
+        parsed = httptools.parse_url(self._url)
+        path = unquote(parsed.path.decode("latin-1"), errors="replace")
+        query: dict[str, str] = {}
+        if parsed.query:
+            for name, value in parse_qsl(parsed.query.decode("latin-1"), keep_blank_values=True):
+                query.setdefault(name, value)
+        request = Request(self._parser.get_method().decode("latin-1"), path, query,
+                          self._headers, self._peer, self._parser.should_keep_alive(),
+                          self._parser.get_http_version() == "1.1")
+        if self._task is None:
+            self._start(request)
+        else:
+            self._pending.append(request)
+            assert self._transport is not None
+            self._transport.pause_reading()  # one request ahead at most
+
+    # -- running the handler -----------------------------------------------------------
+
+    def _grow(self, size: int) -> None:
+        self._head_bytes += size
+        if self._head_bytes > MAX_HEAD_BYTES:
+            self._refuse(431, "header_fields_too_large",
+                         f"the request's target and header fields exceed {MAX_HEAD_BYTES} bytes")
+            raise httptools.HttpParserError("head too large")
+
+    def _start(self, request: Request) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+        self._task = asyncio.get_running_loop().create_task(self._run(request))
+
+    async def _run(self, request: Request) -> None:
+        assert self._writer is not None and self._transport is not None
+        keep = False
+        try:
+            keep = await self._handler(request, self._writer) and request.keep_alive
+        finally:
+            self._task = None
+        if not keep or self._writer.closed:
+            self._transport.close()
+            return
+        if self._pending:
+            self._start(self._pending.pop(0))
+            self._transport.resume_reading()
+        else:
+            self._arm_idle()
+
+    def _arm_idle(self) -> None:
+        self._idle = asyncio.get_running_loop().call_later(KEEPALIVE_SECONDS, self.close)
+
+    def _refuse(self, status: int, code: str, detail: str) -> None:
+        """A request this process will not parse, answered as the problem gunicorn's
+        refusal of it is (``service/refusals.py``), and the connection closed."""
+        if self._transport is None or self._transport.is_closing():
+            return
+        body = problem_bytes(status, code, detail, "")
+        self._transport.write(head(status, [("Content-Type", PROBLEM_CONTENT_TYPE)],
+                                   length=len(body), keep_alive=False) + body)
+        self._transport.close()

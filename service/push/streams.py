@@ -1,0 +1,192 @@
+"""``GET /v1/games/{id}/stream`` on the push tier: a game pushed as Server-Sent Events or
+NDJSON, as Flask's ``streams.Stream.get`` and :func:`service.play.stream_messages` push it.
+
+The checks before the first byte are the Flask view's, in its order, so errors are the
+same problems. What is sent, in which order and when the stream ends is
+:func:`service.play.stream_messages`'s, step for step: the events after the cursor, the
+bearer's view, on every move the new events and the new view, heartbeats while idle, a
+finished game's analysis until it is done, and a last ``end`` (``finished``,
+``max_duration``, ``shutdown``, ``unavailable``). Only its waiting is the feed's: each
+framed view, and each run of framed events after a cursor, is made once per generation
+of the feed and written, the same bytes object, to every stream of its audience.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Any
+
+import redis
+
+from service import play
+from service.play.streams import PAGE, end_message
+from service.storage import GameRecord, StorageUnavailableError
+from service.wire.bearer import identity
+from service.wire.deprecations import concerning, headers_of
+from service.wire.framing import (
+    SSE,
+    ndjson_message,
+    ndjson_view,
+    negotiate,
+    sse_message,
+    sse_preamble,
+    sse_view,
+)
+from service.wire.queries import event_cursor, ticket_of, valid_game_id
+
+from .answers import common_headers, for_bearer
+from .context import Push
+from .feeds import Feed
+from .http import Request, Writer, head
+
+__all__ = ["stream"]
+
+_DEPRECATION = list(headers_of(concerning("GET", "/v1/games/{game_id}/stream")).items())
+_UNAVAILABLE = (StorageUnavailableError, redis.ConnectionError, redis.TimeoutError)
+
+
+def chunk(data: bytes) -> bytes:
+    """``data`` as one chunk of a chunked body."""
+    return b"%x\r\n%s\r\n" % (len(data), data)
+
+
+class Frames:
+    """How one stream's messages are written: SSE or NDJSON, chunked or not (HTTP/1.0)."""
+
+    def __init__(self, kind: str, chunked: bool) -> None:
+        self.kind = kind
+        self.chunked = chunked
+        self.message, self.view = ((sse_message, sse_view) if kind == SSE
+                                   else (ndjson_message, ndjson_view))
+        self.key = (kind, chunked)
+
+    def wire(self, data: bytes) -> bytes:
+        return chunk(data) if self.chunked else data
+
+    def one(self, message: play.Message) -> bytes:
+        return self.wire(self.message(message))
+
+
+async def stream(push: Push, request: Request, game_id: str, writer: Writer) -> bool:
+    """Open the stream and push it until it ends (see the module); whether the connection
+    may serve another request afterwards. Raises the problems of its checks."""
+    query = request.query
+    address = push.address(request)
+    bearer = identity(request.headers.get("authorization"))
+    push.slots.check(address, bearer)  # Flask's early refusal: before anything
+    valid_game_id(game_id)
+    kind = negotiate(request.headers.get("accept"))
+    after = event_cursor(query.get("after"), request.headers.get("last-event-id"))
+    ticket = query.get("ticket")
+    seat: int | None
+    record: GameRecord
+    if ticket is not None:
+        record, seat = await asyncio.to_thread(play.redeem_ticket, push.stores, game_id,
+                                               ticket_of(ticket))
+    else:
+        who = await push.credential(request)
+        record = await asyncio.to_thread(push.stores.games.load, game_id)
+        seat = play.seat_of(record, who)
+    play.check_cursor(record, after)
+    with push.slots.hold(address, bearer):
+        frames = Frames(kind, request.http11)
+        headers = [("Content-Type", kind), ("X-Accel-Buffering", "no"),
+                   *for_bearer(seat is not None), *_DEPRECATION,
+                   *common_headers(request, push.cors)]
+        keep = request.keep_alive and request.http11
+        writer.write(head(200, headers, length=None, keep_alive=keep, http11=request.http11))
+        if kind == SSE:
+            writer.write(frames.wire(sse_preamble(play.END_RETRY_MS)))
+        await _push(push, writer, game_id, seat, after, record.state.version, frames)
+        if frames.chunked:
+            writer.write(b"0\r\n\r\n")
+    return keep
+
+
+async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, after: int,
+                known_version: int, frames: Frames) -> None:
+    """What :func:`service.play.stream_messages` yields, written as it goes."""
+    loop = asyncio.get_running_loop()
+    config = push.config
+    deadline = loop.time() + config.stream_max_seconds
+    heartbeat = frames.one(play.Message("heartbeat"))
+    try:
+        async with push.feeds.watch(game_id) as feed:
+            record = await feed.load(known_version)
+            sent_view: tuple[Any, ...] | None = None
+            sent_analysis: dict[str, Any] | None = None
+            while True:
+                generation = feed.generation
+                newest = record.state.event_seq
+                while after < newest:
+                    events = [e for e in await _events(push, feed, after, newest)
+                              if e.seq <= newest]
+                    if not events:
+                        break  # the log was cut short (an expired game): nothing more to send
+                    writer.write(feed.shared(
+                        ("events", after, events[-1].seq, seat, frames.key),
+                        partial(_framed_events, frames, events, seat)))
+                    after = events[-1].seq
+                state, open_seats = record.state, record.open_seats
+                key = ("view", state.version, seat, tuple(open_seats))
+                if key != sent_view:
+                    writer.write(feed.shared((*key, frames.key), partial(
+                        _framed_view, frames, game_id, record, seat)))
+                    sent_view = key
+                if state.finished:
+                    analysis = await feed.shared_read(
+                        ("analysis",), partial(push.stores.analyses.load, game_id))
+                    if analysis is not None:
+                        shown = {"status": analysis.status, "progress": analysis.progress}
+                        if shown != sent_analysis:
+                            writer.write(frames.one(play.Message("analysis", shown)))
+                            sent_analysis = shown
+                    if analysis is None or analysis.status == "done":
+                        writer.write(frames.one(end_message("finished")))
+                        return
+                while True:
+                    if push.stopped():
+                        writer.write(frames.one(end_message("shutdown")))
+                        return
+                    remaining = deadline - loop.time()
+                    if remaining <= 0:
+                        writer.write(frames.one(end_message("max_duration")))
+                        return
+                    if await feed.wait(generation, min(remaining, config.stream_heartbeat_seconds)):
+                        break
+                    if push.stopped() or loop.time() >= deadline:
+                        continue  # ends above, without a heartbeat first
+                    writer.write(heartbeat)
+                if push.stopped():
+                    continue  # the shutdown's wake-up: end without another read
+                if feed.failed is not None:
+                    raise feed.failed
+                if not record.state.finished and feed.record is not None \
+                        and feed.record.state.version > record.state.version:
+                    record = feed.record
+    except _UNAVAILABLE:
+        writer.write(frames.one(end_message("unavailable")))
+
+
+async def _events(push: Push, feed: Feed, after: int, newest: int) -> list[Any]:
+    """The events after ``after``, read once per generation for every stream at that
+    cursor; re-read afresh if the shared read is older than the state this stream is at
+    (as :func:`service.play.streams._events`), so events never lag the view."""
+    games = push.stores.games
+    events: list[Any] = await feed.shared_read(
+        ("events", after), partial(games.events, feed.game_id, after, PAGE))
+    if (not events or events[-1].seq < newest) and len(events) < PAGE:
+        events = await asyncio.to_thread(games.events, feed.game_id, after, PAGE)
+    return events
+
+
+def _framed_events(frames: Frames, events: list[Any], seat: int | None) -> bytes:
+    return frames.wire(b"".join(
+        frames.message(play.Message("event", e.for_seat(seat), seq=e.seq)) for e in events))
+
+
+def _framed_view(frames: Frames, game_id: str, record: GameRecord, seat: int | None) -> bytes:
+    body = play.game_view_bytes(game_id, record.state, seat, record.open_seats)
+    return frames.wire(frames.view(body))
+

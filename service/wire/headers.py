@@ -1,0 +1,23 @@
+"""Headers every answer carries, whichever process writes it: the request id, and what a
+cross-origin script may read (CORS's exposed headers)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+__all__ = ["EXPOSED_HEADERS", "REQUEST_ID_HEADER", "request_id"]
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_REQUEST_ID = re.compile(r"[\x21-\x7e][\x20-\x7e]{0,127}")
+
+#: The response headers a browser's script may read (``Access-Control-Expose-Headers``).
+EXPOSED_HEADERS = ("ETag", "Location", "Retry-After", "Idempotent-Replayed",
+                   "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
+                   "RateLimit-Policy", "Deprecation", "Sunset", REQUEST_ID_HEADER)
+
+
+def request_id(sent: str | None) -> str:
+    """The request's id: the client's ``X-Request-ID`` when it is printable ASCII of at
+    most 128 characters (so a trace spans the client and every process), else a new one."""
+    return sent if sent and _REQUEST_ID.fullmatch(sent) else os.urandom(16).hex()
