@@ -5,7 +5,7 @@ answer is a few pre-rendered byte strings (a head and a view shared by thousands
 waiters), so what a request costs is the parser and the loop. httptools is llhttp's
 binding (the parser Node.js maintains, and uvicorn's), and an ``asyncio.Protocol`` on
 uvloop adds a few microseconds per request where a framework's request objects, hooks
-and middleware add tens (issue 34's measurements).
+and middleware add tens (measured on the gevent workers).
 
 A connection serves its requests one after another (HTTP/1.1 keep-alive; a pipelined
 request waits for the one before it). A request with a body is refused: everything the
