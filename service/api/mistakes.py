@@ -33,7 +33,7 @@ _ANSWERS = {"draw": DrawActionSchema(), "discard": DiscardActionSchema(),
 def _min_regret() -> float:
     raw = request.args.get("min_regret")
     if raw is None:
-        return play.FLOOR
+        return play.MISTAKE_FLOOR
     if not _DECIMAL.fullmatch(raw) or float(raw) > MAX_REGRET:
         raise ApiProblem(422, "invalid_query", "query parameter 'min_regret' must be a "
                          f"number of points from 0 to {MAX_REGRET}",
@@ -56,7 +56,7 @@ class MyMistakes(MethodView):
     @me_blp.doc(operationId="listMyMistakes", security=ACCOUNT_KEY, parameters=[
         query("since", "Only games that ended at or after this instant (RFC 3339).", INSTANT),
         query("min_regret", f"Only decisions that cost at least this many points (default "
-              f"{play.FLOOR:g}; none below {play.FLOOR:g} is kept).",
+              f"{play.MISTAKE_FLOOR:g}; none below {play.MISTAKE_FLOOR:g} is kept).",
               {"type": "number", "minimum": 0, "maximum": MAX_REGRET}),
         query("cursor", "The `next_cursor` of the previous page.",
               {"type": "string", "minLength": 1, "maxLength": 200}),

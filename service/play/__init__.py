@@ -60,7 +60,7 @@ from .jobs import visit
 from .ladder import join_ladder, ladder_view, leave_ladder
 from .loads import LoadLimit
 from .lobby import MAX_PAGE, lobby_page, prune_listing
-from .mistakes import FLOOR, answer_mistake, file_mistakes, my_mistakes
+from .mistakes import MISTAKE_FLOOR, answer_mistake, my_mistakes
 from .moves import LEASE_SECONDS
 from .mygames import my_games
 from .ratings import board, history, rate_next, retry_set_aside
@@ -78,9 +78,11 @@ from .seeks import (
 )
 from .streams import (
     END_RETRY_MS,
+    STREAM_PAGE,
     TICKET_TTL_SECONDS,
     Message,
     check_cursor,
+    end_message,
     issue_ticket,
     redeem_ticket,
     stream_messages,
@@ -107,15 +109,16 @@ __all__ = [
     "CHALLENGE_MAX_SECONDS",
     "CHALLENGE_TURN_SECONDS",
     "END_RETRY_MS",
-    "FLOOR",
     "HANDLE_PATTERN",
     "LEASE_SECONDS",
     "MAX_ENTRANTS",
     "MAX_PAGE",
     "MAX_ROUNDS",
     "MAX_TURN_SECONDS",
+    "MISTAKE_FLOOR",
     "SEEK_TURN_SECONDS",
     "STALE_SECONDS",
+    "STREAM_PAGE",
     "TICKET_TTL_SECONDS",
     "WEBHOOK_TYPES",
     "AuthError",
@@ -149,10 +152,10 @@ __all__ = [
     "create_tournament",
     "decline_challenge",
     "deliver",
+    "end_message",
     "etag",
     "events_when",
     "export_records",
-    "file_mistakes",
     "game_record",
     "game_view",
     "game_view_bytes",

@@ -5,7 +5,7 @@ What is filed: when a game's analysis finishes (:func:`file_mistakes`, called by
 analysis worker before the analysis is marked done, so a worker that dies in between
 files them again), each seat an account held gets its **own** decisions (``by:
 player``: not a stand-in's nor a timed-out turn's moves made for it) whose regret is at
-least :data:`FLOOR` points, each with the position as its seat saw it (round, wild rank,
+least :data:`MISTAKE_FLOOR` points, each with the position as its seat saw it (round, wild rank,
 phase, hand, discard pile's top), the move taken, the best, the values compared and the
 game's rules. Only games the account played, only analysed ones: the index is written
 from the game's analysis and the record's seats, nowhere else.
@@ -36,10 +36,10 @@ from service.storage import Account, Stores
 from .errors import InvalidCursorError, UnknownMistakeError
 from .records import FinishedRecord
 
-__all__ = ["FLOOR", "answer_mistake", "file_mistakes", "my_mistakes"]
+__all__ = ["MISTAKE_FLOOR", "answer_mistake", "file_mistakes", "my_mistakes"]
 
 #: The least regret filed (an inaccuracy's): below it a decision is no lesson.
-FLOOR = THRESHOLDS["inaccuracy"]
+MISTAKE_FLOOR = THRESHOLDS["inaccuracy"]
 
 
 def file_mistakes(stores: Stores, game_id: str, record: FinishedRecord,
@@ -51,7 +51,7 @@ def file_mistakes(stores: Stores, game_id: str, record: FinishedRecord,
         if who.account is None:
             continue
         bodies = [_puzzle(game_id, record, d) for d in analysis["decisions"]
-                  if d["seat"] == seat and d["by"] == PLAYER and d["regret"] >= FLOOR]
+                  if d["seat"] == seat and d["by"] == PLAYER and d["regret"] >= MISTAKE_FLOOR]
         stores.mistakes.file(who.account, game_id, ended_ms, bodies)
 
 

@@ -45,6 +45,7 @@ from .views import game_view_bytes
 
 __all__ = [
     "END_RETRY_MS",
+    "STREAM_PAGE",
     "TICKET_TTL_SECONDS",
     "Message",
     "check_cursor",
@@ -62,6 +63,8 @@ TICKET_TTL_SECONDS = 30
 END_RETRY_MS = 1000
 #: Events read per step on connect: a long catch-up goes out in pages.
 PAGE = 500
+#: (the name the layers above know it by)
+STREAM_PAGE = PAGE
 
 
 @dataclass(frozen=True, slots=True)

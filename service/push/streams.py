@@ -20,7 +20,7 @@ from typing import Any
 import redis
 
 from service import play
-from service.play.streams import PAGE, end_message
+from service.play import STREAM_PAGE, end_message
 from service.storage import GameRecord, StorageUnavailableError
 from service.wire.bearer import identity
 from service.wire.deprecations import concerning, headers_of
@@ -175,9 +175,9 @@ async def _events(push: Push, feed: Feed, after: int, newest: int) -> list[Any]:
     (as :func:`service.play.streams._events`), so events never lag the view."""
     games = push.stores.games
     events: list[Any] = await feed.shared_read(
-        ("events", after), partial(games.events, feed.game_id, after, PAGE))
-    if (not events or events[-1].seq < newest) and len(events) < PAGE:
-        events = await asyncio.to_thread(games.events, feed.game_id, after, PAGE)
+        ("events", after), partial(games.events, feed.game_id, after, STREAM_PAGE))
+    if (not events or events[-1].seq < newest) and len(events) < STREAM_PAGE:
+        events = await asyncio.to_thread(games.events, feed.game_id, after, STREAM_PAGE)
     return events
 
 

@@ -28,6 +28,7 @@ PUBLIC = {
     "ask_for_rematch", "changed_from", "check_cursor", "claim_seat", "create_game", "etag",
     "events_when", "game_record", "game_view", "game_view_bytes", "issue_ticket", "may_act",
     "on_turn", "redeem_ticket", "seat_of", "stream_messages", "view_at", "view_when",
+    "STREAM_PAGE", "end_message",
     # the lobby, seeks, challenges, tournaments, the ladder, ratings, exports, analyses
     "MAX_PAGE", "lobby_page", "SEEK_TURN_SECONDS", "Seek", "cancel_seek", "new_holder",
     "open_seek", "seek_status", "stream_holds", "wait_for_match",
@@ -38,11 +39,12 @@ PUBLIC = {
     "leave_tournament", "read_tournament", "start_tournament", "tournament_json",
     "tournaments_page", "join_ladder", "ladder_view", "leave_ladder", "board", "history",
     "ExportQuery", "export_records", "analysis_of", "request_analysis", "requester_of",
+    "MISTAKE_FLOOR", "answer_mistake", "my_mistakes",
     # what the workers run
     "LEASE_SECONDS", "STALE_SECONDS", "deliver", "lease_seconds", "prune_listing",
     "rate_next", "retry_set_aside", "run_next", "visit",
     # the errors the HTTP layer raises or catches by name (the rest it maps by PlayError)
-    "PlayError", "AuthError", "NotYourAccountError", "UnknownSeatError",
+    "PlayError", "AuthError", "NotYourAccountError", "UnknownSeatError", "UnknownMistakeError",
 }
 
 
