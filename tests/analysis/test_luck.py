@@ -10,6 +10,7 @@ it could have been."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 
@@ -30,6 +31,10 @@ from service.research.worlds import in_state, sample_worlds
 from .test_judge import QUICK, some_decisions
 
 RULES = {"preset": "classic", "hand_sizes": [3, 4, 5]}
+#: Stock draws compared with a twin (make test: 60); a quarter of them final draws priced
+#: by the brute force (at most 25), and judged decisions of every kind (at least 30).
+#: make test-fast asks for 16.
+LUCK_DRAWS = int(os.environ.get("ANALYSIS_LUCK_DRAWS", "60"))
 
 
 def stock_draws(decisions: list[Decision]) -> list[Decision]:
@@ -64,7 +69,7 @@ def test_a_final_draws_luck_is_the_mean_over_the_cards_it_could_have_been_less_t
               if d.state.phase == FINAL_DRAW]
     assert len(finals) >= 10
     lucky = unlucky = 0
-    for d in finals[:25]:
+    for d in finals[:max(4, min(25, LUCK_DRAWS // 2))]:
         verdict = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, QUICK,
                         drawn=d.drawn)
         assert verdict.luck == pytest.approx(brute_force_luck(d)), d.action
@@ -76,7 +81,7 @@ def test_a_final_draws_luck_is_the_mean_over_the_cards_it_could_have_been_less_t
 def test_a_draw_from_the_pile_has_no_luck_and_other_decisions_none() -> None:
     decisions = some_decisions(300, "no luck")
     seen = set()
-    for d in decisions[:80]:
+    for d in decisions[:max(30, LUCK_DRAWS + 20)]:
         verdict = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, QUICK,
                         drawn=d.drawn)
         kind = (d.action["type"], d.action.get("source"))
@@ -92,8 +97,8 @@ def test_a_draw_from_the_pile_has_no_luck_and_other_decisions_none() -> None:
 
 def test_two_positions_that_differ_only_in_cards_the_seat_could_not_see_give_one_luck(
 ) -> None:
-    draws = stock_draws(some_decisions(600, "twin luck"))[:60]
-    assert len(draws) == 60
+    draws = stock_draws(some_decisions(600, "twin luck"))[:LUCK_DRAWS]
+    assert len(draws) == LUCK_DRAWS
     differed = 0
     for n, d in enumerate(draws):
         knowledge = Knowledge.of(d.seat_view, d.seat_events)
