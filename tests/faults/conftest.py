@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 import pytest
@@ -114,10 +114,12 @@ class Gunicorn:
         ).stdout
         return [int(p) for p in out.split()]
 
-    def clients(self, pid: int) -> int:
+    def clients(self, pid: int, ports: Collection[int] | None = None) -> int:
         """How many established client connections to the service's port worker ``pid``
         holds: which worker the kernel handed a connection to is up to its accept race,
-        so a test that kills a worker under its clients picks it by this."""
+        so a test that kills a worker under its clients picks it by this. ``ports``: only
+        the connections from these client ports (a test's waiters, not any other
+        connection it or a probe left open)."""
         inodes = set()
         for fd in Path(f"/proc/{pid}/fd").iterdir():
             try:
@@ -134,7 +136,9 @@ class Gunicorn:
             for line in path.read_text().splitlines()[1:]:
                 fields = line.split()
                 local_port = int(fields[1].rsplit(":", 1)[1], 16)
-                if local_port == self.port and fields[3] == "01" and fields[9] in inodes:
+                remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+                if (local_port == self.port and fields[3] == "01" and fields[9] in inodes
+                        and (ports is None or remote_port in ports)):
                     held += 1
         return held
 

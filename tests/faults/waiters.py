@@ -108,6 +108,8 @@ class Waiter:
     answered_at: float | None = None
     error: BaseException | None = None
     sent: threading.Event = field(default_factory=threading.Event)
+    #: the client port of its connection, once sent (which worker holds it: /proc)
+    port: int | None = None
 
     def run(self, base: str, read_timeout: float) -> None:
         """Send the request, then block until the answer (or the socket fails)."""
@@ -115,6 +117,8 @@ class Waiter:
         conn = http.client.HTTPConnection(url.hostname, url.port, timeout=read_timeout)
         try:
             conn.request("GET", self.path, headers=self.headers)
+            assert conn.sock is not None
+            self.port = conn.sock.getsockname()[1]
             self.sent.set()
             response = conn.getresponse()
             if response.status == 200 and self.read is not None:
