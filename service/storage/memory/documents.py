@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Generic
 
 from ..accounts import folded
-from ..documents import D, Parse, dumps, loads
+from ..documents import D, Parse, change_by_swap, dumps, loads
 from .kept import ms
 
 __all__ = ["AccountIndexes", "KeptDocuments"]
@@ -41,20 +41,18 @@ class KeptDocuments(Generic[D]):
         return None if blob is None else loads(self._parse, blob)
 
     def change(self, document_id: str, step: Callable[[D], D | None]) -> D | None:
-        while True:
+        def read() -> bytes | None:
             with self._lock:
-                read = self._documents.get(document_id)
-            if read is None:
-                return None
-            changed = step(loads(self._parse, read))
-            if changed is None:
-                return loads(self._parse, read)
-            written = dumps(changed)
+                return self._documents.get(document_id)
+
+        def swap(read: bytes, written: bytes) -> bool:
             with self._lock:
-                if self._documents.get(document_id) == read:
-                    self._documents[document_id] = written
-                    return loads(self._parse, written)
-            # changed by another meanwhile: read it again and step from there
+                if self._documents.get(document_id) != read:
+                    return False
+                self._documents[document_id] = written
+                return True
+
+        return change_by_swap(self._parse, read, swap, step)
 
 
 class AccountIndexes:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Generic
 
-from ..documents import D, Parse, dumps, loads
+from ..documents import D, Parse, change_by_swap, dumps, loads
 from .accounts import account_key
 from .connection import RedisConnection
 
@@ -47,18 +47,16 @@ class KeptDocuments(Generic[D]):
 
     def change(self, document_id: str, step: Callable[[D], D | None]) -> D | None:
         client, key = self.connection.client, self.key(document_id)
-        while True:
-            raw = self.connection.run(lambda: client.get(key))
-            if raw is None:
-                return None
-            changed = step(loads(self._parse, raw))
-            if changed is None:
-                return loads(self._parse, raw)
-            written = dumps(changed)
-            swap = partial(self._swap, keys=[key], args=[raw, written])
-            if self.connection.run(swap):
-                return loads(self._parse, written)  # as stored
-            # changed by another meanwhile: read it again and step from there
+
+        def read() -> bytes | None:
+            raw: bytes | None = self.connection.run(lambda: client.get(key))
+            return raw
+
+        def swap(read: bytes, written: bytes) -> bool:
+            return bool(self.connection.run(partial(self._swap, keys=[key],
+                                                    args=[read, written])))
+
+        return change_by_swap(self._parse, read, swap, step)
 
 
 class AccountIndexes:
