@@ -1,5 +1,6 @@
-"""What the Redis challenge and tournament stores share: a JSON document on its own key
-(with its own TTL) changed by compare-and-set, and the accounts' indexes of them.
+"""What the Redis challenge and tournament stores share, written once
+(:class:`IndexedDocuments`, which each store is): a JSON document on its own key (with
+its own TTL) changed by compare-and-set, and the accounts' indexes of them.
 
 A change is a compare-and-set on the document's one key (a script that writes only if
 the key still holds what was read, keeping its TTL; retried from a fresh read when
@@ -16,7 +17,7 @@ from ..documents import D, Parse, change_by_swap, dumps, loads
 from .accounts import account_key
 from .connection import RedisConnection
 
-__all__ = ["AccountIndexes", "KeptDocuments"]
+__all__ = ["IndexedDocuments"]
 
 # KEYS: the document. ARGV: what was read, what to write. 1: written; 0: it changed.
 _SWAP = """
@@ -26,18 +27,23 @@ return 1
 """
 
 
-class KeptDocuments(Generic[D]):
-    """Documents of one kind, each at ``key(id)``, read back with ``parse``."""
+class IndexedDocuments(Generic[D]):
+    """Documents of one kind, each (``id_of`` a document) at ``key(id)``, read back with
+    ``parse``, and each account's index of them: the sorted set ``ttt:{acct:<h>}:<name>``
+    (score: when each expires, ms). The challenge and tournament stores' methods of the
+    same names, for both."""
 
     def __init__(self, connection: RedisConnection, key: Callable[[str], str],
-                 parse: Parse[D]) -> None:
+                 parse: Parse[D], id_of: Callable[[D], str], name: str) -> None:
         self.connection = connection
         self.key = key
+        self.name = name
         self._parse = parse
+        self._id_of = id_of
         self._swap = connection.client.register_script(_SWAP)
 
-    def create(self, document_id: str, document: D, ttl_seconds: int) -> None:
-        client, key, blob = self.connection.client, self.key(document_id), dumps(document)
+    def create(self, document: D, ttl_seconds: int) -> None:
+        client, key, blob = self.connection.client, self.key(self._id_of(document)), dumps(document)
         self.connection.run(lambda: client.set(key, blob, ex=ttl_seconds))
 
     def load(self, document_id: str) -> D | None:
@@ -57,15 +63,6 @@ class KeptDocuments(Generic[D]):
                                                     args=[read, written])))
 
         return change_by_swap(self._parse, read, swap, step)
-
-
-class AccountIndexes:
-    """Each account's index of its documents: the sorted set ``ttt:{acct:<h>}:<name>``
-    (score: when each expires, ms)."""
-
-    def __init__(self, connection: RedisConnection, name: str) -> None:
-        self.connection = connection
-        self.name = name
 
     def index(self, handle: str, document_id: str, expires: float) -> None:
         client = self.connection.client
