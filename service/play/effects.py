@@ -28,6 +28,7 @@ change was saved: a count, not something anyone is owed).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from service.core.instants import instant
 from service.engine import Event, winners
@@ -218,10 +219,5 @@ def run_effects(stores: Stores, game_id: str, now: float,
             handler(stores, record, events, now)
         stores.games.mark_handled(game_id, events[-1].seq)
         done += len(events)
-        record = _moved_on(record, events[-1].seq)
+        record = replace(record, handled=events[-1].seq)
     return done
-
-
-def _moved_on(record: GameRecord, handled: int) -> GameRecord:
-    return GameRecord(record.game_id, record.state, record.token_hashes, record.created_at,
-                      handled)
