@@ -49,10 +49,9 @@ from .errors import GameBusyError, PreconditionFailedError
 from .loads import lane_of
 from .lobby import best_effort
 from .records import finishing_record
-from .visits import next_visit, plan_visit
+from .visits import plan_visit
 
-__all__ = ["MAX_ATTEMPTS", "Change", "Committed", "Step", "commit", "create", "next_visit",
-           "with_clock"]
+__all__ = ["MAX_ATTEMPTS", "Change", "Committed", "Step", "commit", "create", "with_clock"]
 
 log = logging.getLogger("three_thirteen.commit")
 

@@ -28,6 +28,7 @@ change was saved: a count, not something anyone is owed).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from service.core.instants import instant
 from service.engine import Event, winners
@@ -35,10 +36,9 @@ from service.engine.seats import played_by_service
 from service.storage import GameRecord, Stores, TournamentVisit, UnknownGameError, member_of
 from service.tournaments.ids import tournament_of
 
-from .errors import PlayError
 from .notes import tell
 from .ratings import queue_rating
-from .records import game_record
+from .records import FinishedRecord
 from .visits import plan_visit
 
 __all__ = ["BATCH", "EFFECTS", "Handler", "owes_effects", "run_effects"]
@@ -125,11 +125,11 @@ def tell_finished(stores: Stores, record: GameRecord, events: Sequence[Event],
 
 
 def _finished_at(stores: Stores, game_id: str, now: float) -> float:
-    """When the game's record says it finished (Unix seconds; ``now`` without one)."""
-    try:
-        return game_record(stores, game_id).finished_at
-    except (PlayError, UnknownGameError):
-        return now
+    """When the game's record says it finished (Unix seconds; ``now`` without one). The
+    record alone is read: the handler has the finished game already, and its finishing
+    save wrote the record with it (:func:`.records.finishing_record`)."""
+    blob = stores.records.load_record(game_id)
+    return now if blob is None else FinishedRecord.from_blob(blob).finished_at
 
 
 def relist_full(stores: Stores, record: GameRecord, events: Sequence[Event],
@@ -219,10 +219,5 @@ def run_effects(stores: Stores, game_id: str, now: float,
             handler(stores, record, events, now)
         stores.games.mark_handled(game_id, events[-1].seq)
         done += len(events)
-        record = _moved_on(record, events[-1].seq)
+        record = replace(record, handled=events[-1].seq)
     return done
-
-
-def _moved_on(record: GameRecord, handled: int) -> GameRecord:
-    return GameRecord(record.game_id, record.state, record.token_hashes, record.created_at,
-                      handled)

@@ -21,7 +21,7 @@ from typing import Any, Protocol, TypeVar
 
 import orjson
 
-__all__ = ["Document", "Parse", "dumps", "loads"]
+__all__ = ["Document", "Parse", "change_by_swap", "dumps", "loads"]
 
 
 class Document(Protocol):
@@ -45,3 +45,25 @@ def dumps(document: Document) -> bytes:
 def loads(parse: Parse[D], raw: bytes | str) -> D:
     """The document a store kept as ``raw``."""
     return parse(orjson.loads(raw))
+
+
+def change_by_swap(parse: Parse[D], read: Callable[[], bytes | None],
+                   swap: Callable[[bytes, bytes], bool],
+                   step: Callable[[D], D | None]) -> D | None:
+    """A document's change by compare-and-set, as every backend makes it: ``read`` its
+    bytes, run ``step`` on the document they hold, and ``swap`` in the new bytes if the
+    stored ones are still those read (``False``: another change landed meanwhile, so read
+    again and step from there). The document as stored after (``None``: there is none;
+    the one read when ``step`` leaves it). Why shared: the memory stores must retry
+    exactly as the Redis ones do, so that a step disturbed by a second change, or one
+    that counts its runs, is seen doing so in the fast tests too."""
+    while True:
+        raw = read()
+        if raw is None:
+            return None
+        changed = step(loads(parse, raw))
+        if changed is None:
+            return loads(parse, raw)
+        written = dumps(changed)
+        if swap(raw, written):
+            return loads(parse, written)  # as stored

@@ -28,9 +28,10 @@ from service.play import (
     view_at,
     visit,
 )
-from service.play.commit import next_visit, with_clock
+from service.play.commit import with_clock
 from service.play.credentials import hash_token
 from service.play.moves import due
+from service.play.visits import next_visit
 from service.storage import Stores, memory_stores
 from service.storage.memory import MemoryGameStore
 from service.verify import verify

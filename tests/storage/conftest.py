@@ -61,7 +61,7 @@ def contract_db(redis_server: str) -> Iterator[redis.Redis]:
 
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
-    """The backend of this run of the test: ``redis`` or ``memory``."""
+    """The backend of this run of the test: ``redis``, ``memory`` or ``cluster``."""
     return request.param  # type: ignore[no-any-return]
 
 

@@ -1,7 +1,8 @@
-"""What the in-memory challenge and tournament stores share: documents kept as their JSON
-bytes (as Redis keeps them), changed by the same compare-and-set as the Redis stores',
-and the accounts' indexes of them in milliseconds (:mod:`.kept`); no TTLs (a test's
-documents live as long as its stores).
+"""What the in-memory challenge and tournament stores share, written once
+(:class:`IndexedDocuments`, which each store is): documents kept as their JSON bytes (as
+Redis keeps them), changed by the same compare-and-set as the Redis stores', and the
+accounts' indexes of them in milliseconds (:mod:`.kept`); no TTLs (a test's documents
+live as long as its stores).
 
 Why a compare-and-set rather than running the step under the lock: the step then runs as
 it does on Redis, outside any lock, and again when another change lands meanwhile, so a
@@ -16,24 +17,28 @@ from collections.abc import Callable
 from typing import Generic
 
 from ..accounts import folded
-from ..documents import D, Parse, dumps, loads
+from ..documents import D, Parse, change_by_swap, dumps, loads
 from .kept import ms
 
-__all__ = ["AccountIndexes", "KeptDocuments"]
+__all__ = ["IndexedDocuments"]
 
 
-class KeptDocuments(Generic[D]):
-    """Documents of one kind by id, as JSON bytes, read back with ``parse``."""
+class IndexedDocuments(Generic[D]):
+    """Documents of one kind by id (``id_of`` a document), as JSON bytes read back with
+    ``parse``, and each account's index of them: id -> when it expires (ms). The
+    challenge and tournament stores' methods of the same names, for both."""
 
-    def __init__(self, parse: Parse[D]) -> None:
+    def __init__(self, parse: Parse[D], id_of: Callable[[D], str]) -> None:
         self._parse = parse
+        self._id_of = id_of
         self._lock = threading.Lock()
         self._documents: dict[str, bytes] = {}
+        self._indexes: dict[str, dict[str, int]] = {}  # handle folded -> id -> expiry ms
 
-    def create(self, document_id: str, document: D) -> None:
+    def create(self, document: D, ttl_seconds: int) -> None:
         blob = dumps(document)
         with self._lock:
-            self._documents[document_id] = blob
+            self._documents[self._id_of(document)] = blob
 
     def load(self, document_id: str) -> D | None:
         with self._lock:
@@ -41,28 +46,18 @@ class KeptDocuments(Generic[D]):
         return None if blob is None else loads(self._parse, blob)
 
     def change(self, document_id: str, step: Callable[[D], D | None]) -> D | None:
-        while True:
+        def read() -> bytes | None:
             with self._lock:
-                read = self._documents.get(document_id)
-            if read is None:
-                return None
-            changed = step(loads(self._parse, read))
-            if changed is None:
-                return loads(self._parse, read)
-            written = dumps(changed)
+                return self._documents.get(document_id)
+
+        def swap(read: bytes, written: bytes) -> bool:
             with self._lock:
-                if self._documents.get(document_id) == read:
-                    self._documents[document_id] = written
-                    return loads(self._parse, written)
-            # changed by another meanwhile: read it again and step from there
+                if self._documents.get(document_id) != read:
+                    return False
+                self._documents[document_id] = written
+                return True
 
-
-class AccountIndexes:
-    """Each account's index of its documents: id -> when it expires (ms)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._indexes: dict[str, dict[str, int]] = {}  # handle folded -> id -> expiry ms
+        return change_by_swap(self._parse, read, swap, step)
 
     def index(self, handle: str, document_id: str, expires: float) -> None:
         with self._lock:

@@ -1,5 +1,6 @@
-"""What the Redis challenge and tournament stores share: a JSON document on its own key
-(with its own TTL) changed by compare-and-set, and the accounts' indexes of them.
+"""What the Redis challenge and tournament stores share, written once
+(:class:`IndexedDocuments`, which each store is): a JSON document on its own key (with
+its own TTL) changed by compare-and-set, and the accounts' indexes of them.
 
 A change is a compare-and-set on the document's one key (a script that writes only if
 the key still holds what was read, keeping its TTL; retried from a fresh read when
@@ -12,11 +13,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Generic
 
-from ..documents import D, Parse, dumps, loads
+from ..documents import D, Parse, change_by_swap, dumps, loads
 from .accounts import account_key
 from .connection import RedisConnection
 
-__all__ = ["AccountIndexes", "KeptDocuments"]
+__all__ = ["IndexedDocuments"]
 
 # KEYS: the document. ARGV: what was read, what to write. 1: written; 0: it changed.
 _SWAP = """
@@ -26,18 +27,23 @@ return 1
 """
 
 
-class KeptDocuments(Generic[D]):
-    """Documents of one kind, each at ``key(id)``, read back with ``parse``."""
+class IndexedDocuments(Generic[D]):
+    """Documents of one kind, each (``id_of`` a document) at ``key(id)``, read back with
+    ``parse``, and each account's index of them: the sorted set ``ttt:{acct:<h>}:<name>``
+    (score: when each expires, ms). The challenge and tournament stores' methods of the
+    same names, for both."""
 
     def __init__(self, connection: RedisConnection, key: Callable[[str], str],
-                 parse: Parse[D]) -> None:
+                 parse: Parse[D], id_of: Callable[[D], str], name: str) -> None:
         self.connection = connection
         self.key = key
+        self.name = name
         self._parse = parse
+        self._id_of = id_of
         self._swap = connection.client.register_script(_SWAP)
 
-    def create(self, document_id: str, document: D, ttl_seconds: int) -> None:
-        client, key, blob = self.connection.client, self.key(document_id), dumps(document)
+    def create(self, document: D, ttl_seconds: int) -> None:
+        client, key, blob = self.connection.client, self.key(self._id_of(document)), dumps(document)
         self.connection.run(lambda: client.set(key, blob, ex=ttl_seconds))
 
     def load(self, document_id: str) -> D | None:
@@ -47,27 +53,16 @@ class KeptDocuments(Generic[D]):
 
     def change(self, document_id: str, step: Callable[[D], D | None]) -> D | None:
         client, key = self.connection.client, self.key(document_id)
-        while True:
-            raw = self.connection.run(lambda: client.get(key))
-            if raw is None:
-                return None
-            changed = step(loads(self._parse, raw))
-            if changed is None:
-                return loads(self._parse, raw)
-            written = dumps(changed)
-            swap = partial(self._swap, keys=[key], args=[raw, written])
-            if self.connection.run(swap):
-                return loads(self._parse, written)  # as stored
-            # changed by another meanwhile: read it again and step from there
 
+        def read() -> bytes | None:
+            raw: bytes | None = self.connection.run(lambda: client.get(key))
+            return raw
 
-class AccountIndexes:
-    """Each account's index of its documents: the sorted set ``ttt:{acct:<h>}:<name>``
-    (score: when each expires, ms)."""
+        def swap(read: bytes, written: bytes) -> bool:
+            return bool(self.connection.run(partial(self._swap, keys=[key],
+                                                    args=[read, written])))
 
-    def __init__(self, connection: RedisConnection, name: str) -> None:
-        self.connection = connection
-        self.name = name
+        return change_by_swap(self._parse, read, swap, step)
 
     def index(self, handle: str, document_id: str, expires: float) -> None:
         client = self.connection.client

@@ -10,12 +10,11 @@ challenge's is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ..tournaments import Tournament, TournamentStore
 from .connection import RedisConnection
-from .documents import AccountIndexes, KeptDocuments
+from .documents import IndexedDocuments
 
 __all__ = ["RedisTournaments"]
 
@@ -28,32 +27,15 @@ def _listing(status: str) -> str:
     return f"ttt:{{tourneys}}:{status}"
 
 
-class RedisTournaments(TournamentStore):
+def _id(tournament: Tournament) -> str:
+    return tournament.tournament_id
+
+
+class RedisTournaments(IndexedDocuments[Tournament], TournamentStore):
     """The tournaments, on the process's shared connection."""
 
     def __init__(self, connection: RedisConnection) -> None:
-        self.connection = connection
-        self._documents = KeptDocuments(connection, _key, Tournament.from_json)
-        self._indexes = AccountIndexes(connection, "tournaments")
-
-    def create(self, tournament: Tournament, ttl_seconds: int) -> None:
-        self._documents.create(tournament.tournament_id, tournament, ttl_seconds)
-
-    def load(self, tournament_id: str) -> Tournament | None:
-        return self._documents.load(tournament_id)
-
-    def change(self, tournament_id: str,
-               step: Callable[[Tournament], Tournament | None]) -> Tournament | None:
-        return self._documents.change(tournament_id, step)
-
-    def index(self, handle: str, tournament_id: str, expires: float) -> None:
-        self._indexes.index(handle, tournament_id, expires)
-
-    def unindex(self, handle: str, tournament_id: str) -> None:
-        self._indexes.unindex(handle, tournament_id)
-
-    def indexed(self, handle: str, now: float) -> list[str]:
-        return self._indexes.indexed(handle, now)
+        super().__init__(connection, _key, Tournament.from_json, _id, "tournaments")
 
     def relist(self, status: str, tournament_id: str, at: float,
              unlist: str | None = None) -> None:
