@@ -37,8 +37,9 @@ import redis.asyncio
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from service.storage import GameRecord, StorageUnavailableError, Stores
+from service.storage import GameRecord, Stores
 from service.storage.hub import channel_of, game_of_channel
+from service.wire.problems import UNAVAILABLE
 
 __all__ = ["CONFIRM_SECONDS", "LINGER_SECONDS", "Feed", "Feeds"]
 
@@ -153,7 +154,7 @@ class Feed:
                 try:
                     await self.load(None)
                     self.failed = None
-                except (StorageUnavailableError, RedisConnectionError, RedisTimeoutError) as exc:
+                except UNAVAILABLE as exc:
                     self.failed = exc
                 except Exception as exc:
                     log.exception("push: reading game %s failed", self.game_id)
