@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from service.config import Config
-from service.wire.headers import EXPOSED_HEADERS, REQUEST_ID_HEADER, request_id
+from service.wire.headers import EXPOSED_HEADERS, REQUEST_ID_HEADER, cache_control, request_id
 from service.wire.problems import (
     INTERNAL_ERROR,
     PROBLEM_CONTENT_TYPE,
@@ -73,8 +73,7 @@ def client_address(request: Request, proxy_hops: int) -> str | None:
 
 def for_bearer(private: bool) -> list[tuple[str, str]]:
     """``service.api.web.for_bearer``'s headers: a body that depends on who asks."""
-    return [("Vary", "Authorization"),
-            ("Cache-Control", "private, no-cache" if private else "no-cache")]
+    return [("Vary", "Authorization"), ("Cache-Control", cache_control(private))]
 
 
 @dataclass(slots=True)
