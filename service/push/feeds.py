@@ -42,8 +42,8 @@ from service.storage.hub import (
     BACKOFF_MAX_SECONDS,
     CONFIRM_SECONDS,
     POLL_SECONDS,
+    announcement,
     channel_of,
-    game_of_channel,
 )
 from service.wire.problems import UNAVAILABLE
 
@@ -317,9 +317,7 @@ class Feeds:
         return True
 
     def _handle(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        kind = kind.decode() if isinstance(kind, bytes) else kind
-        game_id = game_of_channel(message["channel"])
+        kind, game_id = announcement(message)
         feed = None if game_id is None else self._feeds.get(game_id)
         if feed is None:
             return
