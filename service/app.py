@@ -30,13 +30,14 @@ from .api.ops import blp as ops_blp
 from .api.problems import PROBLEM_CONTENT_TYPE, http_exception_problem, register_error_handlers
 from .api.schemas import ProblemSchema, register_components
 from .api.schemas.events import described2properties
-from .api.waiting import WaitSlots, install_early_refusal, parse_limit
+from .api.waiting import install_early_refusal
 from .api.webhooks import WEBHOOKS
 from .config import Config
 from .storage import Stores, redis_stores
 from .web import blp as play_blp
 from .web.docs import blp as docs_blp
 from .wire.headers import EXPOSED_HEADERS
+from .wire.waiting import WaitSlots, parse_limit
 
 __all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
 

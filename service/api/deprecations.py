@@ -13,7 +13,8 @@ the same headers), and the three ways each entry is announced from it.
 
 Why headers and not only the document: a client that never reads the document again still
 sees them on every response, and can log or alert on them. Why a sunset at least
-:data:`NOTICE` after the headers first went out: a client's owners get a season to move.
+:data:`~service.wire.deprecations.NOTICE` after the headers first went out: a client's
+owners get a season to move.
 """
 
 from __future__ import annotations
@@ -24,15 +25,9 @@ from typing import Any
 from apispec import BasePlugin
 from flask import Flask, Response, request
 
-from service.wire.deprecations import DEPRECATED, NOTICE, Deprecation, headers_of
+from service.wire.deprecations import DEPRECATED, Deprecation, concerning, headers_of
 
-__all__ = ["DEPRECATED", "NOTICE", "Deprecation", "DeprecationPlugin", "deprecated_field",
-           "headers_of", "install_deprecation_headers"]
-
-def _concerning(method: str, path: str) -> tuple[Deprecation, ...]:
-    """The entries of this module's table (a test may register one here) that concern
-    the operation ``method`` ``path``."""
-    return tuple(d for d in DEPRECATED if (method.upper(), path) in d.operations)
+__all__ = ["DeprecationPlugin", "deprecated_field", "install_deprecation_headers"]
 
 
 def deprecated_field(schema: str, name: str) -> dict[str, Any]:
@@ -73,7 +68,7 @@ class DeprecationPlugin(BasePlugin):
     def operation_helper(self, path: str | None = None,
                          operations: dict[str, Any] | None = None, **kwargs: Any) -> None:
         for method, operation in (operations or {}).items():
-            entries = _concerning(method, path or "")
+            entries = concerning(method, path or "")
             if not entries:
                 continue
             if any(d.field is None for d in entries):
@@ -89,16 +84,18 @@ _VARIABLE = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
 def install_deprecation_headers(app: Flask) -> None:
     """Answer ``Deprecation`` and ``Sunset`` on every successful response of an operation
-    that :data:`DEPRECATED` concerns."""
-    by_operation = {(method, path): headers_of(_concerning(method, path))
-                    for d in DEPRECATED for method, path in d.operations}
+    that :data:`DEPRECATED` concerns (looked up once per route and method, not per request)."""
+    by_rule: dict[tuple[str, str], dict[str, str]] = {}
 
     @app.after_request
     def _announce(response: Response) -> Response:
         rule = request.url_rule
         if rule is not None and 200 <= response.status_code < 300:
             method = "GET" if request.method == "HEAD" else request.method
-            headers = by_operation.get((method, _VARIABLE.sub(r"{\1}", rule.rule)))
+            headers = by_rule.get((method, rule.rule))
+            if headers is None:
+                template = _VARIABLE.sub(r"{\1}", rule.rule)
+                headers = by_rule[(method, rule.rule)] = headers_of(concerning(method, template))
             if headers:
                 response.headers.update(headers)
         return response

@@ -3,7 +3,8 @@
 Every error the service can meet (engine errors, service-layer errors, storage
 errors, Flask's own 404/405/413, webargs' 422, and anything unexpected) is
 turned into ``{"type", "title", "status", "detail", "code", "instance", …}``
-here, with a stable machine-readable ``code``. Views never build error
+here, with a stable machine-readable ``code`` (those the push tier meets too through
+:func:`service.wire.problems.problem_of`, which both call). Views never build error
 responses themselves; they raise. (What gunicorn refuses before the app sees the
 request is written in the same shape by the service's gunicorn workers:
 ``service/refusals.py``.)
@@ -17,7 +18,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import redis
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
@@ -30,8 +30,18 @@ from service.core.errors import (
 )
 from service.play import PlayError
 from service.refusals import REFUSALS
-from service.storage import StorageUnavailableError, UnknownGameError
-from service.wire.problems import PROBLEM_CONTENT_TYPE, TITLES, ApiProblem, problem_bytes
+from service.storage import UnknownGameError
+from service.wire.problems import (
+    INTERNAL_ERROR,
+    PROBLEM_CONTENT_TYPE,
+    TITLES,
+    UNAVAILABLE,
+    ApiProblem,
+    Problem,
+    problem_bytes,
+    problem_of,
+    status_headers,
+)
 
 __all__ = [
     "CODE_STATUSES",
@@ -132,40 +142,31 @@ def problem_response(
     return response
 
 
-def _status_of(exc: EngineError | PlayError) -> int:
-    return _status_of_class(type(exc))
+def _answer(problem: Problem) -> Response:
+    return problem_response(problem.status, problem.code, problem.detail, problem.headers,
+                            **problem.extra)
 
 
 def register_error_handlers(app: Flask, retry_after_seconds: int) -> None:
     """Install the mapping on ``app``. Flask picks the most specific handler per class."""
-    retry_after = {"Retry-After": str(retry_after_seconds)}
 
     @app.errorhandler(EngineError)
+    def _engine(exc: EngineError) -> Response:
+        status = _status_of_class(type(exc))
+        return problem_response(status, exc.code, exc.message,
+                                status_headers(status, retry_after_seconds), **exc.details)
+
+    # what the push tier answers the same way (service.wire.problems.problem_of)
     @app.errorhandler(PlayError)
-    def _known(exc: EngineError | PlayError) -> Response:
-        status = _status_of(exc)
-        headers = ({"WWW-Authenticate": 'Bearer realm="three-thirteen"'} if status == 401
-                   else retry_after if status in (429, 503) else None)
-        return problem_response(status, exc.code, exc.message, headers, **exc.details)
-
     @app.errorhandler(ApiProblem)
-    def _api(exc: ApiProblem) -> Response:
-        return problem_response(exc.status, exc.code, exc.detail, **exc.extra)
-
     @app.errorhandler(UnknownGameError)
-    def _unknown_game(exc: UnknownGameError) -> Response:
-        return problem_response(
-            404, "unknown_game", "there is no game with this id (or it expired)"
-        )
+    def _shared(exc: Exception) -> Response:
+        problem = problem_of(exc, retry_after_seconds)
+        assert problem is not None  # (registered for the classes problem_of maps)
+        return _answer(problem)
 
-    @app.errorhandler(StorageUnavailableError)
-    @app.errorhandler(redis.ConnectionError)
-    @app.errorhandler(redis.TimeoutError)
-    def _unavailable(exc: Exception) -> Response:
-        log.warning("storage unavailable: %s", exc)
-        return problem_response(
-            503, "storage_unavailable", "the game store is unreachable; retry later", retry_after
-        )
+    for unavailable in UNAVAILABLE:
+        app.register_error_handler(unavailable, _shared)
 
 
 def http_exception_problem(error: HTTPException) -> Response:
@@ -178,7 +179,7 @@ def http_exception_problem(error: HTTPException) -> Response:
         original = getattr(error, "original_exception", None)
         if original is not None:
             log.error("unhandled error", exc_info=original)
-        return problem_response(500, "internal_error", "an unexpected error occurred")
+        return _answer(INTERNAL_ERROR)
     extra: dict[str, Any] = {}
     data = getattr(error, "data", None) or {}
     messages = data.get("messages") or data.get("errors")

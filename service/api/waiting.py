@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from flask import Flask, request
 
-from service.wire.waiting import RETRIES_PER_SECOND, RETRY_AFTER_SECONDS, WaitSlots, parse_limit
+from service.wire.bearer import identity
+from service.wire.waiting import WaitSlots
 
-from .bearer import identity
-
-__all__ = ["RETRIES_PER_SECOND", "RETRY_AFTER_SECONDS", "WaitSlots", "install_early_refusal",
-           "parse_limit", "will_wait"]
+__all__ = ["install_early_refusal", "will_wait"]
 
 
 def will_wait() -> bool:

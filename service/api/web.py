@@ -33,6 +33,7 @@ from service.play import (
 from service.play import authenticate as play_authenticate
 from service.storage import Account, Stores
 from service.wire.bearer import identity, parse_bearer
+from service.wire.headers import cache_control
 from service.wire.problems import ApiProblem
 from service.wire.queries import (
     QUERY_INT_MAX,
@@ -330,7 +331,7 @@ def for_bearer(response: Response, private: bool) -> Response:
     ``If-Match`` takes), so it cannot tell one bearer's body from another's; that is why
     views never answer ``If-None-Match`` with a 304 (see ``games.py``)."""
     response.vary.add("Authorization")
-    response.headers["Cache-Control"] = "private, no-cache" if private else "no-cache"
+    response.headers["Cache-Control"] = cache_control(private)
     return response
 
 

@@ -62,9 +62,7 @@ TICKET_TTL_SECONDS = 30
 #: The reconnect delay a stream's end suggests (SSE ``retry:``; NDJSON ``retry_ms``).
 END_RETRY_MS = 1000
 #: Events read per step on connect: a long catch-up goes out in pages.
-PAGE = 500
-#: (the name the layers above know it by)
-STREAM_PAGE = PAGE
+STREAM_PAGE = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,9 +216,9 @@ def _events(watch: GameWatch, after: int, newest: int) -> list[Any]:
     """The events after ``after``, through the watch (shared by the streams of this
     wake-up at the same cursor); re-read afresh if the shared read is older than the
     state this stream is at (read before a later move), so events never lag the view."""
-    events = watch.events(after, PAGE)
-    if (not events or events[-1].seq < newest) and len(events) < PAGE:
-        events = watch.store.events(watch.game_id, after, PAGE)
+    events = watch.events(after, STREAM_PAGE)
+    if (not events or events[-1].seq < newest) and len(events) < STREAM_PAGE:
+        events = watch.store.events(watch.game_id, after, STREAM_PAGE)
     return events
 
 

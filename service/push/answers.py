@@ -2,30 +2,29 @@
 id, CORS, ``Vary``/``Cache-Control`` by bearer, and problems for errors.
 
 Each rule here mirrors one of the Flask app's (``service/app.py``: flask-cors and
-``ProxyFix``; ``service/api/ops.py``: the request id; ``service/api/problems.py``: which
-error is which problem; ``service/api/web.py``: ``for_bearer``), and the conformance
-suite (``tests/push``) holds the two to the same answers.
+``ProxyFix``; ``service/api/ops.py``: the request id; ``service/api/web.py``:
+``for_bearer``), or is the one both call (:func:`service.wire.problems.problem_of`: which
+error is which problem), and the conformance suite (``tests/push``) holds the two to the
+same answers.
 """
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 
-import redis
-
 from service.config import Config
-from service.core.errors import EngineError
-from service.play import PlayError
-from service.storage import StorageUnavailableError, UnknownGameError
-from service.wire.headers import EXPOSED_HEADERS, REQUEST_ID_HEADER, request_id
-from service.wire.problems import PROBLEM_CONTENT_TYPE, ApiProblem, problem_bytes
+from service.wire.headers import EXPOSED_HEADERS, REQUEST_ID_HEADER, cache_control, request_id
+from service.wire.problems import (
+    INTERNAL_ERROR,
+    PROBLEM_CONTENT_TYPE,
+    Problem,
+    problem_bytes,
+    problem_of,
+)
 
 from .http import Request, Writer, head
 
-__all__ = ["Answer", "Cors", "client_address", "for_bearer", "problem_of", "send"]
-
-log = logging.getLogger("three_thirteen.push")
+__all__ = ["Answer", "Cors", "client_address", "for_bearer", "problem_answer", "send"]
 
 _EXPOSED = ", ".join(sorted(EXPOSED_HEADERS))
 
@@ -74,8 +73,7 @@ def client_address(request: Request, proxy_hops: int) -> str | None:
 
 def for_bearer(private: bool) -> list[tuple[str, str]]:
     """``service.api.web.for_bearer``'s headers: a body that depends on who asks."""
-    return [("Vary", "Authorization"),
-            ("Cache-Control", "private, no-cache" if private else "no-cache")]
+    return [("Vary", "Authorization"), ("Cache-Control", cache_control(private))]
 
 
 @dataclass(slots=True)
@@ -87,39 +85,22 @@ class Answer:
     body: bytes = b""
 
 
-def problem_of(exc: BaseException, request: Request, retry_after: int) -> Answer | None:
+def problem_answer(exc: BaseException, request: Request, retry_after: int) -> Answer | None:
     """The problem Flask's error handlers make of ``exc`` (``None``: not one of the
     errors a view of the waiting routes raises; the caller answers 500)."""
-    path = request.path
-    if isinstance(exc, ApiProblem):
-        extra = dict(exc.extra)
-        named: dict[str, str] = extra.pop("headers", None) or {}  # as Flask's handler
-        return _problem(exc.status, exc.code, exc.detail, path, list(named.items()), extra)
-    if isinstance(exc, PlayError):
-        status = exc.status
-        headers = ([("WWW-Authenticate", 'Bearer realm="three-thirteen"')] if status == 401
-                   else [("Retry-After", str(retry_after))] if status in (429, 503) else [])
-        return _problem(status, exc.code, exc.message, path, headers, exc.details)
-    if isinstance(exc, UnknownGameError):
-        return _problem(404, "unknown_game", "there is no game with this id (or it expired)",
-                        path, [], {})
-    if isinstance(exc, (StorageUnavailableError, redis.ConnectionError, redis.TimeoutError)):
-        log.warning("storage unavailable: %s", exc)
-        return _problem(503, "storage_unavailable", "the game store is unreachable; retry later",
-                        path, [("Retry-After", str(retry_after))], {})
-    if isinstance(exc, EngineError):
-        return None  # none is raised by a read: a 500 says so
-    return None
-
-
-def _problem(status: int, code: str, detail: str, path: str, headers: list[tuple[str, str]],
-             extra: dict[str, object]) -> Answer:
-    body = problem_bytes(status, code, detail, path, **extra)
-    return Answer(status, [("Content-Type", PROBLEM_CONTENT_TYPE), *headers], body)
+    problem = problem_of(exc, retry_after)
+    return None if problem is None else _answer(problem, request)
 
 
 def internal_error(request: Request) -> Answer:
-    return _problem(500, "internal_error", "an unexpected error occurred", request.path, [], {})
+    return _answer(INTERNAL_ERROR, request)
+
+
+def _answer(problem: Problem, request: Request) -> Answer:
+    body = problem_bytes(problem.status, problem.code, problem.detail, request.path,
+                         **problem.extra)
+    return Answer(problem.status, [("Content-Type", PROBLEM_CONTENT_TYPE),
+                                   *problem.headers.items()], body)
 
 
 def common_headers(request: Request, cors: Cors) -> list[tuple[str, str]]:

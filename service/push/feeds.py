@@ -37,23 +37,25 @@ import redis.asyncio
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from service.storage import GameRecord, StorageUnavailableError, Stores
-from service.storage.hub import channel_of, game_of_channel
+from service.storage import GameRecord, Stores
+from service.storage.hub import (
+    BACKOFF_MAX_SECONDS,
+    CONFIRM_SECONDS,
+    POLL_SECONDS,
+    announcement,
+    channel_of,
+)
+from service.wire.problems import UNAVAILABLE
 
-__all__ = ["CONFIRM_SECONDS", "LINGER_SECONDS", "Feed", "Feeds"]
+__all__ = ["LINGER_SECONDS", "Feed", "Feeds"]
 
 T = TypeVar("T")
 log = logging.getLogger("three_thirteen.push")
 
-#: How long a new feed waits for Redis to confirm its subscription before reading anyway
-#: (as the hub: then only a reconnect or the waiter's own timeout wakes it).
-CONFIRM_SECONDS = 2.0
-#: How long a feed stays subscribed after its last waiter left.
+#: How long a feed stays subscribed after its last waiter left. (How long a new feed waits
+#: for Redis to confirm its subscription, the listener's idle read timeout and its
+#: reconnect back-off are the hub's: :mod:`service.storage.hub`.)
 LINGER_SECONDS = 10.0
-#: The listener's read timeout: how often it looks at its own state when idle.
-POLL_SECONDS = 1.0
-#: Reconnect back-off after a lost subscription: first try at once, then doubling.
-BACKOFF_MAX_SECONDS = 2.0
 
 #: Orders the reads a feed starts against the requests that arrive: a request may use a
 #: read only if it was started after the request arrived (so it sees the request's own
@@ -153,7 +155,7 @@ class Feed:
                 try:
                     await self.load(None)
                     self.failed = None
-                except (StorageUnavailableError, RedisConnectionError, RedisTimeoutError) as exc:
+                except UNAVAILABLE as exc:
                     self.failed = exc
                 except Exception as exc:
                     log.exception("push: reading game %s failed", self.game_id)
@@ -228,7 +230,7 @@ class Feeds:
     @asynccontextmanager
     async def watch(self, game_id: str) -> AsyncIterator[Feed]:
         """The game's feed for the block: subscribed and confirmed (or after
-        :data:`CONFIRM_SECONDS`) before the block reads anything."""
+        :data:`~service.storage.hub.CONFIRM_SECONDS`) before the block reads anything."""
         feed = self._feeds.get(game_id)
         if feed is None:
             feed = self._feeds[game_id] = Feed(self, game_id)
@@ -254,8 +256,8 @@ class Feeds:
             feed.poke()
 
     def wake_all(self) -> None:
-        """Every feed reads its game again (after a reconnection; on shutdown, so that
-        streams see the process stopping)."""
+        """Every feed reads its game again (after a reconnection: a move may have been
+        missed)."""
         for feed in list(self._feeds.values()):
             feed.moved()
 
@@ -315,9 +317,7 @@ class Feeds:
         return True
 
     def _handle(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        kind = kind.decode() if isinstance(kind, bytes) else kind
-        game_id = game_of_channel(message["channel"])
+        kind, game_id = announcement(message)
         feed = None if game_id is None else self._feeds.get(game_id)
         if feed is None:
             return

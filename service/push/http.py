@@ -28,7 +28,7 @@ import httptools
 
 from service.wire.problems import PROBLEM_CONTENT_TYPE, problem_bytes
 
-__all__ = ["Connection", "Request", "Writer", "head", "http_date"]
+__all__ = ["Connection", "Request", "Writer", "head"]
 
 #: The most a request's head (its URL and headers) may take: a GET of this API needs a
 #: few hundred bytes; more is refused (431) before anything is looked up.
@@ -64,10 +64,6 @@ class Writer:
     def write(self, data: bytes) -> None:
         if not self.closed:
             self.transport.write(data)
-
-    def buffered(self) -> int:
-        """Bytes written but not yet taken by the client's socket."""
-        return self.transport.get_write_buffer_size()
 
 
 Handler = Callable[[Request, Writer], Awaitable[bool]]

@@ -29,7 +29,7 @@ from service.storage import redis_stores
 from service.storage.redis.connection import CLUSTER_SCHEMES
 from service.wire.problems import ApiProblem
 
-from .answers import Answer, internal_error, problem_of, send
+from .answers import Answer, internal_error, problem_answer, send
 from .context import Push
 from .http import Connection, Request, Writer
 from .streams import stream
@@ -109,7 +109,7 @@ class PushServer:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            problem = problem_of(exc, request, push.config.retry_after_seconds)
+            problem = problem_answer(exc, request, push.config.retry_after_seconds)
             if problem is None:
                 log.error("unhandled error", exc_info=exc)
                 problem = internal_error(request)

@@ -17,11 +17,9 @@ import asyncio
 from functools import partial
 from typing import Any
 
-import redis
-
 from service import play
 from service.play import STREAM_PAGE, end_message
-from service.storage import GameRecord, StorageUnavailableError
+from service.storage import GameRecord
 from service.wire.bearer import identity
 from service.wire.deprecations import concerning, headers_of
 from service.wire.framing import (
@@ -33,6 +31,7 @@ from service.wire.framing import (
     sse_preamble,
     sse_view,
 )
+from service.wire.problems import UNAVAILABLE
 from service.wire.queries import event_cursor, ticket_of, valid_game_id
 
 from .answers import common_headers, for_bearer
@@ -43,7 +42,6 @@ from .http import Request, Writer, head
 __all__ = ["stream"]
 
 _DEPRECATION = list(headers_of(concerning("GET", "/v1/games/{game_id}/stream")).items())
-_UNAVAILABLE = (StorageUnavailableError, redis.ConnectionError, redis.TimeoutError)
 
 
 def chunk(data: bytes) -> bytes:
@@ -165,7 +163,7 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                 if not record.state.finished and feed.record is not None \
                         and feed.record.state.version > record.state.version:
                     record = feed.record
-    except _UNAVAILABLE:
+    except UNAVAILABLE:
         writer.write(frames.one(end_message("unavailable")))
 
 

@@ -36,8 +36,10 @@ async def game(push: Push, request: Request, game_id: str) -> Answer:
     """The view, at once or when it is ready (see the module)."""
     query = request.query
     address = push.address(request)
+    bearer: str | None = None  # (counted only for a wait, as Flask's hook counts)
     if "wait" in query or "wait_version" in query:  # Flask's early refusal: before anything
-        push.slots.check(address, identity(request.headers.get("authorization")))
+        bearer = identity(request.headers.get("authorization"))
+        push.slots.check(address, bearer)
     valid_game_id(game_id)
     who = await push.credential(request)
     wait_version = query_integer("wait_version", query.get("wait_version"), None, 0)
@@ -50,7 +52,7 @@ async def game(push: Push, request: Request, game_id: str) -> Answer:
         ready = (play.changed_from(wait_version) if wait_version is not None and not turn
                  else play.on_turn)
         seen = wait_version if who is None and not turn else None
-        with push.slots.hold(address, identity(request.headers.get("authorization"))):
+        with push.slots.hold(address, bearer):
             record, seat, body = await view_when(push.feeds, game_id, who, ready, timeout,
                                                  seen)
         return _view(body, record.state.version, seat)

@@ -45,7 +45,7 @@ from typing import Any, Generic, TypeVar
 
 import redis
 
-__all__ = ["Hub", "Watch", "channel_of", "game_of_channel"]
+__all__ = ["Hub", "Watch", "announcement", "channel_of", "game_of_channel"]
 
 T = TypeVar("T")
 log = logging.getLogger("three_thirteen.hub")
@@ -72,6 +72,14 @@ def game_of_channel(channel: bytes | str) -> str | None:
     if text.startswith(_PREFIX) and text.endswith(_SUFFIX):
         return text[len(_PREFIX):-len(_SUFFIX)]
     return None
+
+
+def announcement(message: dict[str, Any]) -> tuple[str, str | None]:
+    """A pub/sub message of redis-py as its type (``message``, ``subscribe``…) and the
+    game of its channel (``None``: not a hub channel)."""
+    kind = message["type"]
+    return (kind.decode() if isinstance(kind, bytes) else kind,
+            game_of_channel(message["channel"]))
 
 
 @dataclass
@@ -373,9 +381,7 @@ class _Listener:
             return True
 
     def _handle(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        kind = kind.decode() if isinstance(kind, bytes) else kind
-        game_id = game_of_channel(message["channel"])
+        kind, game_id = announcement(message)
         if game_id is None:
             return
         if kind in ("message", "smessage"):

@@ -33,7 +33,7 @@ def identity(header: str | None) -> str | None:
     is refused anyway). No store is read: a key is counted under its account's name
     before it is checked, so only limits that refuse (never ones that only count, which
     could be spent in another's name) key on it before the key is authenticated
-    (:func:`.web.checked_identity`)."""
+    (:func:`service.api.web.checked_identity`)."""
     try:
         token = parse_bearer(header)
     except AuthError:

@@ -42,7 +42,6 @@ def sse_preamble(retry_ms: int) -> bytes:
     return b"retry: %d\n\n" % retry_ms
 
 
-
 def sse_view(body: bytes) -> bytes:
     return b"event: view\ndata: %s\n\n" % body
 

@@ -1,18 +1,28 @@
-"""Problem documents (RFC 9457 ``application/problem+json``) as bytes, and the exception
-the HTTP layers raise for one.
+"""Problem documents (RFC 9457 ``application/problem+json``) as bytes, the exception the
+HTTP layers raise for one, and the problems of the errors both front ends meet.
 
-The mapping of every error to a problem is ``service/api/problems.py``'s; the shape of the
-document, its titles and the exception are here so that the push tier
-(``service/push``) writes byte for byte the problems Flask writes.
+Flask's error handlers (``service/api/problems.py``, which also maps the engine's errors
+and werkzeug's) and the push tier (``service/push/answers.py``) both answer the errors a
+read can raise through :func:`problem_of`, so they write byte for byte the same problems
+with the same headers.
 """
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+import redis
 
-__all__ = ["PROBLEM_CONTENT_TYPE", "TITLES", "ApiProblem", "problem_bytes"]
+from service.play import PlayError
+from service.storage import StorageUnavailableError, UnknownGameError
+
+__all__ = ["INTERNAL_ERROR", "PROBLEM_CONTENT_TYPE", "TITLES", "UNAVAILABLE", "ApiProblem",
+           "Problem", "problem_bytes", "problem_of", "status_headers"]
+
+log = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -44,6 +54,57 @@ class ApiProblem(Exception):
         self.code = code
         self.detail = detail
         self.extra = extra
+
+
+#: What a store's failure is raised as: a problem ``503 storage_unavailable``, a stream's
+#: ``end`` ``unavailable``.
+UNAVAILABLE = (StorageUnavailableError, redis.ConnectionError, redis.TimeoutError)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A problem to answer: its status, ``code``, ``detail``, the headers that go with it,
+    and the document's extra members."""
+
+    status: int
+    code: str
+    detail: str
+    headers: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+#: The problem of an error nothing else maps (logged by the caller).
+INTERNAL_ERROR = Problem(500, "internal_error", "an unexpected error occurred")
+
+
+def status_headers(status: int, retry_after: int) -> dict[str, str]:
+    """The headers a service error's status brings: the challenge of a 401, and when to
+    come back after a 429 or a 503 (``RETRY_AFTER_SECONDS``)."""
+    if status == 401:
+        return {"WWW-Authenticate": 'Bearer realm="three-thirteen"'}
+    if status in (429, 503):
+        return {"Retry-After": str(retry_after)}
+    return {}
+
+
+def problem_of(exc: BaseException, retry_after: int) -> Problem | None:
+    """The problem of ``exc`` if it is an :class:`ApiProblem`, a service-layer error, an
+    unknown game or a store's failure; ``None`` for anything else (the engine's errors and
+    werkzeug's are Flask's to map, the rest a 500)."""
+    if isinstance(exc, ApiProblem):
+        extra = dict(exc.extra)
+        headers: dict[str, str] = extra.pop("headers", None) or {}
+        return Problem(exc.status, exc.code, exc.detail, dict(headers), extra)
+    if isinstance(exc, PlayError):
+        return Problem(exc.status, exc.code, exc.message,
+                       status_headers(exc.status, retry_after), exc.details)
+    if isinstance(exc, UnknownGameError):
+        return Problem(404, "unknown_game", "there is no game with this id (or it expired)")
+    if isinstance(exc, UNAVAILABLE):
+        log.warning("storage unavailable: %s", exc)
+        return Problem(503, "storage_unavailable", "the game store is unreachable; retry later",
+                       status_headers(503, retry_after))
+    return None
 
 
 def problem_bytes(status: int, code: str, detail: str, instance: str, **extra: Any) -> bytes:

@@ -1,6 +1,6 @@
 """A response that carries something deprecated says so: ``Deprecation`` (RFC 9745) and
 ``Sunset`` (RFC 8594) on every successful response of the operations that
-``service/api/deprecations.py`` names, and on no other; a browser's script may read both.
+``service/wire/deprecations.py`` names, and on no other; a browser's script may read both.
 
 Today's entry: the ``round`` of a ``round_started`` event (its ``number`` under its old
 name), which the event log and the stream carry.
@@ -12,7 +12,7 @@ from email.utils import parsedate_to_datetime
 
 from flask.testing import FlaskClient
 
-from service.api.deprecations import DEPRECATED
+from service.wire.deprecations import DEPRECATED
 
 from .conftest import Table
 

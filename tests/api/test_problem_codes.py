@@ -14,8 +14,9 @@ from service.play import PlayError
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = ROOT / "service"
 #: Functions whose second positional argument is a problem's code (``Refusal``: what a
-#: gunicorn refusal becomes, service/refusals.py).
-PROBLEM_BUILDERS = {"ApiProblem", "problem_response", "Refusal"}
+#: gunicorn refusal becomes, service/refusals.py; ``Problem``: what both front ends answer,
+#: service/wire/problems.py).
+PROBLEM_BUILDERS = {"ApiProblem", "Problem", "problem_response", "Refusal"}
 
 
 def _name(node: ast.expr) -> str | None:

@@ -10,10 +10,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.api.problems import ApiProblem
-from service.api.waiting import RETRIES_PER_SECOND, WaitSlots
 from service.app import create_app
 from service.config import Config
 from service.storage.hub import channel_of
+from service.wire.waiting import RETRIES_PER_SECOND, WaitSlots
 from tests.api.conftest import Table
 from tests.conftest import PATIENCE, wait_until
 

@@ -1,4 +1,4 @@
-"""What service/api/deprecations.py declares is what the document, the responses and the
+"""What service/wire/deprecations.py declares is what the document, the responses and the
 docs say: each deprecation gives at least 90 days' notice, is marked ``deprecated: true``
 where it lives, lists ``Deprecation`` and ``Sunset`` on its operations' successful
 responses, and nothing else in the document is deprecated without an entry (a sunset).
@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from service.api import deprecations
-from service.api.deprecations import DEPRECATED, NOTICE, Deprecation
 from service.app import create_app
 from service.config import Config
 from service.openapi import document
+from service.wire import deprecations
+from service.wire.deprecations import DEPRECATED, NOTICE, Deprecation
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = ("get", "put", "post", "delete", "patch")
