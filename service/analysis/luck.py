@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from service.engine.rounds import lay_off_table, penalty_score
 from service.engine.state import FINAL_DRAW, GameState
 from service.research.knowledge import Knowledge
 from service.solver import GAME_STEP_BUDGET, analyze
@@ -57,14 +58,13 @@ def final_draw_values(state: GameState, seat: int, cards: Sequence[int]) -> dict
     round's multiplier included; lay-offs onto the table where the rules allow them)."""
     if state.phase != FINAL_DRAW or state.current_seat != seat:
         raise ValueError("not this seat's final draw")
-    table = tuple(m.all_cards for m in state.table) if state.rules.lay_off else ()
-    multiplier = state.rules.final_round_multiplier if state.is_last_round else 1
+    table = lay_off_table(state)
     hand = list(state.hands[seat])
     out = {}
     for card in sorted(set(cards)):
         ranked = analyze([*hand, card], state.wild_rank, state.rules, table,
                          steps=GAME_STEP_BUDGET).discards
-        out[card] = ranked[0][1] * multiplier
+        out[card] = penalty_score(state, ranked[0][1])
     return out
 
 
