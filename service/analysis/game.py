@@ -44,7 +44,7 @@ from .budget import DECISION_STEPS, RELOOK_SHARE, StepBudget, StepsSpent, step_w
 from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge
 
 __all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "analyse", "decisions_of", "own_decision",
-           "position_of", "summary"]
+           "summary"]
 
 #: The action types judged: the turn moves a seat chooses.
 DECISIONS = frozenset({"draw", "discard", "go_out"})
@@ -106,7 +106,7 @@ def _drawn(events: list[Any], seat: int) -> int | None:
     return None
 
 
-def position_of(d: Decision) -> dict[str, Any]:
+def _position_of(d: Decision) -> dict[str, Any]:
     """What the seat saw before the decision, as a client shows it as a puzzle: the round
     (from 1), its hand size and wild rank, the phase, the seat's hand, the discard pile's
     top card and the stock's size (card names as everywhere)."""
@@ -186,7 +186,7 @@ def analyse(record: Mapping[str, Any], settings: Settings = DEFAULT,
         else:
             second_looks -= verdict.relooked
             verdicts.append(verdict)
-            rows.append({**verdict.to_dict(), "by": d.by, "position": position_of(d),
+            rows.append({**verdict.to_dict(), "by": d.by, "position": _position_of(d),
                          "drawn": None if d.drawn is None else card_name(d.drawn)})
         if progress is not None:
             progress(done, total)

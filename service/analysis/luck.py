@@ -45,14 +45,14 @@ from service.solver import GAME_STEP_BUDGET, analyze
 if TYPE_CHECKING:
     from .budget import StepBudget
 
-__all__ = ["LUCK_CARD_STEPS", "exact_luck", "final_draw_values", "sampled_luck"]
+__all__ = ["LUCK_CARD_STEPS", "exact_luck", "sampled_luck"]
 
 #: What pricing one card of a final draw is charged, in steps: a solve of the hand with
 #: each discard's cost (about 0.8 ms of CPU for 14 cards, 1.5 playout steps' worth).
 LUCK_CARD_STEPS = 2
 
 
-def final_draw_values(state: GameState, seat: int, cards: Sequence[int]) -> dict[int, int]:
+def _final_draw_values(state: GameState, seat: int, cards: Sequence[int]) -> dict[int, int]:
     """For each of ``cards``: the round score ``seat`` gets on its final turn in ``state``
     if it draws that card from the stock and then makes its best discard (the final
     round's multiplier included; lay-offs onto the table where the rules allow them)."""
@@ -78,7 +78,7 @@ def exact_luck(position: GameState, seat: int, knowledge: Knowledge, drawn: int,
         raise ValueError("the card drawn is not one the seat could not see")
     if budget is not None:
         budget.charge(len(counts) * LUCK_CARD_STEPS * budget.weight)
-    values = final_draw_values(position, seat, list(counts))
+    values = _final_draw_values(position, seat, list(counts))
     mean = sum(values[c] * n for c, n in counts.items()) / sum(counts.values())
     return mean - values[drawn]
 
