@@ -106,11 +106,17 @@ class RedisMistakes(MistakeStore):
         return raw
 
     def one(self, handle: str, game_id: str, version: int) -> FiledMistake | None:
-        client = self.connection.client
         member = mistake_member(game_id, version)
         index, bodies = account_key(handle, "mistakes"), account_key(handle, "mistake")
-        ended, blob = self.connection.run(lambda: (client.zscore(index, member),
-                                                   client.hget(bodies, member)))
+
+        def read() -> list[Any]:
+            pipe = self.connection.client.pipeline(transaction=False)  # one slot, one trip
+            pipe.zscore(index, member)
+            pipe.hget(bodies, member)
+            replies: list[Any] = pipe.execute()
+            return replies
+
+        ended, blob = self.connection.run(read)
         if ended is None or blob is None:
             return None
         return FiledMistake(int(ended), member, orjson.loads(blob))
