@@ -27,6 +27,7 @@ from service.core.cards import card_name, parse_card
 from service.core.errors import IllegalActionError
 from service.core.instants import instant
 from service.engine.seats import PLAYER
+from service.engine.state import DRAW, FINAL_DRAW
 from service.storage import Account, Stores
 
 from .cursors import decode_cursor, encode_cursor
@@ -98,7 +99,7 @@ def _legal_key(puzzle: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
     """The answer's candidate name (:func:`key_of`), once the position allows it."""
     position = puzzle["position"]
     phase, kind = position["phase"], answer["type"]
-    drawing = phase in ("draw", "final_draw")
+    drawing = phase in (DRAW, FINAL_DRAW)
     if drawing != (kind == "draw"):
         raise IllegalActionError(f"a {kind} is not the move here: the seat must "
                                  f"{'draw' if drawing else 'discard'}")
