@@ -43,8 +43,8 @@ from service.verify.replay import initial_state, replay_steps
 from .budget import DECISION_STEPS, RELOOK_SHARE, StepBudget, StepsSpent, step_weight
 from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge
 
-__all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "analyse", "decisions_of", "own_decision",
-           "summary"]
+__all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "Position", "analyse", "decisions_of",
+           "own_decision", "summary"]
 
 #: The action types judged: the turn moves a seat chooses.
 DECISIONS = frozenset({"draw", "discard", "go_out"})

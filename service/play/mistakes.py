@@ -20,8 +20,9 @@ points it saves against the move taken, from the values the analysis compared
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
+from service.analysis.game import Position
 from service.analysis.judge import THRESHOLDS, key_of
 from service.core.cards import card_name, parse_card
 from service.core.errors import IllegalActionError
@@ -53,7 +54,27 @@ def file_mistakes(stores: Stores, game_id: str, record: FinishedRecord,
         stores.mistakes.file(who.account, game_id, ended_ms, bodies)
 
 
-def _puzzle(game_id: str, record: FinishedRecord, d: Mapping[str, Any]) -> dict[str, Any]:
+class Puzzle(TypedDict):
+    """A mistake as filed and listed (``GET /v1/me/mistakes``'s ``MistakeSchema``): the
+    decision's verdict as the analysis gave it, with the game's rules and end."""
+
+    game_id: str
+    version: int
+    seat: int
+    regret: float
+    standard_error: float
+    judgement: str | None
+    action: dict[str, Any]
+    best: dict[str, Any]
+    values: dict[str, float]
+    exact: bool
+    position: Position
+    preset: str | None
+    rules: dict[str, Any]
+    ended: str
+
+
+def _puzzle(game_id: str, record: FinishedRecord, d: Mapping[str, Any]) -> Puzzle:
     return {"game_id": game_id, "version": d["version"], "seat": d["seat"],
             "regret": d["regret"], "standard_error": d["standard_error"],
             "judgement": d["judgement"], "action": d["action"], "best": d["best"],
