@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from service.engine.rounds import lay_off_table, penalty_score
 from service.engine.state import FINAL_DISCARD, GameState
 from service.solver import GAME_STEP_BUDGET, solve
 
@@ -24,15 +25,14 @@ def final_discard_scores(state: GameState, seat: int) -> dict[int, int]:
     (the final round's multiplier included), as the engine will score it."""
     if state.phase != FINAL_DISCARD or state.current_seat != seat:
         raise ValueError("not this seat's final discard")
-    table = tuple(m.all_cards for m in state.table) if state.rules.lay_off else ()
-    multiplier = state.rules.final_round_multiplier if state.is_last_round else 1
+    table = lay_off_table(state)
     hand = state.hands[seat]
     out = {}
     for card in sorted(set(hand)):
         rest = list(hand)
         rest.remove(card)
         laid = solve(rest, state.wild_rank, state.rules, table, steps=GAME_STEP_BUDGET)
-        out[card] = laid.penalty * multiplier
+        out[card] = penalty_score(state, laid.penalty)
     return out
 
 

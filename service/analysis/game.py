@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from service.core.cards import card_name, parse_card
 from service.engine import GameState, opening_events, view
@@ -43,8 +43,8 @@ from service.verify.replay import initial_state, replay_steps
 from .budget import DECISION_STEPS, RELOOK_SHARE, StepBudget, StepsSpent, step_weight
 from .judge import DEFAULT, THRESHOLDS, Settings, Verdict, accuracy, judge
 
-__all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "analyse", "decisions_of", "own_decision",
-           "position_of", "summary"]
+__all__ = ["DECISIONS", "RELOOK_SHARE", "Decision", "Position", "analyse", "decisions_of",
+           "own_decision", "summary"]
 
 #: The action types judged: the turn moves a seat chooses.
 DECISIONS = frozenset({"draw", "discard", "go_out"})
@@ -106,7 +106,29 @@ def _drawn(events: list[Any], seat: int) -> int | None:
     return None
 
 
-def position_of(d: Decision) -> dict[str, Any]:
+class Position(TypedDict):
+    """A decision's position as its seat saw it (the analysis' ``position``, a puzzle's)."""
+
+    round: int
+    hand_size: int
+    wild_rank: str | None
+    phase: str
+    hand: list[str]
+    discard_top: str | None
+    stock_count: int
+
+
+class Figures(TypedDict):
+    """A seat's figures over some of its judged decisions (:func:`_figures`)."""
+
+    decisions: int
+    accuracy: float | None
+    expected_loss: float
+    error_rate: float | None
+    luck: float
+
+
+def _position_of(d: Decision) -> Position:
     """What the seat saw before the decision, as a client shows it as a puzzle: the round
     (from 1), its hand size and wild rank, the phase, the seat's hand, the discard pile's
     top card and the stock's size (card names as everywhere)."""
@@ -116,7 +138,7 @@ def position_of(d: Decision) -> dict[str, Any]:
             "discard_top": rnd["discard_top"], "stock_count": rnd["stock_count"]}
 
 
-def _figures(own: list[Verdict]) -> dict[str, Any]:
+def _figures(own: list[Verdict]) -> Figures:
     """The figures of a seat's judged decisions (of a game, or of a round)."""
     free = [v for v in own if not v.forced]
     return {
@@ -186,7 +208,7 @@ def analyse(record: Mapping[str, Any], settings: Settings = DEFAULT,
         else:
             second_looks -= verdict.relooked
             verdicts.append(verdict)
-            rows.append({**verdict.to_dict(), "by": d.by, "position": position_of(d),
+            rows.append({**verdict.to_dict(), "by": d.by, "position": _position_of(d),
                          "drawn": None if d.drawn is None else card_name(d.drawn)})
         if progress is not None:
             progress(done, total)

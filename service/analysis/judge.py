@@ -172,12 +172,17 @@ def blind(state: GameState, knowledge: Knowledge) -> GameState:
     return replace(blinded, seed_salt="blind")
 
 
-def _candidates(state: GameState, seat: int, keep: Sequence[str], n: int,
-                ) -> dict[str, Action]:
-    """The actions compared: every draw; or the ``n`` discards that keep the lowest
-    penalty (the solver's), those named in ``keep`` (the move taken, the policy's), and
-    going out when it can."""
-    legal = legal_actions(state, seat, actor_of(state, seat))
+def _legal(state: GameState, seat: int) -> list[Action]:
+    """The seat's legal moves (the engine's), read once a decision: in a discard phase
+    they ask the solver which discards go out."""
+    return legal_actions(state, seat, actor_of(state, seat))
+
+
+def _candidates(state: GameState, seat: int, legal: Sequence[Action], keep: Sequence[str],
+                n: int) -> dict[str, Action]:
+    """The actions compared, among ``legal``: every draw; or the ``n`` discards that keep
+    the lowest penalty (the solver's), those named in ``keep`` (the move taken, the
+    policy's), and going out when it can."""
     if state.phase in (DRAW, FINAL_DRAW):
         return {key_of(a): a for a in legal if a["type"] == "draw"}
     out: dict[str, Action] = {}
@@ -230,6 +235,7 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
     taken = key_of(action)
     knowledge = Knowledge.of(seat_view, seat_events)
     position = blind(state, knowledge)
+    legal = _legal(position, seat)
     policy = key_of(_policy_move(position, seat, settings.policy))
     if position.phase == FINAL_DISCARD:
         exact = final_discard_scores(position, seat)
@@ -237,7 +243,7 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
         actions: dict[str, Any] = {k: {"type": "discard", "card": k.split(":", 1)[1]}
                                    for k in scores}
     else:
-        actions = _candidates(position, seat, (taken, policy), settings.candidates)
+        actions = _candidates(position, seat, legal, (taken, policy), settings.candidates)
         if taken not in actions:
             raise ValueError(f"{taken} is not a legal action here")
         scores = _scores(position, seat, knowledge, actions, settings, settings.worlds, "",
@@ -261,13 +267,17 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
         relooked = True
     return Verdict(state.version, seat, dict(action), dict(actions[best]), regret, word, values,
                    position.phase == FINAL_DISCARD, error, policy, relooked,
-                   state.round_index, worlds, luck, forced(position, seat))
+                   state.round_index, worlds, luck, _single(legal))
 
 
 def forced(state: GameState, seat: int) -> bool:
     """Whether the seat had a single move (by :func:`key_of`): one draw source, or one
     distinct card to discard and no going out. What an error rate leaves out."""
-    legal = legal_actions(state, seat, actor_of(state, seat))
+    return _single(_legal(state, seat))
+
+
+def _single(legal: Sequence[Action]) -> bool:
+    """Whether ``legal`` holds one turn move only (:func:`forced`)."""
     return len({key_of(a) for a in legal if a["type"] in ("draw", "discard", "go_out")}) <= 1
 
 

@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from service.engine.rounds import lay_off_table, penalty_score
 from service.engine.state import FINAL_DRAW, GameState
 from service.research.knowledge import Knowledge
 from service.solver import GAME_STEP_BUDGET, analyze
@@ -44,27 +45,26 @@ from service.solver import GAME_STEP_BUDGET, analyze
 if TYPE_CHECKING:
     from .budget import StepBudget
 
-__all__ = ["LUCK_CARD_STEPS", "exact_luck", "final_draw_values", "sampled_luck"]
+__all__ = ["LUCK_CARD_STEPS", "exact_luck", "sampled_luck"]
 
 #: What pricing one card of a final draw is charged, in steps: a solve of the hand with
 #: each discard's cost (about 0.8 ms of CPU for 14 cards, 1.5 playout steps' worth).
 LUCK_CARD_STEPS = 2
 
 
-def final_draw_values(state: GameState, seat: int, cards: Sequence[int]) -> dict[int, int]:
+def _final_draw_values(state: GameState, seat: int, cards: Sequence[int]) -> dict[int, int]:
     """For each of ``cards``: the round score ``seat`` gets on its final turn in ``state``
     if it draws that card from the stock and then makes its best discard (the final
     round's multiplier included; lay-offs onto the table where the rules allow them)."""
     if state.phase != FINAL_DRAW or state.current_seat != seat:
         raise ValueError("not this seat's final draw")
-    table = tuple(m.all_cards for m in state.table) if state.rules.lay_off else ()
-    multiplier = state.rules.final_round_multiplier if state.is_last_round else 1
+    table = lay_off_table(state)
     hand = list(state.hands[seat])
     out = {}
     for card in sorted(set(cards)):
         ranked = analyze([*hand, card], state.wild_rank, state.rules, table,
                          steps=GAME_STEP_BUDGET).discards
-        out[card] = ranked[0][1] * multiplier
+        out[card] = penalty_score(state, ranked[0][1])
     return out
 
 
@@ -78,7 +78,7 @@ def exact_luck(position: GameState, seat: int, knowledge: Knowledge, drawn: int,
         raise ValueError("the card drawn is not one the seat could not see")
     if budget is not None:
         budget.charge(len(counts) * LUCK_CARD_STEPS * budget.weight)
-    values = final_draw_values(position, seat, list(counts))
+    values = _final_draw_values(position, seat, list(counts))
     mean = sum(values[c] * n for c, n in counts.items()) / sum(counts.values())
     return mean - values[drawn]
 

@@ -16,8 +16,8 @@ from .accounts import me_blp
 from .docs import ACCOUNT_KEY, json_body, problems, query
 from .instants import INSTANT, instant_ms
 from .problems import ApiProblem
-from .schemas.actions import DiscardActionSchema, DrawActionSchema, GoOutActionSchema
-from .schemas.mistakes import MistakeAnswerResultSchema, MistakesSchema
+from .schemas.actions import ActionSchemas
+from .schemas.mistakes import ANSWER_KINDS, MistakeAnswerResultSchema, MistakesSchema
 from .web import URL_SAFE_ID, json_response, load_body, my_account, query_int, read_json, stores
 
 __all__ = ["MAX_REGRET", "me_blp"]
@@ -25,9 +25,9 @@ __all__ = ["MAX_REGRET", "me_blp"]
 #: The largest ``min_regret`` taken (points: far past any round's penalty).
 MAX_REGRET = 1000
 _DECIMAL = re.compile(r"\d{1,4}(?:\.\d{1,3})?")
-#: The answers a puzzle takes, each loaded (strictly) by its action's schema.
-_ANSWERS = {"draw": DrawActionSchema(), "discard": DiscardActionSchema(),
-            "go_out": GoOutActionSchema()}
+#: The answers a puzzle takes (those the document gives), each loaded (strictly) by its
+#: action's schema.
+_ANSWERS = {kind: ActionSchemas[name]() for kind, name in ANSWER_KINDS.items()}
 
 
 def _min_regret() -> float:

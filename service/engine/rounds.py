@@ -44,8 +44,8 @@ from .state import (
     TableMeld,
 )
 
-__all__ = ["arrange_final", "begin_turn", "deal_round", "end_round", "finish", "places",
-           "standing_places", "winners"]
+__all__ = ["arrange_final", "begin_turn", "deal_round", "end_round", "finish", "lay_off_table",
+           "penalty_score", "places", "standing_places", "winners"]
 
 
 def deal_round(state: GameState, round_index: int, log: EventLog | None) -> GameState:
@@ -98,7 +98,9 @@ def begin_turn(state: GameState, seat: int, phase: str, log: EventLog | None) ->
     return end_round(state, STOCK_EXHAUSTED, log)
 
 
-def _table_cards(state: GameState) -> tuple[tuple[int, ...], ...]:
+def lay_off_table(state: GameState) -> tuple[tuple[int, ...], ...]:
+    """The melds a final arrangement may lay off onto (none without ``lay_off``): what
+    the analysis' exact final turns solve against, so they score as this module does."""
     if not state.rules.lay_off:
         return ()
     return tuple(m.all_cards for m in state.table)
@@ -110,7 +112,7 @@ def arrange_final(state: GameState, seat: int, log: EventLog | None) -> GameStat
     The hand keeps only the deadwood, so the round's score is its penalty. The solve
     runs under the solver's normal step budget, like every other.
     """
-    arrangement = solve(list(state.hands[seat]), state.wild_rank, state.rules, _table_cards(state),
+    arrangement = solve(list(state.hands[seat]), state.wild_rank, state.rules, lay_off_table(state),
                         steps=GAME_STEP_BUDGET)
     table = list(state.table)
     for index, cards in arrangement.layoffs:
@@ -131,7 +133,8 @@ def arrange_final(state: GameState, seat: int, log: EventLog | None) -> GameStat
     return replace(state, table=tuple(table), hands=tuple(hands), arranged=(*state.arranged, seat))
 
 
-def _score(state: GameState, penalty: int) -> int:
+def penalty_score(state: GameState, penalty: int) -> int:
+    """A hand's penalty as the round scores it (the final round's multiplier included)."""
     return penalty * (state.rules.final_round_multiplier if state.is_last_round else 1)
 
 
@@ -144,7 +147,7 @@ def _results_from_table(state: GameState) -> tuple[SeatResult, ...]:
             (i, cards) for i, m in enumerate(state.table) for s, cards in m.layoffs if s == seat
         )
         hand = state.hands[seat]
-        score = 0 if seat == state.went_out else _score(state, sum(penalties[c] for c in hand))
+        score = 0 if seat == state.went_out else penalty_score(state, sum(penalties[c] for c in hand))
         out.append(SeatResult(seat, melds, layoffs, hand, score))
     return tuple(out)
 
@@ -159,7 +162,7 @@ def _results_without_goer(state: GameState) -> tuple[SeatResult, ...]:
                 tuple(tuple(m) for m in a.melds),
                 (),
                 tuple(sorted(a.deadwood)),
-                _score(state, a.penalty),
+                penalty_score(state, a.penalty),
             )
         )
     return tuple(out)

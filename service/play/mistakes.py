@@ -19,21 +19,20 @@ points it saves against the move taken, from the values the analysis compared
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
-import orjson
-
+from service.analysis.game import Position
 from service.analysis.judge import THRESHOLDS, key_of
 from service.core.cards import card_name, parse_card
 from service.core.errors import IllegalActionError
 from service.core.instants import instant
 from service.engine.seats import PLAYER
+from service.engine.state import DRAW, FINAL_DRAW
 from service.storage import Account, Stores
 
-from .errors import InvalidCursorError, UnknownMistakeError
+from .cursors import decode_cursor, encode_cursor
+from .errors import UnknownMistakeError
 from .records import FinishedRecord
 
 __all__ = ["MISTAKE_FLOOR", "answer_mistake", "file_mistakes", "my_mistakes"]
@@ -55,7 +54,27 @@ def file_mistakes(stores: Stores, game_id: str, record: FinishedRecord,
         stores.mistakes.file(who.account, game_id, ended_ms, bodies)
 
 
-def _puzzle(game_id: str, record: FinishedRecord, d: Mapping[str, Any]) -> dict[str, Any]:
+class Puzzle(TypedDict):
+    """A mistake as filed and listed (``GET /v1/me/mistakes``'s ``MistakeSchema``): the
+    decision's verdict as the analysis gave it, with the game's rules and end."""
+
+    game_id: str
+    version: int
+    seat: int
+    regret: float
+    standard_error: float
+    judgement: str | None
+    action: dict[str, Any]
+    best: dict[str, Any]
+    values: dict[str, float]
+    exact: bool
+    position: Position
+    preset: str | None
+    rules: dict[str, Any]
+    ended: str
+
+
+def _puzzle(game_id: str, record: FinishedRecord, d: Mapping[str, Any]) -> Puzzle:
     return {"game_id": game_id, "version": d["version"], "seat": d["seat"],
             "regret": d["regret"], "standard_error": d["standard_error"],
             "judgement": d["judgement"], "action": d["action"], "best": d["best"],
@@ -68,11 +87,11 @@ def my_mistakes(stores: Stores, account: Account, since_ms: int | None, min_regr
                 cursor: str | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
     """A page of the account's mistakes, newest first, and the cursor of the next page
     (``None``: no more)."""
-    after = None if cursor is None else _decode(cursor)
+    after = None if cursor is None else decode_cursor(cursor, int)
     page = stores.mistakes.page(account.handle, since_ms, min_regret, after, limit + 1)
     more = len(page) > limit
     page = page[:limit]
-    return [dict(e.body) for e in page], _encode(*page[-1].position) if more else None
+    return [dict(e.body) for e in page], encode_cursor(*page[-1].position) if more else None
 
 
 def answer_mistake(stores: Stores, account: Account, game_id: str, version: int,
@@ -101,7 +120,7 @@ def _legal_key(puzzle: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
     """The answer's candidate name (:func:`key_of`), once the position allows it."""
     position = puzzle["position"]
     phase, kind = position["phase"], answer["type"]
-    drawing = phase in ("draw", "final_draw")
+    drawing = phase in (DRAW, FINAL_DRAW)
     if drawing != (kind == "draw"):
         raise IllegalActionError(f"a {kind} is not the move here: the seat must "
                                  f"{'draw' if drawing else 'discard'}")
@@ -115,15 +134,3 @@ def _legal_key(puzzle: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
     if kind == "go_out" and "go_out" not in puzzle["values"]:
         raise IllegalActionError("the seat could not go out here")
     return key_of({**answer, "card": card}) if kind == "discard" else "go_out"
-
-
-def _decode(cursor: str) -> tuple[int, str]:
-    try:
-        ended, member = orjson.loads(base64.urlsafe_b64decode(cursor.encode()))
-        return int(ended), str(member)
-    except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
-        raise InvalidCursorError("this cursor is not one this listing gave") from None
-
-
-def _encode(ended_ms: int, member: str) -> str:
-    return base64.urlsafe_b64encode(orjson.dumps([ended_ms, member])).decode()

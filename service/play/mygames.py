@@ -12,12 +12,8 @@ over come a page at a time, newest first, by cursor.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import time
 from typing import Any
-
-import orjson
 
 from service.core.instants import instant
 from service.engine import winners
@@ -25,7 +21,7 @@ from service.engine.seats import played_by_service
 from service.storage import Account, GameRecord, Stores
 
 from .credentials import account_credential
-from .errors import InvalidCursorError
+from .cursors import decode_cursor, encode_cursor
 
 __all__ = ["ACTIVE_SHOWN", "my_games"]
 
@@ -55,18 +51,6 @@ def _seat(record: GameRecord, credential: str) -> int | None:
     return record.token_hashes.index(credential) if credential in record.token_hashes else None
 
 
-def _decode(cursor: str) -> tuple[float, str]:
-    try:
-        t, game_id = orjson.loads(base64.urlsafe_b64decode(cursor.encode()))
-        return float(t), str(game_id)
-    except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
-        raise InvalidCursorError("this cursor is not one this listing gave") from None
-
-
-def _encode(t: float, game_id: str) -> str:
-    return base64.urlsafe_b64encode(orjson.dumps([t, game_id])).decode()
-
-
 def my_games(stores: Stores, account: Account, status: str | None, cursor: str | None,
              limit: int) -> tuple[list[dict[str, Any]], str | None]:
     """The account's games of ``status`` (``in_progress``, ``finished``, or ``None``: both,
@@ -90,7 +74,7 @@ def my_games(stores: Stores, account: Account, status: str | None, cursor: str |
         out.sort(key=lambda e: (not e["my_turn"], e["deadline"] or "~", e["joined"]))
     if status == "in_progress":
         return out, None
-    before = None if cursor is None else _decode(cursor)
+    before = None if cursor is None else decode_cursor(cursor, float)
     room = max(0, limit - len(out)) if status is None else limit
     finished = stores.accounts.games(account.handle, "finished", before, room)
     indexed = {game_id for game_id, _ in finished}
@@ -115,4 +99,4 @@ def my_games(stores: Stores, account: Account, status: str | None, cursor: str |
         entry.update(winners=list(winners(record.state)), ended=instant(ended))
         out.append(entry)
     more = len(finished) == room and room > 0
-    return out, _encode(*finished[-1][::-1]) if more and finished else None
+    return out, encode_cursor(*finished[-1][::-1]) if more and finished else None

@@ -76,14 +76,10 @@ class RedisMistakes(MistakeStore):
         offset = 0
         while len(out) < limit:
             chunk = self._newest(index, top, bottom, offset)
-            if not chunk:
-                break
             offset += len(chunk)
             named = [(m.decode(), int(s)) for m, s in chunk]
             named = [(m, s) for m, s in named if after is None or (s, m) < after]
-            if not named:
-                continue
-            raw = self._bodies(bodies, [m for m, _ in named])
+            raw = self._bodies(bodies, [m for m, _ in named]) if named else []
             for (member, ended), blob in zip(named, raw, strict=True):
                 if blob is None:
                     continue
@@ -92,6 +88,8 @@ class RedisMistakes(MistakeStore):
                     out.append(FiledMistake(ended, member, body))
                     if len(out) == limit:
                         break
+            if len(chunk) < CHUNK:  # the index's end: no round trip to find it empty
+                break
         return out
 
     def _newest(self, index: str, top: float | str, bottom: float | str, offset: int,
@@ -108,11 +106,17 @@ class RedisMistakes(MistakeStore):
         return raw
 
     def one(self, handle: str, game_id: str, version: int) -> FiledMistake | None:
-        client = self.connection.client
         member = mistake_member(game_id, version)
         index, bodies = account_key(handle, "mistakes"), account_key(handle, "mistake")
-        ended, blob = self.connection.run(lambda: (client.zscore(index, member),
-                                                   client.hget(bodies, member)))
+
+        def read() -> list[Any]:
+            pipe = self.connection.client.pipeline(transaction=False)  # one slot, one trip
+            pipe.zscore(index, member)
+            pipe.hget(bodies, member)
+            replies: list[Any] = pipe.execute()
+            return replies
+
+        ended, blob = self.connection.run(read)
         if ended is None or blob is None:
             return None
         return FiledMistake(int(ended), member, orjson.loads(blob))
