@@ -197,7 +197,9 @@ test("a seat whose clock ran out twice comes back with backIfAway, then moves as
     assert.ok(away);
     const after = log.filter((e) => e.seq > away.seq);
     assert.equal(after.filter((e) => e.type === "seat_back").length, 1);
-    assert.ok(after.some((e) => e.type === "draw" && e.seat === 0 && e.by === "player"));
+    // the stand-in may have drawn before the seat came back: its first own action is then
+    // the discard
+    assert.ok(after.some((e) => "by" in e && "seat" in e && e.seat === 0 && e.by === "player"));
   });
 
 test("a stream refused 429 too_many_waits opens once the Retry-After it was given has passed",
