@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import insort
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from service.core.cards import card_name, card_names, parse_card
 from service.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
@@ -47,6 +47,7 @@ from .state import (
     WENT_OUT,
     GameState,
     TableMeld,
+    evolve,
 )
 
 __all__ = ["Abort", "Action", "Back", "ClaimVictory", "Discard", "Draw", "GoOut", "Resign",
@@ -192,7 +193,7 @@ def apply(state: GameState, seat: int, body: object,
     if by == PLAYER:
         new = acted(new, seat)
     new = played(new, seat)
-    return replace(new, version=state.version + 1, event_seq=log.seq), log.events
+    return evolve(new, version=state.version + 1, event_seq=log.seq), log.events
 
 
 def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -215,16 +216,17 @@ def _draw(state: GameState, seat: int, action: Draw, by: str, log: EventLog) -> 
         insort(hand, card)
         log.add("draw", {"seat": seat, "by": by, "source": "stock"},
                 {seat: {"card": card_name(card)}})
-        new = replace(state, stock=state.stock[1:])
+        stock, discard = state.stock[1:], state.discard
     else:
         if not state.discard:
             raise IllegalActionError("the discard pile is empty: draw from the stock")
         card = state.discard[-1]
         insort(hand, card)
         log.add("draw", {"seat": seat, "by": by, "source": "discard", "card": card_name(card)})
-        new = replace(state, discard=state.discard[:-1])
+        stock, discard = state.stock, state.discard[:-1]
     phase = DISCARD if state.phase == DRAW else FINAL_DISCARD
-    return replace(new, hands=_with_hand(state, seat, tuple(hand)), phase=phase)
+    return evolve(state, stock=stock, discard=discard,
+                  hands=_with_hand(state, seat, tuple(hand)), phase=phase)
 
 
 def _discard(state: GameState, seat: int, card: int, by: str, log: EventLog) -> GameState:
@@ -233,19 +235,19 @@ def _discard(state: GameState, seat: int, card: int, by: str, log: EventLog) -> 
     hand = state.hands[seat]
     if card not in hand:
         raise IllegalActionError(f"{card_name(card)} is not in your hand", card=card_name(card))
-    state = replace(
+    state = evolve(
         state,
         hands=_with_hand(state, seat, _remove(hand, card)),
         discard=(*state.discard, card),
+        turns=state.turns + 1 if state.phase == DISCARD else state.turns,
     )
     log.add("discard", {"seat": seat, "by": by, "card": card_name(card)})
     nxt = state.next_seat(seat)
     if state.phase == DISCARD:
-        state = replace(state, turns=state.turns + 1)
         limit = state.rules.turn_limit
         if limit is not None and state.turns >= limit * state.players:
             # every player had its turn_limit of turns and nobody went out
-            return end_round(replace(state, current_seat=nxt), TURN_LIMIT, log)
+            return end_round(evolve(state, current_seat=nxt), TURN_LIMIT, log)
         return begin_turn(state, nxt, DRAW, log)
     state = arrange_final(state, seat, log)
     if nxt == state.went_out:
@@ -275,7 +277,7 @@ def _go_out(state: GameState, seat: int, action: GoOut, by: str, log: EventLog) 
     else:
         melds = action.melds
         _check_melds(state, _remove(hand, card), melds)
-    state = replace(
+    state = evolve(
         state,
         hands=_with_hand(state, seat, ()),
         discard=(*state.discard, card),
