@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -105,16 +104,11 @@ def undefined_schemes(document: dict[str, Any]) -> list[str]:
     return wrong
 
 
-@cache
-def _validator(document_json: str, schema_json: str) -> Draft202012Validator:
-    # the document as the root, so that its "#/components/..." references resolve
-    return Draft202012Validator({**json.loads(document_json),
-                                 "allOf": [json.loads(schema_json)]})
-
-
 def errors(document: dict[str, Any], schema: dict[str, Any], value: Any) -> list[str]:
-    """Why ``value`` does not match ``schema`` (a schema of ``document``): none if it does."""
-    validator = _validator(json.dumps(document, sort_keys=True), json.dumps(schema, sort_keys=True))
+    """Why ``value`` does not match ``schema`` (a schema of ``document``): none if it does.
+    The document is the validator's root, so that its "#/components/..." references
+    resolve (a shallow copy: the validator resolves them lazily, as it meets them)."""
+    validator = Draft202012Validator({**document, "allOf": [schema]})
     return sorted(e.message for e in validator.iter_errors(value))
 
 
