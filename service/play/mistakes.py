@@ -28,7 +28,9 @@ from service.core.cards import card_name, parse_card
 from service.core.errors import IllegalActionError
 from service.core.instants import instant
 from service.engine.seats import PLAYER
+from service.engine.serialize import rules_from_json
 from service.engine.state import DRAW, FINAL_DRAW
+from service.solver import GAME_STEP_BUDGET, go_out_cards
 from service.storage import Account, Stores
 
 from .cursors import decode_cursor, encode_cursor
@@ -128,9 +130,25 @@ def _legal_key(puzzle: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
         if answer["source"] == "discard" and position["discard_top"] is None:
             raise IllegalActionError("the discard pile is empty here")
         return key_of(answer)
-    card = card_name(parse_card(answer["card" if kind == "discard" else "discard"]))
+    code = parse_card(answer["card" if kind == "discard" else "discard"])
+    card = card_name(code)
     if card not in position["hand"]:
         raise IllegalActionError(f"{card} is not in the hand")
-    if kind == "go_out" and "go_out" not in puzzle["values"]:
-        raise IllegalActionError("the seat could not go out here")
-    return key_of({**answer, "card": card}) if kind == "discard" else "go_out"
+    if kind == "go_out":
+        if "go_out" not in puzzle["values"]:
+            raise IllegalActionError("the seat could not go out here")
+        if code not in _go_out_cards(puzzle):
+            raise IllegalActionError(f"discarding {card} leaves cards that cannot all be "
+                                     "melded: go out with another card")
+        return "go_out"
+    return key_of({**answer, "card": card})
+
+
+def _go_out_cards(puzzle: Mapping[str, Any]) -> frozenset[int]:
+    """The cards whose discard goes out from the puzzle's position, as the engine's turn
+    test finds them (the analysis compared one go-out: its best; any of these is it)."""
+    rules = rules_from_json(puzzle["rules"])
+    position = puzzle["position"]
+    index = position["round"] - 1
+    return go_out_cards([parse_card(c) for c in position["hand"]], rules.wild_rank(index),
+                        rules, rules.contract(index), steps=GAME_STEP_BUDGET)

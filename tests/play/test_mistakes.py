@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from service import play
 from service.analysis.game import analyse
 from service.analysis.judge import Settings
+from service.core.errors import IllegalActionError
+from service.core.rules import preset_rules
 from service.play.mistakes import file_mistakes
 from service.play.records import FinishedRecord
-from service.storage import Stores
+from service.storage import Account, Stores
 from tests.analysis.records import resigned_after_one_draw
 
 
@@ -42,3 +46,23 @@ def test_each_account_seat_gets_its_own_player_decisions_of_enough_regret_only(
     assert stores.mistakes.page(handles[other], None, 0.0, None, 1000)
     file_mistakes(stores, "g1", record, {**analysis, "decisions": []})
     assert stores.mistakes.page(handles[other], None, 0.0, None, 1000) == []
+
+
+def test_a_go_out_answer_must_go_out_with_its_discard(stores: Stores) -> None:
+    """The puzzle names one go-out, its best; an answer that goes out discarding a card
+    that leaves the rest unmelded is refused as the engine refuses it, not marked right."""
+    ann = Account("ann", False, "hash", 0.0)
+    position = {"round": 1, "hand_size": 3, "wild_rank": "3", "phase": "discard",
+                "hand": ["4H", "5H", "6H", "KC"], "discard_top": "9D", "stock_count": 30}
+    puzzle = {"game_id": "g1", "version": 7, "seat": 0, "regret": 10.0,
+              "standard_error": 0.0, "judgement": "blunder",
+              "action": {"type": "discard", "card": "4H"},
+              "best": {"type": "go_out", "discard": "KC"},
+              "values": {"go_out": 0.0, "discard:4H": 10.0, "discard:KC": 3.0},
+              "exact": True, "position": position, "preset": "classic",
+              "rules": preset_rules("classic").to_dict(), "ended": "2026-12-06T00:00:00Z"}
+    stores.mistakes.file("ann", "g1", 0, [puzzle])
+    right = play.answer_mistake(stores, ann, "g1", 7, {"type": "go_out", "discard": "KC"})
+    assert right["correct"] is True and right["saves"] == 10.0
+    with pytest.raises(IllegalActionError, match="cannot all be melded"):
+        play.answer_mistake(stores, ann, "g1", 7, {"type": "go_out", "discard": "4H"})
