@@ -147,11 +147,15 @@ bench-decisions: $(STAMP)
 bench-match: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_match
 
-# Waiting at scale (issue 20), one table: long-polls and streams parked on one game (5,000,
-# 10,000, 20,000; load processes of 10,000 connections each) with wake-up p50/p99/last and
-# bytes per waiter; a move's CPU with 5,000 idle waiters on other games; 10,000 parked
-# account streams and how soon the account on turn hears your_turn; one client looping
-# 5,000 waits past its limit against another client's probes (docs/performance.md).
+# Waiting at scale (issues 20 and 34), one table: long-polls and streams parked on one game
+# in the gunicorn workers (5,000, 10,000, 20,000; load processes of 10,000 connections each)
+# and in a push process beside them (python -m service.push, 10,000), with wake-up
+# p50/p99/last, server CPU per woken waiter, the move's and another game's view latency
+# meanwhile, and bytes per waiter; a move's CPU with 5,000 idle waiters on other games;
+# 10,000 parked account streams and how soon the account on turn hears your_turn; one
+# client looping 5,000 waits past its limit against another client's probes; the push
+# process's capacity (500 games × 4 streams, 50 moves/s). ARGS='--tiers push' (or
+# gunicorn) runs one tier's parts alone (docs/performance.md).
 .PHONY: bench-push
 bench-push: $(STAMP)
 	REDIS_SERVER="$$(VENV=$(VENV) deploy/redis-server-path.sh)" $(BIN)/python -m tests.bench.bench_push $(ARGS)

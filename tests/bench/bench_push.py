@@ -1,20 +1,31 @@
-"""``make bench-push``: waiting at scale (issue 20), one table.
+"""``make bench-push``: waiting at scale (issues 20 and 34), one table.
 
 Starts Redis and a 2-gunicorn-worker service (``local_service``, the deployed
-``deploy/gunicorn.conf.py``) afresh for each part, drives the waiters from load
-processes (``tests/bench/push_load.py``, 10,000 connections each: two for 20,000; each
-raises its ``RLIMIT_NOFILE`` soft limit to the hard one) and times from this process:
+``deploy/gunicorn.conf.py``) afresh for each part, and for the push tier's parts a push
+process beside it on the same Redis (``python -m service.push``, with the same
+environment); drives the waiters from load processes (``tests/bench/push_load.py``,
+10,000 connections each: two for 20,000; each raises its ``RLIMIT_NOFILE`` soft limit to
+the hard one) and times from this process. ``--tiers gunicorn push`` (both by default)
+says which run: parts 1 to 4 hold the waiters in the web workers, parts 5 and 6 in the
+push process.
 
 1. **Wake-up** (``--kinds poll stream``, ``--waiters 5000 10000 20000``): spectator
    long-polls (``GET /v1/games/G?wait_version=V``, re-parked at once after every
    answer) or NDJSON streams, all on one game, added up to each row's count; then
    ``--moves`` moves, each made once the workers are idle again, and when each waiter
    heard of each (p50, p99 over every waiter and move; the last: the slowest move's);
-   bytes per waiter: the growth of both workers' RSS since before any waiter, divided
-   by the waiters; and the Redis connections open (both workers' pools, their
-   subscriptions and the rate limiter's). The wait limits are off (one address parks
-   them all) and the per-address rate limit is raised out of reach, but counted in
-   Redis for every request as it is for a deployment's many addresses.
+   the workers' CPU per woken waiter (both workers, from the move until they are idle
+   again, a quiet second's idle CPU taken off; the median of the moves); the slowest of
+   the moves' own requests and of another client's views of another game (one every
+   ``--aside-every`` seconds while the waiters wake: at the workers, so their CPU counts
+   in the workers' per waiter, as the move's own does, a few ms each); bytes per waiter:
+   the growth of both workers' RSS since before any waiter, divided by the waiters; and
+   the Redis connections open (both workers' pools, their subscriptions and the rate
+   limiter's).
+   The wait limits are off (one address parks them all) and the per-address rate limit
+   is raised out of reach, but counted in Redis for every request as it is for a
+   deployment's many addresses; the streams' heartbeat is 120 s, so that no heartbeat
+   of thousands of streams falls in a move's CPU (the idle row counts them).
 2. **Idle waiters on other games**: the workers' CPU per move of a game with
    ``--hot`` waiters of its own, without and then with ``--idle`` waiters (half
    long-polls, half streams) on ``--idle-games`` other games nobody moves.
@@ -29,8 +40,18 @@ raises its ``RLIMIT_NOFILE`` soft limit to the hard one) and times from this pro
    ``--loop-seconds``, each re-sent as soon as it ends (after ``Retry-After`` when
    refused), while another (127.0.0.2: Linux routes all of 127/8 to the loopback) probes
    ``/healthz`` and a game's view every ``--probe-every`` seconds each; quiet first.
+5. **Wake-up at the push process** (``--push-waiters 10000``): part 1 with the waiters
+   parked at the push process, the moves and the other client's views sent to the web
+   workers; the CPU is the push process's (all its threads).
+6. **Capacity of the push process** (``--capacity-games 500``, ``--capacity-waiters 4``
+   of ``--capacity-kind``, streams by default): as many games, that many waiters on
+   each; then ``--capacity-rate`` moves a second (50) for ``--capacity-seconds`` (20),
+   one game after another: how long after each move each of its game's waiters heard
+   of it (p50, p99, last), and the push process's CPU per answer delivered (over the
+   whole run, until idle again, the idle CPU taken off).
 
-The targets (issue 20) are printed with the table.
+The targets (issue 20 for the web workers, issue 34 for the push process) are printed
+with the table.
 """
 
 from __future__ import annotations
@@ -43,9 +64,24 @@ from typing import Any
 
 from service.match.local import local_service
 from tests.bench.procs import percentile
-from tests.bench.push_rows import account_row, idle_row, loop_row, wake_rows
+from tests.bench.push_rows import (
+    Waiting,
+    account_row,
+    capacity_row,
+    idle_row,
+    loop_row,
+    push_process,
+    wake_rows,
+)
 
 KINDS = {"poll": "long-polls", "stream": "streams"}
+TIERS = ("gunicorn", "push")
+#: The push tier's targets (issue 34), per kind: p99 and last in ms after the move, the
+#: push process's CPU per woken waiter in µs (an answer; a stream's frames of one move).
+PUSH_TARGETS = {"poll": {"p99": 500.0, "last": 1000.0, "cpu_us": 100.0},
+                "stream": {"p99": 250.0, "last": 400.0, "cpu_us": 25.0}}
+#: While the push process wakes them: the move's request and another game's view (ms).
+ASIDE_TARGET_MS = 500.0
 
 
 def log(text: str) -> None:
@@ -56,18 +92,49 @@ def mark(ok: bool) -> str:
     return "ok" if ok else "MISS"
 
 
+def push_checks(r: dict[str, Any]) -> list[tuple[str, float, float]]:
+    """A push row's targets: (what, measured, at most)."""
+    target = PUSH_TARGETS[r["kind"]]
+    return [("p99", r["p99"], target["p99"]), ("last", r["last"], target["last"]),
+            ("µs/waiter", r["cpu_us"], target["cpu_us"]),
+            ("move", r["move_ms"], ASIDE_TARGET_MS),
+            ("other view", r["other_ms"], ASIDE_TARGET_MS)]
+
+
+def met(r: dict[str, Any]) -> bool:
+    if r["held"] != r["waiters"]:
+        return False
+    if r["tier"] == "push":
+        return all(value <= most for _, value, most in push_checks(r))
+    return bool(r["p99"] <= 1000 and r["last"] <= 2000)
+
+
 def print_wake(rows: list[dict[str, Any]]) -> None:
-    print(f"{'kind':<11}{'waiters':>8}{'procs':>6}{'held':>7}{'wake p50':>9}{'wake p99':>9}"
-          f"{'last':>7}{'RSS MB/worker':>14}{'KB/waiter':>10}{'redis conns':>12}"
-          f"{'load CPU':>9}  target")
+    print(f"{'tier':<9}{'kind':<11}{'waiters':>8}{'procs':>6}{'held':>7}{'wake p50':>9}"
+          f"{'wake p99':>9}{'last':>7}{'µs/waiter':>10}{'move':>6}{'other':>7}{'RSS MB':>9}"
+          f"{'KB/waiter':>10}{'redis conns':>12}{'load µs':>8}  target")
     for r in rows:
         rss = "/".join(f"{x:.0f}" for x in r["rss"])
-        met = r["held"] == r["waiters"] and r["p99"] <= 1000 and r["last"] <= 2000
-        print(f"{KINDS[r['kind']]:<11}{r['waiters']:>8}{r['procs']:>6}{r['held']:>7}"
-              f"{r['p50']:>9.0f}{r['p99']:>9.0f}{r['last']:>7.0f}{rss:>14}{r['kb']:>10.1f}"
-              f"{r['clients']:>12}{r['load_cpu']:>9.2f}  {mark(met)}")
-    print("(ms after the move was sent; load CPU: the load processes' CPU seconds per move; "
-          "target: every waiter held and woken, p99 ≤ 1000, last ≤ 2000)")
+        print(f"{r['tier']:<9}{KINDS[r['kind']]:<11}{r['waiters']:>8}{r['procs']:>6}"
+              f"{r['held']:>7}{r['p50']:>9.0f}{r['p99']:>9.0f}{r['last']:>7.0f}"
+              f"{r['cpu_us']:>10.0f}{r['move_ms']:>6.0f}{r['other_ms']:>7.0f}{rss:>9}"
+              f"{r['kb']:>10.1f}{r['clients']:>12}{r['load_us']:>8.0f}  {mark(met(r))}")
+    print("(wake p50/p99/last: ms after the move was sent; µs/waiter: the server's CPU per "
+          "woken waiter, both workers' for gunicorn (with the move's and the other views' "
+          "requests), the push process's for push, idle CPU taken off, median of the "
+          "moves; move, other: the slowest move's request and the slowest view of another "
+          "game while the waiters woke, ms, both at the workers; "
+          "RSS MB: each server process; load µs: the load processes' CPU per woken waiter)")
+    print("targets: gunicorn (issue 20): every waiter held and woken, p99 ≤ 1000, last ≤ 2000; "
+          "push (issue 34): every waiter held and woken, long-polls p99 ≤ 500, last ≤ 1000, "
+          "≤ 100 µs per answer; streams p99 ≤ 250, last ≤ 400, ≤ 25 µs per woken stream; "
+          "the move and the other view each ≤ 500 ms")
+    for r in rows:
+        if r["tier"] == "push":
+            print(f"  push {KINDS[r['kind']]} {r['waiters']:,}: held {r['held']:,} "
+                  f"({mark(r['held'] == r['waiters'])}), " + ", ".join(
+                      f"{what} {value:.0f} ≤ {most:.0f} {mark(value <= most)}"
+                      for what, value, most in push_checks(r)))
 
 
 def print_idle(r: dict[str, Any]) -> None:
@@ -91,6 +158,24 @@ def print_accounts(r: dict[str, Any]) -> None:
           f"{r['last']:>6.0f}{rss:>14}{r['clients']:>12}  {mark(met)}")
     print("  (ms after the discard that began the turn was sent; target: every stream parked, "
           "no your_turn missed, p99 ≤ 1000)")
+
+
+def print_capacity(r: dict[str, Any]) -> None:
+    print(f"\ncapacity of the push process: {r['games']:,} games × {r['per_game']} "
+          f"{KINDS[r['kind']]} ({r['games'] * r['per_game']:,} waiters), moves at "
+          f"{r['rate']:g}/s for {r['seconds']:g} s, one game after another")
+    print(f"  {'moves':>6}{'made/s':>7}{'answers':>8}{'missed':>7}{'p50':>6}{'p99':>6}"
+          f"{'last':>6}{'move p99':>9}{'µs/answer':>10}{'ms/move':>8}{'idle ms/s':>10}"
+          f"{'load µs':>8}")
+    print(f"  {r['moves']:>6}{r['made_rate']:>7.1f}{r['delivered']:>8}{r['missed']:>7}"
+          f"{r['p50']:>6.0f}{r['p99']:>6.0f}{r['last']:>6.0f}{r['move_p99']:>9.0f}"
+          f"{r['cpu_us']:>10.0f}{r['cpu_s'] / max(1, r['moves']) * 1000:>8.1f}"
+          f"{r['bg']:>10.1f}{r['load_us']:>8.0f}")
+    print("  (p50/p99/last: ms from a move being sent until each waiter of its game heard of "
+          "it; µs/answer: the push process's CPU over the run, idle CPU taken off, per answer "
+          "delivered; ms/move: the same per move; idle ms/s: the push process's CPU per "
+          "second before the moves; load µs: the load processes' CPU over the run per "
+          "answer delivered)")
 
 
 def print_loop(r: dict[str, Any]) -> None:
@@ -127,28 +212,46 @@ async def main_async(args: argparse.Namespace) -> None:
     # long-poll times out during a row
     waits_off = {"MAX_WAITS_PER_ADDRESS": "off", "MAX_WAITS_PER_TOKEN": "off",
                  "RATE_LIMIT_PER_ADDRESS": "1000000/second", "LONG_POLL_MAX_SECONDS": "300"}
+    # the wake-up rows time a move's CPU: no burst of every stream's heartbeat in it
+    quiet_streams = {**waits_off, "STREAM_HEARTBEAT_SECONDS": "120"}
+    gunicorn, push = "gunicorn" in args.tiers, "push" in args.tiers
     wake: list[dict[str, Any]] = []
-    for kind in args.kinds:
-        with local_service(args.workers, env_extra=waits_off) as service:
-            wake += await wake_rows(service, kind, args.waiters, args.moves, args.settle, log)
+    for kind in args.kinds if gunicorn else []:
+        with local_service(args.workers, env_extra=quiet_streams) as service:
+            wake += await wake_rows(service, Waiting.workers(service), kind, args.waiters,
+                                    args.moves, args.settle, args.aside_every, log)
+    for kind in args.kinds if push else []:
+        with local_service(args.workers, env_extra=quiet_streams) as service, \
+                push_process(service, quiet_streams) as process:
+            wake += await wake_rows(service, Waiting.push(service, process), kind,
+                                    args.push_waiters, args.moves, args.settle,
+                                    args.aside_every, log)
     idle = None
-    if args.idle:
+    if gunicorn and args.idle:
         with local_service(args.workers, env_extra=waits_off) as service:
             idle = await idle_row(service, args.idle, args.hot, args.idle_moves,
                                   args.idle_games, log)
     accounts = None
-    if args.accounts:
+    if gunicorn and args.accounts:
         with local_service(args.workers, env_extra=waits_off) as service:
             accounts = await account_row(service, args.accounts, args.account_games,
                                          args.account_moves, args.settle, log)
     loop = None
-    if args.loop:
+    if gunicorn and args.loop:
         with local_service(args.workers, limits=True) as service:
             loop = await loop_row(service, args.loop, args.loop_seconds, args.quiet_seconds,
                                   args.probe_every, log)
-    print(f"\n{args.workers} gunicorn workers (gevent), waiters on one game; load average "
-          f"{load_at_start:.2f} at start, {os.getloadavg()[0]:.2f} at the end "
-          f"({os.cpu_count()} cores)\n")
+    capacity = None
+    if push and args.capacity_games:
+        with local_service(args.workers, env_extra=quiet_streams) as service, \
+                push_process(service, quiet_streams) as process:
+            capacity = await capacity_row(
+                service, process, args.capacity_kind, args.capacity_games,
+                args.capacity_waiters, args.capacity_rate, args.capacity_seconds,
+                args.settle, log)
+    print(f"\n{args.workers} gunicorn workers (gevent){' and a push process' if push else ''}"
+          f", waiters on one game; load average {load_at_start:.2f} at start, "
+          f"{os.getloadavg()[0]:.2f} at the end ({os.cpu_count()} cores)\n")
     if wake:
         print_wake(wake)
     if idle:
@@ -157,12 +260,18 @@ async def main_async(args: argparse.Namespace) -> None:
         print_accounts(accounts)
     if loop:
         print_loop(loop)
+    if capacity:
+        print_capacity(capacity)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tiers", nargs="+", choices=TIERS, default=list(TIERS),
+                        help="where the waiters wait: the web workers (parts 1-4), a push "
+                             "process (parts 5-6)")
     parser.add_argument("--kinds", nargs="*", choices=list(KINDS), default=list(KINDS))
     parser.add_argument("--waiters", type=int, nargs="+", default=[5000, 10000, 20000])
+    parser.add_argument("--push-waiters", type=int, nargs="+", default=[10000])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--moves", type=int, default=3)
     parser.add_argument("--settle", type=float, default=2.0)
@@ -177,6 +286,14 @@ def main() -> None:
     parser.add_argument("--loop-seconds", type=float, default=60.0)
     parser.add_argument("--quiet-seconds", type=float, default=5.0)
     parser.add_argument("--probe-every", type=float, default=0.02)
+    parser.add_argument("--aside-every", type=float, default=0.05,
+                        help="seconds between views of another game while waiters wake")
+    parser.add_argument("--capacity-games", type=int, default=500,
+                        help="0: no capacity row")
+    parser.add_argument("--capacity-waiters", type=int, default=4, help="per game")
+    parser.add_argument("--capacity-kind", choices=list(KINDS), default="stream")
+    parser.add_argument("--capacity-rate", type=float, default=50.0, help="moves a second")
+    parser.add_argument("--capacity-seconds", type=float, default=20.0)
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -5,6 +5,14 @@ in time (and about half its open-file limit); 20,000 need two, and the benchmark
 process must stay free to make the moves and time them. Each load process raises its
 ``RLIMIT_NOFILE`` soft limit to the hard one (one socket per waiter).
 
+Why so lean: a push process answers a woken waiter in tens of microseconds, and the load
+process shares the machine's cores with it, so what the load process spends reading an
+answer is taken from the server being timed. It runs on uvloop, and a parked spectator
+is an ``asyncio.Protocol`` (:class:`LongPoll`, :class:`Stream`) that scans the bytes it
+received in the callback itself (a long-poll's status, ``Content-Length`` and ``ETag``;
+a stream's view lines) and re-sends a long-poll from there: no task, no stream reader,
+no header parsed that is not read.
+
 Commands, one JSON object a line on stdin; each answered with one JSON line on stdout:
 
 - ``{"op": "park", "kind": "poll"|"stream", "games": [[id, version], ...], "count": n}``:
@@ -16,6 +24,11 @@ Commands, one JSON object a line on stdin; each answered with one JSON line on s
   until every waiter of ``game`` heard of version ``v`` (or a later one), then answers
   ``{"times": [...], "waiters": n}``: when each heard (``time.monotonic()``, which is the
   system's monotonic clock: the parent's timestamps compare with it).
+- ``{"op": "heard_all", "wanted": [[id, version], ...], "wait": s}``: the same for many
+  moves at once (the capacity row's): waits up to ``s`` seconds until every waiter of
+  each game heard of its version, then answers ``{"times": [[...], ...]}``, for each
+  wanted move the times of the waiters of its game that heard of it, and
+  ``"waiters": [...]``, how many waiters each game has here.
 - ``{"op": "loop", "games": [[id, version], ...], "count": n, "seconds": s}``: one
   client looping ``n`` long-polls, each re-sent as soon as it ends (after ``Retry-After``
   when refused; on a new connection when the server closed it), for ``s`` seconds from
@@ -41,80 +54,164 @@ import resource
 import sys
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
-from tests.bench.aio_http import Http
+import uvloop
 
+from tests.bench.aio_http import HOST, Http
+
+VIEW = b'{"type":"view"'
 VERSION = re.compile(rb'"version":(\d+)')  # a view's first "version" is its own
+CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*(\d+)", re.IGNORECASE)
+ETAG = re.compile(rb'\r\netag:[ \t]*(?:W/)?"(\d+)"', re.IGNORECASE)
+RETRY_AFTER = re.compile(rb"\r\nretry-after:[ \t]*(\d+(?:\.\d+)?)", re.IGNORECASE)
 BATCH = 500  # connections opened at once (the listen backlog)
 
 
-class Waiter:
-    """One parked spectator of one game: a long-poll re-parked after each answer, or a
-    stream; ``heard`` holds when it first heard of each version."""
+class Spectator(asyncio.Protocol):
+    """One parked spectator of one game on a connection of its own, as lean as the load
+    process can make it: no task, no stream reader, the answer scanned in the callback
+    that received it (and a long-poll re-sent from there). ``heard`` holds when it
+    first heard of each version; ``newest`` is the newest it heard of (at first, the
+    version it was parked at)."""
 
-    def __init__(self, port: int, game_id: str, version: int, stream: bool,
-                 statuses: Counter[str], until: float = float("inf")) -> None:
-        self.port, self.game_id, self.version, self.stream = port, game_id, version, stream
+    def __init__(self, port: int, game_id: str, version: int,
+                 statuses: Counter[str]) -> None:
+        self.port, self.game_id, self.newest = port, game_id, version
         self.statuses = statuses
-        self.until = until  # a looping client stops re-sending then
         self.heard: dict[int, float] = {}
         self.parked = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
+        self.transport: asyncio.Transport | None = None
+        self.buffer = b""
+        self.quitting = False
 
-    def newest(self) -> int:
-        return max(self.heard, default=self.version)
-
-    async def run(self) -> None:
-        http = await Http(self.port).open()
+    async def open(self) -> None:
         try:
-            await (self._stream(http) if self.stream else self._long_poll(http))
-        except (ConnectionError, asyncio.IncompleteReadError):
+            await asyncio.get_running_loop().create_connection(lambda: self, HOST, self.port)
+        except OSError:
             self.statuses["closed"] += 1
-        finally:
             self.parked.set()
-            http.close()
 
-    async def _long_poll(self, http: Http) -> None:
-        version = self.version
-        while time.monotonic() < self.until:
-            http.send("GET", f"/v1/games/{self.game_id}?wait_version={version}")
-            self.parked.set()
-            try:
-                # the version from the ETag; the body read, not parsed (the load process
-                # must not be what delays the last of 10,000 wake-ups)
-                status, headers = await http.head()
-                body = await http.reader.readexactly(int(headers.get("content-length", "0")))
-            except (ConnectionError, asyncio.IncompleteReadError):
-                # the server closed it (idle past its keep-alive while told to wait): again
-                self.statuses["reconnected"] += 1
-                http.close()
-                await http.open()
-                continue
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # (uvloop's transports are not asyncio.Transport's subclasses, but have its methods)
+        self.transport = cast(asyncio.Transport, transport)
+        self.buffer = b""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+        self.parked.set()
+
+    def close(self) -> None:
+        self.quitting = True
+        if self.transport is not None:
+            self.transport.close()
+
+    def hear(self, version: int) -> None:
+        if version > self.newest:
+            self.heard[version] = time.monotonic()
+            self.newest = version
+
+
+class LongPoll(Spectator):
+    """Spectator long-polls ``GET /v1/games/G?wait_version=V``, each re-sent at the newest
+    version as soon as its answer came, until ``until`` (a looping client's end); after
+    ``Retry-After`` when refused; on a new connection when the server closed this one."""
+
+    until = float("inf")
+    retry: asyncio.TimerHandle | None = None  # a refused one's next request, when due
+    reopening: asyncio.Future[None] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.retry is None:  # else the retry's timer sends
+            self.send()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self.quitting:
+            self.statuses["reconnected"] += 1
+            if time.monotonic() < self.until:
+                self.reopening = asyncio.ensure_future(self.open())
+
+    def close(self) -> None:
+        if self.retry is not None:
+            self.retry.cancel()
+        super().close()
+
+    def send(self) -> None:
+        self.retry = None
+        if self.transport is None or time.monotonic() >= self.until:
+            return
+        self.transport.write(b"GET /v1/games/%s?wait_version=%d HTTP/1.1\r\nHost: %s\r\n\r\n"
+                             % (self.game_id.encode(), self.newest, HOST.encode()))
+        self.parked.set()
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer + data if self.buffer else data
+        while (end := buffer.find(b"\r\n\r\n")) >= 0:
+            length = CONTENT_LENGTH.search(buffer, 0, end)
+            body_end = end + 4 + (int(length.group(1)) if length else 0)
+            if len(buffer) < body_end:
+                break
+            head, body, buffer = buffer[:end], buffer[end + 4:body_end], buffer[body_end:]
+            status = int(head[9:12])
             if status != 200:
                 code = json.loads(body).get("code") if body else None
                 self.statuses[f"{status} {code}" if code else str(status)] += 1
-                await asyncio.sleep(float(headers.get("retry-after", "1")))
+                after = RETRY_AFTER.search(head)
+                self.retry = asyncio.get_running_loop().call_later(
+                    float(after.group(1)) if after else 1.0, self.send)
                 continue
             self.statuses["200"] += 1
-            seen = int(headers.get("etag", '"-1"').strip('"'))
-            if seen > version:
-                self.heard[seen] = time.monotonic()
-                version = seen
+            etag = ETAG.search(head)
+            if etag:
+                self.hear(int(etag.group(1)))
+            self.send()
+        self.buffer = buffer
 
-    async def _stream(self, http: Http) -> None:
-        http.send("GET", f"/v1/games/{self.game_id}/stream",
-                  headers={"Accept": "application/x-ndjson"})
-        status, _ = await http.head()
-        self.statuses[str(status)] += 1
-        self.parked.set()
-        if status != 200:
-            return
-        while line := await http.reader.readline():  # chunked: size lines and data lines
-            if line.startswith(b'{"type":"view"'):
-                match = VERSION.search(line)
-                if match:
-                    self.heard.setdefault(int(match.group(1)), time.monotonic())
+
+class Stream(Spectator):
+    """A spectator's NDJSON stream ``GET /v1/games/G/stream``: each view line's version
+    (a view's first ``"version"`` is its own) is what it heard."""
+
+    started = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        cast(asyncio.Transport, transport).write(
+            b"GET /v1/games/%s/stream HTTP/1.1\r\nHost: %s\r\n"
+            b"Accept: application/x-ndjson\r\n\r\n" % (self.game_id.encode(), HOST.encode()))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self.quitting:
+            self.statuses["closed"] += 1
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer + data if self.buffer else data
+        if not self.started:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                self.buffer = buffer
+                return
+            status = int(buffer[9:12])
+            self.statuses[str(status)] += 1
+            self.started = True
+            self.parked.set()
+            if status != 200:
+                self.close()
+                return
+            buffer = buffer[end + 4:]
+        cut = buffer.rfind(b"\n") + 1  # whole lines only (chunk sizes, and NDJSON lines)
+        lines, self.buffer = buffer[:cut], buffer[cut:]
+        at = 0
+        while (at := lines.find(VIEW, at)) >= 0:
+            version = VERSION.search(lines, at)
+            if version:
+                self.hear(int(version.group(1)))
+            at = lines.find(b"\n", at) + 1
+            if at == 0:
+                break
 
 
 class AccountWaiter:
@@ -146,6 +243,23 @@ class AccountWaiter:
             http.close()
 
 
+async def until_heard(pending: list[tuple[Spectator, int]], wait: float) -> None:
+    """Until each waiter heard of its version (or a later one), for ``wait`` seconds at
+    most; looking only at those that have not yet, so the looking costs little while
+    thousands wake."""
+    deadline = time.monotonic() + wait
+    while pending and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+        pending = [(w, version) for w, version in pending if w.newest < version]
+
+
+def heard_times(waiters: list[Spectator], version: int) -> list[float]:
+    """When each of ``waiters`` first heard of ``version`` or a later one (a stream may
+    hear two quick moves as one view), for those that did."""
+    return [min(t for v, t in w.heard.items() if v >= version)
+            for w in waiters if w.newest >= version]
+
+
 async def make_accounts(port: int, prefix: str, count: int,
                         at_once: int = 16) -> list[tuple[str, str]]:
     """``count`` bot accounts, created over ``at_once`` connections."""
@@ -171,7 +285,7 @@ async def make_accounts(port: int, prefix: str, count: int,
 class Load:
     def __init__(self, port: int) -> None:
         self.port = port
-        self.waiters: list[Waiter] = []
+        self.waiters: list[Spectator] = []
         self.statuses: Counter[str] = Counter()
         self.accounts: dict[str, AccountWaiter] = {}
 
@@ -194,17 +308,13 @@ class Load:
         return {"times": [w.told.get(k) for w, k in pending]}
 
     async def park(self, kind: str, games: list[list[Any]], count: int) -> dict[str, Any]:
-        made = 0
-        while made < count:
-            batch = []
-            for _ in range(min(BATCH, count - made)):
-                game_id, version = games[made % len(games)]
-                w = Waiter(self.port, game_id, version, kind == "stream", self.statuses)
-                w.task = asyncio.create_task(w.run())
-                self.waiters.append(w)
-                batch.append(w.parked.wait())
-                made += 1
-            await asyncio.wait_for(asyncio.gather(*batch), 120)
+        spectator = Stream if kind == "stream" else LongPoll
+        for first in range(0, count, BATCH):  # opened as fast as the listen backlog takes
+            batch = [spectator(self.port, *games[i % len(games)], self.statuses)
+                     for i in range(first, min(count, first + BATCH))]
+            self.waiters += batch
+            await asyncio.gather(*(w.open() for w in batch))
+            await asyncio.wait_for(asyncio.gather(*(w.parked.wait() for w in batch)), 120)
         return {"waiters": len(self.waiters)}
 
     async def loop(self, games: list[list[Any]], count: int, seconds: float) -> dict[str, Any]:
@@ -212,32 +322,43 @@ class Load:
         (the ramp), leaving them to loop until ``seconds`` after that."""
         started = time.monotonic()
         for first in range(0, count, BATCH):  # opened as fast as the listen backlog takes
-            batch = [Waiter(self.port, *games[i % len(games)], False, self.statuses)
+            batch = [LongPoll(self.port, *games[i % len(games)], self.statuses)
                      for i in range(first, min(count, first + BATCH))]
-            for w in batch:
-                w.task = asyncio.create_task(w.run())
+            await asyncio.gather(*(w.open() for w in batch))
             await asyncio.gather(*(w.parked.wait() for w in batch))
             self.waiters += batch
         ramp = time.monotonic() - started
         for w in self.waiters:
-            w.until = time.monotonic() + seconds
+            if isinstance(w, LongPoll):
+                w.until = time.monotonic() + seconds
         return {"ramp": ramp}
 
     async def heard(self, game_id: str, version: int, wait: float) -> dict[str, Any]:
         mine = [w for w in self.waiters if w.game_id == game_id]
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline and any(w.newest() < version for w in mine):
-            await asyncio.sleep(0.01)
-        times = [min(t for v, t in w.heard.items() if v >= version)
-                 for w in mine if w.newest() >= version]
-        return {"times": times, "waiters": len(mine)}
+        await until_heard([(w, version) for w in mine], wait)
+        return {"times": heard_times(mine, version), "waiters": len(mine)}
+
+    async def heard_all(self, wanted: list[list[Any]], wait: float) -> dict[str, Any]:
+        by_game: dict[str, list[Spectator]] = {}
+        for w in self.waiters:
+            by_game.setdefault(w.game_id, []).append(w)
+        newest: dict[str, int] = {}  # each game's last wanted version: heard it, heard all
+        for game_id, version in wanted:
+            newest[game_id] = max(version, newest.get(game_id, version))
+        await until_heard([(w, version) for game_id, version in newest.items()
+                           for w in by_game.get(game_id, [])], wait)
+        return {"times": [heard_times(by_game.get(game_id, []), version)
+                          for game_id, version in wanted],
+                "waiters": [len(by_game.get(game_id, [])) for game_id, _ in wanted]}
 
     def stats(self) -> dict[str, Any]:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return {"statuses": dict(self.statuses), "cpu": usage.ru_utime + usage.ru_stime}
 
     async def quit(self) -> None:
-        tasks = [w.task for w in [*self.waiters, *self.accounts.values()] if w.task]
+        for w in self.waiters:
+            w.close()
+        tasks = [w.task for w in self.accounts.values() if w.task]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -265,6 +386,8 @@ async def serve(port: int) -> None:
             answer = await load.loop(**command)
         elif op == "heard":
             answer = await load.heard(command["game"], command["version"], command["wait"])
+        elif op == "heard_all":
+            answer = await load.heard_all(command["wanted"], command["wait"])
         else:
             answer = load.stats()
         sys.stdout.write(json.dumps(answer) + "\n")
@@ -276,7 +399,7 @@ async def serve(port: int) -> None:
 def main() -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per waiter
-    asyncio.run(serve(int(sys.argv[1])))
+    uvloop.run(serve(int(sys.argv[1])))  # the push tier's loop: less CPU per answer read
 
 
 if __name__ == "__main__":

@@ -1,9 +1,15 @@
 """The rows of ``make bench-push``: each measured on a fresh service (``bench_push.py``
 prints them).
 
-- :func:`wake_rows`: waiters of one kind parked on one game, 5,000, 10,000 and 20,000
-  (beyond 10,000 a second load process), and for each, how long after a move every
-  waiter heard of it; the workers' RSS growth per waiter and Redis's connections.
+- :func:`wake_rows`: waiters of one kind parked on one game, on the web workers (5,000,
+  10,000 and 20,000; beyond 10,000 a second load process) or on a push process
+  (``python -m service.push``, :func:`push_process`, 10,000), and for each, how long
+  after a move every waiter heard of it, the server's CPU per woken waiter, how long
+  the move and another game's view took meanwhile; the server's RSS growth per waiter
+  and Redis's connections.
+- :func:`capacity_row`: many games with a few waiters each on a push process, moves at
+  a steady rate across them: how long after each move each waiter heard of it, and the
+  push process's CPU per answer delivered.
 - :func:`idle_row`: the workers' CPU per move of a game with its own waiters, without
   and with 5,000 idle waiters on other games.
 - :func:`account_row`: account streams parked, one per account, 10,000 and more; games
@@ -15,15 +21,21 @@ prints them).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import subprocess
 import sys
 import time
+import urllib.request
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import redis
 
-from service.match.local import LocalService
+from service.match.local import ROOT, LocalService, free_port
 from tests.bench.aio_http import Http, new_game, on_turn_view, play
 from tests.bench.procs import children, cpu_ns, percentile, rss_mb
 
@@ -66,24 +78,104 @@ def workers_of(service: LocalService) -> list[int]:
     return children(service.server_pid)
 
 
+def cpu_of(pids: list[int]) -> float:
+    """The CPU seconds so far of the processes ``pids`` (all their threads)."""
+    return sum(cpu_ns(pid) for pid in pids) / 1e9
+
+
 def worker_cpu(service: LocalService) -> float:
     """The web workers' CPU seconds so far."""
-    return sum(cpu_ns(pid) for pid in workers_of(service)) / 1e9
+    return cpu_of(workers_of(service))
 
 
-async def until_idle(service: LocalService, timeout: float = 30.0) -> None:
-    """Wait until the workers are idle (under 10% of a core each over 0.2 s): every
-    long-poll a move answered has been re-parked, so the next move is timed from a
-    settled service."""
-    workers = len(workers_of(service))
+async def until_idle(service: LocalService | list[int], timeout: float = 30.0) -> None:
+    """Wait until the workers (or the processes ``pids``) are idle (under 10% of a core
+    each over 0.2 s): every long-poll a move answered has been re-parked, so the next
+    move is timed from a settled service."""
+    pids = service if isinstance(service, list) else workers_of(service)
     deadline = time.monotonic() + timeout
-    before = worker_cpu(service)
+    before = cpu_of(pids)
     while time.monotonic() < deadline:
         await asyncio.sleep(0.2)
-        now = worker_cpu(service)
-        if now - before <= 0.02 * workers:
+        now = cpu_of(pids)
+        if now - before <= 0.02 * len(pids):
             return
         before = now
+
+
+async def idle_rate(pids: list[int], seconds: float = 1.0) -> float:
+    """The CPU seconds per second ``pids`` use while nothing happens (timers, and the
+    heartbeats of any stream due), measured over ``seconds``: what is taken off a move's
+    CPU for as long as the move took."""
+    started, cpu = time.monotonic(), cpu_of(pids)
+    await asyncio.sleep(seconds)
+    return (cpu_of(pids) - cpu) / (time.monotonic() - started)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Where the waiters of a row wait: the web workers (``tier`` ``gunicorn``) or a push
+    process beside them (``push``). ``port`` is what the load processes connect to;
+    ``pids`` the processes whose CPU and RSS are the row's (both workers, or the push
+    process); ``settled`` those that must be idle before a move is timed (the push
+    process and the workers, which make the moves)."""
+
+    tier: str
+    port: int
+    pids: list[int]
+    settled: list[int]
+
+    @classmethod
+    def workers(cls, service: LocalService) -> Waiting:
+        workers = workers_of(service)
+        return cls("gunicorn", port_of(service), workers, workers)
+
+    @classmethod
+    def push(cls, service: LocalService, push: PushProcess) -> Waiting:
+        return cls("push", push.port, [push.pid], [push.pid, *workers_of(service)])
+
+
+@dataclass(frozen=True)
+class PushProcess:
+    port: int
+    pid: int
+
+
+def port_of(service: LocalService) -> int:
+    return int(service.url.rsplit(":", 1)[1])
+
+
+@contextlib.contextmanager
+def push_process(service: LocalService, env_extra: dict[str, str]) -> Iterator[PushProcess]:
+    """``python -m service.push`` on a free port beside ``service``, on its Redis (its
+    ``REDIS_URL``) with ``env_extra`` (the same wait limits as the workers were given);
+    stopped (SIGTERM, its graceful stop) on the way out."""
+    port = free_port()
+    # its errors (an unhandled one is logged at "error") reach the benchmark's stderr
+    env = {**os.environ, "REDIS_URL": service.redis_url, "LOG_LEVEL": "error", **env_extra}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.push", "--host", "127.0.0.1", "--port", str(port)],
+        env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the push process exited with {proc.returncode}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the push process did not come up in 30 s") from None
+                time.sleep(0.1)
+        yield PushProcess(port, proc.pid)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(40)  # its grace for running long-polls is 35 s
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
 
 
 def redis_clients(service: LocalService) -> int:
@@ -91,65 +183,112 @@ def redis_clients(service: LocalService) -> int:
         return int(rds.info("clients")["connected_clients"])
 
 
-async def wake_rows(service: LocalService, kind: str, targets: list[int], moves: int,
-                    settle: float, log: Any) -> list[dict[str, Any]]:
-    """For each target, park waiters of ``kind`` on one game up to it, then time
-    ``moves`` moves: when each waiter heard of each (ms after the move was sent)."""
-    port = int(service.url.rsplit(":", 1)[1])
-    game_id, tokens, _ = await new_game(port, f"push-{kind}")
+async def wake_rows(service: LocalService, where: Waiting, kind: str, targets: list[int],
+                    moves: int, settle: float, every: float, log: Any) -> list[dict[str, Any]]:
+    """For each target, park waiters of ``kind`` on one game up to it (where ``where``
+    says), then time ``moves`` moves: when each waiter heard of each (ms after the move
+    was sent); the server's CPU per woken waiter (``where.pids``' CPU from the move
+    until they are idle again, the idle CPU of a quiet second before it taken off); and,
+    while the waiters wake, how long the move's own request took and another client's
+    ``GET`` of another game's view (one every ``every`` seconds), both at the web
+    workers."""
+    port = port_of(service)
+    game_id, tokens, _ = await new_game(port, f"push-{where.tier}-{kind}")
+    other_id = (await new_game(port, "push-other", OTHER))[0]
     control = await Http(port).open()
     view = await on_turn_view(control, game_id, tokens)
     view = await play(control, game_id, tokens, view)  # both workers warm, nobody waiting
-    await until_idle(service)
-    base_rss = [rss_mb(pid) for pid in workers_of(service)]
+    await until_idle(where.settled)
+    base_rss = [rss_mb(pid) for pid in where.pids]
     procs: list[LoadProcess] = []
     rows = []
     try:
         for target in targets:
             while sum(p.waiters for p in procs) < target:
                 if not procs or procs[-1].waiters >= PER_PROCESS:
-                    procs.append(await LoadProcess.start(port))
+                    procs.append(await LoadProcess.start(where.port))
                 count = min(target - sum(p.waiters for p in procs),
                             PER_PROCESS - procs[-1].waiters)
                 await procs[-1].park(kind, [[game_id, view["version"]]], count)
-            await asyncio.sleep(settle)  # every request has reached a worker and parked
-            await until_idle(service)
+            await asyncio.sleep(settle)  # every request has reached a server and parked
+            await until_idle(where.settled)
             wake_ms: list[float] = []
             lasts: list[float] = []
+            cpu_us: list[float] = []
+            move_ms: list[float] = []
+            other_ms: list[float] = []
             held = 0
             load_cpu = sum(s["cpu"] for s in await asyncio.gather(*(p.ask("stats") for p in procs)))
             for _ in range(moves):
-                started = time.monotonic()
+                await until_idle(where.settled)
+                background = await idle_rate(where.pids)
+                done = asyncio.Event()
+                prober = asyncio.create_task(probe_while(
+                    await Http(port, OTHER).open(), f"/v1/games/{other_id}", done, every,
+                    other_ms))
+                cpu, started = cpu_of(where.pids), time.monotonic()
                 view = await play(control, game_id, tokens, view)
+                move_ms.append((time.monotonic() - started) * 1000)
                 answers = await asyncio.gather(*(p.ask(
                     "heard", game=game_id, version=view["version"], wait=60) for p in procs))
+                done.set()
+                await prober
                 heard = sorted((t - started) * 1000 for a in answers for t in a["times"])
                 held = len(heard)
                 wake_ms += heard
                 lasts.append(heard[-1] if heard else float("nan"))
-                await until_idle(service)  # the long-polls re-park
+                await until_idle(where.settled)  # the long-polls re-park
+                spent = cpu_of(where.pids) - cpu - background * (time.monotonic() - started)
+                cpu_us.append(spent / max(1, held) * 1e6)
             wake_ms.sort()
-            rss = [rss_mb(pid) for pid in workers_of(service)]
+            cpu_us.sort()
+            other_ms.sort()
+            rss = [rss_mb(pid) for pid in where.pids]
             stats = await asyncio.gather(*(p.ask("stats") for p in procs))
-            load_cpu = (sum(s["cpu"] for s in stats) - load_cpu) / moves
+            load_cpu = sum(s["cpu"] for s in stats) - load_cpu
             statuses: Counter[str] = Counter()
             for s in stats:
                 statuses.update(s["statuses"])
             rows.append({
-                "kind": kind, "waiters": target, "procs": len(procs), "held": held,
-                "p50": percentile(wake_ms, 0.5), "p99": percentile(wake_ms, 0.99),
-                "last": max(lasts), "rss": rss,
+                "tier": where.tier, "kind": kind, "waiters": target, "procs": len(procs),
+                "held": held, "p50": percentile(wake_ms, 0.5),
+                "p99": percentile(wake_ms, 0.99), "last": max(lasts),
+                "cpu_us": statistic(cpu_us), "move_ms": max(move_ms),
+                "other_ms": other_ms[-1] if other_ms else float("nan"),
+                "probes": len(other_ms), "rss": rss,
                 "kb": (sum(rss) - sum(base_rss)) * 1024 / target,
                 "clients": redis_clients(service),
                 "refused": sum(n for s, n in statuses.items() if s != "200"),
-                "load_cpu": load_cpu,
+                "load_us": load_cpu / max(1, moves * held) * 1e6,
             })
-            log(f"  {kind} {target}: held {held}, last {rows[-1]['last']:.0f} ms")
+            log(f"  {where.tier} {kind} {target}: held {held}, p99 {rows[-1]['p99']:.0f} ms, "
+                f"last {rows[-1]['last']:.0f} ms, {rows[-1]['cpu_us']:.0f} µs/waiter")
     finally:
         control.close()
         for p in procs:
             await p.quit()
     return rows
+
+
+async def probe_while(http: Http, path: str, done: asyncio.Event, every: float,
+                      times: list[float]) -> None:
+    """``GET path`` on ``http`` (the other client's connection), one every ``every``
+    seconds until ``done`` is set (at least one): the ms each took, added to ``times``."""
+    try:
+        while True:
+            started = time.monotonic()
+            status, body = await http.request("GET", path)
+            if status != 200:
+                raise RuntimeError(f"GET {path}: {status} {body}")
+            times.append((time.monotonic() - started) * 1000)
+            if done.is_set():
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), max(0.0, started + every - time.monotonic()))
+            if done.is_set():
+                return
+    finally:
+        http.close()
 
 
 async def idle_row(service: LocalService, idle: int, hot: int, moves: int, games: int,
@@ -354,4 +493,106 @@ async def account_row(service: LocalService, accounts: int, games: int, moves: i
            "parked": statuses.get("stream 200", 0), "closed": statuses.get("closed", 0),
            "rss": rss, "clients": clients}
     log(f"  account streams {accounts}: your_turn p99 {row['p99']:.0f} ms, missed {missed}")
+    return row
+
+
+async def capacity_row(service: LocalService, push: PushProcess, kind: str, games: int,
+                       per_game: int, rate: float, seconds: float, settle: float,
+                       log: Any) -> dict[str, Any]:
+    """``games`` games, ``per_game`` waiters of ``kind`` parked on each at the push
+    process; then for ``seconds``, moves at ``rate`` a second, one game after another
+    (a game still moving is skipped), made over a few connections to the web workers.
+    For each move and each waiter of its game: how long after the move was sent the
+    waiter heard of it; the push process's CPU over the whole run (until it is idle
+    again, a quiet second's idle CPU taken off) per answer delivered."""
+    port = port_of(service)
+    where = Waiting.push(service, push)
+    at_once = asyncio.Semaphore(8)
+
+    async def table(i: int) -> tuple[str, list[str], dict[str, Any], int]:
+        async with at_once:
+            game_id, tokens, spectator = await new_game(port, f"push-cap-{i}")
+            http = await Http(port).open()
+            try:
+                return game_id, tokens, await on_turn_view(http, game_id, tokens), \
+                    spectator["version"]
+            finally:
+                http.close()
+
+    made = await asyncio.gather(*(table(i) for i in range(games)))
+    views = [view for _, _, view, _ in made]
+    count = games * per_game
+    procs: list[LoadProcess] = []
+    pool: asyncio.Queue[Http] = asyncio.Queue()
+    for _ in range(16):
+        pool.put_nowait(await Http(port).open())
+    try:
+        for first in range(0, count, PER_PROCESS):
+            procs.append(await LoadProcess.start(push.port))
+            await procs[-1].park(kind, [[g, v] for g, _, _, v in made],
+                                 min(PER_PROCESS, count - first))
+        await asyncio.sleep(settle)
+        await until_idle(where.settled)
+        background = await idle_rate(where.pids)
+        load_cpu = sum(s["cpu"] for s in await asyncio.gather(*(p.ask("stats") for p in procs)))
+        sent: list[tuple[str, int, float]] = []
+        move_ms: list[float] = []
+        moving: set[int] = set()
+
+        async def move(i: int) -> None:
+            http = await pool.get()
+            try:
+                started = time.monotonic()
+                views[i] = await play(http, made[i][0], made[i][1], views[i])
+                move_ms.append((time.monotonic() - started) * 1000)
+                sent.append((made[i][0], views[i]["version"], started))
+            finally:
+                pool.put_nowait(http)
+                moving.discard(i)
+
+        cpu, started = cpu_of(where.pids), time.monotonic()
+        tasks, turn, skipped = [], 0, 0
+        while (due := started + len(tasks) / rate) < started + seconds:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            while len(moving) >= games:  # every game's move still in flight
+                await asyncio.sleep(0.005)
+            while turn % games in moving:
+                turn += 1
+                skipped += 1
+            moving.add(turn % games)
+            tasks.append(asyncio.create_task(move(turn % games)))
+            turn += 1
+        await asyncio.gather(*tasks)
+        answers = await asyncio.gather(*(p.ask(
+            "heard_all", wanted=[[g, v] for g, v, _ in sent], wait=60) for p in procs))
+        wake_ms: list[float] = []
+        expected = 0
+        for a in answers:
+            for (_, _, at), times in zip(sent, a["times"], strict=True):
+                wake_ms += [(t - at) * 1000 for t in times]
+            expected += sum(a["waiters"])
+        await until_idle(where.settled)
+        spent = cpu_of(where.pids) - cpu - background * (time.monotonic() - started)
+        stats = await asyncio.gather(*(p.ask("stats") for p in procs))
+        load_cpu = sum(s["cpu"] for s in stats) - load_cpu
+    finally:
+        while not pool.empty():
+            pool.get_nowait().close()
+        for p in procs:
+            await p.quit()
+    wake_ms.sort()
+    move_ms.sort()
+    sends = sorted(t for _, _, t in sent)
+    span = sends[-1] - sends[0] if sends else 0.0
+    row = {"kind": kind, "games": games, "per_game": per_game, "rate": rate,
+           "seconds": seconds, "moves": len(sent),
+           "made_rate": (len(sends) - 1) / span if span > 0 else float("nan"),
+           "skipped": skipped, "delivered": len(wake_ms), "missed": expected - len(wake_ms),
+           "p50": percentile(wake_ms, 0.5), "p99": percentile(wake_ms, 0.99),
+           "last": wake_ms[-1] if wake_ms else float("nan"),
+           "move_p99": percentile(move_ms, 0.99),
+           "cpu_us": spent / max(1, len(wake_ms)) * 1e6, "cpu_s": spent,
+           "bg": background * 1000, "load_us": load_cpu / max(1, len(wake_ms)) * 1e6}
+    log(f"  capacity: {len(sent)} moves, {len(wake_ms)} answers, p99 {row['p99']:.0f} ms, "
+        f"{row['cpu_us']:.0f} µs/answer")
     return row
