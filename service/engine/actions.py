@@ -47,7 +47,7 @@ from .state import (
     WENT_OUT,
     GameState,
     TableMeld,
-    evolve,
+    updated,
 )
 
 __all__ = ["Abort", "Action", "Back", "ClaimVictory", "Discard", "Draw", "GoOut", "Resign",
@@ -193,7 +193,7 @@ def apply(state: GameState, seat: int, body: object,
     if by == PLAYER:
         new = acted(new, seat)
     new = played(new, seat)
-    return evolve(new, version=state.version + 1, event_seq=log.seq), log.events
+    return updated(new, version=state.version + 1, event_seq=log.seq), log.events
 
 
 def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -225,7 +225,7 @@ def _draw(state: GameState, seat: int, action: Draw, by: str, log: EventLog) -> 
         log.add("draw", {"seat": seat, "by": by, "source": "discard", "card": card_name(card)})
         stock, discard = state.stock, state.discard[:-1]
     phase = DISCARD if state.phase == DRAW else FINAL_DISCARD
-    return evolve(state, stock=stock, discard=discard,
+    return updated(state, stock=stock, discard=discard,
                   hands=_with_hand(state, seat, tuple(hand)), phase=phase)
 
 
@@ -235,7 +235,7 @@ def _discard(state: GameState, seat: int, card: int, by: str, log: EventLog) -> 
     hand = state.hands[seat]
     if card not in hand:
         raise IllegalActionError(f"{card_name(card)} is not in your hand", card=card_name(card))
-    state = evolve(
+    state = updated(
         state,
         hands=_with_hand(state, seat, _remove(hand, card)),
         discard=(*state.discard, card),
@@ -247,7 +247,7 @@ def _discard(state: GameState, seat: int, card: int, by: str, log: EventLog) -> 
         limit = state.rules.turn_limit
         if limit is not None and state.turns >= limit * state.players:
             # every player had its turn_limit of turns and nobody went out
-            return end_round(evolve(state, current_seat=nxt), TURN_LIMIT, log)
+            return end_round(updated(state, current_seat=nxt), TURN_LIMIT, log)
         return begin_turn(state, nxt, DRAW, log)
     state = arrange_final(state, seat, log)
     if nxt == state.went_out:
@@ -277,7 +277,7 @@ def _go_out(state: GameState, seat: int, action: GoOut, by: str, log: EventLog) 
     else:
         melds = action.melds
         _check_melds(state, _remove(hand, card), melds)
-    state = evolve(
+    state = updated(
         state,
         hands=_with_hand(state, seat, ()),
         discard=(*state.discard, card),

@@ -12,7 +12,7 @@ from .events import Event, EventLog, round_started
 from .rounds import deal_round
 from .seats import bot_names
 from .shoe import RandomStream, commitment
-from .state import BOT, HUMAN, IN_PROGRESS, GameState, evolve
+from .state import BOT, HUMAN, IN_PROGRESS, GameState, updated
 
 __all__ = ["MAX_SEED_LENGTH", "check_ends", "check_players", "check_rated", "claim", "new_game",
            "opening_events", "seed_commitment"]
@@ -152,7 +152,7 @@ def new_game(
     )
     log = EventLog(0)
     state = deal_round(state, 0, log)
-    return evolve(state, event_seq=log.seq)
+    return updated(state, event_seq=log.seq)
 
 
 def seed_commitment(state: GameState) -> str:
@@ -195,6 +195,6 @@ def claim(state: GameState, seat: int, name: str, account: str | None = None,
         held[seat], programs[seat] = account, account_bot
         changes = {"accounts": tuple(held), "account_bots": tuple(programs)}
     log.add("seat_claimed", claimed)
-    new = evolve(state, names=tuple(names), version=state.version + 1, event_seq=log.seq,
+    new = updated(state, names=tuple(names), version=state.version + 1, event_seq=log.seq,
                   **changes)  # type: ignore[arg-type]
     return new, log.events

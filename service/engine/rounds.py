@@ -42,7 +42,7 @@ from .state import (
     RoundResult,
     SeatResult,
     TableMeld,
-    evolve,
+    updated,
 )
 
 __all__ = ["arrange_final", "begin_turn", "deal_round", "end_round", "finish", "lay_off_table",
@@ -61,7 +61,7 @@ def deal_round(state: GameState, round_index: int, log: EventLog | None) -> Game
     for i in range(size * n):
         hands[(dealer + 1 + i) % n].append(deck[i])
     turned_up = size * n
-    state = evolve(
+    state = updated(
         state,
         round_index=round_index,
         reshuffles=0,
@@ -82,14 +82,14 @@ def deal_round(state: GameState, round_index: int, log: EventLog | None) -> Game
 
 def begin_turn(state: GameState, seat: int, phase: str, log: EventLog | None) -> GameState:
     """Give ``seat`` the turn in ``phase`` (a draw phase); handle an empty stock first."""
-    state = evolve(state, current_seat=seat, phase=phase, turn_timed_out=False)
+    state = updated(state, current_seat=seat, phase=phase, turn_timed_out=False)
     if state.stock:
         return state
     if state.rules.stock_exhausted == "reshuffle" and len(state.discard) > 1:
         k = state.reshuffles + 1
         stream = RandomStream(state.seed, f"reshuffle:{state.round_index + 1}:{k}")
         stock = tuple(stream.shuffle(state.discard[:-1]))
-        state = evolve(state, stock=stock, discard=state.discard[-1:], reshuffles=k)
+        state = updated(state, stock=stock, discard=state.discard[-1:], reshuffles=k)
         if log is not None:
             log.add(
                 "reshuffled",
@@ -131,7 +131,7 @@ def arrange_final(state: GameState, seat: int, log: EventLog | None) -> GameStat
                 "layoffs": [{"meld": i, "cards": card_names(c)} for i, c in arrangement.layoffs],
             },
         )
-    return evolve(state, table=tuple(table), hands=tuple(hands), arranged=(*state.arranged, seat))
+    return updated(state, table=tuple(table), hands=tuple(hands), arranged=(*state.arranged, seat))
 
 
 def penalty_score(state: GameState, penalty: int) -> int:
@@ -189,7 +189,7 @@ def end_round(state: GameState, reason: str, log: EventLog | None) -> GameState:
         results=results,
     )
     scores = tuple((*s, r.score) for s, r in zip(state.scores, results, strict=True))
-    state = evolve(state, scores=scores, last_round=result)
+    state = updated(state, scores=scores, last_round=result)
     if log is not None:
         log.add("round_ended", round_result_dict(result))
     if state.round_index + 1 < state.rules.rounds:
@@ -201,7 +201,7 @@ def finish(state: GameState, reason: str, log: EventLog | None) -> GameState:
     """End the game: every round played (``COMPLETED``), every player but one resigned
     (``OTHERS_RESIGNED``: the round in play is not scored, the totals stand as they are),
     or a seat that had not played aborted it (``ABORTED``: no result, no winners)."""
-    state = evolve(state, status=FINISHED, current_seat=None, phase=None,
+    state = updated(state, status=FINISHED, current_seat=None, phase=None,
                     turn_timed_out=False, finish_reason=reason)
     if log is not None:
         log.add(

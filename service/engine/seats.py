@@ -46,7 +46,7 @@ from service.core.errors import (
 
 from .events import Event, EventLog
 from .rounds import finish
-from .state import ABORTED, AWAY, BOT, HUMAN, OTHERS_RESIGNED, RESIGNED, GameState, evolve
+from .state import ABORTED, AWAY, BOT, HUMAN, OTHERS_RESIGNED, RESIGNED, GameState, updated
 
 __all__ = [
     "ACTORS",
@@ -170,7 +170,7 @@ def _timeouts(state: GameState, seat: int, value: int) -> tuple[int, ...]:
 
 
 def _step(state: GameState, log: EventLog) -> tuple[GameState, list[Event]]:
-    return evolve(state, version=state.version + 1, event_seq=log.seq), log.events
+    return updated(state, version=state.version + 1, event_seq=log.seq), log.events
 
 
 def _players_own(state: GameState, seat: int, by: str, what: str) -> str:
@@ -200,7 +200,7 @@ def resign(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameState, li
 
 def _resigned(state: GameState, seat: int, log: EventLog) -> GameState:
     """``seat`` is resigned from now on; with one seat left standing the game ends."""
-    state = evolve(state, seat_kinds=_kinds(state, seat, RESIGNED))
+    state = updated(state, seat_kinds=_kinds(state, seat, RESIGNED))
     standing = [s for s in range(state.players) if seat_kind(state, s) != RESIGNED]
     if len(standing) == 1:
         state = finish(state, OTHERS_RESIGNED, log)
@@ -212,7 +212,7 @@ def played(state: GameState, seat: int) -> GameState:
     version: part of the move)."""
     if seat in state.played:
         return state
-    return evolve(state, played=tuple(sorted((*state.played, seat))))
+    return updated(state, played=tuple(sorted((*state.played, seat))))
 
 
 def may_abort(state: GameState, seat: int) -> bool:
@@ -276,14 +276,14 @@ def come_back(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameState,
         raise IllegalActionError(f"seat {seat} is not away", seat=seat)
     log = EventLog(state.event_seq)
     log.add("seat_back", {"seat": seat})
-    return _step(evolve(state, seat_kinds=_kinds(state, seat, HUMAN),
+    return _step(updated(state, seat_kinds=_kinds(state, seat, HUMAN),
                          timeouts=_timeouts(state, seat, 0)), log)
 
 
 def acted(state: GameState, seat: int) -> GameState:
     """A player's own move: its run of timed-out turns is over (no version: part of the move)."""
     if state.timeouts and state.timeouts[seat]:
-        return evolve(state, timeouts=_timeouts(state, seat, 0))
+        return updated(state, timeouts=_timeouts(state, seat, 0))
     return state
 
 
@@ -301,7 +301,7 @@ def time_out(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     log.add("turn_timed_out", {"seat": seat, "timeouts": count, "away": away,
                                "played_by": STAND_IN})
     kinds = _kinds(state, seat, AWAY) if away else state.seat_kinds
-    return _step(evolve(played(state, seat), seat_kinds=kinds,
+    return _step(updated(played(state, seat), seat_kinds=kinds,
                          timeouts=_timeouts(state, seat, count), turn_timed_out=True), log)
 
 
@@ -317,7 +317,7 @@ def ask_rematch(state: GameState, seat: int, by: str = PLAYER) -> tuple[GameStat
     log = EventLog(state.event_seq)
     waiting = [s for s in rematch_seats(state) if s not in asked]
     log.add("rematch_asked", {"seat": seat, "waiting_for": waiting})
-    return _step(evolve(state, rematch_asked=asked), log)
+    return _step(updated(state, rematch_asked=asked), log)
 
 
 def rematch_started(state: GameState, game_id: str) -> tuple[GameState, list[Event]]:
@@ -327,4 +327,4 @@ def rematch_started(state: GameState, game_id: str) -> tuple[GameState, list[Eve
         raise IllegalActionError("this game's rematch has started already")
     log = EventLog(state.event_seq)
     log.add("rematch_started", {"game_id": game_id})
-    return _step(evolve(state, rematch_game=game_id), log)
+    return _step(updated(state, rematch_game=game_id), log)
