@@ -94,6 +94,7 @@ BY_PATH: dict[str, str] = {
     # real gunicorn, other processes
     "tests/conformance/": "process",
     "tests/push/": "process",  # a gunicorn and a push process on one Redis
+    "tests/push/test_slow_readers.py": "process",  # a second push process, raw sockets
     "tests/typescript/": "process",
     "tests/asyncapi/": "process",  # Node runs the AsyncAPI parser; a gunicorn pushes
     "tests/clients/": "process",  # Node runs the TypeScript client against a gunicorn

@@ -11,6 +11,11 @@ A connection serves its requests one after another (HTTP/1.1 keep-alive; a pipel
 request waits for the one before it). A request with a body is refused: everything the
 push tier serves is a ``GET``. When the client goes away, the task answering it is
 cancelled, so a parked request gives its wait slot back at once.
+
+A client that stops reading is not written to without bound: the transport pauses the
+connection's :class:`Writer` once it holds :data:`HIGH_WATER_BYTES` unsent, and a handler
+writes nothing more until it has drained (a stream goes on from its cursor then:
+:mod:`.streams`); a pipelined request is not answered while the answer before it waits.
 """
 
 from __future__ import annotations
@@ -35,6 +40,15 @@ __all__ = ["Connection", "Request", "Writer", "head"]
 MAX_HEAD_BYTES = 16 * 1024
 #: How long a connection may sit without a request before it is closed (an idle keep-alive).
 KEEPALIVE_SECONDS = 75.0
+#: The unsent bytes a connection's transport may hold before its writer is paused. Why
+#: so few: a client that stops reading (a closed laptop, a stalled proxy) would otherwise
+#: have this process hold every later message for it, and a stream does not need a queue
+#: here, since its cursor in the game's event log is one: a few frames (a view is a few
+#: KB) keep a reader that is merely slow busy, and the rest waits in Redis, shared.
+HIGH_WATER_BYTES = 64 * 1024
+#: Where a paused writer resumes: a quarter of the high-water mark, so a draining client
+#: is not paused and resumed on every frame.
+LOW_WATER_BYTES = HIGH_WATER_BYTES // 4
 
 
 @dataclass(slots=True)
@@ -52,18 +66,54 @@ class Request:
 
 
 class Writer:
-    """What a handler writes its answer with: the connection's transport, and whether the
-    client is still there."""
+    """What a handler writes its answer with: the connection's transport, whether the
+    client is still there, and whether it keeps up (``paused``: the transport holds more
+    than :data:`HIGH_WATER_BYTES` unsent, until it is down to :data:`LOW_WATER_BYTES`).
 
-    __slots__ = ("closed", "transport")
+    :meth:`write` always writes (a handler that must end, ends); a handler that writes
+    more than one message checks ``paused`` between them and waits on :meth:`writable`.
+    """
+
+    __slots__ = ("_writable", "closed", "paused", "transport")
 
     def __init__(self, transport: asyncio.Transport) -> None:
         self.transport = transport
         self.closed = False
+        self.paused = False
+        self._writable: asyncio.Future[None] | None = None
 
     def write(self, data: bytes) -> None:
         if not self.closed:
             self.transport.write(data)
+
+    def writable(self) -> asyncio.Future[None]:
+        """A future done once this writer may write again (the transport drained or the
+        connection was lost): done already when it is not paused. A future rather than a
+        coroutine so that a handler can wait on it together with other wake-ups."""
+        waiter = self._writable
+        if waiter is None or waiter.cancelled():
+            waiter = self._writable = asyncio.get_running_loop().create_future()
+            if not self.paused or self.closed:
+                waiter.set_result(None)
+        return waiter
+
+    def pause(self) -> None:
+        self.paused = True
+        if self._writable is not None and self._writable.done():
+            self._writable = None
+
+    def resume(self) -> None:
+        self.paused = False
+        self._wake()
+
+    def lose(self) -> None:
+        self.closed = True
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._writable
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
 
 Handler = Callable[[Request, Writer], Awaitable[bool]]
@@ -126,6 +176,7 @@ class Connection(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # (uvloop's transports are not asyncio.Transport's subclasses, but have its methods)
         self._transport = cast(asyncio.Transport, transport)
+        self._transport.set_write_buffer_limits(HIGH_WATER_BYTES, LOW_WATER_BYTES)
         self._writer = Writer(self._transport)
         peer = transport.get_extra_info("peername")
         self._peer = str(peer[0]) if isinstance(peer, tuple) else None
@@ -134,12 +185,20 @@ class Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._writer is not None:
-            self._writer.closed = True
+            self._writer.lose()
         if self._task is not None:
             self._task.cancel()
         if self._idle is not None:
             self._idle.cancel()
         self._on_close(self)
+
+    def pause_writing(self) -> None:
+        if self._writer is not None:
+            self._writer.pause()
+
+    def resume_writing(self) -> None:
+        if self._writer is not None:
+            self._writer.resume()
 
     def data_received(self, data: bytes) -> None:
         try:
@@ -159,6 +218,18 @@ class Connection(asyncio.Protocol):
     @property
     def busy(self) -> bool:
         return self._task is not None
+
+    @property
+    def paused(self) -> bool:
+        """Whether the client has fallen behind (its writer is paused)."""
+        return self._writer is not None and self._writer.paused
+
+    @property
+    def unsent(self) -> int:
+        """The bytes written to this connection that its transport still holds."""
+        if self._transport is None:
+            return 0
+        return self._transport.get_write_buffer_size()
 
     # -- httptools' callbacks ----------------------------------------------------------
 
@@ -221,6 +292,8 @@ class Connection(asyncio.Protocol):
         keep = False
         try:
             keep = await self._handler(request, self._writer) and request.keep_alive
+            if keep and self._pending:
+                await self._writer.writable()  # the next answer once this one is taken
         finally:
             self._task = None
         if not keep or self._writer.closed:

@@ -6,7 +6,10 @@ sends this process only the waiting requests, and Flask keeps every other):
 * ``GET /v1/games/{id}``: the long-polls (:mod:`.waits`); the same URL without a wait is
   answered too, as Flask answers it, so a proxy may route on the query alone;
 * ``GET /v1/games/{id}/stream``: the game's stream (:mod:`.streams`);
-* ``GET /healthz``: this process's own probe (``{"status": "ok", "waiting": n}``).
+* ``GET /healthz``: this process's own probe: ``{"status": "ok", "waiting": n,
+  "unsent_bytes": b, "paused": p}``, the requests holding a feed, the bytes written that
+  the connections' transports still hold, and the connections whose client has fallen
+  behind (their writers paused: :data:`.http.HIGH_WATER_BYTES`).
 
 Stopping (SIGTERM or SIGINT): the listening socket closes, open streams end at once with
 ``end`` ``shutdown`` and a retry hint, long-polls run to their answer (each within the
@@ -85,6 +88,13 @@ class PushServer:
         await push.feeds.stop()
         push.stores.release()
 
+    def health(self) -> dict[str, object]:
+        """What ``/healthz`` says (see the module)."""
+        connections = self.connections
+        return {"status": "ok", "waiting": self.push.feeds.watching(),
+                "unsent_bytes": sum(c.unsent for c in connections),
+                "paused": sum(c.paused for c in connections)}
+
     async def handle(self, request: Request, writer: Writer) -> bool:
         """Answer one request; whether the connection may serve another."""
         push = self.push
@@ -99,7 +109,7 @@ class PushServer:
             elif (found := _STREAM.fullmatch(path)) is not None:
                 return await stream(push, request, found.group(1), writer)
             elif path == "/healthz":
-                body = orjson.dumps({"status": "ok", "waiting": push.feeds.watching()})
+                body = orjson.dumps(self.health())
                 answer = Answer(200, [("Content-Type", "application/json"),
                                       ("Cache-Control", "no-store")], body)
             else:

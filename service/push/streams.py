@@ -9,6 +9,17 @@ finished game's analysis until it is done, and a last ``end`` (``finished``,
 ``max_duration``, ``shutdown``, ``unavailable``). Only its waiting is the feed's: each
 framed view, and each run of framed events after a cursor, is made once per generation
 of the feed and written, the same bytes object, to every stream of its audience.
+
+A client that falls behind is held back by its cursor, not queued for: while its writer
+is paused (the connection holds :data:`~.http.HIGH_WATER_BYTES` unsent) nothing more is
+written to it, not even heartbeats. Once it drains, the stream goes on from the last
+event it wrote: the events after it, read from the store a page at a time (waiting for
+the writer between pages), then the newest view only (a view is the whole game, so the
+versions it fell behind on need none). That is what a web worker's stream does when its
+socket is full (its generator waits in the write, then reads the newest record), so the
+messages are the same kinds, each event once and in order, with no new message and no
+resync. Only a stream's end (the deadline, the shutdown, the store's failure) is written
+while paused: one short frame, once.
 """
 
 from __future__ import annotations
@@ -117,7 +128,7 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
             while True:
                 generation = feed.generation
                 newest = record.state.event_seq
-                while after < newest:
+                while after < newest and not writer.paused:
                     events = [e for e in await _events(push, feed, after, newest)
                               if e.seq <= newest]
                     if not events:
@@ -128,11 +139,11 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                     after = events[-1].seq
                 state, open_seats = record.state, record.open_seats
                 key = ("view", state.version, seat, tuple(open_seats))
-                if key != sent_view:
+                if key != sent_view and not writer.paused:
                     writer.write(feed.shared((*key, frames.key), partial(
                         _framed_view, frames, game_id, record, seat)))
                     sent_view = key
-                if state.finished:
+                if state.finished and not writer.paused:
                     analysis = await feed.shared_read(
                         ("analysis",), partial(push.stores.analyses.load, game_id))
                     if analysis is not None:
@@ -151,10 +162,13 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                     if remaining <= 0:
                         writer.write(frames.one(end_message("max_duration")))
                         return
-                    if await feed.wait(generation, min(remaining, config.stream_heartbeat_seconds)):
+                    # a paused writer is waited on too: its draining goes on from the cursor
+                    drained = writer.writable() if writer.paused else None
+                    if await feed.wait(generation, min(remaining, config.stream_heartbeat_seconds),
+                                       drained):
                         break
-                    if push.stopped() or loop.time() >= deadline:
-                        continue  # ends above, without a heartbeat first
+                    if push.stopped() or loop.time() >= deadline or writer.paused:
+                        continue  # ends above, without a heartbeat first; none while paused
                     writer.write(heartbeat)
                 if push.stopped():
                     continue  # the shutdown's wake-up: end without another read

@@ -32,24 +32,63 @@ ENV = {
 }
 
 
+def environment(redis_server: str, **overrides: str) -> dict[str, str]:
+    """The processes' environment: :data:`ENV` on the tests' Redis database 6."""
+    return {**os.environ, **ENV, "REDIS_URL": redis_url_for_tests(redis_server, 6),
+            **overrides}
+
+
+def push_process(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """``python -m service.push`` on 127.0.0.1:``port``."""
+    return subprocess.Popen([sys.executable, "-m", "service.push", "--host", "127.0.0.1",
+                             "--port", str(port)], cwd=ROOT, env=env)
+
+
+def ready(procs: list[subprocess.Popen[bytes]], bases: dict[str, str]) -> None:
+    """Wait until each base answers ``/healthz``; stop ``procs`` if one never does."""
+    try:
+        for name, base in bases.items():
+            wait_until(lambda b=base: requests.get(f"{b}/healthz", timeout=1).ok, PATIENCE, name)
+    except BaseException:
+        stop(procs)
+        raise
+
+
+def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.wait(PATIENCE)
+
+
 @pytest.fixture(scope="session")
 def both(redis_server: str) -> Iterator[dict[str, str]]:
     """``{"gunicorn": base URL, "push": base URL}``, on the same Redis database."""
     web_port, push_port = free_port(), free_port()
-    env = {**os.environ, **ENV, "REDIS_URL": redis_url_for_tests(redis_server, 6),
-           "PORT": str(web_port)}
+    env = environment(redis_server, PORT=str(web_port))
     web = subprocess.Popen(
         [str(Path(sys.prefix) / "bin" / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
          "service.app:create_app()"], cwd=ROOT, env=env)
-    push = subprocess.Popen([sys.executable, "-m", "service.push", "--host", "127.0.0.1",
-                             "--port", str(push_port)], cwd=ROOT, env=env)
+    push = push_process(env, push_port)
     bases = {"gunicorn": f"http://127.0.0.1:{web_port}", "push": f"http://127.0.0.1:{push_port}"}
+    ready([web, push], bases)
     try:
-        for name, base in bases.items():
-            wait_until(lambda b=base: requests.get(f"{b}/healthz", timeout=1).ok, PATIENCE, name)
         yield bases
     finally:
-        for proc in (web, push):
-            proc.terminate()
-        for proc in (web, push):
-            proc.wait(PATIENCE)
+        stop([web, push])
+
+
+@pytest.fixture(scope="session")
+def patient_push(both: dict[str, str], redis_server: str) -> Iterator[str]:
+    """The base URL of a second push process on ``both``'s Redis whose streams last
+    :data:`~tests.conftest.PATIENCE` rather than 2 s (a test may hold one open while it
+    makes hundreds of moves), and that holds no other test's requests."""
+    port = free_port()
+    env = environment(redis_server, STREAM_MAX_SECONDS=str(PATIENCE))
+    proc = push_process(env, port)
+    base = f"http://127.0.0.1:{port}"
+    ready([proc], {"patient push": base})
+    try:
+        yield base
+    finally:
+        stop([proc])
