@@ -14,6 +14,14 @@ for Redis to confirm, and only then reads; every later move is published to a li
 subscription, so it reloads. When the subscription is lost, the listener reconnects,
 subscribes every feed again and reloads them all.
 
+Why a feed writes to resting streams itself: a stream that has sent everything rests
+with its feed (a :class:`Follower`), and when the next version is read the feed brings
+each resting stream up to date in one loop, the same bytes object per audience, without
+waking its task: waking 10,000 tasks to write one frame each cost most of a move's CPU
+(``make bench-push``). What the feed cannot do in that loop (a stream behind, paused, or
+a finished game) it wakes the stream's task for. The events after the version it had
+are read with the record, in the same thread, for that loop.
+
 Why a feed lingers: a long-poll's client asks again right after its answer, so the
 feed of a game is kept (subscribed, its record current) :data:`LINGER_SECONDS` after its
 last waiter left, rather than unsubscribed and read afresh on every cycle.
@@ -31,12 +39,13 @@ import itertools
 import logging
 from collections.abc import AsyncIterator, Callable, Hashable
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import redis.asyncio
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from service.play import STREAM_PAGE
 from service.storage import GameRecord, Stores
 from service.storage.hub import (
     BACKOFF_MAX_SECONDS,
@@ -47,7 +56,7 @@ from service.storage.hub import (
 )
 from service.wire.problems import UNAVAILABLE
 
-__all__ = ["LINGER_SECONDS", "Feed", "Feeds"]
+__all__ = ["LINGER_SECONDS", "Feed", "Feeds", "Follower"]
 
 T = TypeVar("T")
 log = logging.getLogger("three_thirteen.push")
@@ -61,6 +70,17 @@ LINGER_SECONDS = 10.0
 #: read only if it was started after the request arrived (so it sees the request's own
 #: move) or returned a version the request accepts.
 _ticks = itertools.count()
+
+
+class Follower(Protocol):
+    """A stream at rest with its feed (see the module)."""
+
+    def follow(self, feed: Feed) -> bool:
+        """Write the feed's new version to the stream; ``False`` if it cannot be done here
+        (the stream's task is then woken to do it)."""
+
+    def wake(self) -> None:
+        """Wake the stream's task."""
 
 
 class Feed:
@@ -78,7 +98,11 @@ class Feed:
         self.failed: Exception | None = None
         self.users = 0
         self.confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        #: the events read with ``record`` after the version read before it: (the event
+        #: seq they follow, the events), or ``None`` (nothing read with it)
+        self.fresh: tuple[int, list[Any]] | None = None
         self._waiters: set[asyncio.Future[bool]] = set()
+        self._followers: set[Follower] = set()
         self._cache: dict[Hashable, Any] = {}
         self._reads: dict[Hashable, asyncio.Future[Any]] = {}
         self._load: tuple[int, asyncio.Task[GameRecord]] | None = None
@@ -177,25 +201,51 @@ class Feed:
         finally:
             self._reloading = None
 
+    def rest(self, follower: Follower) -> None:
+        """Let the feed write ``follower``'s next version (until :meth:`unrest`)."""
+        self._followers.add(follower)
+
+    def unrest(self, follower: Follower) -> None:
+        self._followers.discard(follower)
+
     async def _read(self) -> GameRecord:
-        record = await asyncio.to_thread(self._feeds.stores.games.load, self.game_id)
+        before = self.record
+        since = before.state.event_seq if before is not None and self._followers else None
+        record, events = await asyncio.to_thread(self._read_now, since)
         if self.record is None or record.state.version > self.record.state.version:
+            self.fresh = (since, events) if since is not None and self.record is before \
+                else None
             self.record = record
-            self._advance()
+            self._advance(fan_out=True)
         return self.record
+
+    def _read_now(self, since: int | None) -> tuple[GameRecord, list[Any]]:
+        """The game, then (for resting streams) its events after ``since``: read after
+        the record, so they reach at least its last event."""
+        games = self._feeds.stores.games
+        record = games.load(self.game_id)
+        return record, [] if since is None else games.events(self.game_id, since, STREAM_PAGE)
 
     def poke(self) -> None:
         """Wake every waiter without a read (the process is stopping)."""
         self._advance()
 
-    def _advance(self) -> None:
-        """A new generation: what was shared is forgotten, every waiter woken."""
+    def _advance(self, fan_out: bool = False) -> None:
+        """A new generation: what was shared is forgotten, every waiter woken; with
+        ``fan_out`` (a newer record was read) resting streams are written the new version
+        where they can be, and woken where not."""
         self.generation += 1
         self._cache = {}
         self._reads = {}
         waiters, self._waiters = self._waiters, set()
         for woken in waiters:
             _settle(woken, True)
+        followers, self._followers = self._followers, set()
+        for follower in followers:
+            if fan_out and follower.follow(self):
+                self._followers.add(follower)
+            else:
+                follower.wake()
 
 
 def _settle(future: asyncio.Future[bool], value: bool) -> None:

@@ -162,11 +162,23 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                     if remaining <= 0:
                         writer.write(frames.one(end_message("max_duration")))
                         return
-                    # a paused writer is waited on too: its draining goes on from the cursor
-                    drained = writer.writable() if writer.paused else None
-                    if await feed.wait(generation, min(remaining, config.stream_heartbeat_seconds),
-                                       drained):
-                        break
+                    timeout = min(remaining, config.stream_heartbeat_seconds)
+                    if writer.paused:
+                        # a paused writer is waited on too: its draining goes on from the cursor
+                        if await feed.wait(generation, timeout, writer.writable()):
+                            break
+                    else:
+                        if feed.generation != generation:
+                            break  # a version came while this stream was writing
+                        rest = Resting(frames, seat, after, sent_view, writer)
+                        feed.rest(rest)
+                        try:
+                            woken = await rest.wait(timeout)
+                        finally:
+                            feed.unrest(rest)
+                        after, sent_view = rest.after, rest.view
+                        if woken:
+                            break
                     if push.stopped() or loop.time() >= deadline or writer.paused:
                         continue  # ends above, without a heartbeat first; none while paused
                     writer.write(heartbeat)
@@ -179,6 +191,68 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                     record = feed.record
     except UNAVAILABLE:
         writer.write(frames.one(end_message("unavailable")))
+
+
+class Resting:
+    """A stream that has sent everything, resting with its feed, which writes it each new
+    version itself while it can (:class:`~.feeds.Follower`): the events after its cursor
+    and the view, framed once per audience and cursor and written as one piece. Its task
+    sleeps until :meth:`wake` (what the feed cannot do) or its heartbeat's time."""
+
+    __slots__ = ("after", "frames", "seat", "view", "woken", "writer")
+
+    def __init__(self, frames: Frames, seat: int | None, after: int,
+                 view: tuple[Any, ...] | None, writer: Writer) -> None:
+        self.frames, self.seat, self.after, self.view = frames, seat, after, view
+        self.writer = writer
+        self.woken: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+    async def wait(self, timeout: float) -> bool:
+        """Until woken (``True``) or ``timeout`` seconds (``False``)."""
+        timer = asyncio.get_running_loop().call_later(timeout, _settle, self.woken, False)
+        try:
+            return await self.woken
+        finally:
+            timer.cancel()
+
+    def wake(self) -> None:
+        _settle(self.woken, True)
+
+    def follow(self, feed: Feed) -> bool:
+        if self.writer.paused or self.writer.closed:
+            return False
+        made = feed.shared(("rest", self.after, self.seat, self.frames.key),
+                           partial(_next_move, feed, self.after, self.seat, self.frames))
+        if made is None:
+            return False
+        data, newest, view = made
+        if view != self.view:
+            self.writer.write(data)
+            self.after, self.view = newest, view
+        return True
+
+
+def _next_move(feed: Feed, after: int, seat: int | None,
+               frames: Frames) -> tuple[bytes, int, tuple[Any, ...]] | None:
+    """A resting stream's next piece from the feed's newest record and the events read
+    with it: the events after ``after`` and the view, framed as one (with the cursor and
+    the view's key it leaves the stream at); ``None`` where the feed cannot write it."""
+    record, fresh = feed.record, feed.fresh
+    if record is None or record.state.finished or fresh is None or fresh[0] != after:
+        return None
+    newest = record.state.event_seq
+    events = [e for e in fresh[1] if e.seq <= newest]
+    if newest > after and (not events or events[-1].seq != newest):
+        return None  # more than a page came: the task reads them
+    view = ("view", record.state.version, seat, tuple(record.open_seats))
+    pieces = [_framed_events(frames, events, seat)] if events else []
+    pieces.append(_framed_view(frames, feed.game_id, record, seat))
+    return b"".join(pieces), newest, view
+
+
+def _settle(future: asyncio.Future[bool], value: bool) -> None:
+    if not future.done():
+        future.set_result(value)
 
 
 async def _events(push: Push, feed: Feed, after: int, newest: int) -> list[Any]:
