@@ -312,10 +312,13 @@ def test_the_ingresses_set_timeouts_body_size_connection_caps_and_an_unbuffered_
                       case_sensitive=False) == Config().max_body_bytes
         assert int(notes["limit-connections"]) > 0
         assert ingress["spec"]["ingressClassName"] == "nginx"
-        (rule,) = ingress["spec"]["rules"]
-        for path in rule["http"]["paths"]:
-            assert path["backend"]["service"]["name"] == "three-thirteen"
         notes_of[name] = notes
+    # the streams are held by the push processes, everything else by the api pods
+    for name, service in (("three-thirteen", "three-thirteen"),
+                          ("three-thirteen-stream", "three-thirteen-push")):
+        (rule,) = ingresses[name]["spec"]["rules"]
+        assert {path["backend"]["service"]["name"] for path in rule["http"]["paths"]} == {
+            service}
     main, stream = notes_of["three-thirteen"], notes_of["three-thirteen-stream"]
     assert main["proxy-buffering"] == "on"
     assert int(main["proxy-read-timeout"]) > Config().long_poll_max_seconds
@@ -327,6 +330,41 @@ def test_the_ingresses_set_timeouts_body_size_connection_caps_and_an_unbuffered_
     assert "^" + path["path"] == STREAM_PATH  # ingress-nginx anchors a regex path with ^
     (configmap,) = [c for c in by_kind("ConfigMap") if c["metadata"]["name"] == "three-thirteen"]
     assert configmap["data"]["PROXY_HOPS"] == "1"
+
+
+def test_nginx_sends_the_streams_and_the_long_polls_to_the_push_processes() -> None:
+    """(Run for real in tests/ops/test_nginx_proxy.py; here, what the file says.)"""
+    assert "proxy_pass http://three_thirteen_push;" in nginx_location(f"~ {STREAM_PATH}")
+    assert "proxy_pass http://$game_view;" in nginx_location("~ ^/v1/games/[^/]+$")
+    view = re.search(r'map "\$request_method \$arg_wait_version\$arg_wait" \$game_view '
+                     r"\{(.*?)\}", nginx_conf(), re.DOTALL)
+    assert view and nginx_directives(view[1]) == {"default": "three_thirteen"}
+    assert '"~^GET ." three_thirteen_push;' in view[1]
+    assert "server push:8001;" in nginx_conf()
+
+
+def test_compose_and_kubernetes_run_the_push_processes_from_the_apis_image_and_settings(
+) -> None:
+    (compose,) = documents(DEPLOY / "compose.yaml")
+    api, push, nginx = (compose["services"][n] for n in ("api", "push", "nginx"))
+    assert push["image"] == api["image"] and "ports" not in push
+    assert push["command"][:3] == ["python", "-m", "service.push"]
+    port = push["command"][push["command"].index("--port") + 1]
+    assert push["expose"] == [port] and f"server push:{port};" in nginx_conf()
+    for name in ("REDIS_URL", "PROXY_HOPS"):
+        assert push["environment"][name] == api["environment"][name], name
+    assert nginx["depends_on"]["push"]["condition"] == "service_healthy"
+    deployments = {d["metadata"]["name"]: d for d in by_kind("Deployment")}
+    (api_pod,) = deployments["three-thirteen"]["spec"]["template"]["spec"]["containers"]
+    (push_pod,) = deployments["three-thirteen-push"]["spec"]["template"]["spec"]["containers"]
+    assert push_pod["image"] == api_pod["image"] and push_pod["envFrom"] == api_pod["envFrom"]
+    assert push_pod["command"][:3] == ["python", "-m", "service.push"]
+    assert [p["containerPort"] for p in push_pod["ports"]] == [
+        int(push_pod["command"][push_pod["command"].index("--port") + 1])]
+    assert push_pod["readinessProbe"]["httpGet"]["path"] == "/healthz"
+    labels = deployments["three-thirteen-push"]["spec"]["template"]["metadata"]["labels"]
+    (service,) = [s for s in by_kind("Service") if s["spec"]["selector"] == labels]
+    assert service["metadata"]["name"] == "three-thirteen-push"
 
 
 #: What a web worker takes (bench-push, docs/capacity.md#waiting-clients): its RSS with

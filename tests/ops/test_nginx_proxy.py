@@ -46,16 +46,19 @@ def nginx_binary() -> str:
     return path
 
 
-def start_nginx(workdir: Path, upstream: str,
-                read_timeout: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """nginx with deploy/nginx.conf, its upstream at ``upstream``; the base URL.
-    ``read_timeout`` replaces the server-wide ``proxy_read_timeout`` (not the stream's)."""
+def start_nginx(workdir: Path, upstream: str, read_timeout: str | None = None,
+                push: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """nginx with deploy/nginx.conf, its upstream at ``upstream`` and its push upstream at
+    ``push`` (the same as ``upstream`` unless given); the base URL. ``read_timeout``
+    replaces the server-wide ``proxy_read_timeout`` (not the stream's)."""
     port = free_port()
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    assert "server api:8000;" in conf and "listen 8080;" in conf
+    assert "server api:8000;" in conf and "server push:8001;" in conf
+    assert "listen 8080;" in conf
     temp = "".join(f"    {name}_temp_path {workdir / name};\n"
                    for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     conf = (conf.replace("server api:8000;", f"server {upstream};")
+            .replace("server push:8001;", f"server {push or upstream};")
             .replace("listen 8080;", f"listen 127.0.0.1:{port};")
             .replace("http {\n", "http {\n" + temp, 1))
     if read_timeout is not None:
@@ -108,6 +111,39 @@ class Dribble(BaseHTTPRequestHandler):
         pass
 
 
+class Named(BaseHTTPRequestHandler):
+    """An upstream that answers every request with its own name and what it was asked."""
+
+    protocol_version = "HTTP/1.1"
+    name = ""
+
+    def _answer(self) -> None:
+        body = json.dumps({"upstream": self.name, "method": self.command,
+                           "target": self.path}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = do_OPTIONS = _answer
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def named_upstream(name: str) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type(name, (Named,), {"name": name}))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.fixture
 def dribbling_upstream() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Dribble)
@@ -122,14 +158,14 @@ def dribbling_upstream() -> Iterator[str]:
 
 @pytest.fixture
 def proxy(tmp_path: Path) -> Iterator[Callable[[str], str]]:
-    """``proxy(upstream, read_timeout=None)``: the base URL of nginx in front of
-    ``upstream``."""
+    """``proxy(upstream, read_timeout=None, push=None)``: the base URL of nginx in front of
+    ``upstream`` (and of ``push`` for the waiting requests)."""
     procs: list[subprocess.Popen[bytes]] = []
 
-    def start(upstream: str, read_timeout: str | None = None) -> str:
+    def start(upstream: str, read_timeout: str | None = None, push: str | None = None) -> str:
         workdir = tmp_path / f"nginx{len(procs)}"
         workdir.mkdir()
-        proc, base = start_nginx(workdir, upstream, read_timeout)
+        proc, base = start_nginx(workdir, upstream, read_timeout, push)
         procs.append(proc)
         return base
 
@@ -203,6 +239,32 @@ def test_only_the_stream_path_outlives_the_proxy_read_timeout_of_the_rest(
     assert len(lines("/v1/games/abc/events")) == 1
     assert len(lines("/v1/games/abc/stream")) == 2
     assert len(lines("/v1/games/abc/stream/x")) == 1  # the regex is anchored
+
+
+def test_the_waiting_requests_go_to_the_push_processes_and_the_rest_to_the_api(proxy) -> None:
+    """Every stream, and a game's view asked with ``wait_version`` or ``wait`` by a GET (a
+    long-poll), reach the push upstream, query and all; the same view without a wait, any
+    other method (CORS's preflight too) and every other path reach the api."""
+    with named_upstream("api") as api, named_upstream("push") as push:
+        base = proxy(api, push=push)
+        cases = [
+            ("GET", "/v1/games/abc/stream", "push"),
+            ("GET", "/v1/games/abc/stream?after=3&ticket=t", "push"),
+            ("GET", "/v1/games/abc?wait_version=4", "push"),
+            ("GET", "/v1/games/abc?wait=turn", "push"),
+            ("GET", "/v1/games/abc?version=2&wait_version=4", "push"),
+            ("GET", "/v1/games/abc", "api"),
+            ("GET", "/v1/games/abc?version=2", "api"),
+            ("GET", "/v1/games/abc?wait_version=", "api"),
+            ("OPTIONS", "/v1/games/abc?wait_version=4", "api"),
+            ("POST", "/v1/games/abc/actions", "api"),
+            ("GET", "/v1/games/abc/events?after=0", "api"),
+            ("GET", "/v1/games", "api"),
+        ]
+        for method, target, expected in cases:
+            r = requests.request(method, f"{base}{target}", timeout=10)
+            assert r.status_code == 200, (method, target, r.text)
+            assert r.json() == {"upstream": expected, "method": method, "target": target}
 
 
 @pytest.mark.parametrize(("request_bytes", "status", "code"), [

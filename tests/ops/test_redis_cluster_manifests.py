@@ -106,11 +106,16 @@ def test_the_overlay_removes_the_single_redis_and_patches_only_what_exists() -> 
     deleted = set()
     for entry in spec["patches"]:
         patch = yaml.safe_load(entry["patch"])
+        if "target" in entry:  # a JSON patch of the target's fields
+            one(base, entry["target"]["kind"], entry["target"]["name"])
+            continue
         one(base, patch["kind"], patch["metadata"]["name"])  # the target exists in the base
         if patch.get("$patch") == "delete":
             deleted.add((patch["kind"], patch["metadata"]["name"]))
     single = {(m["kind"], m["metadata"]["name"]) for m in documents(K8S / "redis.yaml")}
-    assert deleted == single
+    # the push processes subscribe to one Redis: they go with it
+    push = {(m["kind"], m["metadata"]["name"]) for m in documents(K8S / "push.yaml")}
+    assert deleted == single | push
 
 
 def built() -> list[dict[str, Any]]:
@@ -139,3 +144,8 @@ def test_the_built_overlay_points_the_service_at_the_cluster_through_its_secret(
     assert Config.from_env({"REDIS_URL": url}).redis_url == url
     for configmap in (m for m in items if m["kind"] == "ConfigMap"):
         assert "REDIS_URL" not in configmap["data"]  # the Secret's is the only one
+    # no push process (it subscribes to one Redis): the api pods hold the streams
+    assert not [m for m in items if m["metadata"]["name"] == "three-thirteen-push"]
+    stream = one(items, "Ingress", "three-thirteen-stream")
+    assert {p["backend"]["service"]["name"] for p in stream["spec"]["rules"][0]["http"]["paths"]
+            } == {"three-thirteen"}
