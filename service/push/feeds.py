@@ -56,7 +56,7 @@ from service.storage.hub import (
 )
 from service.wire.problems import UNAVAILABLE
 
-__all__ = ["LINGER_SECONDS", "Feed", "Feeds", "Follower"]
+__all__ = ["LINGER_SECONDS", "Feed", "Feeds", "Follower", "settle"]
 
 T = TypeVar("T")
 log = logging.getLogger("three_thirteen.push")
@@ -137,10 +137,10 @@ class Feed:
         loop = asyncio.get_running_loop()
         woken: asyncio.Future[bool] = loop.create_future()
         self._waiters.add(woken)
-        timer = loop.call_later(timeout, _settle, woken, False)
+        timer = loop.call_later(timeout, settle, woken, False)
 
         def wake(_: asyncio.Future[None]) -> None:
-            _settle(woken, True)
+            settle(woken, True)
 
         if also is not None:
             also.add_done_callback(wake)
@@ -239,7 +239,7 @@ class Feed:
         self._reads = {}
         waiters, self._waiters = self._waiters, set()
         for woken in waiters:
-            _settle(woken, True)
+            settle(woken, True)
         followers, self._followers = self._followers, set()
         for follower in followers:
             if fan_out and follower.follow(self):
@@ -248,7 +248,8 @@ class Feed:
                 follower.wake()
 
 
-def _settle(future: asyncio.Future[bool], value: bool) -> None:
+def settle(future: asyncio.Future[bool], value: bool) -> None:
+    """``future``'s result, unless it has one (a wake-up and a timer may both come)."""
     if not future.done():
         future.set_result(value)
 

@@ -47,7 +47,7 @@ from service.wire.queries import event_cursor, ticket_of, valid_game_id
 
 from .answers import common_headers, for_bearer
 from .context import Push
-from .feeds import Feed
+from .feeds import Feed, settle
 from .http import Request, Writer, head
 
 __all__ = ["stream"]
@@ -209,14 +209,14 @@ class Resting:
 
     async def wait(self, timeout: float) -> bool:
         """Until woken (``True``) or ``timeout`` seconds (``False``)."""
-        timer = asyncio.get_running_loop().call_later(timeout, _settle, self.woken, False)
+        timer = asyncio.get_running_loop().call_later(timeout, settle, self.woken, False)
         try:
             return await self.woken
         finally:
             timer.cancel()
 
     def wake(self) -> None:
-        _settle(self.woken, True)
+        settle(self.woken, True)
 
     def follow(self, feed: Feed) -> bool:
         if self.writer.paused or self.writer.closed:
@@ -248,11 +248,6 @@ def _next_move(feed: Feed, after: int, seat: int | None,
     pieces = [_framed_events(frames, events, seat)] if events else []
     pieces.append(_framed_view(frames, feed.game_id, record, seat))
     return b"".join(pieces), newest, view
-
-
-def _settle(future: asyncio.Future[bool], value: bool) -> None:
-    if not future.done():
-        future.set_result(value)
 
 
 async def _events(push: Push, feed: Feed, after: int, newest: int) -> list[Any]:
