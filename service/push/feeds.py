@@ -125,12 +125,10 @@ class Feed:
             self._load = (next(_ticks), task)
         return await asyncio.shield(self._load[1])
 
-    async def wait(self, generation: int, timeout: float,
-                   also: asyncio.Future[None] | None = None) -> bool:
-        """Until the feed's generation is past ``generation`` or ``also`` is done (a
-        paused writer that may write again: ``True``), or ``timeout`` seconds
-        (``False``)."""
-        if self.generation != generation or (also is not None and also.done()):
+    async def wait(self, generation: int, timeout: float) -> bool:
+        """Until the feed's generation is past ``generation`` (``True``), or ``timeout``
+        seconds (``False``)."""
+        if self.generation != generation:
             return True
         if timeout <= 0:
             return False
@@ -138,19 +136,11 @@ class Feed:
         woken: asyncio.Future[bool] = loop.create_future()
         self._waiters.add(woken)
         timer = loop.call_later(timeout, settle, woken, False)
-
-        def wake(_: asyncio.Future[None]) -> None:
-            settle(woken, True)
-
-        if also is not None:
-            also.add_done_callback(wake)
         try:
             return await woken
         finally:
             timer.cancel()
             self._waiters.discard(woken)
-            if also is not None:
-                also.remove_done_callback(wake)
 
     def shared(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()``, made once per generation for every waiter asking for ``key``

@@ -162,23 +162,19 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                     if remaining <= 0:
                         writer.write(frames.one(end_message("max_duration")))
                         return
-                    timeout = min(remaining, config.stream_heartbeat_seconds)
-                    if writer.paused:
+                    if feed.generation != generation:
+                        break  # a version came while this stream was writing
+                    rest = Resting(frames, seat, after, sent_view, writer)
+                    feed.rest(rest)
+                    try:
                         # a paused writer is waited on too: its draining goes on from the cursor
-                        if await feed.wait(generation, timeout, writer.writable()):
-                            break
-                    else:
-                        if feed.generation != generation:
-                            break  # a version came while this stream was writing
-                        rest = Resting(frames, seat, after, sent_view, writer)
-                        feed.rest(rest)
-                        try:
-                            woken = await rest.wait(timeout)
-                        finally:
-                            feed.unrest(rest)
-                        after, sent_view = rest.after, rest.view
-                        if woken:
-                            break
+                        woken = await rest.wait(min(remaining, config.stream_heartbeat_seconds),
+                                                writer.writable() if writer.paused else None)
+                    finally:
+                        feed.unrest(rest)
+                    after, sent_view = rest.after, rest.view
+                    if woken:
+                        break
                     if push.stopped() or loop.time() >= deadline or writer.paused:
                         continue  # ends above, without a heartbeat first; none while paused
                     writer.write(heartbeat)
@@ -197,7 +193,8 @@ class Resting:
     """A stream that has sent everything, resting with its feed, which writes it each new
     version itself while it can (:class:`~.feeds.Follower`): the events after its cursor
     and the view, framed once per audience and cursor and written as one piece. Its task
-    sleeps until :meth:`wake` (what the feed cannot do) or its heartbeat's time."""
+    sleeps until :meth:`wake` (what the feed cannot do, a paused writer's new version
+    included), its writer drains, or its heartbeat's time."""
 
     __slots__ = ("after", "frames", "seat", "view", "woken", "writer")
 
@@ -207,13 +204,21 @@ class Resting:
         self.writer = writer
         self.woken: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
-    async def wait(self, timeout: float) -> bool:
-        """Until woken (``True``) or ``timeout`` seconds (``False``)."""
+    async def wait(self, timeout: float, drained: asyncio.Future[None] | None) -> bool:
+        """Until woken or ``drained`` is done (``True``), or ``timeout`` seconds
+        (``False``)."""
         timer = asyncio.get_running_loop().call_later(timeout, settle, self.woken, False)
+        if drained is not None:
+            drained.add_done_callback(self._drained)
         try:
             return await self.woken
         finally:
             timer.cancel()
+            if drained is not None:
+                drained.remove_done_callback(self._drained)
+
+    def _drained(self, _: asyncio.Future[None]) -> None:
+        self.wake()
 
     def wake(self) -> None:
         settle(self.woken, True)

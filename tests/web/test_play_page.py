@@ -16,6 +16,7 @@ import pytest
 import requests
 
 from service.bots import GreedyBot
+from service.client import Client
 from tests.conftest import PATIENCE, ROOT
 from tests.web.conftest import Page
 from tests.web.player import (
@@ -50,19 +51,6 @@ def paced_pairs(page: Page, mover: str, earlier: list[dict[str, Any]] = ()) -> l
     mine = [e for e in log if e["text"].startswith(mover)]
     return [b["t"] - a["t"] for a, b in itertools.pairwise(mine)
             if a["type"] == "draw" and b["type"] == "discard"]
-
-
-def game_events(base: str, game_id: str) -> list[dict[str, Any]]:
-    """Every event of the game, paged through ``GET …/events``."""
-    events: list[dict[str, Any]] = []
-    after = 0
-    while True:
-        page = requests.get(f"{base}/v1/games/{game_id}/events", params={"after": after},
-                            timeout=10).json()
-        events += page["events"]
-        after = page["next_after"]
-        if not page["more"]:
-            return events
 
 
 def check_hand_marks_and_solver(page: Page, base: str, game_id: str) -> None:
@@ -186,7 +174,7 @@ def test_a_whole_game_against_a_bot_is_played_by_clicking_to_the_final_table_as_
     # for every such turn it saw whole (the player's reload may split one), and on the
     # spectator's (which followed the whole game) for at least one, unless the random deal
     # had the bot go out on each of its turns (a go-out is one event: nothing to pace)
-    bot_discards = [e for e in game_events(live_server, game_id)
+    bot_discards = [e for e in Client(live_server).events(game_id)[0]
                     if e["type"] == "discard" and e["seat"] == 1]
     for page, earlier in ((player, before_reload), (spectator, [])):
         gaps = paced_pairs(page, "greedy (bot)", earlier)
