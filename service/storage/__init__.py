@@ -62,7 +62,7 @@ from .mistakes import MISTAKES_KEPT, FiledMistake, MistakeStore
 from .ratings import HistoryPoint, RatedSeat, RatingResult, RatingStore, SetAside, StoredRating
 from .records import RecordStore
 from .replies import ReplyStore, StoredReply
-from .schedule import HEAVY, LANES, LIGHT, Lease, Schedule
+from .schedule import HEAVY, KEPT_EARLY_SECONDS, LANES, LIGHT, Lease, Schedule
 from .seeks import Hold, Matching, MatchRecord, SeekBoard, SeekEntry, SeekRecord
 from .stores import Stores, memory_stores, redis_stores
 from .tickets import TicketStore
@@ -77,6 +77,7 @@ from .webhooks import Delivery, WebhookQueue
 
 __all__ = [
     "HEAVY",
+    "KEPT_EARLY_SECONDS",
     "LANES",
     "LIGHT",
     "LISTINGS",

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 from .jobs import Job, parse_job
 
-__all__ = ["HEAVY", "LANES", "LIGHT", "WAKES_KEPT", "Lease", "Schedule"]
+__all__ = ["HEAVY", "KEPT_EARLY_SECONDS", "LANES", "LIGHT", "WAKES_KEPT", "Lease", "Schedule"]
 
 #: The lane of every visit but those of games with a searching bot.
 LIGHT = "light"
@@ -53,6 +53,14 @@ LANES = (LIGHT, HEAVY)
 #: Wake-ups kept waiting for a worker, per lane (more would wake workers with nothing to
 #: take).
 WAKES_KEPT = 64
+
+
+#: How much before its time a visit may be kept: times are kept to the nearest
+#: millisecond, and a visit due "now" must be due at once, so it is not rounded up. A worker
+#: that sleeps until the earliest visit sleeps this much longer, so that the visit it wakes
+#: for is due by the game's own clock too (a turn's deadline), not half a millisecond
+#: early, to be found not due and put off.
+KEPT_EARLY_SECONDS = 0.0005
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,4 +117,6 @@ class Schedule(ABC):
     def visits_due(self, now: float, lanes: Sequence[str] = LANES
                    ) -> tuple[int, float | None]:
         """How many visits of ``lanes`` are due at ``now``, and when the earliest planned
-        one is (Unix seconds; ``None``: none is planned): whether the workers keep up."""
+        one is, as kept (Unix seconds, up to :data:`KEPT_EARLY_SECONDS` before the time
+        planned; ``None``: none is planned): whether the workers keep up, and how long
+        one may sleep."""

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from service.play import deliver, lease_seconds
-from service.storage import Lease, StorageUnavailableError, Stores
+from service.storage import KEPT_EARLY_SECONDS, Lease, StorageUnavailableError, Stores
 from service.webhooks import Send
 
 from .metrics import WorkerMetrics
@@ -95,7 +95,8 @@ class DeliveryWorker:
         """Block until an event is queued or the earliest planned attempt is due (at most
         :attr:`idle_seconds`)."""
         _, earliest = self.stores.webhook_schedule.visits_due(self.clock())
-        wait = self.idle_seconds if earliest is None else earliest - self.clock()
+        wait = (self.idle_seconds if earliest is None
+                else earliest + KEPT_EARLY_SECONDS - self.clock())
         if wait > 0:
             self.stores.webhook_schedule.wait(min(wait, self.idle_seconds))
 

@@ -19,7 +19,14 @@ import time
 from collections.abc import Callable, Sequence
 
 from service.play import LEASE_SECONDS, prune_listing, visit
-from service.storage import LANES, LIGHT, LISTINGS, StorageUnavailableError, Stores
+from service.storage import (
+    KEPT_EARLY_SECONDS,
+    LANES,
+    LIGHT,
+    LISTINGS,
+    StorageUnavailableError,
+    Stores,
+)
 
 from .metrics import WorkerMetrics
 
@@ -112,7 +119,8 @@ class MoveWorker:
         that stops the worker may interrupt it: :attr:`waiting` says when; one that came
         just before is seen by ``stopping()``, read once :attr:`waiting` is set)."""
         _, earliest = self.stores.schedule.visits_due(self.clock(), self.lanes)
-        wait = self.idle_seconds if earliest is None else earliest - self.clock()
+        wait = (self.idle_seconds if earliest is None
+                else earliest + KEPT_EARLY_SECONDS - self.clock())
         if wait > 0:
             self.waiting = True
             try:

@@ -57,6 +57,22 @@ def test_a_worker_sleeps_until_the_earliest_deadline_and_no_longer() -> None:
     assert stores.games.load(record.game_id).state.turn_timed_out
 
 
+def test_a_worker_sleeps_past_the_visit_kept_early_to_the_millisecond() -> None:
+    """A deadline at 1001.0004 is kept as 1001.000: a worker sleeping only until then
+    would take the game before its turn's deadline, find it not due, and put it off."""
+    stores = memory_stores()
+    stores.schedule.plan("g", 1001.0004)
+    waits: list[float] = []
+
+    def wait(timeout: float, lanes: object = None) -> bool:  # records how long, wakes at once
+        waits.append(timeout)
+        return False
+
+    stores.schedule.wait = wait  # type: ignore[method-assign]
+    MoveWorker(stores, clock=lambda: 1000.0, idle_seconds=300.0).idle()
+    assert waits and 1.0004 <= waits[0] < 1.01
+
+
 def test_an_idle_worker_told_to_stop_just_before_its_wait_does_not_wait() -> None:
     """A stop signal between the worker's last look and its wait: the signal did not cut
     the wait short (``waiting`` was not set yet), so the wait reads the flag itself."""
