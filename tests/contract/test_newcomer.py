@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import PATIENCE, ROOT, free_port
+from tests.conftest import PATIENCE, ROOT, free_port, wait_until
 
 #: What `make test` installs and `make run` must not.
 TEST_ONLY = {"pytest", "hypothesis", "ruff", "schemathesis", "requests-mock", "selenium",
@@ -68,6 +68,7 @@ class Served:
     clone: Path
     url: str
     log: Path
+    push_url: str
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +78,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "VIRTUAL_ENV")}
-    env.update(PORT=str(port), ACCESS_LOG="")
+    push_port = free_port()
+    env.update(PORT=str(port), PUSH_PORT=str(push_port), ACCESS_LOG="")
     # pip may reuse its cache; the clone gets its own venv, exactly as a newcomer's would
     assert readme_commands()[0] == "make run"
     log = home / "make-run.log"
@@ -97,7 +99,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                 time.sleep(1)
         else:
             pytest.fail("make run did not serve /healthz in time")
-        yield Served(clone, url, log)
+        yield Served(clone, url, log, f"http://127.0.0.1:{push_port}")
     finally:
         os.killpg(proc.pid, signal.SIGTERM)  # make, the run script, gunicorn, redis-server
         proc.wait(PATIENCE)
@@ -110,6 +112,13 @@ def test_a_fresh_clone_serves_healthz_after_make_run(served: Served) -> None:
     created = requests.post(f"{served.url}/v1/games",
                             json={"players": [{"name": "a"}, {"name": "b"}]}, timeout=5)
     assert created.status_code == 201
+    # the push tier beside it answers the same game's view
+    game = f"/v1/games/{created.json()['game_id']}"
+    wait_until(lambda: requests.get(served.push_url + "/healthz", timeout=1).ok, PATIENCE,
+               "make run's push process")
+    pushed = requests.get(served.push_url + game, timeout=5)
+    assert pushed.status_code == 200 and pushed.json() == requests.get(
+        served.url + game, timeout=5).json()
     # what serves, and nothing of the test toolchain
     listed = subprocess.run([str(served.clone / ".venv" / "bin" / "pip"), "list",
                              "--format=freeze"], capture_output=True, text=True,

@@ -38,7 +38,8 @@ WITHOUT_SYSTEM_REDIS = ROOT / ".ci" / "without-system-redis"
 def run_local_env(port: int) -> dict[str, str]:
     """The environment of a newcomer's shell: no REDIS_URL, this venv, a free port."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "REDIS_SERVER")}
-    env.update(PORT=str(port), VENV=sys.prefix, ACCESS_LOG="", WEB_CONCURRENCY="1")
+    env.update(PORT=str(port), PUSH_PORT=str(free_port()), VENV=sys.prefix, ACCESS_LOG="",
+               WEB_CONCURRENCY="1")
     return env
 
 
@@ -117,7 +118,7 @@ def test_run_local_stops_with_an_error_when_redis_does_not_start(tmp_path: Path)
     assert b"serving on" not in out
 
 
-def test_run_local_runs_a_move_worker_that_finishes_a_clocked_game_nobody_reads(
+def test_run_local_runs_a_move_worker_that_finishes_a_clocked_game_and_a_push_process(
     tmp_path: Path, redis_server: str,
 ) -> None:
     url = redis_url_for_tests(redis_server, 14)
@@ -136,6 +137,14 @@ def test_run_local_runs_a_move_worker_that_finishes_a_clocked_game_nobody_reads(
         # read from Redis, not over HTTP: nobody reads the game
         games = redis_stores(Config(redis_url=url)).games
         game_id = created.json()["game_id"]
+        version = games.load(game_id).state.version
+        # the push process beside it: a spectator's long-poll there is woken by the move
+        # worker's first time-out (the turn's clock: 1 s)
+        push = f"http://127.0.0.1:{env['PUSH_PORT']}/v1/games/{game_id}"
+        wait_until(lambda: requests.get(push, timeout=1).ok, PATIENCE, "the push process")
+        woken = requests.get(push, params={"wait_version": version, "timeout": PATIENCE},
+                             timeout=PATIENCE + 5)
+        assert woken.status_code == 200 and woken.json()["version"] > version, woken.text
         wait_until(lambda: games.load(game_id).state.finished, PATIENCE, "the move worker's moves")
     finally:
         stop(proc, log)
