@@ -134,7 +134,7 @@ async def serve(config: Config, host: str, port: int) -> None:
                          "the web workers hold the waiting requests (no push process)")
     server = PushServer(Push.of(config, redis_stores(config)))
     bound = await server.start(host, port)
-    log.warning("push tier listening on %s:%d", host, bound)
+    log.info("push tier listening on %s:%d", host, bound)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
