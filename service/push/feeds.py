@@ -26,6 +26,13 @@ Why a feed lingers: a long-poll's client asks again right after its answer, so t
 feed of a game is kept (subscribed, its record current) :data:`LINGER_SECONDS` after its
 last waiter left, rather than unsubscribed and read afresh on every cycle.
 
+Why other channels ride on the same connection: a stream of many games
+(:mod:`.multiplex`) is changed by requests that may reach any push process, so they are
+published on the stream's own channel, which the process holding it listens to
+(:meth:`Feeds.listening`) on this one subscription; the process that took the change
+listens for the holder's answer the same way. :meth:`Feeds.publish` is a ``PUBLISH``
+only: no key of any store is written.
+
 Only :mod:`redis.asyncio` (redis-py's documented asyncio client) speaks to Redis for the
 subscription; reads go through the service layer's stores in threads
 (:func:`asyncio.to_thread`), so this process holds no game logic of its own.
@@ -253,6 +260,8 @@ class Feeds:
         self._client: redis.asyncio.Redis | None = None
         self._pubsub: Any = None
         self._feeds: dict[str, Feed] = {}
+        #: the other channels listened to: each one's handler and its confirmation
+        self._channels: dict[str, tuple[Callable[[bytes], None], asyncio.Future[None]]] = {}
         self._broken = False
         self._stopped = False
         self._listener: asyncio.Task[None] | None = None
@@ -285,7 +294,7 @@ class Feeds:
         feed = self._feeds.get(game_id)
         if feed is None:
             feed = self._feeds[game_id] = Feed(self, game_id)
-            await self._send("subscribe", game_id)
+            await self._send("subscribe", channel_of(game_id))
         elif feed._linger is not None:
             feed._linger.cancel()
             feed._linger = None
@@ -315,18 +324,47 @@ class Feeds:
     def _drop(self, feed: Feed) -> None:
         if feed.users == 0 and self._feeds.get(feed.game_id) is feed:
             del self._feeds[feed.game_id]
-            asyncio.get_running_loop().create_task(self._send("unsubscribe", feed.game_id))
+            asyncio.get_running_loop().create_task(
+                self._send("unsubscribe", channel_of(feed.game_id)))
 
-    async def _send(self, what: str, game_id: str) -> None:
+    @asynccontextmanager
+    async def listening(self, channel: str,
+                        handler: Callable[[bytes], None]) -> AsyncIterator[None]:
+        """Each message published on ``channel`` handed to ``handler`` (in the loop, as it
+        comes) for the block: subscribed and confirmed (or after
+        :data:`~service.storage.hub.CONFIRM_SECONDS`) before the block runs, so a
+        ``PUBLISH`` made once the block has begun counts this process among its
+        receivers. (A message published while the subscription is lost is not seen: its
+        publisher was told no one received it, or waits for an answer in vain.)"""
+        confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._channels[channel] = (handler, confirmed)
+        await self._send("subscribe", channel)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_SECONDS)
+            yield
+        finally:
+            del self._channels[channel]
+            if not self._stopped:
+                asyncio.get_running_loop().create_task(self._send("unsubscribe", channel))
+
+    async def publish(self, channel: str, data: bytes) -> int:
+        """``PUBLISH`` ``data`` on ``channel`` (a message, not a write of any store): how
+        many subscriptions received it."""
+        assert self._client is not None
+        receivers: int = await self._client.publish(channel, data)
+        return receivers
+
+    async def _send(self, what: str, channel: str) -> None:
         if self._broken or self._pubsub is None:
-            return  # the listener subscribes every feed when it reconnects
+            return  # the listener subscribes every channel when it reconnects
         try:
             if what == "subscribe":
-                await self._pubsub.subscribe(channel_of(game_id))
+                await self._pubsub.subscribe(channel)
             else:
-                await self._pubsub.unsubscribe(channel_of(game_id))
+                await self._pubsub.unsubscribe(channel)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            log.warning("push: %s of %s failed (%s); reconnecting", what, game_id, exc)
+            log.warning("push: %s of %s failed (%s); reconnecting", what, channel, exc)
             self._broken = True
 
     async def _listen(self) -> None:
@@ -359,6 +397,7 @@ class Feeds:
         try:
             await self._pubsub.connect()
             channels = [channel_of(game_id) for game_id in self._feeds]
+            channels += list(self._channels)
             if channels:
                 await self._pubsub.subscribe(*channels)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
@@ -369,7 +408,10 @@ class Feeds:
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind, game_id = announcement(message)
-        feed = None if game_id is None else self._feeds.get(game_id)
+        if game_id is None:
+            self._handle_other(kind, message)
+            return
+        feed = self._feeds.get(game_id)
         if feed is None:
             return
         if kind == "message":
@@ -379,3 +421,16 @@ class Feeds:
                 feed.moved()  # confirmed again after a reconnection: a move may be missed
             else:
                 feed.confirmed.set_result(None)
+
+    def _handle_other(self, kind: str, message: dict[str, Any]) -> None:
+        channel = message["channel"]
+        listener = self._channels.get(
+            channel.decode() if isinstance(channel, bytes) else channel)
+        if listener is None:
+            return
+        handler, confirmed = listener
+        if kind == "message":
+            data = message["data"]
+            handler(data if isinstance(data, bytes) else str(data).encode())
+        elif kind == "subscribe" and not confirmed.done():
+            confirmed.set_result(None)
