@@ -26,12 +26,8 @@ Why a feed lingers: a long-poll's client asks again right after its answer, so t
 feed of a game is kept (subscribed, its record current) :data:`LINGER_SECONDS` after its
 last waiter left, rather than unsubscribed and read afresh on every cycle.
 
-Why other channels ride on the same connection: a stream of many games
-(:mod:`.multiplex`) is changed by requests that may reach any push process, so they are
-published on the stream's own channel, which the process holding it listens to
-(:meth:`Feeds.listening`) on this one subscription; the process that took the change
-listens for the holder's answer the same way. :meth:`Feeds.publish` is a ``PUBLISH``
-only: no key of any store is written.
+Other channels ride on the same subscription (:meth:`Feeds.listening`): a stream of many
+games is changed through its own (:mod:`.multiplex`). :meth:`Feeds.publish` writes no key.
 
 Only :mod:`redis.asyncio` (redis-py's documented asyncio client) speaks to Redis for the
 subscription; reads go through the service layer's stores in threads
@@ -260,7 +256,6 @@ class Feeds:
         self._client: redis.asyncio.Redis | None = None
         self._pubsub: Any = None
         self._feeds: dict[str, Feed] = {}
-        #: the other channels listened to: each one's handler and its confirmation
         self._channels: dict[str, tuple[Callable[[bytes], None], asyncio.Future[None]]] = {}
         self._broken = False
         self._stopped = False
@@ -330,12 +325,8 @@ class Feeds:
     @asynccontextmanager
     async def listening(self, channel: str,
                         handler: Callable[[bytes], None]) -> AsyncIterator[None]:
-        """Each message published on ``channel`` handed to ``handler`` (in the loop, as it
-        comes) for the block: subscribed and confirmed (or after
-        :data:`~service.storage.hub.CONFIRM_SECONDS`) before the block runs, so a
-        ``PUBLISH`` made once the block has begun counts this process among its
-        receivers. (A message published while the subscription is lost is not seen: its
-        publisher was told no one received it, or waits for an answer in vain.)"""
+        """Each message on ``channel`` handed to ``handler`` for the block, subscribed and
+        confirmed first (as :meth:`watch`): a ``PUBLISH`` in the block reaches it."""
         confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._channels[channel] = (handler, confirmed)
         await self._send("subscribe", channel)
@@ -349,11 +340,9 @@ class Feeds:
                 asyncio.get_running_loop().create_task(self._send("unsubscribe", channel))
 
     async def publish(self, channel: str, data: bytes) -> int:
-        """``PUBLISH`` ``data`` on ``channel`` (a message, not a write of any store): how
-        many subscriptions received it."""
+        """``PUBLISH`` ``data`` on ``channel``: how many subscriptions received it."""
         assert self._client is not None
-        receivers: int = await self._client.publish(channel, data)
-        return receivers
+        return int(await self._client.publish(channel, data))
 
     async def _send(self, what: str, channel: str) -> None:
         if self._broken or self._pubsub is None:
@@ -396,8 +385,7 @@ class Feeds:
         self._pubsub = self._client.pubsub()
         try:
             await self._pubsub.connect()
-            channels = [channel_of(game_id) for game_id in self._feeds]
-            channels += list(self._channels)
+            channels = [*map(channel_of, self._feeds), *self._channels]
             if channels:
                 await self._pubsub.subscribe(*channels)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
@@ -423,14 +411,10 @@ class Feeds:
                 feed.confirmed.set_result(None)
 
     def _handle_other(self, kind: str, message: dict[str, Any]) -> None:
-        channel = message["channel"]
-        listener = self._channels.get(
-            channel.decode() if isinstance(channel, bytes) else channel)
-        if listener is None:
+        if (listener := self._channels.get(message["channel"].decode())) is None:
             return
         handler, confirmed = listener
         if kind == "message":
-            data = message["data"]
-            handler(data if isinstance(data, bytes) else str(data).encode())
+            handler(message["data"])  # (bytes: the client does not decode responses)
         elif kind == "subscribe" and not confirmed.done():
             confirmed.set_result(None)
