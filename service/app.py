@@ -28,6 +28,7 @@ from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
 from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
 from .api.problems import PROBLEM_CONTENT_TYPE, http_exception_problem, register_error_handlers
+from .api.push_only import blp as push_only_blp
 from .api.schemas import ProblemSchema, register_components
 from .api.schemas.events import described2properties
 from .api.waiting import install_early_refusal
@@ -164,6 +165,7 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
     app.register_blueprint(docs_blp)
     app.register_blueprint(asyncapi_blp)  # /asyncapi.json, beside /openapi.json
     app.register_blueprint(play_blp)
+    app.register_blueprint(push_only_blp)  # /v1/streams/: the push tier's (a 404 here)
     install_request_hooks(app)
     install_deprecation_headers(app)
     install_early_refusal(app, waits)  # before the limiter: a refused wait costs no Redis

@@ -39,8 +39,14 @@ from typing import Any
 import orjson
 from flask import Blueprint, Response, current_app
 
-from service.play import END_RETRY_MS, TICKET_TTL_SECONDS
+from service.play import TICKET_TTL_SECONDS
 from service.wire.framing import NDJSON, SSE
+
+from .asyncapi_many import GAMES_CHANNEL, GAMES_MESSAGES, GAMES_OPERATION
+from .asyncapi_parts import COMPONENT as _COMPONENT
+from .asyncapi_parts import message as _message
+from .asyncapi_parts import ref as _ref
+from .asyncapi_parts import sse_headers as _sse_headers
 
 __all__ = ["ASYNCAPI_VERSION", "asyncapi_document", "blp"]
 
@@ -49,8 +55,6 @@ ASYNCAPI_VERSION = "3.0.0"
 #: Where the document is served (beside ``/openapi.json``; not an operation of the API).
 blp = Blueprint("asyncapi", __name__)
 
-_COMPONENT = "#/components/schemas/"
-
 DESCRIPTION = """\
 What the Three-Thirteen service pushes, beside its requests and answers (the OpenAPI
 document, `/openapi.json`):
@@ -58,6 +62,9 @@ document, `/openapi.json`):
 * **A game's stream**, `GET /v1/games/{game_id}/stream`: the events, the bearer's view
   after each move, heartbeats while idle, a finished game's analysis progress, and a
   last `end` (docs/streams.md).
+* **A stream of many games**, `POST /v1/streams/games` (served by the push tier only):
+  every message of each game's own stream, each with the game's id as `game`, for up to
+  500 games changed while it is open (`…/{stream_id}/add`, `…/remove`; docs/streams.md).
 * **An account's stream**, `GET /v1/me/stream`: the account's notes (challenges, its
   games starting, its turns, its games over, its tournaments), heartbeats and `end`
   (docs/accounts.md).
@@ -84,54 +91,14 @@ not change.
 """
 
 
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": _COMPONENT + name}
-
-
-def _sse_headers(event: str | None = None, *, seq: str | None = None, retry: bool = False,
-                 comment: str | None = None) -> dict[str, Any]:
-    """The fields of a Server-Sent Events message other than ``data``, as its headers."""
-    properties: dict[str, Any] = {}
-    if event is not None:
-        properties["event"] = {"type": "string", "const": event,
-                               "description": "The `event` field: the message's name."}
-    if seq is not None:
-        properties["id"] = {"type": "string", "pattern": "^[0-9]+$", "description":
-                            f"The `id` field: the {seq}'s `seq`, which `EventSource` sends "
-                            "back as `Last-Event-ID` when it reconnects."}
-    if retry:
-        properties["retry"] = {"type": "string", "pattern": "^[0-9]+$", "description":
-                               "The `retry` field: the reconnect delay in milliseconds "
-                               f"(the service sends {END_RETRY_MS})."}
-    if comment is not None:
-        properties["comment"] = {"type": "string", "const": comment,
-                                 "description": "A comment line's text (`EventSource` "
-                                 "ignores it)."}
-    return {"type": "object", "properties": properties, "required": list(properties),
-            "additionalProperties": False}
-
-
-def _message(name: str, title: str, summary: str, content_type: str,
-             payload: dict[str, Any] | None, headers: dict[str, Any] | None = None,
-             description: str | None = None) -> dict[str, Any]:
-    message: dict[str, Any] = {"name": name, "title": title, "summary": summary,
-                               "contentType": content_type}
-    if description is not None:
-        message["description"] = description
-    if headers is not None:
-        message["headers"] = headers
-    if payload is not None:
-        message["payload"] = payload
-    return message
-
-
 _HEARTBEAT = ("A heartbeat, sent when nothing else was for `STREAM_HEARTBEAT_SECONDS` "
               "(15 s), so proxies keep the connection open.")
 _END = ("The stream's last message, with why it ends: `finished` (the game is over: do not "
         "reconnect), `max_duration`, `shutdown` or `unavailable` (reconnect after "
         "`retry_ms` from the last `seq` received).")
 
-#: The messages of the streams, by id (each channel lists those it sends).
+#: The messages of the streams, by id (each channel lists those it sends; a stream of many
+#: games' own are :mod:`.asyncapi_many`'s).
 STREAM_MESSAGES: dict[str, dict[str, Any]] = {
     # a game's stream
     "gameEventLine": _message(
@@ -184,6 +151,9 @@ GAME_STREAM = ("gameEventLine", "viewLine", "analysisLine", "endLine", "heartbea
                "retrySse")
 ACCOUNT_STREAM = ("noteLine", "endLine", "heartbeatLine",
                   "noteSse", "endSse", "heartbeatSse", "retrySse")
+
+
+STREAM_MESSAGES.update(GAMES_MESSAGES)
 
 
 def _webhook_messages(openapi: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -327,6 +297,7 @@ def asyncapi_document(openapi: dict[str, Any]) -> dict[str, Any]:
                 "parameters": {"game_id": {"description": "The game's id."}},
                 "messages": _channel_messages(GAME_STREAM),
             },
+            "gamesStream": GAMES_CHANNEL,
             "accountStream": {
                 "address": account_path, "title": "An account's stream",
                 "description": "The account's notes after the cursor (`Last-Event-ID` or "
@@ -355,6 +326,7 @@ def asyncapi_document(openapi: dict[str, Any]) -> dict[str, Any]:
                 "no credential; a seat sends its token, or a ticket. " + ticket,
                 GAME_STREAM, {"method": "GET", "query": _query(openapi, game_path)},
                 ["seatToken", "streamTicket"]),
+            "streamGames": _operation("gamesStream", *GAMES_OPERATION),
             "streamMe": _operation(
                 "accountStream", "Follow an account", "The service pushes an account's "
                 "notes to a client that opened its stream.",

@@ -72,6 +72,10 @@ WHEN = {
     "method_not_allowed": "another method than the path's",
     "not_acceptable": "the `Accept` header allows none of the response's media types",
     "not_found": "no such path",
+    "unknown_stream": "no open stream of many games has this id (push tier)",
+    "too_many_games": "an add that would take a stream of many games past 500 (push tier)",
+    "stream_unresponsive": "the push process holding a stream of many games did not "
+    "answer its change (push tier)",
     "no_webhook": "no webhook URL is registered: there is no secret to make",
     "not_your_account": "a seat of an account other than your key's",
     "not_your_turn": "another seat is on turn (`current_seat`)",

@@ -84,6 +84,9 @@ API_CODES = {
     "storage_unavailable": 503, "http_error": 400, "too_many_waits": 429,
     "creation_limited": 429, "not_acceptable": 406,
     "body_timeout": 408,
+    # the push tier's stream of many games (service/push/multiplex.py), which the web
+    # workers do not serve: its changes' problems
+    "unknown_stream": 404, "too_many_games": 409, "stream_unresponsive": 503,
 }
 
 

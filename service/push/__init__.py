@@ -11,7 +11,8 @@ to every waiter.
 It holds no game logic, as Lichess's lila-ws holds none: what to answer is decided by
 the service layer (:mod:`service.play`) and the parsers and framing both front ends
 share (:mod:`service.wire`), so a client cannot tell which process answered. The game
-server never waits for it, and it never writes: it reads the stores and listens to the
-channel the save publishes on. docs/streams.md and docs/design.md say how a deployment
+server never waits for it, and it never writes a store: it reads the stores and listens
+to the channel the save publishes on (its one message of its own, a change of a stream
+of many games, is a ``PUBLISH``, which writes no key: :mod:`.multiplex`). docs/streams.md and docs/design.md say how a deployment
 routes the waiting requests here, and what stays with the web workers.
 """

@@ -4,7 +4,8 @@ slots, and whether the process is stopping."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from service import play
 from service.config import Config
@@ -30,12 +31,22 @@ class Push:
     cors: Cors
     #: set when the process begins to stop: streams end (``shutdown``) at their next look
     stopping: bool = False
+    #: called when the process begins to stop (what waits on no feed: a stream of many
+    #: games, which may follow none for a while)
+    on_stop: set[Callable[[], None]] = field(default_factory=set)
 
     @classmethod
     def of(cls, config: Config, stores: Stores) -> Push:
         slots = WaitSlots(parse_limit(config.max_waits_per_address, "MAX_WAITS_PER_ADDRESS"),
                           parse_limit(config.max_waits_per_token, "MAX_WAITS_PER_TOKEN"))
         return cls(config, stores, Feeds(stores, config.redis_url), slots, Cors.of(config))
+
+    def stop(self) -> None:
+        """Begin to stop: every waiter is woken to end (see :mod:`.server`)."""
+        self.stopping = True
+        self.feeds.poke_all()
+        for wake in list(self.on_stop):
+            wake()
 
     def stopped(self) -> bool:
         """Whether the process is stopping (a call: read afresh after every wait)."""

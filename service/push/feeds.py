@@ -26,6 +26,9 @@ Why a feed lingers: a long-poll's client asks again right after its answer, so t
 feed of a game is kept (subscribed, its record current) :data:`LINGER_SECONDS` after its
 last waiter left, rather than unsubscribed and read afresh on every cycle.
 
+Other channels ride on the same subscription (:meth:`Feeds.listening`): a stream of many
+games is changed through its own (:mod:`.multiplex`). :meth:`Feeds.publish` writes no key.
+
 Only :mod:`redis.asyncio` (redis-py's documented asyncio client) speaks to Redis for the
 subscription; reads go through the service layer's stores in threads
 (:func:`asyncio.to_thread`), so this process holds no game logic of its own.
@@ -253,6 +256,7 @@ class Feeds:
         self._client: redis.asyncio.Redis | None = None
         self._pubsub: Any = None
         self._feeds: dict[str, Feed] = {}
+        self._channels: dict[str, tuple[Callable[[bytes], None], asyncio.Future[None]]] = {}
         self._broken = False
         self._stopped = False
         self._listener: asyncio.Task[None] | None = None
@@ -285,7 +289,7 @@ class Feeds:
         feed = self._feeds.get(game_id)
         if feed is None:
             feed = self._feeds[game_id] = Feed(self, game_id)
-            await self._send("subscribe", game_id)
+            await self._send("subscribe", channel_of(game_id))
         elif feed._linger is not None:
             feed._linger.cancel()
             feed._linger = None
@@ -315,18 +319,41 @@ class Feeds:
     def _drop(self, feed: Feed) -> None:
         if feed.users == 0 and self._feeds.get(feed.game_id) is feed:
             del self._feeds[feed.game_id]
-            asyncio.get_running_loop().create_task(self._send("unsubscribe", feed.game_id))
+            asyncio.get_running_loop().create_task(
+                self._send("unsubscribe", channel_of(feed.game_id)))
 
-    async def _send(self, what: str, game_id: str) -> None:
+    @asynccontextmanager
+    async def listening(self, channel: str,
+                        handler: Callable[[bytes], None]) -> AsyncIterator[None]:
+        """Each message on ``channel`` handed to ``handler`` for the block, subscribed and
+        confirmed first (as :meth:`watch`): a ``PUBLISH`` in the block reaches it."""
+        confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._channels[channel] = (handler, confirmed)
+        await self._send("subscribe", channel)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_SECONDS)
+            yield
+        finally:
+            del self._channels[channel]
+            if not self._stopped:
+                asyncio.get_running_loop().create_task(self._send("unsubscribe", channel))
+
+    async def publish(self, channel: str, data: bytes) -> int:
+        """``PUBLISH`` ``data`` on ``channel``: how many subscriptions received it."""
+        assert self._client is not None
+        return int(await self._client.publish(channel, data))
+
+    async def _send(self, what: str, channel: str) -> None:
         if self._broken or self._pubsub is None:
-            return  # the listener subscribes every feed when it reconnects
+            return  # the listener subscribes every channel when it reconnects
         try:
             if what == "subscribe":
-                await self._pubsub.subscribe(channel_of(game_id))
+                await self._pubsub.subscribe(channel)
             else:
-                await self._pubsub.unsubscribe(channel_of(game_id))
+                await self._pubsub.unsubscribe(channel)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            log.warning("push: %s of %s failed (%s); reconnecting", what, game_id, exc)
+            log.warning("push: %s of %s failed (%s); reconnecting", what, channel, exc)
             self._broken = True
 
     async def _listen(self) -> None:
@@ -358,7 +385,7 @@ class Feeds:
         self._pubsub = self._client.pubsub()
         try:
             await self._pubsub.connect()
-            channels = [channel_of(game_id) for game_id in self._feeds]
+            channels = [*map(channel_of, self._feeds), *self._channels]
             if channels:
                 await self._pubsub.subscribe(*channels)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
@@ -369,7 +396,10 @@ class Feeds:
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind, game_id = announcement(message)
-        feed = None if game_id is None else self._feeds.get(game_id)
+        if game_id is None:
+            self._handle_other(kind, message)
+            return
+        feed = self._feeds.get(game_id)
         if feed is None:
             return
         if kind == "message":
@@ -379,3 +409,12 @@ class Feeds:
                 feed.moved()  # confirmed again after a reconnection: a move may be missed
             else:
                 feed.confirmed.set_result(None)
+
+    def _handle_other(self, kind: str, message: dict[str, Any]) -> None:
+        if (listener := self._channels.get(message["channel"].decode())) is None:
+            return
+        handler, confirmed = listener
+        if kind == "message":
+            handler(message["data"])  # (bytes: the client does not decode responses)
+        elif kind == "subscribe" and not confirmed.done():
+            confirmed.set_result(None)

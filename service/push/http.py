@@ -8,9 +8,11 @@ uvloop adds a few microseconds per request where a framework's request objects, 
 and middleware add tens (measured on the gevent workers).
 
 A connection serves its requests one after another (HTTP/1.1 keep-alive; a pipelined
-request waits for the one before it). A request with a body is refused: everything the
-push tier serves is a ``GET``. When the client goes away, the task answering it is
-cancelled, so a parked request gives its wait slot back at once.
+request waits for the one before it). Only a ``POST`` may have a body (the stream of many
+games and its changes: a list of game ids), of at most the service's ``MAX_BODY_BYTES``
+(else ``413``, as the web workers answer); a body on any other method is refused, as
+before. When the client goes away, the task answering it is cancelled, so a parked
+request gives its wait slot back at once.
 
 A client that stops reading is not written to without bound: the transport pauses the
 connection's :class:`Writer` once it holds :data:`HIGH_WATER_BYTES` unsent, and a handler
@@ -54,7 +56,8 @@ LOW_WATER_BYTES = HIGH_WATER_BYTES // 4
 @dataclass(slots=True)
 class Request:
     """One parsed request: its method, path (percent-decoded), first value of each query
-    parameter, headers (names lower-cased, first value of each), and the client address."""
+    parameter, headers (names lower-cased, first value of each), the client address, and
+    its body (a ``POST``'s; empty for any other)."""
 
     method: str
     path: str
@@ -63,6 +66,7 @@ class Request:
     peer: str | None
     keep_alive: bool
     http11: bool
+    body: bytes = b""
 
 
 class Writer:
@@ -155,8 +159,9 @@ class Connection(asyncio.Protocol):
     """One client connection: parses its requests and runs ``handler`` on each in turn."""
 
     def __init__(self, handler: Handler, on_open: Callable[[Connection], None],
-                 on_close: Callable[[Connection], None]) -> None:
+                 on_close: Callable[[Connection], None], max_body: int = 65536) -> None:
         self._handler = handler
+        self._max_body = max_body
         self._on_open = on_open
         self._on_close = on_close
         self._parser = httptools.HttpRequestParser(self)
@@ -166,7 +171,7 @@ class Connection(asyncio.Protocol):
         self._url = b""
         self._headers: dict[str, str] = {}
         self._head_bytes = 0
-        self._body = False
+        self._body = bytearray()
         self._pending: list[Request] = []
         self._task: asyncio.Task[None] | None = None
         self._idle: asyncio.TimerHandle | None = None
@@ -237,7 +242,7 @@ class Connection(asyncio.Protocol):
         self._url = b""
         self._headers = {}
         self._head_bytes = 0
-        self._body = False
+        self._body = bytearray()
 
     def on_url(self, url: bytes) -> None:
         self._url += url
@@ -250,10 +255,15 @@ class Connection(asyncio.Protocol):
             self._headers[key] = value.decode("latin-1")
 
     def on_body(self, body: bytes) -> None:
-        self._body = True
+        self._body += body
+        if len(self._body) > self._max_body:
+            self._refuse(413, "body_too_large",
+                         f"the request body is over {self._max_body} bytes")
+            raise httptools.HttpParserError("body too large")
 
     def on_message_complete(self) -> None:
-        if self._body:
+        method = self._parser.get_method().decode("latin-1")
+        if self._body and method != "POST":
             self._refuse(413, "body_too_large", "the waiting routes take no request body")
             return
         parsed = httptools.parse_url(self._url)
@@ -262,9 +272,10 @@ class Connection(asyncio.Protocol):
         if parsed.query:
             for name, value in parse_qsl(parsed.query.decode("latin-1"), keep_blank_values=True):
                 query.setdefault(name, value)
-        request = Request(self._parser.get_method().decode("latin-1"), path, query,
-                          self._headers, self._peer, self._parser.should_keep_alive(),
-                          self._parser.get_http_version() == "1.1")
+        request = Request(method, path, query, self._headers, self._peer,
+                          self._parser.should_keep_alive(),
+                          self._parser.get_http_version() == "1.1", bytes(self._body))
+        self._body = bytearray()
         if self._task is None:
             self._start(request)
         else:

@@ -1,11 +1,14 @@
 """The push process: an asyncio server on uvloop that holds the waiting requests.
 
-Routes (everything else is a 404 ``not_found``, any method but ``GET`` a 405: the proxy
-sends this process only the waiting requests, and Flask keeps every other):
+Routes (everything else is a 404 ``not_found``, another method a 405: the proxy sends
+this process only the waiting requests, and Flask keeps every other):
 
 * ``GET /v1/games/{id}``: the long-polls (:mod:`.waits`); the same URL without a wait is
   answered too, as Flask answers it, so a proxy may route on the query alone;
 * ``GET /v1/games/{id}/stream``: the game's stream (:mod:`.streams`);
+* ``POST /v1/streams/games``: a stream of many games, and ``POST
+  /v1/streams/games/{stream_id}/add`` and ``…/remove``, its changes (:mod:`.multiplex`),
+  which only the push tier serves;
 * ``GET /healthz``: this process's own probe: ``{"status": "ok", "waiting": n,
   "unsent_bytes": b, "paused": p}``, the requests holding a feed, the bytes written that
   the connections' transports still hold, and the connections whose client has fallen
@@ -35,6 +38,7 @@ from service.wire.problems import ApiProblem
 from .answers import Answer, internal_error, problem_answer, send
 from .context import Push
 from .http import Connection, Request, Writer
+from .multiplex import change, open_stream
 from .streams import stream
 from .waits import game
 
@@ -48,6 +52,8 @@ GRACE_SECONDS = 35.0
 
 _GAME = re.compile(r"/v1/games/([^/]+)")
 _STREAM = re.compile(r"/v1/games/([^/]+)/stream")
+_MANY = "/v1/streams/games"
+_CHANGE = re.compile(r"/v1/streams/games/([^/]+)/(add|remove)")
 
 
 class PushServer:
@@ -63,7 +69,8 @@ class PushServer:
         await self.push.feeds.start()
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(
-            lambda: Connection(self.handle, self.connections.add, self.connections.discard),
+            lambda: Connection(self.handle, self.connections.add, self.connections.discard,
+                               self.push.config.max_body_bytes),
             host, port, backlog=4096, reuse_address=True)
         sockets = self._server.sockets
         return int(sockets[0].getsockname()[1]) if sockets else port
@@ -73,8 +80,7 @@ class PushServer:
         push = self.push
         if self._server is not None:
             self._server.close()
-        push.stopping = True
-        push.feeds.poke_all()
+        push.stop()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + GRACE_SECONDS
         while loop.time() < deadline:
@@ -99,12 +105,18 @@ class PushServer:
         """Answer one request; whether the connection may serve another."""
         push = self.push
         try:
-            if request.method != "GET":
+            path = request.path
+            many = path == _MANY or _CHANGE.fullmatch(path) is not None
+            allowed = "POST" if many else "GET"
+            if request.method != allowed:
                 raise ApiProblem(405, "method_not_allowed",
                                  "The method is not allowed for the requested URL.",
-                                 headers={"Allow": "GET"})
-            path = request.path
-            if (found := _GAME.fullmatch(path)) is not None:
+                                 headers={"Allow": allowed})
+            if path == _MANY:
+                return await open_stream(push, request, writer)
+            if (found := _CHANGE.fullmatch(path)) is not None:
+                answer = await change(push, request, found.group(1), found.group(2))
+            elif (found := _GAME.fullmatch(path)) is not None:
                 answer = await game(push, request, found.group(1))
             elif (found := _STREAM.fullmatch(path)) is not None:
                 return await stream(push, request, found.group(1), writer)

@@ -25,8 +25,9 @@ while paused: one short frame, once.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from service import play
 from service.play import STREAM_PAGE, end_message
@@ -35,6 +36,7 @@ from service.wire.bearer import identity
 from service.wire.deprecations import concerning, headers_of
 from service.wire.framing import (
     SSE,
+    Tagged,
     ndjson_message,
     ndjson_view,
     negotiate,
@@ -50,7 +52,7 @@ from .context import Push
 from .feeds import Feed, settle
 from .http import Request, Writer, head
 
-__all__ = ["stream"]
+__all__ = ["Frames", "Sink", "follow", "stream"]
 
 _DEPRECATION = list(headers_of(concerning("GET", "/v1/games/{game_id}/stream")).items())
 
@@ -60,15 +62,39 @@ def chunk(data: bytes) -> bytes:
     return b"%x\r\n%s\r\n" % (len(data), data)
 
 
-class Frames:
-    """How one stream's messages are written: SSE or NDJSON, chunked or not (HTTP/1.0)."""
+class Sink(Protocol):
+    """What a stream writes to: the connection's :class:`~.http.Writer`, or a stream of
+    many games' count of what it wrote (:mod:`.multiplex`)."""
 
-    def __init__(self, kind: str, chunked: bool) -> None:
+    @property
+    def paused(self) -> bool: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    def write(self, data: bytes) -> None: ...
+
+    def writable(self) -> asyncio.Future[None]: ...
+
+
+class Frames:
+    """How one stream's messages are written: SSE or NDJSON, chunked or not (HTTP/1.0);
+    with ``game``, as one game's messages on a stream of many
+    (:class:`~service.wire.framing.Tagged`)."""
+
+    def __init__(self, kind: str, chunked: bool, game: str | None = None) -> None:
         self.kind = kind
         self.chunked = chunked
-        self.message, self.view = ((sse_message, sse_view) if kind == SSE
-                                   else (ndjson_message, ndjson_view))
-        self.key = (kind, chunked)
+        self.message: Callable[[play.Message], bytes]
+        self.view: Callable[[bytes], bytes]
+        if game is not None:
+            tagged = Tagged(kind, game)
+            self.message, self.view = tagged.message, tagged.view
+        else:
+            self.message, self.view = ((sse_message, sse_view) if kind == SSE
+                                       else (ndjson_message, ndjson_view))
+        #: what the bytes depend on besides the game (the game is the feed's)
+        self.key = (kind, chunked, game is not None)
 
     def wire(self, data: bytes) -> bytes:
         return chunk(data) if self.chunked else data
@@ -107,19 +133,28 @@ async def stream(push: Push, request: Request, game_id: str, writer: Writer) -> 
         writer.write(head(200, headers, length=None, keep_alive=keep, http11=request.http11))
         if kind == SSE:
             writer.write(frames.wire(sse_preamble(play.END_RETRY_MS)))
-        await _push(push, writer, game_id, seat, after, record.state.version, frames)
+        deadline = asyncio.get_running_loop().time() + push.config.stream_max_seconds
+        heartbeat = frames.one(play.Message("heartbeat"))
+        reason = await follow(push, writer, game_id, seat, after, record.state.version,
+                              frames, deadline, heartbeat)
+        writer.write(frames.one(end_message(reason)))
         if frames.chunked:
             writer.write(b"0\r\n\r\n")
     return keep
 
 
-async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, after: int,
-                known_version: int, frames: Frames) -> None:
-    """What :func:`service.play.stream_messages` yields, written as it goes."""
+async def follow(push: Push, writer: Sink, game_id: str, seat: int | None, after: int,
+                 known_version: int, frames: Frames, deadline: float,
+                 heartbeat: bytes | None) -> str:
+    """What :func:`service.play.stream_messages` yields but its ``end``, written as it
+    goes; the reason the stream ends with (``finished``, ``max_duration``, ``shutdown``,
+    ``unavailable``), which the caller writes (a stream of many games writes a game's
+    ``finished`` as that game's, and ends itself for the rest).
+
+    ``heartbeat``: written when nothing else was for ``STREAM_HEARTBEAT_SECONDS``;
+    ``None``: never (a stream of many games sends its own, one for all its games)."""
     loop = asyncio.get_running_loop()
     config = push.config
-    deadline = loop.time() + config.stream_max_seconds
-    heartbeat = frames.one(play.Message("heartbeat"))
     try:
         async with push.feeds.watch(game_id) as feed:
             record = await feed.load(known_version)
@@ -141,7 +176,7 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                 key = ("view", state.version, seat, tuple(open_seats))
                 if key != sent_view and not writer.paused:
                     writer.write(feed.shared((*key, frames.key), partial(
-                        _framed_view, frames, game_id, record, seat)))
+                        _framed_view, frames, feed, record, seat)))
                     sent_view = key
                 if state.finished and not writer.paused:
                     analysis = await feed.shared_read(
@@ -152,30 +187,30 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                             writer.write(frames.one(play.Message("analysis", shown)))
                             sent_analysis = shown
                     if analysis is None or analysis.status == "done":
-                        writer.write(frames.one(end_message("finished")))
-                        return
+                        return "finished"
                 while True:
                     if push.stopped():
-                        writer.write(frames.one(end_message("shutdown")))
-                        return
+                        return "shutdown"
                     remaining = deadline - loop.time()
                     if remaining <= 0:
-                        writer.write(frames.one(end_message("max_duration")))
-                        return
+                        return "max_duration"
                     if feed.generation != generation:
                         break  # a version came while this stream was writing
                     rest = Resting(frames, seat, after, sent_view, writer)
                     feed.rest(rest)
                     try:
                         # a paused writer is waited on too: its draining goes on from the cursor
-                        woken = await rest.wait(min(remaining, config.stream_heartbeat_seconds),
-                                                writer.writable() if writer.paused else None)
+                        woken = await rest.wait(
+                            remaining if heartbeat is None
+                            else min(remaining, config.stream_heartbeat_seconds),
+                            writer.writable() if writer.paused else None)
                     finally:
                         feed.unrest(rest)
                     after, sent_view = rest.after, rest.view
                     if woken:
                         break
-                    if push.stopped() or loop.time() >= deadline or writer.paused:
+                    if push.stopped() or loop.time() >= deadline or writer.paused \
+                            or heartbeat is None:
                         continue  # ends above, without a heartbeat first; none while paused
                     writer.write(heartbeat)
                 if push.stopped():
@@ -186,7 +221,7 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                         and feed.record.state.version > record.state.version:
                     record = feed.record
     except UNAVAILABLE:
-        writer.write(frames.one(end_message("unavailable")))
+        return "unavailable"
 
 
 class Resting:
@@ -199,7 +234,7 @@ class Resting:
     __slots__ = ("after", "frames", "seat", "view", "woken", "writer")
 
     def __init__(self, frames: Frames, seat: int | None, after: int,
-                 view: tuple[Any, ...] | None, writer: Writer) -> None:
+                 view: tuple[Any, ...] | None, writer: Sink) -> None:
         self.frames, self.seat, self.after, self.view = frames, seat, after, view
         self.writer = writer
         self.woken: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -251,7 +286,7 @@ def _next_move(feed: Feed, after: int, seat: int | None,
         return None  # more than a page came: the task reads them
     view = ("view", record.state.version, seat, tuple(record.open_seats))
     pieces = [_framed_events(frames, events, seat)] if events else []
-    pieces.append(_framed_view(frames, feed.game_id, record, seat))
+    pieces.append(_framed_view(frames, feed, record, seat))
     return b"".join(pieces), newest, view
 
 
@@ -272,7 +307,11 @@ def _framed_events(frames: Frames, events: list[Any], seat: int | None) -> bytes
         frames.message(play.Message("event", e.for_seat(seat), seq=e.seq)) for e in events))
 
 
-def _framed_view(frames: Frames, game_id: str, record: GameRecord, seat: int | None) -> bytes:
-    body = play.game_view_bytes(game_id, record.state, seat, record.open_seats)
+def _framed_view(frames: Frames, feed: Feed, record: GameRecord, seat: int | None) -> bytes:
+    """The view framed: rendered once per audience for every framing of it (a game's own
+    stream's and a stream of many games' frame the same body)."""
+    state, open_seats = record.state, record.open_seats
+    body = feed.shared(("body", state.version, seat, tuple(open_seats)), partial(
+        play.game_view_bytes, feed.game_id, state, seat, open_seats))
     return frames.wire(frames.view(body))
 

@@ -15,8 +15,8 @@ from service.play import Message
 
 from .problems import ApiProblem
 
-__all__ = ["NDJSON", "SSE", "ndjson_message", "ndjson_view", "negotiate", "sse_message",
-           "sse_preamble", "sse_view"]
+__all__ = ["NDJSON", "SSE", "Tagged", "ndjson_message", "ndjson_view", "negotiate",
+           "sse_message", "sse_preamble", "sse_view"]
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
@@ -75,3 +75,42 @@ def ndjson_message(message: Message) -> bytes:
     if message.kind == "heartbeat":
         return b"\n"
     return orjson.dumps({"type": message.kind, **(message.data or {})}) + b"\n"
+
+
+class Tagged:
+    """The framing of one game's messages on a stream of many games (the push tier's
+    ``POST /v1/streams/games``): each message the game's own stream sends, with the game
+    it is about as its ``game`` member.
+
+    NDJSON: the game's own line with ``"game"`` after ``"type"``. Server-Sent Events: the
+    ``event`` field is the name as on the game's stream, and ``data`` is that NDJSON line
+    without its ``type`` (``{"game": …, "event": {…}}``, ``{"game": …, "view": {…}}``…),
+    since the game's own SSE data (the bare event, the bare view) has no room for it. An
+    event has no ``id`` field here: ``Last-Event-ID`` names a place in one game's log,
+    and a stream of many has no one such place (and ``EventSource``, the only client
+    that sends it, cannot ``POST``)."""
+
+    __slots__ = ("_head", "sse")
+
+    def __init__(self, kind: str, game_id: str) -> None:
+        self.sse = kind == SSE
+        self._head = b'"game":%s' % orjson.dumps(game_id)
+
+    def message(self, message: Message) -> bytes:
+        if message.kind == "heartbeat":
+            return sse_message(message) if self.sse else ndjson_message(message)
+        if message.kind == "event":
+            members = b'%s,"event":%s' % (self._head, orjson.dumps(message.data))
+        else:
+            assert message.data is not None and message.kind != "view"
+            rest = orjson.dumps(message.data)
+            members = self._head + (b"," + rest[1:-1] if rest != b"{}" else b"")
+        return self._framed(message.kind.encode(), members)
+
+    def view(self, body: bytes) -> bytes:
+        return self._framed(b"view", b'%s,"view":%s' % (self._head, body))
+
+    def _framed(self, name: bytes, members: bytes) -> bytes:
+        if self.sse:
+            return b"event: %s\ndata: {%s}\n\n" % (name, members)
+        return b'{"type":"%s",%s}\n' % (name, members)

@@ -325,9 +325,15 @@ def test_the_ingresses_set_timeouts_body_size_connection_caps_and_an_unbuffered_
     assert stream["proxy-buffering"] == "off"
     assert stream["use-regex"] == "true"
     assert int(stream["proxy-read-timeout"]) >= 3600
-    (path,) = ingresses["three-thirteen-stream"]["spec"]["rules"][0]["http"]["paths"]
-    assert path["pathType"] == "ImplementationSpecific"
+    path, many = ingresses["three-thirteen-stream"]["spec"]["rules"][0]["http"]["paths"]
+    assert path["pathType"] == many["pathType"] == "ImplementationSpecific"
     assert "^" + path["path"] == STREAM_PATH  # ingress-nginx anchors a regex path with ^
+    # a stream of many games and its changes, and nothing else under /v1/streams/
+    for target, matched in (("/v1/streams/games", True), ("/v1/streams/games/s1/add", True),
+                            ("/v1/streams/games/s1/remove", True),
+                            ("/v1/streams/games/s1/drop", False),
+                            ("/v1/streams/games/s1/add/x", False)):
+        assert bool(re.search("^" + many["path"], target)) is matched, target
     (configmap,) = [c for c in by_kind("ConfigMap") if c["metadata"]["name"] == "three-thirteen"]
     assert configmap["data"]["PROXY_HOPS"] == "1"
 
@@ -335,6 +341,8 @@ def test_the_ingresses_set_timeouts_body_size_connection_caps_and_an_unbuffered_
 def test_nginx_sends_the_streams_and_the_long_polls_to_the_push_processes() -> None:
     """(Run for real in tests/ops/test_nginx_proxy.py; here, what the file says.)"""
     assert "proxy_pass http://three_thirteen_push;" in nginx_location(f"~ {STREAM_PATH}")
+    many = nginx_directives(nginx_location("^~ /v1/streams/"))
+    assert many["proxy_pass"] == "http://three_thirteen_push" and many["proxy_buffering"] == "off"
     assert "proxy_pass http://$game_view;" in nginx_location("~ ^/v1/games/[^/]+$")
     view = re.search(r'map "\$request_method \$arg_wait_version\$arg_wait" \$game_view '
                      r"\{(.*?)\}", nginx_conf(), re.DOTALL)

@@ -260,6 +260,9 @@ def test_the_waiting_requests_go_to_the_push_processes_and_the_rest_to_the_api(p
             ("POST", "/v1/games/abc/actions", "api"),
             ("GET", "/v1/games/abc/events?after=0", "api"),
             ("GET", "/v1/games", "api"),
+            ("POST", "/v1/streams/games", "push"),
+            ("POST", "/v1/streams/games/s1/add", "push"),
+            ("POST", "/v1/streams/games/s1/remove", "push"),
         ]
         for method, target, expected in cases:
             r = requests.request(method, f"{base}{target}", timeout=10)

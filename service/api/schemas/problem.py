@@ -59,7 +59,12 @@ class ProblemSchema(Schema):
     option = fields.String(metadata={"description": "`invalid_rules`: the rules option at fault."})
     round = _int("`invalid_rules`: the round whose option is at fault.")
     steps = _int("`solve_too_complex`: the solver's step budget that ran out.")
-    limit = _int("`too_many_waits`: the waiting requests this client may hold.")
+    limit = _int("`too_many_waits`: the waiting requests this client may hold; "
+                 "`too_many_games`: the games one stream may follow (500).")
+    following = _int("`too_many_games`: the games the stream follows now.")
+    adding = _int("`too_many_games`: the games the refused add would have added.")
+    games = fields.List(fields.String(), metadata={
+        "description": "`unknown_game` (a stream of many games): the ids of no game."})
     versions = _int("`version_not_recorded`: the last version of the game's record.")
     format = fields.String(metadata={"description": "`record_not_replayable`: the record's "
                                      "format."})
