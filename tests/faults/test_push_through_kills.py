@@ -21,10 +21,13 @@ never a view older than one it had.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
+import random
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -79,6 +82,27 @@ PUSH_SETTINGS = {
 }
 
 
+def lasting_port() -> int:
+    """A free port below the ephemeral range, for a process to be killed and started again
+    on it: while it is down, its clients keep connecting to it, and a port of the
+    ephemeral range (:func:`~tests.conftest.free_port`'s) may meanwhile be given to one of
+    their sockets as its own end (even to a connection to itself: TCP's simultaneous
+    open), which the restarted process then could not listen on."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return free_port()
+    for _ in range(200):
+        port = random.randrange(max(1024, low - 12_000), low)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    return free_port()
+
+
 def gone(pid: int) -> bool:
     """Whether process ``pid`` has exited (a zombie has: its sockets are closed)."""
     try:
@@ -95,7 +119,7 @@ class Tier:
         self.redis_url = redis_url
         self.env = {**os.environ, "REDIS_URL": redis_url, **PUSH_SETTINGS}
         self.web: Gunicorn | None = None
-        self.push_ports = [free_port(), free_port()]
+        self.push_ports = [lasting_port(), lasting_port()]
         self.push: list[subprocess.Popen[bytes] | None] = [None, None]
 
     @property
@@ -103,14 +127,15 @@ class Tier:
         return [f"http://127.0.0.1:{port}" for port in self.push_ports]
 
     def start_web(self, port: int | None = None) -> None:
-        self.web = Gunicorn(self.redis_url, port=port, **PUSH_SETTINGS)
+        self.web = Gunicorn(self.redis_url, port=port or lasting_port(), **PUSH_SETTINGS)
 
     def kill_web(self) -> None:
         """SIGKILL the gunicorn master and all its workers at once."""
         assert self.web is not None
         pids = [self.web.proc.pid, *self.web.workers()]
         for pid in pids:
-            os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # a worker that exited meanwhile
+                os.kill(pid, signal.SIGKILL)
         self.web.proc.wait(PATIENCE)
         wait_until(lambda: all(gone(pid) for pid in pids), PATIENCE, "the killed workers gone")
 
