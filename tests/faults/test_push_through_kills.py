@@ -258,11 +258,18 @@ class Poller:
             conn.close()
 
 
+def hung(error: str) -> bool:
+    """Whether a request's error is its read timing out (:data:`READ_TIMEOUT`): a hung
+    request, not a cut one."""
+    return error.startswith(("TimeoutError", "timeout"))
+
+
 def check_poller(poller: Poller) -> None:
-    """Every answer was a newer version, or the same one after the whole timeout; every
-    cut was followed by asks that reached the game's last version."""
+    """Every answer was a newer version, or the same one after the whole timeout; none
+    hung; every cut was followed by asks that reached the game's last version."""
     for ask in poller.asks:
         if ask.error is not None:
+            assert not hung(ask.error), f"a long-poll hung: {ask}"
             continue
         assert ask.status == 200, (poller.game_id, ask)
         assert ask.version is not None and ask.etag == f'"{ask.version}"', ask
@@ -386,6 +393,7 @@ def test_waiters_at_two_push_processes_get_every_move_once_through_sigkilled_pro
         versions = [v for _, v in f.versions]
         assert versions == sorted(versions), f"follower {i}: a view older than one it had"
         assert set(f.statuses) == {200}, f"follower {i}: {Counter(f.statuses)}"
+        assert not [d for d in f.drops if hung(d[1])], f"follower {i}: a stream hung"
         assert {reason for _, reason in f.ends} <= {"max_duration", "finished"}, f.ends
 
     # the faults did land under the clients (else this test would show nothing)
