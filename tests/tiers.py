@@ -91,6 +91,7 @@ BY_PATH: dict[str, str] = {
     "tests/api/test_rating_workers.py": "process",  # python -m service.workers, killed
     "tests/faults/": "process",
     "tests/faults/test_redis_full.py": "api",
+    "tests/faults/test_push_through_kills.py": "process",  # a gunicorn, two push processes
     # real gunicorn, other processes
     "tests/conformance/": "process",
     "tests/push/": "process",  # a gunicorn and a push process on one Redis

@@ -76,10 +76,12 @@ class Gunicorn:
     """``gunicorn -c deploy/gunicorn.conf.py`` with 2 workers on ``redis_url``."""
 
     def __init__(self, redis_url: str, app: str = "service.app:create_app()",
-                 **settings: str) -> None:
+                 port: int | None = None, **settings: str) -> None:
         """``settings``: environment variables that override the ones below; ``app``:
-        the WSGI app gunicorn loads (a test's own, with a fault built in)."""
-        self.port = free_port()
+        the WSGI app gunicorn loads (a test's own, with a fault built in); ``port``: where
+        it listens (a free port unless told: a test restarting a killed gunicorn gives
+        the old one's, so that its clients find it where they left it)."""
+        self.port = free_port() if port is None else port
         self.base = f"http://127.0.0.1:{self.port}"
         env = {
             **os.environ,

@@ -46,6 +46,10 @@ class Player:
     seed: str
     stop: threading.Event
     max_actions: int = 400
+    #: Seconds between its actions (0: as fast as the service answers): a test whose
+    #: clients read every move paces its players so that the clients, not the players,
+    #: are what the machine's cores are busy with.
+    pace: float = 0.0
     actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     replies: list[Reply] = field(default_factory=list)
     game_id: str = ""
@@ -113,6 +117,8 @@ class Player:
             assert r.status_code == 200, (r.status_code, r.text)
             self.actions.append((seat, action))
             view = r.json()
+            if self.pace:
+                self.stop.wait(self.pace)
 
 
 def play_all(players: list[Player]) -> list[threading.Thread]:

@@ -8,6 +8,11 @@ hint: the store failed, the server is stopping) or its connection drops (its wor
 killed), it reconnects with ``Last-Event-ID`` set to the last event ``seq`` it received,
 as ``EventSource`` does; so the events it collects over all its connections must be the
 game's log exactly, each once and in order, if resuming loses and repeats nothing.
+
+A follower reads NDJSON (a message is a whole line: one cut short by a dropped connection
+is no message) or Server-Sent Events as ``EventSource`` reads them (a message counts once
+its blank line has come; ``Last-Event-ID`` is the last ``id`` field received), and
+resumes with ``Last-Event-ID`` or, as a client of the NDJSON form may, with ``?after=``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import http.client
 import json
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -47,6 +53,14 @@ class Follower:
     connected: threading.Event = field(default_factory=threading.Event)
     stop: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
+    #: Server-Sent Events rather than NDJSON
+    sse: bool = False
+    #: resume with ``?after=<last seq>`` rather than the ``Last-Event-ID`` header
+    resume_by_query: bool = False
+    #: where its connections go, in turn (a proxy's round robin); empty: ``base`` always
+    bases: tuple[str, ...] = ()
+    #: the last SSE ``id`` field received (what ``EventSource`` resumes from)
+    last_id: str | None = None
 
     @property
     def last_seq(self) -> int:
@@ -73,29 +87,33 @@ class Follower:
 
     def _connection(self) -> str:
         """One stream from the last event received; why it ended."""
-        url = urlsplit(self.base)
+        attempts = len(self.statuses) + len(self.drops)
+        base = self.bases[attempts % len(self.bases)] if self.bases else self.base
+        url = urlsplit(base)
         conn = http.client.HTTPConnection(url.hostname, url.port, timeout=self.read_timeout)
-        headers = {"Accept": "application/x-ndjson"}
-        if self.events:
+        headers = {"Accept": "text/event-stream" if self.sse else "application/x-ndjson"}
+        path = f"/v1/games/{self.game_id}/stream"
+        if self.events and self.resume_by_query:
+            path += f"?after={self.last_seq}"
+        elif self.sse and self.last_id is not None:
+            headers["Last-Event-ID"] = self.last_id
+        elif self.events and not self.sse:
             headers["Last-Event-ID"] = str(self.last_seq)
         if self.token is not None:
             headers["Authorization"] = f"Bearer {self.token}"
         try:
-            conn.request("GET", f"/v1/games/{self.game_id}/stream", headers=headers)
+            conn.request("GET", path, headers=headers)
             response = conn.getresponse()
             self.statuses.append(response.status)
             if response.status != 200:
                 response.read()
                 return "refused"  # (a 503 while Redis is away: ask again)
             self.connected.set()
-            while not self.stop.is_set():
-                line = response.readline()
-                if not line:
-                    self.drops.append((time.monotonic(), "closed without an end message"))
-                    return "dropped"
-                if not line.strip():
+            for message in (self._sse(response) if self.sse else _ndjson(response)):
+                if self.stop.is_set():
+                    return "stopped"
+                if message is None:
                     continue  # a heartbeat
-                message = json.loads(line)
                 if message["type"] == "event":
                     self.events.append(message["event"])
                 elif message["type"] == "view":
@@ -103,12 +121,55 @@ class Follower:
                 elif message["type"] == "end":
                     self.ends.append((time.monotonic(), message["reason"]))
                     return "finished" if message["reason"] == "finished" else "ended"
-            return "stopped"
+            if self.stop.is_set():
+                return "stopped"
+            self.drops.append((time.monotonic(), "closed without an end message"))
+            return "dropped"
         except (OSError, http.client.HTTPException) as exc:  # cut, or silent too long
             self.drops.append((time.monotonic(), repr(exc)))
             return "dropped"
         finally:
             conn.close()
+
+    def _sse(self, response: http.client.HTTPResponse) -> Iterator[dict[str, Any] | None]:
+        """The stream's messages as NDJSON's (``None``: a heartbeat), read as
+        ``EventSource`` reads them: fields up to a blank line make one message, and an
+        ``id`` field becomes the id to resume from once its message is complete."""
+        kind, data, last_id = "message", [], None
+        while True:
+            line = response.readline()
+            if not line.endswith(b"\n"):
+                return  # closed: a message without its blank line is no message
+            line = line.rstrip(b"\r\n")
+            if line:
+                name, _, value = line.decode().partition(":")
+                value = value.removeprefix(" ")
+                if name == "event":
+                    kind = value
+                elif name == "data":
+                    data.append(value)
+                elif name == "id":
+                    last_id = value
+                continue
+            if last_id is not None:
+                self.last_id = last_id
+            if not data:
+                yield None  # a comment (the heartbeat) or the preamble's retry
+            else:
+                body = json.loads("\n".join(data))
+                yield ({"type": kind, kind: body} if kind in ("event", "view")
+                       else {"type": kind, **body})
+            kind, data, last_id = "message", [], None
+
+
+def _ndjson(response: http.client.HTTPResponse) -> Iterator[dict[str, Any] | None]:
+    """The stream's messages (``None``: a heartbeat); a last line cut short by a dropped
+    connection is no message."""
+    while True:
+        line = response.readline()
+        if not line.endswith(b"\n"):
+            return
+        yield json.loads(line) if line.strip() else None
 
 
 def follow(followers: list[Follower], timeout: float = PATIENCE) -> list[threading.Thread]:
