@@ -49,6 +49,9 @@ variable                   default                     what it sets
                                                        per token or key when one is sent (``off``)
 ``ANALYSIS_QUEUE_MAX``     ``200``                     analyses waiting at most (more: ``503
                                                        analysis_busy``)
+``ANALYSIS_AUTO_PER_DAY``  ``5``                       rated games of an account analysed by
+                                                       themselves (its ``analyse_rated``) in any
+                                                       24 hours (``0``: none)
 ``ANALYSIS_STALE_SECONDS`` ``120``                     an analysis whose worker was silent this
                                                        long is taken over by another worker
 ``BOT_GAMES_PER_ADDRESS``  ``32``                      the weight of unfinished games with bot seats
@@ -130,6 +133,10 @@ class Config:
     export_limit_per_address: str = "10/minute;100/hour"
     analysis_limit: str = "10/hour;50/day"
     analysis_queue_max: int = 200
+    #: rated games an account that asked for it (``analyse_rated``) has analysed when they
+    #: finish, in any 24 hours: each is a minute of an analysis worker's CPU nobody asked
+    #: for at the time, so an account that plays all day takes its share, not the workers
+    analysis_auto_per_day: int = 5
     analysis_stale_seconds: float = 120.0
     #: the weight of unfinished games with bot seats one address may hold (``off``: none)
     bot_games_per_address: str = "160"
@@ -193,6 +200,9 @@ class Config:
         if self.analysis_stale_seconds < 2 * 2.0:  # (its worker reports every 2 s)
             raise ValueError(f"ANALYSIS_STALE_SECONDS={self.analysis_stale_seconds} must be "
                              "4 or more")
+        if self.analysis_auto_per_day < 0:
+            raise ValueError(f"ANALYSIS_AUTO_PER_DAY={self.analysis_auto_per_day} must be 0 "
+                             "or more (0: no automatic analysis)")
         if self.analysis_queue_max < 1:
             raise ValueError(f"ANALYSIS_QUEUE_MAX={self.analysis_queue_max} must be 1 or more")
         if self.webhook_queue_max < 1:

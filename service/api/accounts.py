@@ -13,6 +13,7 @@ counted, and ``GET /v1/me`` shows the webhook's URL, never its secret.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 
 from flask import Response, current_app, request
@@ -64,8 +65,12 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 def _me(mine: Account) -> dict[str, object]:
+    analyses = stores().analyses
     return {"handle": mine.handle, "bot": mine.bot, "created": instant(mine.created),
             "challenges_from": mine.challenges_from, "webhook_url": mine.webhook_url,
+            "analyse_rated": mine.analyse_rated,
+            "auto_analyses": {"per_day": analyses.auto_per_day,
+                              "used": analyses.charged(mine.handle, time.time())},
             "last_note": stores().accounts.newest(mine.handle)}
 
 
@@ -135,7 +140,8 @@ class Me(MethodView):
         """Change your settings
 
         `challenges_from`: who may challenge you (`anyone`, `bots`: declared bot
-        accounts only, `nobody`). `webhook_url`: where your `your_turn`, `challenge`
+        accounts only, `nobody`). `analyse_rated`: have your rated games analysed when
+        they finish, within `ANALYSIS_AUTO_PER_DAY` a day. `webhook_url`: where your `your_turn`, `challenge`
         and `game_finished` notes are POSTed (null: nowhere); a new or changed URL
         answers with its signing secret, `webhook_secret`, shown only then.
         """
@@ -244,6 +250,7 @@ class MyStream(MethodView):
     ], responses={200: {
         "description": "Your notes as they come (`challenge`, `challenge_declined`, "
         "`challenge_canceled`, `game_started`, `your_turn`, `game_finished`, "
+        "`analysis_skipped`, "
         "`tournament_invited`, `tournament_started`, `round_started`, `tournament_finished`), each once with "
         "its number as the event id; heartbeats while idle; a last `end` message.",
         "content": {

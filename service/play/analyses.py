@@ -22,6 +22,14 @@ it (:mod:`.mistakes`) before the analysis is marked done.
 Why a requester: the queue is fair between those who ask (:mod:`service.storage.analyses`),
 and a requester is a hash of the client's address (:func:`requester_of`), so the queue
 holds no address.
+
+Automatic analysis (:func:`auto_analysis`): an account that set ``analyse_rated`` has each
+of its rated games queued when it finishes, by the game-finished effect (:mod:`.effects`,
+from the game's event log: never in the request beyond the effects' fast path). Nobody
+asks at the time, so each is counted against the account's quota
+(``ANALYSIS_AUTO_PER_DAY`` in any 24 hours; :meth:`~service.storage.AnalysisStore.charge`),
+and the account is the requester, so one account's games take their turn in the queue
+like one client's requests. A game with an analysis queued or done already costs nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ from service.storage import (
     StorageUnavailableError,
     Stores,
     UnknownGameError,
+    folded,
 )
 
 from .errors import AnalysisBusyError, AnalysisNotRequestedError, GameAbortedError
@@ -49,7 +58,7 @@ from .mistakes import file_mistakes
 from .records import game_record
 
 __all__ = ["PROGRESS_EVERY_SECONDS", "STALE_SECONDS", "STEP_BUDGET", "analysis_of",
-           "request_analysis", "requester_of", "run_next"]
+           "auto_analysis", "request_analysis", "requester_of", "run_next"]
 
 log = logging.getLogger("three_thirteen.workers")
 
@@ -93,6 +102,27 @@ def request_analysis(stores: Stores, game_id: str, now: float, max_queued: int, 
     if known is None:
         return _body(AnalysisState("queued", 0.0)), True
     return _body(known), False
+
+
+def auto_analysis(stores: Stores, game_id: str, handle: str, now: float) -> str:
+    """Queue the finished game's analysis for ``handle``'s ``analyse_rated``, within its
+    quota: ``known`` (one is queued, running or done already: nothing counted),
+    ``queued`` (counted against the quota), ``quota`` (the account had its
+    ``auto_per_day`` in the last day: skipped) or ``busy`` (the queue is full: skipped,
+    not counted). Idempotent: run again, a game queued is ``known``, one counted is not
+    counted twice, one past the quota is past it still."""
+    known = stores.analyses.load(game_id)
+    if known is not None and not _outdated(known):
+        return "known"
+    if not stores.analyses.charge(handle, game_id, now):
+        return "quota"
+    try:
+        request_analysis(stores, game_id, now, stores.analyses.max_queued,
+                         requester=requester_of(f"account:{folded(handle)}"))
+    except AnalysisBusyError:
+        stores.analyses.refund(handle, game_id)
+        return "busy"
+    return "queued"
 
 
 def analysis_of(stores: Stores, game_id: str) -> dict[str, object]:

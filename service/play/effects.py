@@ -14,8 +14,8 @@ the table :data:`EFFECTS` (event type → handlers), then moves the cursor on:
   (:func:`owes_effects`), so a web worker killed between its save and its effects leaves
   a visit that runs them a few seconds later.
 
-Every handler is idempotent (a note, a webhook, a rating queued, a lobby entry moved, a
-tournament's visit planned: each once however often it runs), so the two paths racing,
+Every handler is idempotent (a note, a webhook, a rating queued, an analysis queued, a
+lobby entry moved, a tournament's visit planned: each once however often it runs), so the two paths racing,
 or a worker that dies halfway, cost a repeat, never a second note. Each reads the game
 as it is when it runs (the record after the batch's last event) and the batch's events:
 a late run tells an account of the turn it is on now, not of one long over.
@@ -36,6 +36,7 @@ from service.engine.seats import played_by_service
 from service.storage import GameRecord, Stores, TournamentVisit, UnknownGameError, member_of
 from service.tournaments.ids import tournament_of
 
+from .analyses import auto_analysis
 from .notes import tell
 from .ratings import queue_rating
 from .records import FinishedRecord
@@ -152,6 +153,26 @@ def queue_rated(stores: Stores, record: GameRecord, events: Sequence[Event],
         queue_rating(stores, record.game_id, now)
 
 
+def analyse_rated(stores: Stores, record: GameRecord, events: Sequence[Event],
+                  now: float) -> None:
+    """A rated game over: queued for analysis for each account seat that asked for its
+    rated games to be (``analyse_rated``), within its quota (:func:`.analyses.auto_analysis`:
+    once, however often this runs); one past its quota, or met by a full queue, hears
+    ``analysis_skipped`` (once)."""
+    state = record.state
+    if not state.rated or state.finish_reason == "aborted":
+        return
+    for seat, handle in _accounts(record):
+        account = stores.accounts.load(handle)
+        if account is None or account.closed or not account.analyse_rated:
+            continue
+        outcome = auto_analysis(stores, record.game_id, handle, now)
+        if outcome in ("quota", "busy"):
+            tell(stores, handle, [_note(record, "auto", "analysis_skipped", seat,
+                                        reason=outcome,
+                                        per_day=stores.analyses.auto_per_day)])
+
+
 def advance_tournament(stores: Stores, record: GameRecord, events: Sequence[Event],
                        now: float) -> None:
     """A tournament's game over: its tournament's visit, which keeps the result and may
@@ -185,7 +206,8 @@ EFFECTS: dict[str, tuple[Handler, ...]] = {
     "discard": (tell_turn,),
     "went_out": (tell_turn,),  # the next seat's final turn
     "seat_back": (tell_turn,),
-    "game_finished": (tell_finished, unlist_finished, queue_rated, advance_tournament),
+    "game_finished": (tell_finished, unlist_finished, queue_rated, analyse_rated,
+                      advance_tournament),
     "rematch_started": (announce_rematch,),
 }
 #: The events whose handlers matter for a game without account seats.

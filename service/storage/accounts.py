@@ -63,6 +63,8 @@ class Account:
     #: the secret webhook deliveries are signed with (it must be read back to sign)
     webhook_secret: str | None = None
     closed: bool = False
+    #: its rated games analysed when they finish, within its quota (docs/analysis.md)
+    analyse_rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

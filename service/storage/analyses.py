@@ -19,6 +19,11 @@ queue is so a ring of requesters, served in turn, and a requester's analyses run
 a time: a request waits behind at most one entry of each other requester, and with two
 workers or more one is free for it while any one requester's run (one requester's
 analyses no longer take every worker).
+
+Why a quota per account: an account may have its rated games analysed when they finish
+(``analyse_rated``), nobody asking at the time, so the store also counts, per account, the
+games so analysed in the last :data:`QUOTA_WINDOW_SECONDS` (:meth:`AnalysisStore.charge`):
+at most ``ANALYSIS_AUTO_PER_DAY`` of them, each game once however often it is charged.
 """
 
 from __future__ import annotations
@@ -26,7 +31,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-__all__ = ["AnalysisState", "AnalysisStore", "QueuedAnalysis"]
+__all__ = ["QUOTA_WINDOW_SECONDS", "AnalysisState", "AnalysisStore", "QueuedAnalysis"]
+
+#: The window an account's automatic analyses are counted over: a day, rolling.
+QUOTA_WINDOW_SECONDS = 24 * 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +58,14 @@ class QueuedAnalysis:
 
 
 class AnalysisStore(ABC):
-    """The analyses' states and their queue."""
+    """The analyses' states and their queue, and each account's automatic analyses."""
+
+    #: the most automatic analyses an account has in :data:`QUOTA_WINDOW_SECONDS`
+    #: (``ANALYSIS_AUTO_PER_DAY``) and the most analyses waiting (``ANALYSIS_QUEUE_MAX``):
+    #: the settings the game-finished effect queues by (it is handed the stores, not the
+    #: configuration)
+    auto_per_day: int
+    max_queued: int
 
     @abstractmethod
     def load(self, game_id: str) -> AnalysisState | None:
@@ -95,6 +110,22 @@ class AnalysisStore(ABC):
     def ack(self, taken: QueuedAnalysis) -> None:
         """Remove a taken entry from the queue (done with, or nothing to do); if it was
         its requester's head, the requester's next request joins the queue."""
+
+    @abstractmethod
+    def charge(self, handle: str, game_id: str, now: float) -> bool:
+        """Count the automatic analysis of ``game_id`` against ``handle``'s quota: whether
+        it is within it. A game counted already within the window is within it again and
+        counted once (a repeated effect costs nothing more); past :attr:`auto_per_day`
+        games in the :data:`QUOTA_WINDOW_SECONDS` before ``now``, ``False`` and nothing
+        counted."""
+
+    @abstractmethod
+    def refund(self, handle: str, game_id: str) -> None:
+        """Take ``game_id`` off ``handle``'s count (it was not queued after all)."""
+
+    @abstractmethod
+    def charged(self, handle: str, now: float) -> int:
+        """How many automatic analyses ``handle`` had in the window before ``now``."""
 
     @abstractmethod
     def queued(self) -> int:

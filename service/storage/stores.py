@@ -140,7 +140,8 @@ def redis_stores(config: Config) -> Stores:
         webhook_schedule=RedisSchedule(connection, tag="hooks"),
         ratings=RedisRatings(connection),
         ladder=RedisLadder(connection),
-        analyses=RedisAnalyses(connection),
+        analyses=RedisAnalyses(connection, auto_per_day=config.analysis_auto_per_day,
+                               max_queued=config.analysis_queue_max),
         mistakes=RedisMistakes(connection),
         release=connection.close,
     )
@@ -149,7 +150,8 @@ def redis_stores(config: Config) -> Stores:
 def memory_stores(config: Config | None = None) -> Stores:
     """Fresh in-memory stores (``config``: only its ``open_game_ttl_seconds``, how long a
     match's record is kept, ``record_ttl_seconds``, how far back an account's finished
-    index reaches, and ``webhook_queue_max``), for tests: nothing is shared with any
+    index reaches, ``webhook_queue_max``, ``analysis_auto_per_day`` and
+    ``analysis_queue_max``), for tests: nothing is shared with any
     other bundle."""
     shared = Shared()
     config = config or Config()
@@ -170,6 +172,7 @@ def memory_stores(config: Config | None = None) -> Stores:
         webhook_schedule=MemorySchedule(),
         ratings=MemoryRatings(),
         ladder=MemoryLadder(),
-        analyses=MemoryAnalyses(shared),
+        analyses=MemoryAnalyses(shared, auto_per_day=config.analysis_auto_per_day,
+                                max_queued=config.analysis_queue_max),
         mistakes=MemoryMistakes(),
     )

@@ -23,7 +23,7 @@ STATIC_DIR = Path(__file__).resolve().parent / "static" / "play"
 #: The files the page is made of; nothing else in the folder is served.
 PLAY_FILES = frozenset({"index.html", "style.css", "account.js", "analysis.js", "api.js",
                         "app.js", "cards.js", "challenges.js", "chart.js", "dom.js", "ladder.js",
-                        "leaderboard.js", "motion.js", "mygames.js", "profile.js",
+                        "leaderboard.js", "mistakes.js", "motion.js", "mygames.js", "profile.js",
                         "ratingchart.js", "render.js", "roundend.js", "seat.js", "session.js",
                         "setup.js", "svg.js", "table.js", "tournament.js"})
 

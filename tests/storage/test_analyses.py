@@ -10,12 +10,14 @@ time), done with its result; every change wakes the game's watchers."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
 import redis
 
 from service.play import requester_of
 from service.storage import AnalysisState, QueuedAnalysis, QueueFullError, Stores
+from service.storage.analyses import QUOTA_WINDOW_SECONDS
 from service.storage.redis.analyses import QUEUE, behind_key
 from tests.conftest import PATIENCE
 
@@ -151,3 +153,27 @@ def test_each_change_of_an_analysis_wakes_its_games_watchers(stores: Stores) -> 
         with stores.games.watch("g1") as watch, stores.games.watch("g2") as other:
             change()
             assert watch.wait(PATIENCE) and not other.wait(0.05)
+
+
+def test_an_accounts_automatic_analyses_are_counted_once_a_game_up_to_its_quota_a_day(
+        make_stores: Callable[..., Stores]) -> None:
+    """Each game counts once however often it is charged; the one past ``auto_per_day``
+    in the window is refused and not counted; a refund frees its place; a game counted a
+    day before no longer counts. Every backend keeps the same count, by the handle in any
+    case."""
+    stores = make_stores(analysis_auto_per_day=2)
+    a = stores.analyses
+    t = 1_800_000_000.0
+    assert a.auto_per_day == 2
+    assert a.charge("ann", "g1", t) and a.charge("Ann", "g1", t + 1)
+    assert a.charge("ann", "g2", t + 2)
+    assert not a.charge("ann", "g3", t + 3)
+    assert a.charged("ann", t + 3) == 2 and a.charged("bob", t + 3) == 0
+    assert a.charge("bob", "g3", t + 3)  # another account's quota is its own
+    a.refund("ann", "g2")
+    assert a.charged("ANN", t + 4) == 1
+    assert a.charge("ann", "g3", t + 5) and not a.charge("ann", "g4", t + 6)
+    day = float(QUOTA_WINDOW_SECONDS)
+    assert a.charged("ann", t + day) == 1  # g1 (counted at t) is a day old: out
+    assert a.charge("ann", "g4", t + day)
+    assert not a.charge("ann", "g5", t + day)

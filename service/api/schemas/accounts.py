@@ -49,6 +49,17 @@ class KeySchema(Schema):
         "description": "The new key, shown only here; the old one is refused from now on."})
 
 
+class AutoAnalysesSchema(Schema):
+    """Your automatic analyses (with `analyse_rated`): the quota, and what is left of it."""
+
+    per_day = fields.Integer(required=True, metadata={
+        "description": "Rated games analysed by themselves in any 24 hours "
+                       "(`ANALYSIS_AUTO_PER_DAY`); past it, a game is skipped and you hear "
+                       "`analysis_skipped`."})
+    used = fields.Integer(required=True, metadata={
+        "description": "Those of the last 24 hours."})
+
+
 class AccountSchema(Schema):
     """Your own account, as ``GET /v1/me`` shows it to its key."""
 
@@ -60,6 +71,10 @@ class AccountSchema(Schema):
     webhook_url = fields.String(required=True, allow_none=True, metadata={
         "description": "Where `your_turn`, `challenge` and `game_finished` are POSTed "
                        "(null: nowhere). Its secret is never shown here."})
+    analyse_rated = fields.Boolean(required=True, metadata={
+        "description": "Your rated games are analysed when they finish, up to "
+                       "`auto_analyses.per_day` in any 24 hours (docs/analysis.md)."})
+    auto_analyses = fields.Nested(AutoAnalysesSchema, required=True)
     last_note = fields.Integer(required=True, metadata={
         "description": "The number of your newest note (0: none): a bot that starts reads "
                        "`GET /v1/me/games` and `GET /v1/challenges`, then follows "
@@ -87,6 +102,10 @@ class AccountSettingsSchema(StrictSchema):
                        "`invalid_webhook_url`). A new or changed URL gets a new secret, "
                        "shown once in the answer (`webhook_secret`).",
         "example": "https://bots.example.com/three-thirteen"})
+    analyse_rated = fields.Raw(validate=check_boolean, metadata={
+        "type": "boolean", "description": "Have your rated games analysed when they "
+        "finish (their mistakes then listed in `GET /v1/me/mistakes`), up to "
+        "`ANALYSIS_AUTO_PER_DAY` in any 24 hours; a game already analysed costs nothing."})
 
 
 class WebhookSecretSchema(Schema):

@@ -70,6 +70,19 @@ class GameFinishedNoteSchema(_GameNote):
         "description": "How it ended: the view's `finish_reason`."})
 
 
+class AnalysisSkippedNoteSchema(_GameNote):
+    """A rated game of yours was not analysed by itself, though you asked for your rated
+    games to be (`analyse_rated`): you had your `per_day` automatic analyses in the last
+    24 hours (`quota`), or the analysis queue was full (`busy`). Ask for it with `POST
+    /v1/games/{game_id}/analysis`."""
+
+    type = _type("analysis_skipped")
+    reason = fields.String(required=True, validate=validate.OneOf(["quota", "busy"]))
+    per_day = fields.Integer(required=True, metadata={
+        "description": "The automatic analyses an account has in any 24 hours "
+                       "(`ANALYSIS_AUTO_PER_DAY`)."})
+
+
 class _ChallengeNote(_Note):
     challenge_id = fields.String(required=True)
 
@@ -148,6 +161,7 @@ NOTE_TYPES: dict[str, tuple[str, type[Schema]]] = {
     "game_started": ("GameStartedNote", GameStartedNoteSchema),
     "your_turn": ("YourTurnNote", YourTurnNoteSchema),
     "game_finished": ("GameFinishedNote", GameFinishedNoteSchema),
+    "analysis_skipped": ("AnalysisSkippedNote", AnalysisSkippedNoteSchema),
     "tournament_invited": ("TournamentInvitedNote", TournamentInvitedNoteSchema),
     "tournament_started": ("TournamentStartedNote", TournamentStartedNoteSchema),
     "round_started": ("RoundStartedNote", RoundStartedNoteSchema),

@@ -10,7 +10,16 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..analyses import AnalysisState, AnalysisStore, QueuedAnalysis, QueueFullError
+from service.config import Config
+
+from ..accounts import folded
+from ..analyses import (
+    QUOTA_WINDOW_SECONDS,
+    AnalysisState,
+    AnalysisStore,
+    QueuedAnalysis,
+    QueueFullError,
+)
 from .shared import Shared
 
 __all__ = ["MemoryAnalyses"]
@@ -39,6 +48,8 @@ class MemoryAnalyses(AnalysisStore):
     progress wakes its game's watches (``shared``), as a move does."""
 
     shared: Shared = field(default_factory=Shared)
+    auto_per_day: int = Config().analysis_auto_per_day
+    max_queued: int = Config().analysis_queue_max
     _states: dict[str, _State] = field(default_factory=dict)
     _queue: dict[str, _Entry] = field(default_factory=dict)
     #: each requester's entry in the queue (waiting or taken), and its requests behind it
@@ -46,6 +57,8 @@ class MemoryAnalyses(AnalysisStore):
     _behind: dict[str, deque[str]] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=itertools.count)
     _lock: threading.Condition = field(default_factory=threading.Condition)
+    #: each account's automatic analyses: game id -> when counted
+    _charged: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def load(self, game_id: str) -> AnalysisState | None:
         with self._lock:
@@ -145,6 +158,31 @@ class MemoryAnalyses(AnalysisStore):
             if self._queue.pop(taken.entry, None) is not None:
                 self._promote(taken.entry, taken.requester)
                 self._lock.notify_all()
+
+    def charge(self, handle: str, game_id: str, now: float) -> bool:
+        with self._lock:
+            games = self._recent(handle, now)
+            if game_id in games:
+                return True
+            if len(games) >= self.auto_per_day:
+                return False
+            games[game_id] = now
+            return True
+
+    def refund(self, handle: str, game_id: str) -> None:
+        with self._lock:
+            self._charged.get(folded(handle), {}).pop(game_id, None)
+
+    def charged(self, handle: str, now: float) -> int:
+        with self._lock:
+            return len(self._recent(handle, now))
+
+    def _recent(self, handle: str, now: float) -> dict[str, float]:
+        """The account's counted games, those older than the window dropped (lock held)."""
+        games = self._charged.setdefault(folded(handle), {})
+        for game_id in [g for g, at in games.items() if at <= now - QUOTA_WINDOW_SECONDS]:
+            del games[game_id]
+        return games
 
     def queued(self) -> int:
         with self._lock:

@@ -72,7 +72,7 @@ return 1
 
 _FIELDS = {"handle": "handle", "bot": "bot", "key_hash": "key", "created": "created",
            "challenges_from": "from", "webhook_url": "hook", "webhook_secret": "secret",
-           "closed": "closed"}
+           "closed": "closed", "analyse_rated": "auto"}
 
 
 def account_key(handle: str, what: str) -> str:
@@ -93,7 +93,8 @@ def _account(raw: dict[bytes, bytes]) -> Account:
                    challenges_from=data.get("from") or "anyone",
                    webhook_url=data.get("hook") or None,
                    webhook_secret=data.get("secret") or None,
-                   closed=data.get("closed") == "1")
+                   closed=data.get("closed") == "1",
+                   analyse_rated=data.get("auto") == "1")
 
 
 # KEYS: the account's active games, its finished ones. ARGV: game id, joined (ms). Added

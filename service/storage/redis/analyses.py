@@ -8,6 +8,9 @@
     ttt:{analysis}:waiting   integer: those lists' lengths summed (what ``queued`` adds)
     ttt:{<id>}:analysis      hash: status, progress, queued_at, worker and beat (while
                              running), result (once done); expires with the record
+    ttt:{acct:<handle>}:auto_analyses
+                             sorted set: the account's automatic analyses of the last
+                             day, game id by when counted (ms); expires a day after the last
 
 A change of status or progress is published on the game's channel
 (``ttt:{<id>}:moved``, :mod:`service.storage.hub`), so the game's streams wake and send
@@ -25,7 +28,14 @@ from typing import Any
 
 import redis
 
-from ..analyses import AnalysisState, AnalysisStore, QueuedAnalysis, QueueFullError
+from ..analyses import (
+    QUOTA_WINDOW_SECONDS,
+    AnalysisState,
+    AnalysisStore,
+    QueuedAnalysis,
+    QueueFullError,
+)
+from .accounts import account_key
 from .connection import RedisConnection
 from .records import record_key
 
@@ -136,6 +146,20 @@ end
 """
 
 
+# KEYS: the account's automatic analyses. ARGV: game, now (ms), window (ms), most. 1: within
+# the quota (counted now, or already), 0: past it (nothing counted). One step: two effects
+# racing for the last place cannot both have it.
+_CHARGE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 1 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+_WINDOW_MS = QUOTA_WINDOW_SECONDS * 1000
+
+
 def _state(status: Any, progress: Any, result: Any = None) -> AnalysisState:
     return AnalysisState(status.decode(), float(progress or 0), result)
 
@@ -144,9 +168,13 @@ class RedisAnalyses(AnalysisStore):
     """The analyses, on the process's connection (a worker's blocking read on a client
     of its own: :meth:`RedisConnection.block`)."""
 
-    def __init__(self, connection: RedisConnection) -> None:
+    def __init__(self, connection: RedisConnection, auto_per_day: int,
+                 max_queued: int) -> None:
         self.connection = connection
+        self.auto_per_day = auto_per_day
+        self.max_queued = max_queued
         client = connection.client
+        self._charge = client.register_script(_CHARGE)
         self._mark = client.register_script(_MARK)
         self._enqueue = client.register_script(_ENQUEUE)
         self._ack = client.register_script(_ACK)
@@ -236,6 +264,20 @@ class RedisAnalyses(AnalysisStore):
         self.connection.run(lambda: self._ack(
             keys=[QUEUE, HEADS, behind_key(taken.requester), WAITING],
             args=[taken.requester, taken.entry, GROUP]))
+
+    def charge(self, handle: str, game_id: str, now: float) -> bool:
+        return bool(self.connection.run(lambda: self._charge(
+            keys=[account_key(handle, "auto_analyses")],
+            args=[game_id, round(now * 1000), _WINDOW_MS, self.auto_per_day])))
+
+    def refund(self, handle: str, game_id: str) -> None:
+        client = self.connection.client
+        self.connection.run(lambda: client.zrem(account_key(handle, "auto_analyses"), game_id))
+
+    def charged(self, handle: str, now: float) -> int:
+        client = self.connection.client
+        return int(self.connection.run(lambda: client.zcount(
+            account_key(handle, "auto_analyses"), f"({round(now * 1000) - _WINDOW_MS}", "+inf")))
 
     def queued(self) -> int:
         def both() -> tuple[int, bytes | None]:

@@ -163,6 +163,11 @@ export class AccountPanel {
       case "game_finished":
         this.games.refresh();
         break;
+      case "analysis_skipped":
+        this.news(note.reason === "quota"
+          ? `A rated game of yours was not analysed: your ${note.per_day} automatic analyses a day are used up.`
+          : "A rated game of yours was not analysed: the analysis queue was full.", note.game_id);
+        break;
       default:
     }
   }

@@ -101,6 +101,18 @@ export class Api {
   me(key) { return this.request("GET", "/v1/me", { token: key }); }
   /** The account's games: in progress first (those on its turn first), then finished ones. */
   myGames(key) { return this.request("GET", "/v1/me/games?limit=10", { token: key }); }
+  /** Change the account's settings (`analyse_rated`, `challenges_from`, …): the account. */
+  updateMe(key, body) { return this.request("PATCH", "/v1/me", { token: key, body }); }
+  /** A page of the account's mistakes in its analysed games, newest game first;
+   * `cursor`: the previous page's `next_cursor`. */
+  myMistakes(key, cursor = null) {
+    const after = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
+    return this.request("GET", `/v1/me/mistakes?limit=20${after}`, { token: key });
+  }
+  /** Check a move for the mistake at `version` of `gameId`: `correct`, `best`, `saves`. */
+  answerMistake(key, gameId, version, move) {
+    return this.request("POST", `/v1/me/mistakes/${enc(gameId)}/${version}`, { token: key, body: move });
+  }
   challenges(key) { return this.request("GET", "/v1/challenges", { token: key }); }
   challenge(key, body) { return this.request("POST", "/v1/challenges", { token: key, body }); }
   accept(key, id) { return this.request("POST", `/v1/challenges/${enc(id)}/accept`, { token: key }); }

@@ -5,7 +5,8 @@
 // setup.js; what the browser keeps (seat tokens, the account's key) in session.js;
 // signing in, my games and challenges in account.js; an account's profile and ratings in
 // profile.js, the leaderboards in leaderboard.js, the bot ladder's games in ladder.js,
-// a tournament's standings and rounds and the list of tournaments in tournament.js.
+// a tournament's standings and rounds and the list of tournaments in tournament.js, the
+// account's mistakes as puzzles in mistakes.js.
 //
 // Query parameters: `api` (the service's base URL; default this origin), `game` (a game
 // to open), `claim` (with `game`: the seat an invite link offers), `watch` (open it as a
@@ -13,7 +14,8 @@
 // up when every other seat is a bot), `profile` (an account's profile; `preset`: the
 // history shown), `leaderboard` (a preset's board; `bot=true`: the bots'), `ladder` (a
 // preset's bot ladder: its games to watch), `tournament` (a tournament's page, live),
-// `tournaments` (the list of tournaments).
+// `tournaments` (the list of tournaments), `mistakes` (the signed-in account's mistakes,
+// as puzzles).
 
 import { AccountPanel } from "./account.js";
 import { renderAnalysis, renderPosition } from "./analysis.js";
@@ -21,6 +23,7 @@ import { Api, Problem } from "./api.js";
 import { backElement, cardElement, cardLabel } from "./cards.js";
 import { LadderView } from "./ladder.js";
 import { LeaderboardView } from "./leaderboard.js";
+import { MistakesView } from "./mistakes.js";
 import { fly } from "./motion.js";
 import { ProfileView } from "./profile.js";
 import {
@@ -96,6 +99,9 @@ function tournamentLink(id) { return pageLink({ tournament: id }); }
 
 /** The tournaments, open, running and finished. */
 function tournamentsLink() { return pageLink({ tournaments: "" }); }
+
+/** The signed-in account's mistakes, as puzzles. */
+function mistakesLink() { return pageLink({ mistakes: "" }); }
 
 /** A preset's leaderboard of people, or of bots. */
 function boardLink(preset, bot = false) { return pageLink({ leaderboard: preset, bot: bot ? "true" : null }); }
@@ -472,6 +478,7 @@ const leaderboard = new LeaderboardView(links);
 const ladder = new LadderView(links);
 const tournament = new TournamentView(links);
 const tournaments = new TournamentsView(links);
+const mistakes = new MistakesView({ api, session, say, explain, linkTo });
 
 // --- start ---------------------------------------------------------------------------
 
@@ -502,12 +509,17 @@ async function start() {
     // so are tournaments: where the document lists them, the header links to their list
     $("nav-tournaments").hidden = !doc.paths["/v1/tournaments"]?.get;
     $("nav-tournaments").href = tournamentsLink();
+    // and an account's mistakes as puzzles: offered beside its games where listed
+    const puzzles = Boolean(doc.paths["/v1/me/mistakes"]?.get);
+    $("my-mistakes").hidden = !puzzles;
+    $("my-mistakes-link").href = mistakesLink();
     const gameId = params.get("game");
     if (params.has("profile")) return await profile.show(params.get("profile"), params.get("preset"));
     if (params.has("leaderboard")) return await leaderboard.show(params.get("leaderboard"), params.get("bot") === "true");
     if (params.has("ladder") && !$("nav-ladder").hidden) return await ladder.show(params.get("ladder"));
     if (params.get("tournament") && !$("nav-tournaments").hidden) return await tournament.show(params.get("tournament"));
     if (params.has("tournaments") && !$("nav-tournaments").hidden) return await tournaments.show();
+    if (params.has("mistakes") && puzzles) return await mistakes.show();
     const claim = params.get("claim");
     // an invite link opens the claim, unless this browser already holds a seat there
     if (gameId && claim !== null && /^\d+$/.test(claim) && !params.has("watch") && !session.seat(gameId)) {
