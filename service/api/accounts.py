@@ -244,7 +244,8 @@ class MyStream(MethodView):
     ], responses={200: {
         "description": "Your notes as they come (`challenge`, `challenge_declined`, "
         "`challenge_canceled`, `game_started`, `your_turn`, `game_finished`, "
-        "`tournament_invited`, `tournament_started`, `round_started`, `tournament_finished`), each once with "
+        "`tournament_invited`, `tournament_started`, `round_started`, `tournament_finished`, "
+        "`evaluation_progress`), each once with "
         "its number as the event id; heartbeats while idle; a last `end` message.",
         "content": {
             SSE: {"schema": {"$ref": "#/components/schemas/AccountSseEvent"},
