@@ -13,6 +13,11 @@ the same functions ``python -m service.match --duplicate`` reports with: a deal'
 (how often the account finished ahead of the anchor over the deal's two games), and the
 Elo difference read from the shares with its interval, clustered by deal.
 
+Who finished ahead is each game's own verdict (its places: the lower total, the preset's
+tie-break, a seat that resigned behind one that did not), where the offline match compares
+totals alone: the two agree on every game but one whose totals tie and a tie-break
+decides (there the match counts a half), or one a seat resigned.
+
 Advancing an evaluation is a move worker's job (an :class:`~service.storage.EvaluationVisit`):
 a visit is planned when the evaluation starts and when any of its games ends (the game's
 effects, :func:`.effects.advance_evaluation`), and every :data:`REVISIT_SECONDS` while it
@@ -43,6 +48,7 @@ from collections.abc import Sequence
 from service.bots import BOTS
 from service.core.instants import instant
 from service.core.rules import PRESETS
+from service.engine import places
 from service.match.duplicate import Deal, Sprt, pair_stats, rotations
 from service.storage import (
     Account,
@@ -167,8 +173,8 @@ def read_evaluation(stores: Stores, account: Account, evaluation_id: str) -> Eva
 def _deals(evaluation: Evaluation, run: AnchorRun) -> list[Deal]:
     """The finished deals of ``run`` as :mod:`service.match.duplicate` reads deals."""
     seats = tuple(tuple(s) for s in _seats(run.anchor))
-    return [Deal(f"{evaluation.seed}-{d.number}", seats, d.totals)
-            for d in run.finished if d.totals is not None]
+    return [Deal(f"{evaluation.seed}-{d.number}", seats, d.places)
+            for d in run.finished if d.places]
 
 
 def _shares(evaluation: Evaluation, run: AnchorRun) -> list[float]:
@@ -212,24 +218,24 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, object]:
     }
 
 
-#: A deal's games, one of which was aborted (no result): the deal is dealt again.
-_VOID = ()
+#: The places of a deal one of whose games was aborted (no result): the deal is void, and
+#: the next is dealt in its stead.
+_VOID: tuple[tuple[int, ...], ...] = ()
 
 
 def _outcome(records: Sequence[GameRecord | None]) -> tuple[tuple[int, ...], ...] | None:
-    """The totals of a deal's games once all are over (``_VOID``: one was aborted), else
-    ``None`` (one plays on, or is still to be created)."""
+    """The places of a deal's games once all are over (``_VOID``: one was aborted, so has
+    none), else ``None`` (one plays on, or is still to be created)."""
     if any(r is None or not r.state.finished for r in records):
         return None
-    if any(r is not None and r.state.finish_reason == "aborted" for r in records):
-        return _VOID
-    return tuple(tuple(r.state.totals()) for r in records if r is not None)
+    places_of = [places(r.state) for r in records if r is not None]
+    return _VOID if any(not p for p in places_of) else tuple(places_of)
 
 
 def _stop(evaluation: Evaluation, run: AnchorRun) -> str | None:
     """Why ``run``'s deals stop now (``None``: they go on): the test's verdict, or the
-    limit of deals finished (or dealt: aborted deals are dealt again, twice the limit at
-    most)."""
+    limit of deals finished (or dealt: void deals are dealt again, up to twice the limit
+    in all)."""
     verdict = SPRT.verdict(_shares(evaluation, run))
     if verdict is not None:
         return "stronger" if verdict == "H1" else "weaker"
@@ -245,27 +251,27 @@ Outcomes = dict[tuple[str, ...], tuple[tuple[int, ...], ...]]
 def advance(evaluation: Evaluation, outcomes: Outcomes, now: float,
             closed: bool = False) -> Evaluation:
     """The evaluation after a visit (pure): each anchor's deal in play given its
-    ``outcomes`` (by the deal's games: their totals; ``_VOID``: dealt again), each anchor stopped whose test decided
-    or whose deals reached the limit (all of them, ``canceled``, once the account is
-    ``closed``), the next deal of each anchor going on while fewer than
-    :data:`GAMES_AT_ONCE` games are in play, and the status that follows."""
+    ``outcomes`` (by the deal's games: their places; ``_VOID``: dealt again), each anchor
+    stopped whose test decided or whose deals reached the limit (all of them,
+    ``canceled``, once the account is ``closed``), the next deal of each anchor going on
+    while fewer than :data:`GAMES_AT_ONCE` games are in play (the anchors with the fewest
+    deals first), and the status that follows."""
     runs: list[AnchorRun] = []
     for run in evaluation.runs:
         playing = run.playing
         if playing is not None and playing.games in outcomes:
-            totals = outcomes[playing.games]
-            kept = [d for d in run.deals if d is not playing]
-            if totals != _VOID:
-                kept.append(dataclasses.replace(playing, totals=totals))
-                kept.sort(key=lambda d: d.number)
-            run = dataclasses.replace(run, deals=tuple(kept))
+            run = dataclasses.replace(run, deals=tuple(
+                dataclasses.replace(d, places=outcomes[d.games]) if d is playing else d
+                for d in run.deals))
         if run.stop is None and run.playing is None:
             stop = "canceled" if closed else _stop(evaluation, run)
             if stop is not None:
                 run = dataclasses.replace(run, stop=stop)
         runs.append(run)
     in_play = sum(len(r.playing.games) for r in runs if r.playing is not None)
-    for i, run in enumerate(runs):
+    # room goes first to the anchors with the fewest deals dealt: each is measured in turn
+    for i in sorted(range(len(runs)), key=lambda i: (len(runs[i].deals), i)):
+        run = runs[i]
         if run.stop is not None or run.playing is not None or in_play + 2 > GAMES_AT_ONCE:
             continue
         number = 1 + max((d.number for d in run.deals), default=-1)
@@ -327,9 +333,9 @@ def visit_evaluation(stores: Stores, lease: Lease, evaluation_id: str, now: floa
     for run in evaluation.runs:
         deal = run.playing
         if deal is not None:
-            totals = _outcome(stores.games.load_many(list(deal.games)))
-            if totals is not None:
-                outcomes[deal.games] = totals
+            placed = _outcome(stores.games.load_many(list(deal.games)))
+            if placed is not None:
+                outcomes[deal.games] = placed
     stored = stores.evaluations.change(
         evaluation_id, lambda current: advance(current, outcomes, now, closed)
         if current.status != "done" else None)

@@ -27,21 +27,23 @@ EVALUATION_STATUSES = ("queued", "running", "done")
 class PlayedDeal:
     """One deal against an anchor: its number (dealt from the evaluation's seed and the
     number), its games (one per seat rotation: the account first, then the anchor first)
-    and, once every game is over, their totals by seat (``None`` while one plays on)."""
+    and, once every game is over, each game's places by seat (1: first; a tie shares a
+    place; ``None`` while one plays on; empty when a game was aborted, which has no
+    places: the deal is void, and the next is dealt in its stead)."""
 
     number: int
     games: tuple[str, ...]
-    totals: tuple[tuple[int, ...], ...] | None = None
+    places: tuple[tuple[int, ...], ...] | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"number": self.number, "games": list(self.games),
-                "totals": None if self.totals is None else [list(t) for t in self.totals]}
+                "places": None if self.places is None else [list(p) for p in self.places]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PlayedDeal:
-        totals = data["totals"]
+        places = data["places"]
         return cls(data["number"], tuple(data["games"]),
-                   None if totals is None else tuple(tuple(t) for t in totals))
+                   None if places is None else tuple(tuple(p) for p in places))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +58,13 @@ class AnchorRun:
 
     @property
     def finished(self) -> tuple[PlayedDeal, ...]:
-        """The deals whose games are all over, in the order they were dealt."""
-        return tuple(d for d in self.deals if d.totals is not None)
+        """The deals whose games are all over with a result, in the order dealt."""
+        return tuple(d for d in self.deals if d.places)
 
     @property
     def playing(self) -> PlayedDeal | None:
         """The deal in play (one at a time per anchor), if any."""
-        return next((d for d in self.deals if d.totals is None), None)
+        return next((d for d in self.deals if d.places is None), None)
 
     def to_json(self) -> dict[str, object]:
         return {"anchor": self.anchor, "deals": [d.to_json() for d in self.deals],
