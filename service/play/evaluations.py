@@ -153,7 +153,8 @@ def start_evaluation(stores: Stores, account: Account, preset: str,
     evaluation = Evaluation(
         evaluation_id=secrets.token_urlsafe(9), handle=account.handle, preset=preset,
         seed=seed if seed is not None else secrets.token_hex(8), max_deals=deals,
-        status="queued", created=now, runs=tuple(AnchorRun(a) for a in anchors))
+        status="queued", created=now, runs=tuple(AnchorRun(a) for a in anchors),
+        seed_chosen=seed is not None)
     stores.evaluations.create(evaluation, KEPT_SECONDS)
     # the visit before the index: a crash between the two leaves an evaluation that runs
     # (uncounted once), never one counted against the quota that nobody advances
@@ -208,7 +209,10 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, object]:
         result["games"] = [g for d in run.deals for g in d.games]
     return {
         "evaluation_id": evaluation.evaluation_id, "status": evaluation.status,
-        "account": evaluation.handle, "preset": evaluation.preset, "seed": evaluation.seed,
+        "account": evaluation.handle, "preset": evaluation.preset,
+        # a seed deals every card of every deal: one the service drew is told at the end
+        "seed": evaluation.seed if evaluation.seed_chosen or evaluation.status == "done"
+        else None,
         "anchors": [r.anchor for r in evaluation.runs], "max_deals": evaluation.max_deals,
         "sprt": {"elo0": SPRT.elo0, "elo1": SPRT.elo1, "alpha": SPRT.alpha,
                  "beta": SPRT.beta},
@@ -306,6 +310,7 @@ def _create_missing(stores: Stores, evaluation: Evaluation, account: Account) ->
                     bots=[None if x == BOT else x for x in order],
                     accounts=[account if x == BOT else None for x in order],
                     turn_seconds=LADDER_TURN_SECONDS, game_id=game_id, rated=False,
+                    secret_seed=not evaluation.seed_chosen,
                     agreed=agreed_in_evaluation(evaluation))
                 made.append(game_id)
     return made

@@ -80,7 +80,8 @@ class AnchorRun:
 class Evaluation:
     """An evaluation as stored: whose (``handle``, a bot account), on which preset's
     rules, the seed its deals are dealt from (deal ``n`` from ``f"{seed}-{n}"``, the same
-    deals for every anchor), the most deals per anchor, its status
+    deals for every anchor; ``seed_chosen``: the account's own, else drawn by the
+    service and kept secret until the end), the most deals per anchor, its status
     (:data:`EVALUATION_STATUSES`) and one run per anchor, in the order asked."""
 
     evaluation_id: str
@@ -92,18 +93,21 @@ class Evaluation:
     created: float
     runs: tuple[AnchorRun, ...]
     finished: float | None = None
+    seed_chosen: bool = False
 
     def to_json(self) -> dict[str, object]:
         return {"evaluation_id": self.evaluation_id, "handle": self.handle,
                 "preset": self.preset, "seed": self.seed, "max_deals": self.max_deals,
                 "status": self.status, "created": self.created,
-                "runs": [r.to_json() for r in self.runs], "finished": self.finished}
+                "runs": [r.to_json() for r in self.runs], "finished": self.finished,
+                "seed_chosen": self.seed_chosen}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Evaluation:
         return cls(data["evaluation_id"], data["handle"], data["preset"], data["seed"],
                    data["max_deals"], data["status"], data["created"],
-                   tuple(AnchorRun.from_json(r) for r in data["runs"]), data["finished"])
+                   tuple(AnchorRun.from_json(r) for r in data["runs"]), data["finished"],
+                   data["seed_chosen"])
 
 
 class EvaluationStore(ABC):

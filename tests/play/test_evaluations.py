@@ -119,6 +119,7 @@ def test_a_bot_that_always_finishes_behind_is_found_weaker_after_two_deals_of_tw
             assert [list(s.bots) for s in states] == [[None, run.anchor], [run.anchor, None]]
             assert not any(s.rated for s in states)
             assert all(s.turn_seconds == 60 for s in states)
+            assert all(s.seeded_by_creator for s in states)  # the account chose "s1"
             assert [evaluation_of(g) for g in deal.games] == [done.evaluation_id] * 2
     results = evaluation_json(done)["results"]
     assert isinstance(results, list)
@@ -243,6 +244,11 @@ def test_one_evaluation_at_a_time_and_each_account_reads_only_its_own(stores: St
         read_evaluation(stores, robo, theirs.evaluation_id)
     with pytest.raises(UnknownEvaluationError):
         read_evaluation(stores, robo, "nothing-here")
-    run_to_the_end(stores, robo, mine.evaluation_id, resigns)
+    # a seed the service drew deals every card: told only once the evaluation is done
+    assert evaluation_json(mine)["seed"] is None
+    over, _ = run_to_the_end(stores, robo, mine.evaluation_id, resigns)
+    assert evaluation_json(over)["seed"] == over.seed == mine.seed
+    first_game = stores.games.load(over.runs[0].deals[0].games[0]).state
+    assert first_game.seed == f"{mine.seed}-0" and not first_game.seeded_by_creator
     again = start_evaluation(stores, robo, "bga", ["random"], time.time(), max_deals=2)
     assert again.evaluation_id != mine.evaluation_id  # the last one done: a new one runs

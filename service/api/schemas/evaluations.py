@@ -81,7 +81,9 @@ class EvaluationSchema(Schema):
                                                                   "done"]))
     account = fields.String(required=True)
     preset = fields.String(required=True)
-    seed = fields.String(required=True)
+    seed = fields.String(required=True, allow_none=True, metadata={
+        "description": "Deal `n` is dealt from `<seed>-<n>`. A seed the service drew is "
+                       "null until the evaluation is `done` (it deals every card)."})
     anchors = fields.List(fields.String(), required=True)
     max_deals = fields.Integer(required=True)
     sprt = fields.Nested(_Sprt, required=True, metadata={
