@@ -95,9 +95,10 @@ __all__ = [
 
 #: The sequential test that stops an anchor's deals: is the bot 50 points weaker than the
 #: anchor (H0) or 50 points stronger (H1)? Symmetric about the anchor, because the
-#: question an evaluation answers is on which side of each anchor a bot lies; the anchors
-#: sit 30 to 700 points apart (``service/ratings/anchors.py``), so a 100-point zone of
-#: indifference still places a bot between two of them. Error rates of 5% each way.
+#: question an evaluation answers is on which side of each anchor a bot lies; a 100-point
+#: zone of indifference still places a bot between ``random``, ``greedy`` and ``strong``
+#: (700 and 140 points apart, ``service/ratings/anchors.py``), and where anchors sit
+#: closer the interval tells. Error rates of 5% each way.
 SPRT = Sprt(-50.0, 50.0, 0.05, 0.05)
 #: The deals per anchor at most, and by default.
 MAX_DEALS = 200
