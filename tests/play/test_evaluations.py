@@ -252,3 +252,13 @@ def test_one_evaluation_at_a_time_and_each_account_reads_only_its_own(stores: St
     assert first_game.seed == f"{mine.seed}-0" and not first_game.seeded_by_creator
     again = start_evaluation(stores, robo, "bga", ["random"], time.time(), max_deals=2)
     assert again.evaluation_id != mine.evaluation_id  # the last one done: a new one runs
+
+
+def test_a_closed_account_has_its_anchors_canceled_once_their_deals_in_play_end() -> None:
+    playing = AnchorRun("greedy", (finished(0, 1.0), PlayedDeal(1, ("g1a", "g1b"))))
+    waiting = AnchorRun("strong", (finished(0, 0.5),))
+    after = advance(evaluation((playing, waiting)), {}, 3.0, closed=True)
+    assert [r.stop for r in after.runs] == [None, "canceled"]  # its seat times out first
+    assert after.runs[0].playing is not None and after.status == "running"
+    ended = advance(after, {("g1a", "g1b"): ((2, 1), (1, 2))}, 4.0, closed=True)
+    assert [r.stop for r in ended.runs] == ["canceled", "canceled"] and ended.status == "done"
