@@ -6,6 +6,7 @@ from .accounts import accounts_blp
 from .analyses import blp as analyses_blp
 from .bots import blp as bots_blp
 from .challenges import blp as challenges_blp
+from .evaluations import blp as evaluations_blp
 from .events import blp as events_blp
 from .exports import blp as exports_blp
 from .games import blp as games_blp
@@ -22,6 +23,7 @@ from .tournaments import blp as tournaments_blp
 
 BLUEPRINTS = (health_blp, rules_blp, bots_blp, solve_blp, games_blp, events_blp,
               records_blp, streams_blp, seeks_blp, accounts_blp, exports_blp, me_blp,
-              challenges_blp, ratings_blp, ladder_blp, tournaments_blp, analyses_blp)
+              challenges_blp, ratings_blp, ladder_blp, tournaments_blp, analyses_blp,
+              evaluations_blp)
 
 __all__ = ["BLUEPRINTS"]

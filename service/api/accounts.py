@@ -251,7 +251,8 @@ class MyStream(MethodView):
         "description": "Your notes as they come (`challenge`, `challenge_declined`, "
         "`challenge_canceled`, `game_started`, `your_turn`, `game_finished`, "
         "`analysis_skipped`, "
-        "`tournament_invited`, `tournament_started`, `round_started`, `tournament_finished`), each once with "
+        "`tournament_invited`, `tournament_started`, `round_started`, `tournament_finished`, "
+        "`evaluation_progress`), each once with "
         "its number as the event id; heartbeats while idle; a last `end` message.",
         "content": {
             SSE: {"schema": {"$ref": "#/components/schemas/AccountSseEvent"},

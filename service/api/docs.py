@@ -37,6 +37,7 @@ WHEN = {
     "handle_taken": "the handle is taken, regardless of case (or reserved)",
     "game_not_finished": "a record, a past version or an analysis of a game still being "
                          "played",
+    "evaluation_for_bots": "an evaluation plays your bot: it is for bot accounts",
     "game_aborted": "an analysis of a game that was aborted (it has no result)",
     "analysis_not_requested": "no analysis of this game was asked for (or it expired, or "
                               "was made before its format changed)",
@@ -56,6 +57,8 @@ WHEN = {
     "invalid_cursor": "a cursor beyond the newest event, one the lobby never gave, or an "
     "export's `after` that is no finished game of the account",
     "invalid_input": "other input the engine refuses",
+    "invalid_evaluation": "an evaluation that cannot be made as asked (an unknown preset, "
+    "an anchor that is no reference bot or named twice, a deal limit out of range)",
     "invalid_ladder_entry": "a ladder entry's player counts or games at once out of range",
     "invalid_json": "the body is not JSON, or nests too deep",
     "invalid_query": "a query parameter (or `Last-Event-ID`) out of its schema",
@@ -92,6 +95,8 @@ WHEN = {
     "storage_unavailable": "the game store is unreachable or did not answer in time",
     "too_many_bot_games": "past the weight of unfinished bot games this client may hold",
     "too_many_challenges": "one more pending challenge of yours than the most at once (`cap`)",
+    "too_many_evaluations": "a new evaluation while your last is not done "
+    "(`evaluation_id`, `cap`)",
     "too_many_tournaments": "one more open or running tournament of yours than the most at "
     "once (`cap`)",
     "tournament_closed": "the tournament has started (or is not open to join, or not yours "
@@ -101,6 +106,7 @@ WHEN = {
     "unknown_account": "no open account with this handle",
     "unknown_challenge": "no challenge with this id that your account is in",
     "unknown_tournament": "no tournament with this id (or it is long over)",
+    "unknown_evaluation": "no evaluation of yours with this id (or it is long over)",
     "unknown_game": "no game with this id (or it expired)",
     "unknown_preset": "no preset of this name (`classic`, `bga`, `family`)",
     "unknown_seat": "a seat this game does not have",

@@ -19,8 +19,8 @@ Three limits, each counted in Redis so they hold across gunicorn workers and mac
   ``create_app``, takes it from ``X-Forwarded-For``);
 * creation (``CREATION_LIMIT_PER_ADDRESS``, default ``30/minute;300/hour``): games created,
   rematches asked (the last ask creates a game), seeks opened, tournaments created,
-  challenges made and accepted (an acceptance may start a game), per client address
-  and, when a token is sent, per token too. Over it: ``429 creation_limited``. This is
+  challenges made and accepted (an acceptance may start a game), evaluations started, per
+  client address and, when a token is sent, per token too. Over it: ``429 creation_limited``. This is
   what keeps one client from filling Redis.
 
 * accounts (``ACCOUNT_LIMIT_PER_ADDRESS``, default ``10/hour;50/day``): accounts created
@@ -118,11 +118,13 @@ LIMITER_CLIENT = "ttt-limiter"
 #: The blueprints whose requests count against the limits.
 RATE_LIMITED_BLUEPRINTS = ("games", "events", "records", "solve", "streams", "seeks",
                            "accounts", "me", "challenges", "ratings", "ladder",
-                           "tournaments", "exports", "analyses")
+                           "tournaments", "exports", "analyses", "evaluations")
 #: The endpoints whose POST creates something that lives in Redis (a game, a rematch's
-#: game, a seek, a tournament, a challenge and the game its last acceptance starts).
+#: game, a seek, a tournament, a challenge and the game its last acceptance starts, an
+#: evaluation).
 CREATION_ENDPOINTS = ("games.Games", "games.Rematch", "seeks.Seeks",
-                      "tournaments.Tournaments", "challenges.Challenges", "challenges.Accept")
+                      "tournaments.Tournaments", "challenges.Challenges", "challenges.Accept",
+                      "evaluations.Evaluations")
 
 
 def nothing_new() -> None:

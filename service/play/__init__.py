@@ -54,6 +54,14 @@ from .credentials import (
 )
 from .deliveries import deliver, lease_seconds
 from .errors import AuthError, NotYourAccountError, PlayError, UnknownMistakeError, UnknownSeatError
+from .evaluations import (
+    DEFAULT_DEALS,
+    MAX_DEALS,
+    MIN_DEALS,
+    evaluation_json,
+    read_evaluation,
+    start_evaluation,
+)
 from .export import ExportQuery, export_records
 from .games import act, claim_seat, create_game, etag, may_act, seat_of
 from .jobs import visit
@@ -108,13 +116,16 @@ __all__ = [
     "CHALLENGE_DEFAULT_SECONDS",
     "CHALLENGE_MAX_SECONDS",
     "CHALLENGE_TURN_SECONDS",
+    "DEFAULT_DEALS",
     "END_RETRY_MS",
     "HANDLE_PATTERN",
     "LEASE_SECONDS",
+    "MAX_DEALS",
     "MAX_ENTRANTS",
     "MAX_PAGE",
     "MAX_ROUNDS",
     "MAX_TURN_SECONDS",
+    "MIN_DEALS",
     "MISTAKE_FLOOR",
     "SEEK_TURN_SECONDS",
     "STALE_SECONDS",
@@ -154,6 +165,7 @@ __all__ = [
     "deliver",
     "end_message",
     "etag",
+    "evaluation_json",
     "events_when",
     "export_records",
     "game_record",
@@ -185,6 +197,7 @@ __all__ = [
     "prune_listing",
     "rate_next",
     "read_challenge",
+    "read_evaluation",
     "read_tournament",
     "redeem_account_ticket",
     "redeem_ticket",
@@ -197,6 +210,7 @@ __all__ = [
     "seat_of",
     "seek_status",
     "set_webhook",
+    "start_evaluation",
     "start_tournament",
     "stream_holds",
     "stream_messages",

@@ -1,7 +1,7 @@
 """Admission: the one way into a game, and the rules that hold for every game.
 
 Every path that seats players in a new game (``POST /v1/games``, a challenge accepted, a
-seek matched, a tournament round, a ladder pass, a rematch) describes it as a
+seek matched, a tournament round, a ladder pass, a rematch, an evaluation's deal) describes it as a
 :class:`Table` and hands it to :func:`admit`; only what :func:`admit` returns can be
 dealt (:func:`.games.create_game`). So a rule that must hold for every game is written
 here once, and a new path cannot forget it because there is no other way in:
@@ -12,7 +12,7 @@ here once, and a new path cannot forget it because there is no other way in:
   document by one function per path (:class:`Agreed`): its key on the request that
   creates the game, a challenge it made or accepted, a seek it opened with its key, a
   tournament it joined or whose invitation it accepted, the ladder it joined, a rematch
-  it asked for. Invitations (challenges, tournaments) honour ``challenges_from``
+  it asked for, an evaluation it started. Invitations (challenges, tournaments) honour ``challenges_from``
   (:func:`may_invite`).
 * **Rated protections.** A rated game is only between consenting accounts and reference
   bots, on a preset's rules, with a clock, on a path that rates (a rematch never does);
@@ -21,7 +21,10 @@ here once, and a new path cannot forget it because there is no other way in:
   game is still made (a tournament's round or a matched seek must go on) but unrated.
 * **Cost.** A game with bot seats weighs the most work its bots can ask of the move
   workers (:func:`.loads.bot_game_weight`), counted against the cap of the client that
-  asked for it (:func:`.loads.admit_bot_game`).
+  asked for it (:func:`.loads.admit_bot_game`). The paths the move workers take (a
+  tournament's round, a ladder pass, an evaluation's deal) count against no client's
+  cap: each path's own rules bound its games (games at once per member, one deal per
+  anchor in play).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from service.bots import BOTS
 from service.core.rules import Rules
 from service.engine import GameState
 from service.engine.game import check_ends, check_players, check_rated
-from service.storage import Account, Challenge, Stores, Tournament, folded
+from service.storage import Account, Challenge, Evaluation, Stores, Tournament, folded
 
 from .credentials import ACCOUNT_PREFIX
 from .errors import (
@@ -47,7 +50,8 @@ from .errors import (
 from .loads import LoadLimit, admit_bot_game, bot_game_weight
 
 __all__ = ["DAY", "RATED_PAIR_LIMIT", "RATED_PATHS", "Admission", "Agreed", "Path", "Seat", "Table", "admit",
-           "agreed_by_key", "agreed_in_challenge", "agreed_in_seek", "agreed_in_tournament",
+           "agreed_by_key", "agreed_in_challenge", "agreed_in_evaluation", "agreed_in_seek",
+           "agreed_in_tournament",
            "agreed_on_ladder", "agreed_to_rematch", "may_invite", "pair_name"]
 
 #: The most rated games two accounts may play together in a day, in one preset.
@@ -72,9 +76,11 @@ class Path(Enum):
     TOURNAMENT = "tournament"
     LADDER = "ladder"
     REMATCH = "rematch"
+    EVALUATION = "evaluation"
 
 
-#: The paths whose games may be rated (a rematch is a friendly game: never rated).
+#: The paths whose games may be rated (a rematch is a friendly game, an evaluation's deal a
+#: measurement: never rated).
 RATED_PATHS = frozenset({Path.CHALLENGE, Path.SEEK, Path.TOURNAMENT, Path.LADDER})
 
 
@@ -117,6 +123,11 @@ def agreed_in_tournament(tournament: Tournament) -> Agreed:
 def agreed_on_ladder(members: Iterable[str]) -> Agreed:
     """A ladder pass: the preset ladder's members (bot accounts that joined it)."""
     return Agreed(Path.LADDER, frozenset(folded(h) for h in members))
+
+
+def agreed_in_evaluation(evaluation: Evaluation) -> Agreed:
+    """An evaluation's deal: the bot account that started the evaluation."""
+    return Agreed(Path.EVALUATION, frozenset({folded(evaluation.handle)}))
 
 
 def agreed_to_rematch(state: GameState) -> Agreed:

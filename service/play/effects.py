@@ -15,8 +15,9 @@ the table :data:`EFFECTS` (event type → handlers), then moves the cursor on:
   a visit that runs them a few seconds later.
 
 Every handler is idempotent (a note, a webhook, a rating queued, an analysis queued, a
-lobby entry moved, a tournament's visit planned: each once however often it runs), so the two paths racing,
-or a worker that dies halfway, cost a repeat, never a second note. Each reads the game
+lobby entry moved, a tournament's or an evaluation's visit planned: each once however
+often it runs), so the two paths racing, or a worker that dies halfway, cost a repeat,
+never a second note. Each reads the game
 as it is when it runs (the record after the batch's last event) and the batch's events:
 a late run tells an account of the turn it is on now, not of one long over.
 
@@ -33,10 +34,18 @@ from dataclasses import replace
 from service.core.instants import instant
 from service.engine import Event, winners
 from service.engine.seats import played_by_service
-from service.storage import GameRecord, Stores, TournamentVisit, UnknownGameError, member_of
+from service.storage import (
+    EvaluationVisit,
+    GameRecord,
+    Stores,
+    TournamentVisit,
+    UnknownGameError,
+    member_of,
+)
 from service.tournaments.ids import tournament_of
 
 from .analyses import auto_analysis
+from .evaluation_ids import evaluation_of
 from .notes import tell
 from .ratings import queue_rating
 from .records import FinishedRecord
@@ -182,6 +191,15 @@ def advance_tournament(stores: Stores, record: GameRecord, events: Sequence[Even
         stores.schedule.plan(member_of(TournamentVisit(tournament)), now)
 
 
+def advance_evaluation(stores: Stores, record: GameRecord, events: Sequence[Event],
+                       now: float) -> None:
+    """An evaluation's game over: its evaluation's visit, which keeps the deal's result
+    once both of its games are over, and deals the next."""
+    evaluation = evaluation_of(record.game_id)
+    if evaluation is not None:
+        stores.schedule.plan(member_of(EvaluationVisit(evaluation)), now)
+
+
 def announce_rematch(stores: Stores, record: GameRecord, events: Sequence[Event],
                      now: float) -> None:
     """A rematch started: the new game (made unannounced, in case its start lost a race)
@@ -207,7 +225,7 @@ EFFECTS: dict[str, tuple[Handler, ...]] = {
     "went_out": (tell_turn,),  # the next seat's final turn
     "seat_back": (tell_turn,),
     "game_finished": (tell_finished, unlist_finished, queue_rated, analyse_rated,
-                      advance_tournament),
+                      advance_tournament, advance_evaluation),
     "rematch_started": (announce_rematch,),
 }
 #: The events whose handlers matter for a game without account seats.

@@ -17,6 +17,7 @@ __all__ = [
     "AuthError",
     "ChallengeClosedError",
     "ChallengeRefusedError",
+    "EvaluationForBotsError",
     "GameAbortedError",
     "GameBusyError",
     "GameNotFinishedError",
@@ -25,6 +26,7 @@ __all__ = [
     "IdempotencyKeySupersededError",
     "InvalidChallengeError",
     "InvalidCursorError",
+    "InvalidEvaluationError",
     "InvalidLadderEntryError",
     "InvalidSeekError",
     "InvalidTournamentError",
@@ -41,10 +43,12 @@ __all__ = [
     "SeekMatchedError",
     "TooManyBotGamesError",
     "TooManyChallengesError",
+    "TooManyEvaluationsError",
     "TooManyTournamentsError",
     "TournamentClosedError",
     "UnknownAccountError",
     "UnknownChallengeError",
+    "UnknownEvaluationError",
     "UnknownMistakeError",
     "UnknownPresetError",
     "UnknownSeatError",
@@ -352,3 +356,32 @@ class GameAbortedError(PlayError):
 
     code = "game_aborted"
     status = 409
+
+
+class EvaluationForBotsError(PlayError):
+    """A human account asked for an evaluation (its bot plays the deals: a bot account's)."""
+
+    code = "evaluation_for_bots"
+    status = 403
+
+
+class InvalidEvaluationError(PlayError):
+    """An evaluation that cannot be made as asked: an anchor that is no reference bot,
+    one named twice, a deal limit out of range."""
+
+    code = "invalid_evaluation"
+    status = 422
+
+
+class UnknownEvaluationError(PlayError):
+    """No evaluation with this id of the bearer's account (another's is not shown)."""
+
+    code = "unknown_evaluation"
+    status = 404
+
+
+class TooManyEvaluationsError(PlayError):
+    """A new evaluation while the account's last is not done (one at a time)."""
+
+    code = "too_many_evaluations"
+    status = 429

@@ -11,6 +11,7 @@ job                    what its visit does
 ``SeekVisit``          the game of a match whose matching request died (:mod:`.seeks`)
 ``RatingVisit``        queue a rated game for its rating (from before the game's own
                        events carried it)
+``EvaluationVisit``    keep an evaluation's deals over, deal its next (:mod:`.evaluations`)
 =====================  ==========================================================
 """
 
@@ -22,6 +23,7 @@ from collections.abc import Callable
 
 from service.storage import (
     ChallengeVisit,
+    EvaluationVisit,
     GameRecord,
     GameVisit,
     LadderVisit,
@@ -33,6 +35,7 @@ from service.storage import (
 )
 
 from .challenges import visit_challenge
+from .evaluations import visit_evaluation
 from .ladder import visit_ladder
 from .moves import visit_game
 from .ratings import queue_rating
@@ -68,4 +71,6 @@ def visit(stores: Stores, lease: Lease,
         case RatingVisit(game_id):
             queue_rating(stores, game_id, clock())
             stores.schedule.release(lease, None)
+        case EvaluationVisit(evaluation_id):
+            visit_evaluation(stores, lease, evaluation_id, clock())
     return None

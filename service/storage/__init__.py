@@ -25,6 +25,8 @@ interface                 what                                                 m
 :class:`AnalysisStore`    finished games' analyses, and the analysis           ``analyses``
                           workers' queue
 :class:`MistakeStore`     each account's analysed decisions that cost points   ``mistakes``
+:class:`EvaluationStore`  bot accounts' evaluations against the reference      ``evaluations``
+                          bots; each account's index of its own
 ========================  ===================================================  ==============
 
 :class:`Stores` bundles one of each (and a second :class:`Schedule`, the webhook
@@ -43,9 +45,17 @@ from .errors import (
     UnknownGameError,
     VersionConflictError,
 )
+from .evaluations import (
+    EVALUATION_STATUSES,
+    AnchorRun,
+    Evaluation,
+    EvaluationStore,
+    PlayedDeal,
+)
 from .games import GameRecord, GameStore, GameWatch
 from .jobs import (
     ChallengeVisit,
+    EvaluationVisit,
     GameVisit,
     Job,
     LadderVisit,
@@ -76,6 +86,7 @@ from .tournaments import (
 from .webhooks import Delivery, WebhookQueue
 
 __all__ = [
+    "EVALUATION_STATUSES",
     "HEAVY",
     "KEPT_EARLY_SECONDS",
     "LANES",
@@ -87,10 +98,14 @@ __all__ = [
     "AccountStore",
     "AnalysisState",
     "AnalysisStore",
+    "AnchorRun",
     "Challenge",
     "ChallengeStore",
     "ChallengeVisit",
     "Delivery",
+    "Evaluation",
+    "EvaluationStore",
+    "EvaluationVisit",
     "FiledMistake",
     "GameExistsError",
     "GameRecord",
@@ -110,6 +125,7 @@ __all__ = [
     "Matching",
     "MistakeStore",
     "Note",
+    "PlayedDeal",
     "PlayedRound",
     "QueueFullError",
     "QueuedAnalysis",

@@ -13,6 +13,7 @@ class here and one case there.
     seek:<pool>|<game id>      SeekVisit: the game of a match whose matcher died
     rate:<game id>             RatingVisit: a rated game's queueing, planned by a release
                                before the game's own events carried it (still taken)
+    evaluation:<id>            EvaluationVisit: an evaluation's next deals, results, end
 
 Game ids never hold a colon, so the first colon names the kind.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ChallengeVisit", "GameVisit", "Job", "LadderVisit", "RatingVisit", "SeekVisit",
+__all__ = ["ChallengeVisit", "EvaluationVisit", "GameVisit", "Job", "LadderVisit", "RatingVisit", "SeekVisit",
            "TournamentVisit", "member_of", "parse_job"]
 
 
@@ -56,7 +57,13 @@ class RatingVisit:
     game_id: str
 
 
-Job = GameVisit | ChallengeVisit | TournamentVisit | LadderVisit | SeekVisit | RatingVisit
+@dataclass(frozen=True, slots=True)
+class EvaluationVisit:
+    evaluation_id: str
+
+
+Job = (GameVisit | ChallengeVisit | TournamentVisit | LadderVisit | SeekVisit | RatingVisit
+       | EvaluationVisit)
 
 
 def member_of(job: Job) -> str:
@@ -74,6 +81,8 @@ def member_of(job: Job) -> str:
             return f"seek:{pool}|{game_id}"
         case RatingVisit(game_id):
             return f"rate:{game_id}"
+        case EvaluationVisit(evaluation_id):
+            return f"evaluation:{evaluation_id}"
 
 
 def parse_job(member: str) -> Job:
@@ -92,4 +101,6 @@ def parse_job(member: str) -> Job:
         return SeekVisit(pool, game_id)
     if kind == "rate":
         return RatingVisit(rest)
+    if kind == "evaluation":
+        return EvaluationVisit(rest)
     raise ValueError(f"no job is named {member!r}")

@@ -17,6 +17,7 @@ from service.config import Config
 from .accounts import AccountStore
 from .analyses import AnalysisStore
 from .challenges import ChallengeStore
+from .evaluations import EvaluationStore
 from .games import GameStore
 from .ladder import LadderStore
 from .loads import LoadStore
@@ -25,6 +26,7 @@ from .memory import (
     MemoryAccounts,
     MemoryAnalyses,
     MemoryChallenges,
+    MemoryEvaluations,
     MemoryGameStore,
     MemoryLadder,
     MemoryLoads,
@@ -48,6 +50,7 @@ from .redis import (
     RedisAnalyses,
     RedisChallenges,
     RedisConnection,
+    RedisEvaluations,
     RedisGameStore,
     RedisLadder,
     RedisLoads,
@@ -103,6 +106,8 @@ class Stores:
     analyses: AnalysisStore
     #: each account's own analysed decisions that cost points (``GET /v1/me/mistakes``)
     mistakes: MistakeStore
+    #: bot accounts' evaluations against the reference bots, and each account's index
+    evaluations: EvaluationStore
     #: releases what the stores share (Redis: the connections and the hub)
     release: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
@@ -143,6 +148,7 @@ def redis_stores(config: Config) -> Stores:
         analyses=RedisAnalyses(connection, auto_per_day=config.analysis_auto_per_day,
                                max_queued=config.analysis_queue_max),
         mistakes=RedisMistakes(connection),
+        evaluations=RedisEvaluations(connection),
         release=connection.close,
     )
 
@@ -175,4 +181,5 @@ def memory_stores(config: Config | None = None) -> Stores:
         analyses=MemoryAnalyses(shared, auto_per_day=config.analysis_auto_per_day,
                                 max_queued=config.analysis_queue_max),
         mistakes=MemoryMistakes(),
+        evaluations=MemoryEvaluations(),
     )

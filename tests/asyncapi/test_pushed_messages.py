@@ -383,6 +383,40 @@ def _account(base: str, receiver: Receiver) -> list[Pushed]:
     return [m for f in followers for m in f.done()]
 
 
+def _evaluation(base: str) -> list[Pushed]:
+    """A bot account's evaluation against ``random``, two deals, its bot resigning every
+    game at once (the quickest result): its ``evaluation_progress`` notes on both forms
+    of its stream."""
+    evie = _post(base, "/v1/accounts", body={"handle": "evie", "bot": True}, status=201)["key"]
+
+    def ticket() -> tuple[dict[str, str], dict[str, str]]:
+        return {}, {"ticket": _post(base, "/v1/me/stream-tickets", evie, status=201)["ticket"]}
+
+    followers = [
+        Follower(base, "/v1/me/stream", "accountStream", NDJSON, lambda: (_bearer(evie), {})),
+        Follower(base, "/v1/me/stream", "accountStream", SSE, ticket)]
+    for f in followers:
+        f.start()
+    started = _post(base, "/v1/evaluations", evie, {
+        "preset": "classic", "anchors": ["random"], "max_deals": 2, "seed": "asyncapi"}, 202)
+    url = f"{base}/v1/evaluations/{started['evaluation_id']}"
+
+    def resigned_all() -> bool:
+        for game in requests.get(f"{base}/v1/me/games", params={"status": "in_progress"},
+                                 headers=_bearer(evie), timeout=30).json()["games"]:
+            requests.post(f"{base}/v1/games/{game['game_id']}/actions",
+                          json={"type": "resign"}, headers=_bearer(evie), timeout=30)
+        return bool(requests.get(url, headers=_bearer(evie), timeout=30).json()["status"]
+                    == "done")
+
+    wait_until(resigned_all, WAIT, "the evaluation's end")
+    wait_until(lambda: all("evaluation_progress" in f.notes() for f in followers), WAIT,
+               "evaluation_progress on evie's streams")
+    for f in followers:
+        f.stop.set()
+    return [m for f in followers for m in f.done()]
+
+
 def _deliveries(receiver: Receiver) -> list[Pushed]:
     def types() -> set[str]:
         with receiver.lock:
@@ -403,8 +437,9 @@ def pushed(service: str) -> dict[str, Any]:
     with receiving() as receiver:
         game = _game(service)
         account = _account(service, receiver)
+        evaluation = _evaluation(service)
         webhooks = _deliveries(receiver)
-    return {"document": document, "messages": game + account + webhooks}
+    return {"document": document, "messages": game + account + evaluation + webhooks}
 
 
 # -- the tests --------------------------------------------------------------------------
@@ -430,7 +465,7 @@ def test_the_scenarios_push_every_kind_of_message_on_each_channel(
              if m.channel == "accountStream" and m.content_type == NDJSON and m.name == "event"}
     assert notes == {"challenge", "challenge_declined", "challenge_canceled", "game_started",
                      "your_turn", "game_finished", "tournament_invited", "tournament_started",
-                     "round_started", "tournament_finished"}
+                     "round_started", "tournament_finished", "evaluation_progress"}
     events = {m.payload["type"] for m in messages
               if m.channel == "gameStream" and m.content_type == SSE and m.name == "event"}
     assert {"seat_claimed", "round_started", "draw", "discard", "went_out", "laid_down",

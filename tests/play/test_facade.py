@@ -29,7 +29,8 @@ PUBLIC = {
     "events_when", "game_record", "game_view", "game_view_bytes", "issue_ticket", "may_act",
     "on_turn", "redeem_ticket", "seat_of", "stream_messages", "view_at", "view_when",
     "STREAM_PAGE", "end_message",
-    # the lobby, seeks, challenges, tournaments, the ladder, ratings, exports, analyses
+    # the lobby, seeks, challenges, tournaments, the ladder, ratings, exports, analyses,
+    # evaluations
     "MAX_PAGE", "lobby_page", "SEEK_TURN_SECONDS", "Seek", "cancel_seek", "new_holder",
     "open_seek", "seek_status", "stream_holds", "wait_for_match",
     "CHALLENGE_DEFAULT_SECONDS", "CHALLENGE_MAX_SECONDS", "CHALLENGE_TURN_SECONDS",
@@ -40,6 +41,8 @@ PUBLIC = {
     "tournaments_page", "join_ladder", "ladder_view", "leave_ladder", "board", "history",
     "ExportQuery", "export_records", "analysis_of", "request_analysis", "requester_of",
     "MISTAKE_FLOOR", "answer_mistake", "my_mistakes",
+    "DEFAULT_DEALS", "MAX_DEALS", "MIN_DEALS", "evaluation_json", "read_evaluation",
+    "start_evaluation",
     # what the workers run
     "LEASE_SECONDS", "STALE_SECONDS", "deliver", "lease_seconds", "prune_listing",
     "rate_next", "retry_set_aside", "run_next", "visit",

@@ -1,6 +1,6 @@
-"""The challenge and tournament stores' promises (``service/storage/challenges.py``,
-``service/storage/tournaments.py``: two interfaces kept the same way), on a real Redis
-and in memory: a document is kept as JSON and read back equal; a change is a
+"""The challenge, tournament and evaluation stores' promises
+(``service/storage/challenges.py``, ``tournaments.py``, ``evaluations.py``: three interfaces
+kept the same way), on a real Redis and in memory: a document is kept as JSON and read back equal; a change is a
 check-and-set whose step sees the document as stored and returns a new one, is run again
 when another change lands while it runs (so no change is lost) and leaves the document
 as it was when it returns ``None`` or raises; each account's index lists its documents
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from service.storage import Challenge, Stores, Tournament
+from service.storage import AnchorRun, Challenge, Evaluation, PlayedDeal, Stores, Tournament
 from tests.conftest import PATIENCE
 
 
@@ -27,7 +27,7 @@ class Kind:
     that is a log of names (``log`` reads it, ``logged`` returns the document with one
     name more), for the tests to change."""
 
-    store: Any  # a ChallengeStore or a TournamentStore: the same methods
+    store: Any  # a ChallengeStore, TournamentStore or EvaluationStore: the same methods
     make: Callable[[str], Any]
     log: Callable[[Any], tuple[str, ...]]
     logged: Callable[[Any, str], Any]
@@ -43,11 +43,28 @@ def tournament(tournament_id: str) -> Tournament:
                       {"preset": "classic"}, 600, False, (), ("bob",), 100.5, None)
 
 
-@pytest.fixture(params=["challenges", "tournaments"])
+def evaluation(evaluation_id: str) -> Evaluation:
+    """An evaluation of two anchors: one with a deal over, a void one and one in play, one
+    stopped; its anchors are the log the tests change."""
+    return Evaluation(evaluation_id, "Robo", "classic", "s", 10, "running", 100.5, (
+        AnchorRun("greedy", (PlayedDeal(0, ("g0a", "g0b"), ((1, 2), (1, 1))),
+                             PlayedDeal(1, ("g1a", "g1b"), ()),
+                             PlayedDeal(2, ("g2a", "g2b")))),
+        AnchorRun("random", (PlayedDeal(0, ("r0a", "r0b"), ((2, 1), (1, 2))),), "weaker")))
+
+
+def with_anchor(e: Evaluation, name: str) -> Evaluation:
+    return dataclasses.replace(e, runs=(*e.runs, AnchorRun(name)))
+
+
+@pytest.fixture(params=["challenges", "tournaments", "evaluations"])
 def kind(request: pytest.FixtureRequest, stores: Stores) -> Kind:
     if request.param == "challenges":
         return Kind(stores.challenges, challenge, lambda c: c.accepted,
                     lambda c, name: dataclasses.replace(c, accepted=(*c.accepted, name)))
+    if request.param == "evaluations":
+        return Kind(stores.evaluations, evaluation,
+                    lambda e: tuple(r.anchor for r in e.runs), with_anchor)
     return Kind(stores.tournaments, tournament, lambda t: t.entrants,
                 lambda t, name: dataclasses.replace(t, entrants=(*t.entrants, name)))
 

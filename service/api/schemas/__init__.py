@@ -22,6 +22,7 @@ from marshmallow import Schema
 from .accounts import AccountRequestSchema, AccountSettingsSchema
 from .actions import ActionSchemas
 from .challenges import ChallengeRequestSchema, ChallengeSchema
+from .evaluations import EvaluationRequestSchema, EvaluationSchema
 from .events import (
     EVENT_SCHEMAS,
     SSE_EVENT,
@@ -78,6 +79,8 @@ COMPONENTS: dict[str, type[Schema] | dict[str, Any] | tuple[dict[str, Any], type
     "TournamentRequest": TournamentRequestSchema,
     "Standing": StandingSchema,
     "Tournament": TournamentSchema,
+    "EvaluationRequest": EvaluationRequestSchema,
+    "Evaluation": EvaluationSchema,
     **ActionSchemas,
     "MistakeAnswer": MISTAKE_ANSWER,
     **VIEW_SCHEMAS,

@@ -2,8 +2,10 @@
 POSTed to an account's webhook, documented.
 
 A note is what an account is told: a challenge to it and what became of one, a game of
-its starting, its turn, a game of its over. Each carries ``seq`` (the stream's cursor)
-and ``type`` (the discriminator), and the ``game_id`` or ``challenge_id`` it is about.
+its starting, its turn, a game of its over, a tournament's news, an evaluation's
+progress. Each carries ``seq`` (the stream's cursor) and ``type`` (the discriminator),
+and the ``game_id``, ``challenge_id``, ``tournament_id`` or ``evaluation_id`` it is
+about.
 
 A webhook's body is Standard Webhooks' envelope (``type``, ``timestamp``, ``data``) around
 the note as the stream carries it, without ``seq`` (the stream's cursor means nothing
@@ -20,6 +22,7 @@ from marshmallow import Schema, fields, validate
 from service.play import WEBHOOK_TYPES
 
 from .cards import Described, ref
+from .evaluations import EvaluationResultSchema
 from .views import TURN_PHASES
 
 __all__ = ["ACCOUNT_SSE_EVENT", "ACCOUNT_STREAM_MESSAGE", "ANY_NOTE", "NOTE_SCHEMAS",
@@ -154,6 +157,19 @@ class TournamentFinishedNoteSchema(_TournamentNote):
     standings = fields.List(Described(ref("Standing")), required=True)
 
 
+class EvaluationProgressNoteSchema(_Note):
+    """Deals of your evaluation finished: its status and the results so far (the last
+    note of an evaluation says `done`)."""
+
+    type = _type("evaluation_progress")
+    evaluation_id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["queued", "running",
+                                                                  "done"]))
+    results = fields.List(fields.Nested(EvaluationResultSchema), required=True, metadata={
+        "description": "Per anchor, as `GET /v1/evaluations/{id}` has them, without the "
+                       "games."})
+
+
 NOTE_TYPES: dict[str, tuple[str, type[Schema]]] = {
     "challenge": ("ChallengeNote", ChallengeNoteSchema),
     "challenge_declined": ("ChallengeDeclinedNote", ChallengeDeclinedNoteSchema),
@@ -166,6 +182,7 @@ NOTE_TYPES: dict[str, tuple[str, type[Schema]]] = {
     "tournament_started": ("TournamentStartedNote", TournamentStartedNoteSchema),
     "round_started": ("RoundStartedNote", RoundStartedNoteSchema),
     "tournament_finished": ("TournamentFinishedNote", TournamentFinishedNoteSchema),
+    "evaluation_progress": ("EvaluationProgressNote", EvaluationProgressNoteSchema),
 }
 NOTE_SCHEMAS: dict[str, type[Schema]] = dict(NOTE_TYPES.values())
 

@@ -80,7 +80,10 @@ class ProblemSchema(Schema):
                                  "may hold (`BOT_GAMES_PER_ADDRESS`); `too_many_challenges`: "
                                  "the pending challenges one account may have made; "
                                  "`rated_pair_limited`: the rated games two accounts may play "
-                                 "together in a day."})
+                                 "together in a day; `too_many_evaluations`: the evaluations "
+                                 "not done one account may have."})
+    evaluation_id = fields.String(metadata={
+        "description": "`too_many_evaluations`: your evaluation not done yet."})
     pair = fields.List(fields.String(), metadata={
         "description": "`rated_pair_limited`: the two accounts."})
     available = fields.List(fields.String(), metadata={

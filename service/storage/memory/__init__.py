@@ -13,6 +13,7 @@ channels (:mod:`.shared`), as the Redis stores share a server; build them togeth
 from .accounts import MemoryAccounts
 from .analyses import MemoryAnalyses
 from .challenges import MemoryChallenges
+from .evaluations import MemoryEvaluations
 from .games import MemoryGameStore
 from .ladder import MemoryLadder
 from .loads import MemoryLoads
@@ -32,6 +33,7 @@ __all__ = [
     "MemoryAccounts",
     "MemoryAnalyses",
     "MemoryChallenges",
+    "MemoryEvaluations",
     "MemoryGameStore",
     "MemoryLadder",
     "MemoryLoads",

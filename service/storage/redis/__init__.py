@@ -39,6 +39,7 @@ from .accounts import RedisAccounts
 from .analyses import RedisAnalyses
 from .challenges import RedisChallenges
 from .connection import RedisConnection
+from .evaluations import RedisEvaluations
 from .games import RedisGameStore
 from .ladder import RedisLadder
 from .loads import RedisLoads
@@ -58,6 +59,7 @@ __all__ = [
     "RedisAnalyses",
     "RedisChallenges",
     "RedisConnection",
+    "RedisEvaluations",
     "RedisGameStore",
     "RedisLadder",
     "RedisLoads",
