@@ -1,8 +1,10 @@
 """What a running service pushes is what its AsyncAPI document describes: every message
-of a game's stream, of an account's stream and of its webhook, as a client receives it.
+of a game's stream, of a stream of many games, of an account's stream and of its webhook,
+as a client receives it.
 
 A gunicorn (gevent workers, streams ending after 4 s so clients reconnect, heartbeats
-every 0.5 s), a move worker (bot moves, tournaments, webhook deliveries, allowed to a
+every 0.5 s), a push process with the same settings (the only one to serve a stream of
+many games), a move worker (bot moves, tournaments, webhook deliveries, allowed to a
 receiver on loopback: ``WEBHOOK_ALLOW_PRIVATE=1``) and an analysis worker. What is
 played and who follows it, each stream read as a client reads it (reconnecting after an
 ``end`` other than ``finished``, from the last ``seq``):
@@ -11,7 +13,10 @@ played and who follows it, each stream read as a client reads it (reconnecting a
   seat is claimed (each stream idle long enough for heartbeats), played to the end by
   ``greedy`` in both seats; then both ask for a rematch and its analysis is asked for,
   and a second pair (an NDJSON spectator, seat 1's SSE with a ticket) replays it all
-  and follows the analysis to its end;
+  and follows the analysis to its end; meanwhile a stream of many games follows that game
+  and its rematch, in NDJSON with seat 1's token and in SSE as a spectator: the game
+  leaves it once its analysis is done, the stream ends after 4 s and is opened again
+  with each game's last ``seq`` as its ``after``, and the rematch is then removed from it;
 - the account ``dan``, followed in NDJSON with its key and in SSE with tickets: it is
   challenged (once accepted and played, once canceled), its own challenge is declined,
   and it is invited to a tournament, joins it and plays its round;
@@ -144,6 +149,85 @@ class Follower:
         return self.pushed
 
 
+@dataclass
+class ManyFollower:
+    """A client of a stream of many games (``POST /v1/streams/games`` on the push tier),
+    as docs/streams.md says one resumes it: it keeps each game's last ``seq`` and, when
+    the stream ends (an ``end`` without ``game``), opens it again on the games that have
+    not left it, with those as ``after``. On each stream opened again it removes
+    ``removed`` (once), and it is done when every game has left (``finished``, or
+    ``removed``). Events must come each once and in order per game, across streams."""
+
+    base: str
+    content_type: str
+    headers: dict[str, str]
+    games: list[str]
+    removed: str
+    pushed: list[Pushed] = field(default_factory=list)
+    cursors: dict[str, int] = field(default_factory=dict)
+    left: dict[str, str] = field(default_factory=dict)
+    streams: list[str] = field(default_factory=list)
+    error: BaseException | None = None
+    finished: bool = False
+
+    def start(self) -> ManyFollower:
+        threading.Thread(target=self._run, daemon=True).start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            self._follow()
+        except BaseException as error:  # reported by done()
+            self.error = error
+        finally:
+            self.finished = True
+
+    def _follow(self) -> None:
+        while len(self.left) < len(self.games):
+            games = [g for g in self.games if g not in self.left]
+            body: dict[str, Any] = {"games": games,
+                                    "after": {g: self.cursors[g] for g in games
+                                              if g in self.cursors}}
+            with requests.post(self.base + "/v1/streams/games", json=body, stream=True,
+                               headers={"Accept": self.content_type, **self.headers},
+                               timeout=(10, 60)) as response:
+                assert response.status_code == 200, response.text
+                read = _sse if self.content_type == SSE else _ndjson
+                for message in read("gamesStream", _lines(response)):
+                    self.pushed.append(message)
+                    if self._take(message):
+                        break
+                else:
+                    raise AssertionError("a stream of many games closed without an end")
+
+    def _take(self, message: Pushed) -> bool:
+        """Note what ``message`` says; whether this stream is done with (it ended, or
+        every game left it)."""
+        payload = message.payload
+        if message.name == "stream":
+            self.streams.append(payload["id"])
+            if len(self.streams) > 1 and self.removed not in self.left:
+                r = requests.post(f"{self.base}/v1/streams/games/{payload['id']}/remove",
+                                  json={"games": [self.removed]}, timeout=30)
+                assert r.status_code == 200, r.text
+                assert self.removed not in r.json()["games"]
+        elif message.name == "event":
+            seq = payload["event"]["seq"]
+            assert seq > self.cursors.get(payload["game"], 0), f"{seq} again or out of order"
+            self.cursors[payload["game"]] = seq
+        elif message.name == "end":
+            if "game" not in payload:
+                return True
+            self.left[payload["game"]] = payload["reason"]
+        return len(self.left) == len(self.games)
+
+    def done(self) -> list[Pushed]:
+        wait_until(lambda: self.finished, WAIT, f"the stream of many games ({self.content_type})")
+        if self.error is not None:
+            raise self.error
+        return self.pushed
+
+
 def _lines(response: requests.Response) -> Iterator[str]:
     """The response's lines as they arrive (each HTTP chunk as it comes, not a buffer)."""
     buffer = b""
@@ -246,9 +330,18 @@ def problems(document: dict[str, Any], pushed: list[Pushed]) -> list[str]:
 # -- the service and what is played on it -----------------------------------------------
 
 
+@dataclass
+class Service:
+    """The base URLs of the web workers and of the push process."""
+
+    web: str
+    push: str
+
+
 @pytest.fixture(scope="module")
-def service(redis_server: str) -> Iterator[str]:
-    """A gunicorn, a move worker and an analysis worker on an emptied database."""
+def service(redis_server: str) -> Iterator[Service]:
+    """A gunicorn, a push process, a move worker and an analysis worker on an emptied
+    database."""
     url = redis_url_for_tests(redis_server, 2)
     redis_client(url).flushdb()
     env = {**os.environ, "REDIS_URL": url, "PORT": str(free_port()),
@@ -261,12 +354,15 @@ def service(redis_server: str) -> Iterator[str]:
     web = subprocess.Popen([str(Path(sys.prefix) / "bin" / "gunicorn"), "-c",
                             "deploy/gunicorn.conf.py", "service.app:create_app()"],
                            cwd=ROOT, env=env)
-    workers = [subprocess.Popen([sys.executable, "-m", "service.workers", *args], cwd=ROOT,
-                                env=env) for args in ([], ["--analysis"])]
-    base = f"http://127.0.0.1:{env['PORT']}"
+    push_port = str(free_port())
+    workers = [subprocess.Popen([sys.executable, "-m", *args], cwd=ROOT, env=env)
+               for args in (["service.workers"], ["service.workers", "--analysis"],
+                            ["service.push", "--host", "127.0.0.1", "--port", push_port])]
+    bases = Service(f"http://127.0.0.1:{env['PORT']}", f"http://127.0.0.1:{push_port}")
     try:
-        wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 30, "gunicorn")
-        yield base
+        for name, base in (("gunicorn", bases.web), ("the push process", bases.push)):
+            wait_until(lambda b=base: requests.get(f"{b}/healthz", timeout=1).ok, 30, name)
+        yield bases
     finally:
         for proc in (*workers, web):
             proc.terminate()
@@ -309,7 +405,10 @@ def _heartbeats(*followers: Follower) -> None:
         wait_until(lambda f=f: f.saw("heartbeat"), WAIT, f"a heartbeat on {f.path}")
 
 
-def _game(base: str) -> list[Pushed]:
+def _game(service: Service) -> tuple[list[Pushed], list[ManyFollower]]:
+    """What the game's streams pushed, and the streams of many games that follow it and
+    its rematch (still going: they take a stream's 4 s at least)."""
+    base = service.web
     client = Client(base)
     created = client.create_game(["ann", None], rules=RULES, seed="asyncapi")
     game_id, ann = created.game_id, created.seats[0]["token"]
@@ -321,8 +420,11 @@ def _game(base: str) -> list[Pushed]:
     _play(client, game_id, {0: ann, 1: bob})
     pushed = [m for f in first for m in f.done()]
     _post(base, f"/v1/games/{game_id}/rematch", ann)
-    _post(base, f"/v1/games/{game_id}/rematch", bob)
+    rematch = _post(base, f"/v1/games/{game_id}/rematch", bob)["rematch"]["game_id"]
     _post(base, f"/v1/games/{game_id}/analysis", status=202)
+    many = [ManyFollower(service.push, NDJSON, _bearer(bob), [game_id, rematch],
+                         rematch).start(),
+            ManyFollower(service.push, SSE, {}, [game_id, rematch], rematch).start()]
 
     def ticket() -> tuple[dict[str, str], dict[str, str]]:
         made = _post(base, f"/v1/games/{game_id}/stream-tickets", bob, status=201)
@@ -330,7 +432,7 @@ def _game(base: str) -> list[Pushed]:
 
     again = [Follower(base, path, "gameStream", NDJSON, lambda: ({}, {})).start(),
              Follower(base, path, "gameStream", SSE, ticket).start()]
-    return pushed + [m for f in again for m in f.done()]
+    return pushed + [m for f in again for m in f.done()], many
 
 
 def _account(base: str, receiver: Receiver) -> list[Pushed]:
@@ -431,15 +533,20 @@ def _deliveries(receiver: Receiver) -> list[Pushed]:
 
 
 @pytest.fixture(scope="module")
-def pushed(service: str) -> dict[str, Any]:
+def pushed(service: Service) -> dict[str, Any]:
     """The served document, and every message pushed on each channel."""
-    document = requests.get(f"{service}/asyncapi.json", timeout=30).json()
+    document = requests.get(f"{service.web}/asyncapi.json", timeout=30).json()
     with receiving() as receiver:
-        game = _game(service)
-        account = _account(service, receiver)
-        evaluation = _evaluation(service)
+        game, many = _game(service)
+        account = _account(service.web, receiver)
+        evaluation = _evaluation(service.web)
         webhooks = _deliveries(receiver)
-    return {"document": document, "messages": game + account + evaluation + webhooks}
+    games = [m for f in many for m in f.done()]
+    for f in many:  # each game left as the scenario has it, after the stream was resumed
+        assert len(f.streams) >= 2 and set(f.left.values()) == {"finished", "removed"}
+        assert f.left[f.removed] == "removed"
+    return {"document": document,
+            "messages": game + account + evaluation + webhooks + games}
 
 
 # -- the tests --------------------------------------------------------------------------
@@ -470,16 +577,24 @@ def test_the_scenarios_push_every_kind_of_message_on_each_channel(
               if m.channel == "gameStream" and m.content_type == SSE and m.name == "event"}
     assert {"seat_claimed", "round_started", "draw", "discard", "went_out", "laid_down",
             "round_ended", "game_finished", "rematch_asked", "rematch_started"} <= events
+    ends = {(m.content_type, "game" in m.payload, m.payload["reason"]) for m in messages
+            if m.channel == "gamesStream" and m.name == "end"}
+    assert ends == {(kind, *end) for kind in (NDJSON, SSE) for end in (
+        (True, "finished"), (True, "removed"), (False, "max_duration"))}
 
 
 def test_a_message_type_the_document_leaves_out_fails_the_check(
         pushed: dict[str, Any]) -> None:
     """The check fails when the server sends what the document does not describe: here
-    the document without the NDJSON analysis message, and without one note type."""
-    document = copy.deepcopy(pushed["document"])
-    del document["channels"]["gameStream"]["messages"]["analysisLine"]
-    found = problems(document, pushed["messages"])
-    assert found and all("gameStream application/x-ndjson 'analysis'" in p for p in found)
+    the document without the NDJSON analysis message of a game's stream, without the SSE
+    one of a stream of many games, and without one note type."""
+    for channel, message, where in (
+            ("gameStream", "analysisLine", "gameStream application/x-ndjson 'analysis'"),
+            ("gamesStream", "gamesAnalysisSse", "gamesStream text/event-stream 'analysis'")):
+        document = copy.deepcopy(pushed["document"])
+        del document["channels"][channel]["messages"][message]
+        found = problems(document, pushed["messages"])
+        assert found and all(where in p for p in found)
 
     document = copy.deepcopy(pushed["document"])
     notes = document["components"]["schemas"]["AccountNote"]["oneOf"]
