@@ -11,8 +11,9 @@ and framing; the framed events after a cursor) and the same bytes object goes to
 
 Why it cannot miss a move: as :mod:`service.storage.hub`, a feed subscribes first, waits
 for Redis to confirm, and only then reads; every later move is published to a live
-subscription, so it reloads. When the subscription is lost, the listener reconnects,
-subscribes every feed again and reloads them all.
+subscription, so it reloads. When a subscription is lost, every feed is subscribed
+again and reloaded (:mod:`.subscriptions`: one connection per Redis node that owns a
+watched channel, so on a Redis Cluster each game is heard on its own shard).
 
 Why a feed writes to resting streams itself: a stream that has sent everything rests
 with its feed (a :class:`Follower`), and when the next version is read the feed brings
@@ -27,7 +28,7 @@ feed of a game is kept (subscribed, its record current) :data:`LINGER_SECONDS` a
 last waiter left, rather than unsubscribed and read afresh on every cycle.
 
 Only :mod:`redis.asyncio` (redis-py's documented asyncio client) speaks to Redis for the
-subscription; reads go through the service layer's stores in threads
+subscriptions; reads go through the service layer's stores in threads
 (:func:`asyncio.to_thread`), so this process holds no game logic of its own.
 """
 
@@ -41,20 +42,12 @@ from collections.abc import AsyncIterator, Callable, Hashable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol, TypeVar
 
-import redis.asyncio
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
-
 from service.play import STREAM_PAGE
 from service.storage import GameRecord, Stores
-from service.storage.hub import (
-    BACKOFF_MAX_SECONDS,
-    CONFIRM_SECONDS,
-    POLL_SECONDS,
-    announcement,
-    channel_of,
-)
+from service.storage.hub import CONFIRM_SECONDS
 from service.wire.problems import UNAVAILABLE
+
+from .subscriptions import Subscriptions
 
 __all__ = ["LINGER_SECONDS", "Feed", "Feeds", "Follower", "settle"]
 
@@ -245,34 +238,22 @@ def settle(future: asyncio.Future[bool], value: bool) -> None:
 
 
 class Feeds:
-    """This process's feeds and its one Redis subscription (the listener)."""
+    """This process's feeds and their subscriptions (:mod:`.subscriptions`)."""
 
     def __init__(self, stores: Stores, redis_url: str) -> None:
         self.stores = stores
-        self._url = redis_url
-        self._client: redis.asyncio.Redis | None = None
-        self._pubsub: Any = None
         self._feeds: dict[str, Feed] = {}
-        self._broken = False
         self._stopped = False
-        self._listener: asyncio.Task[None] | None = None
+        self.subscriptions = Subscriptions(
+            redis_url, message=self._moved, confirmed=self._confirmed,
+            restored=self.wake_all, wanted=lambda: list(self._feeds))
 
     async def start(self) -> None:
-        self._client = redis.asyncio.Redis.from_url(self._url)
-        self._pubsub = self._client.pubsub()
-        await self._pubsub.connect()
-        self._listener = asyncio.get_running_loop().create_task(self._listen())
+        await self.subscriptions.start()
 
     async def stop(self) -> None:
         self._stopped = True
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-        if self._pubsub is not None:
-            await self._pubsub.aclose()
-        if self._client is not None:
-            await self._client.aclose()
+        await self.subscriptions.stop()
 
     def watching(self) -> int:
         """The requests holding a feed now (for the health answer and tests)."""
@@ -285,7 +266,7 @@ class Feeds:
         feed = self._feeds.get(game_id)
         if feed is None:
             feed = self._feeds[game_id] = Feed(self, game_id)
-            await self._send("subscribe", game_id)
+            self.subscriptions.subscribe(game_id)
         elif feed._linger is not None:
             feed._linger.cancel()
             feed._linger = None
@@ -307,75 +288,26 @@ class Feeds:
             feed.poke()
 
     def wake_all(self) -> None:
-        """Every feed reads its game again (after a reconnection: a move may have been
-        missed)."""
+        """Every feed reads its game again (after the subscriptions were made anew: a
+        move may have been missed)."""
         for feed in list(self._feeds.values()):
             feed.moved()
 
     def _drop(self, feed: Feed) -> None:
         if feed.users == 0 and self._feeds.get(feed.game_id) is feed:
             del self._feeds[feed.game_id]
-            asyncio.get_running_loop().create_task(self._send("unsubscribe", feed.game_id))
+            self.subscriptions.unsubscribe(feed.game_id)
 
-    async def _send(self, what: str, game_id: str) -> None:
-        if self._broken or self._pubsub is None:
-            return  # the listener subscribes every feed when it reconnects
-        try:
-            if what == "subscribe":
-                await self._pubsub.subscribe(channel_of(game_id))
-            else:
-                await self._pubsub.unsubscribe(channel_of(game_id))
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            log.warning("push: %s of %s failed (%s); reconnecting", what, game_id, exc)
-            self._broken = True
+    def _moved(self, game_id: str) -> None:
+        feed = self._feeds.get(game_id)
+        if feed is not None:
+            feed.moved()
 
-    async def _listen(self) -> None:
-        backoff = 0.0
-        while not self._stopped:
-            if self._broken:
-                await asyncio.sleep(backoff)
-                backoff = min(BACKOFF_MAX_SECONDS, max(0.1, backoff * 2))
-                if await self._resubscribe():
-                    backoff = 0.0
-                    self.wake_all()
-                continue
-            try:
-                message = await self._pubsub.get_message(timeout=POLL_SECONDS)
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                if not self._stopped:
-                    log.warning("push: subscription lost (%s); reconnecting", exc)
-                    self._broken = True
-                continue
-            if message is not None:
-                self._handle(message)
-
-    async def _resubscribe(self) -> bool:
-        """A fresh connection with every feed's channel subscribed again."""
-        assert self._client is not None
-        old = self._pubsub
-        with contextlib.suppress(Exception):  # a connection that is gone already
-            await old.aclose()
-        self._pubsub = self._client.pubsub()
-        try:
-            await self._pubsub.connect()
-            channels = [channel_of(game_id) for game_id in self._feeds]
-            if channels:
-                await self._pubsub.subscribe(*channels)
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            log.warning("push: resubscribing failed (%s); retrying", exc)
-            return False
-        self._broken = False
-        return True
-
-    def _handle(self, message: dict[str, Any]) -> None:
-        kind, game_id = announcement(message)
-        feed = None if game_id is None else self._feeds.get(game_id)
+    def _confirmed(self, game_id: str) -> None:
+        feed = self._feeds.get(game_id)
         if feed is None:
             return
-        if kind == "message":
-            feed.moved()
-        elif kind == "subscribe":
-            if feed.confirmed.done():
-                feed.moved()  # confirmed again after a reconnection: a move may be missed
-            else:
-                feed.confirmed.set_result(None)
+        if feed.confirmed.done():
+            feed.moved()  # confirmed again (subscribed anew): a move may have been missed
+        else:
+            feed.confirmed.set_result(None)
