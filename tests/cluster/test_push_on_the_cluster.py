@@ -85,12 +85,17 @@ def games_on_every_shard(web: str, store: redis.RedisCluster) -> dict[str, Game]
     raise AssertionError("games did not land on every shard")
 
 
+def sharded(store: redis.RedisCluster) -> bool:
+    """Whether the cluster carries the channels sharded (Redis 7) or plain (6.2)."""
+    return shards_channels(
+        store.info("server", target_nodes=redis.RedisCluster.RANDOM)["redis_version"])
+
+
 def subscribers(store: redis.RedisCluster, games: dict[str, Game]) -> dict[tuple[str, str], int]:
     """(game, node) → the subscribers the node counts on the game's channel, for every
     primary: sharded channels are counted with ``PUBSUB SHARDNUMSUB``, plain ones with
     ``NUMSUB`` (each node counts its own subscribers)."""
-    version = store.info("server", target_nodes=redis.RedisCluster.RANDOM)["redis_version"]
-    numsub = "PUBSUB SHARDNUMSUB" if shards_channels(version) else "PUBSUB NUMSUB"
+    numsub = "PUBSUB SHARDNUMSUB" if sharded(store) else "PUBSUB NUMSUB"
     return {(game.game_id, node.name): int(store.get_redis_connection(node).execute_command(
                 numsub, channel_of(game.game_id))[0][1])
             for game in games.values() for node in store.get_primaries()}
@@ -170,4 +175,53 @@ def test_a_push_process_wakes_waiters_on_every_shard_and_misses_no_move_while_un
     waiters, threads = park_all(push, games)
     subscribed_on_owners(store, games)
     after = {game.game_id: game.discard() for game in games.values()}
+    answered(waiters, threads, after)
+
+
+def move_slot(store: redis.RedisCluster, key: str, to: redis.cluster.ClusterNode) -> None:
+    """Move ``key``'s slot, keys and all, to the primary ``to`` (as ``redis-cli --cluster
+    reshard`` does: importing, migrating, the keys, then the new owner told to all)."""
+    slot = store.keyslot(key)
+    source = store.get_node_from_key(key)
+    nodes = {node.name: store.get_redis_connection(node) for node in store.get_primaries()}
+    ids = {name: node.execute_command("CLUSTER", "MYID").decode()
+           for name, node in nodes.items()}
+    src, dst = nodes[source.name], nodes[to.name]
+    dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[source.name])
+    src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[to.name])
+    keys = src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 1000)
+    if keys:
+        src.execute_command("MIGRATE", to.host, to.port, "", 0, 5000, "KEYS", *keys)
+    for node in (dst, src, *nodes.values()):
+        node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[to.name])
+    wait_until(lambda: all(slot_owner(n, slot) == ids[to.name] for n in nodes.values()),
+               PATIENCE, "every primary to know the slot's new owner")
+    store.nodes_manager.initialize()
+
+
+def slot_owner(node: redis.Redis, slot: int) -> str:
+    for first, last, owner, *_ in node.execute_command("CLUSTER", "SLOTS"):
+        if int(first) <= slot <= int(last):
+            return owner[2].decode() if isinstance(owner[2], bytes) else str(owner[2])
+    return ""
+
+
+def test_a_push_process_follows_a_games_channel_to_the_primary_its_slot_moved_to(
+        cluster: LocalCluster, web: str, push: str) -> None:
+    """A rebalance moves a watched game's slot: on Redis 7 the old owner ends the sharded
+    subscription and the process subscribes on the new owner; on 6.2 the plain
+    subscription stays where it was and hears the publication every node relays. Either
+    way the game's next move wakes its waiters."""
+    store = cluster_client(cluster.url)
+    game = Game.create(web, "push-moving-slot")
+    games = {"moving": game}
+    waiters, threads = park_all(push, games)
+    subscribed_on_owners(store, games)
+    before = store.get_node_from_key(channel_of(game.game_id))
+    to = next(node for node in store.get_primaries() if node.name != before.name)
+    move_slot(store, channel_of(game.game_id), to)
+    assert store.get_node_from_key(channel_of(game.game_id)).name == to.name
+    if sharded(store):  # the old owner ended the subscription: it is made on the new one
+        subscribed_on_owners(store, games)
+    after = {game.game_id: game.discard()}
     answered(waiters, threads, after)
