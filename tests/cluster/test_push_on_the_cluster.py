@@ -1,7 +1,8 @@
 """The push tier on a local 3-primary Redis Cluster: a push process holds long-polls and
 streams of games on all three shards and wakes them on their moves, each game heard on
-its own shard (sharded pub/sub on Redis 7, plain on 6.2, as the saves publish), and
-misses no move made while its subscriptions were lost.
+its own shard (sharded pub/sub on Redis 7, plain on 6.2, as the saves publish),
+misses no move made while its subscriptions were lost, and follows a game whose slot a
+rebalance moved to another primary.
 
 Why the loss is made with an ACL user of its own: killing the push process's pub/sub
 connections (``CLIENT KILL TYPE pubsub``) alone is repaired within milliseconds, so a
