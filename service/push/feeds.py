@@ -11,8 +11,9 @@ and framing; the framed events after a cursor) and the same bytes object goes to
 
 Why it cannot miss a move: as :mod:`service.storage.hub`, a feed subscribes first, waits
 for Redis to confirm, and only then reads; every later move is published to a live
-subscription, so it reloads. When the subscription is lost, the listener reconnects,
-subscribes every feed again and reloads them all.
+subscription, so it reloads. When a subscription is lost, every feed is subscribed
+again and reloaded (:mod:`.subscriptions`: one connection per Redis node that owns a
+watched channel, so on a Redis Cluster each game is heard on its own shard).
 
 Why a feed writes to resting streams itself: a stream that has sent everything rests
 with its feed (a :class:`Follower`), and when the next version is read the feed brings
@@ -26,11 +27,11 @@ Why a feed lingers: a long-poll's client asks again right after its answer, so t
 feed of a game is kept (subscribed, its record current) :data:`LINGER_SECONDS` after its
 last waiter left, rather than unsubscribed and read afresh on every cycle.
 
-Other channels ride on the same subscription (:meth:`Feeds.listening`): a stream of many
+Other channels ride on the same subscriptions (:meth:`Feeds.listening`): a stream of many
 games is changed through its own (:mod:`.multiplex`). :meth:`Feeds.publish` writes no key.
 
 Only :mod:`redis.asyncio` (redis-py's documented asyncio client) speaks to Redis for the
-subscription; reads go through the service layer's stores in threads
+subscriptions; reads go through the service layer's stores in threads
 (:func:`asyncio.to_thread`), so this process holds no game logic of its own.
 """
 
@@ -44,20 +45,12 @@ from collections.abc import AsyncIterator, Callable, Hashable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol, TypeVar
 
-import redis.asyncio
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
-
 from service.play import STREAM_PAGE
 from service.storage import GameRecord, Stores
-from service.storage.hub import (
-    BACKOFF_MAX_SECONDS,
-    CONFIRM_SECONDS,
-    POLL_SECONDS,
-    announcement,
-    channel_of,
-)
+from service.storage.hub import CONFIRM_SECONDS
 from service.wire.problems import UNAVAILABLE
+
+from .subscriptions import Subscriptions
 
 __all__ = ["LINGER_SECONDS", "Feed", "Feeds", "Follower", "settle"]
 
@@ -248,35 +241,25 @@ def settle(future: asyncio.Future[bool], value: bool) -> None:
 
 
 class Feeds:
-    """This process's feeds and its one Redis subscription (the listener)."""
+    """This process's feeds and their subscriptions (:mod:`.subscriptions`)."""
 
     def __init__(self, stores: Stores, redis_url: str) -> None:
         self.stores = stores
-        self._url = redis_url
-        self._client: redis.asyncio.Redis | None = None
-        self._pubsub: Any = None
         self._feeds: dict[str, Feed] = {}
-        self._channels: dict[str, tuple[Callable[[bytes], None], asyncio.Future[None]]] = {}
-        self._broken = False
+        #: the other names listened to (:meth:`listening`): the handler of each message,
+        #: and the confirmation of the subscription
+        self._others: dict[str, tuple[Callable[[bytes], None], asyncio.Future[None]]] = {}
         self._stopped = False
-        self._listener: asyncio.Task[None] | None = None
+        self.subscriptions = Subscriptions(
+            redis_url, message=self._message, confirmed=self._confirmed,
+            restored=self.wake_all, wanted=lambda: [*self._feeds, *self._others])
 
     async def start(self) -> None:
-        self._client = redis.asyncio.Redis.from_url(self._url)
-        self._pubsub = self._client.pubsub()
-        await self._pubsub.connect()
-        self._listener = asyncio.get_running_loop().create_task(self._listen())
+        await self.subscriptions.start()
 
     async def stop(self) -> None:
         self._stopped = True
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-        if self._pubsub is not None:
-            await self._pubsub.aclose()
-        if self._client is not None:
-            await self._client.aclose()
+        await self.subscriptions.stop()
 
     def watching(self) -> int:
         """The requests holding a feed now (for the health answer and tests)."""
@@ -289,7 +272,7 @@ class Feeds:
         feed = self._feeds.get(game_id)
         if feed is None:
             feed = self._feeds[game_id] = Feed(self, game_id)
-            await self._send("subscribe", channel_of(game_id))
+            self.subscriptions.subscribe(game_id)
         elif feed._linger is not None:
             feed._linger.cancel()
             feed._linger = None
@@ -311,110 +294,55 @@ class Feeds:
             feed.poke()
 
     def wake_all(self) -> None:
-        """Every feed reads its game again (after a reconnection: a move may have been
-        missed)."""
+        """Every feed reads its game again (after the subscriptions were made anew: a
+        move may have been missed)."""
         for feed in list(self._feeds.values()):
             feed.moved()
 
     def _drop(self, feed: Feed) -> None:
         if feed.users == 0 and self._feeds.get(feed.game_id) is feed:
             del self._feeds[feed.game_id]
-            asyncio.get_running_loop().create_task(
-                self._send("unsubscribe", channel_of(feed.game_id)))
+            self.subscriptions.unsubscribe(feed.game_id)
 
     @asynccontextmanager
-    async def listening(self, channel: str,
+    async def listening(self, name: str,
                         handler: Callable[[bytes], None]) -> AsyncIterator[None]:
-        """Each message on ``channel`` handed to ``handler`` for the block, subscribed and
-        confirmed first (as :meth:`watch`): a ``PUBLISH`` in the block reaches it."""
+        """Each message published under ``name`` (on the hub's channel of that name, as a
+        game's: :func:`~service.storage.hub.channel_of`) handed to ``handler`` for the
+        block, subscribed and confirmed first (as :meth:`watch`): a :meth:`publish` in the
+        block reaches it."""
         confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._channels[channel] = (handler, confirmed)
-        await self._send("subscribe", channel)
+        self._others[name] = (handler, confirmed)
+        self.subscriptions.subscribe(name)
         try:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_SECONDS)
             yield
         finally:
-            del self._channels[channel]
+            del self._others[name]
             if not self._stopped:
-                asyncio.get_running_loop().create_task(self._send("unsubscribe", channel))
+                self.subscriptions.unsubscribe(name)
 
-    async def publish(self, channel: str, data: bytes) -> int:
-        """``PUBLISH`` ``data`` on ``channel``: how many subscriptions received it."""
-        assert self._client is not None
-        return int(await self._client.publish(channel, data))
+    async def publish(self, name: str, data: bytes) -> int:
+        """Publish ``data`` under ``name`` (see :meth:`listening`): how many subscriptions
+        received it."""
+        return await self.subscriptions.publish(name, data)
 
-    async def _send(self, what: str, channel: str) -> None:
-        if self._broken or self._pubsub is None:
-            return  # the listener subscribes every channel when it reconnects
-        try:
-            if what == "subscribe":
-                await self._pubsub.subscribe(channel)
-            else:
-                await self._pubsub.unsubscribe(channel)
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            log.warning("push: %s of %s failed (%s); reconnecting", what, channel, exc)
-            self._broken = True
+    def _message(self, name: str, data: bytes) -> None:
+        if (feed := self._feeds.get(name)) is not None:
+            feed.moved()
+        elif (other := self._others.get(name)) is not None:
+            other[0](data)
 
-    async def _listen(self) -> None:
-        backoff = 0.0
-        while not self._stopped:
-            if self._broken:
-                await asyncio.sleep(backoff)
-                backoff = min(BACKOFF_MAX_SECONDS, max(0.1, backoff * 2))
-                if await self._resubscribe():
-                    backoff = 0.0
-                    self.wake_all()
-                continue
-            try:
-                message = await self._pubsub.get_message(timeout=POLL_SECONDS)
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                if not self._stopped:
-                    log.warning("push: subscription lost (%s); reconnecting", exc)
-                    self._broken = True
-                continue
-            if message is not None:
-                self._handle(message)
-
-    async def _resubscribe(self) -> bool:
-        """A fresh connection with every feed's channel subscribed again."""
-        assert self._client is not None
-        old = self._pubsub
-        with contextlib.suppress(Exception):  # a connection that is gone already
-            await old.aclose()
-        self._pubsub = self._client.pubsub()
-        try:
-            await self._pubsub.connect()
-            channels = [*map(channel_of, self._feeds), *self._channels]
-            if channels:
-                await self._pubsub.subscribe(*channels)
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            log.warning("push: resubscribing failed (%s); retrying", exc)
-            return False
-        self._broken = False
-        return True
-
-    def _handle(self, message: dict[str, Any]) -> None:
-        kind, game_id = announcement(message)
-        if game_id is None:
-            self._handle_other(kind, message)
+    def _confirmed(self, game_id: str) -> None:
+        if (other := self._others.get(game_id)) is not None:
+            if not other[1].done():
+                other[1].set_result(None)
             return
         feed = self._feeds.get(game_id)
         if feed is None:
             return
-        if kind == "message":
-            feed.moved()
-        elif kind == "subscribe":
-            if feed.confirmed.done():
-                feed.moved()  # confirmed again after a reconnection: a move may be missed
-            else:
-                feed.confirmed.set_result(None)
-
-    def _handle_other(self, kind: str, message: dict[str, Any]) -> None:
-        if (listener := self._channels.get(message["channel"].decode())) is None:
-            return
-        handler, confirmed = listener
-        if kind == "message":
-            handler(message["data"])  # (bytes: the client does not decode responses)
-        elif kind == "subscribe" and not confirmed.done():
-            confirmed.set_result(None)
+        if feed.confirmed.done():
+            feed.moved()  # confirmed again (subscribed anew): a move may have been missed
+        else:
+            feed.confirmed.set_result(None)

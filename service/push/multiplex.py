@@ -21,9 +21,9 @@ and one rendering per audience, whichever kind of stream follows the game.
 
 Why the changes go through Redis: several push processes run behind a proxy, and an
 ``add`` may reach any of them. The process holding a stream listens on the stream's own
-channel (:func:`control_channel`, on its feeds' one subscription); the one taking the
-change publishes it there with a channel of its own for the answer, and waits for it.
-``PUBLISH`` says how many received it: none is ``404 unknown_stream``. The holder applies
+channel (:func:`control_channel`, subscribed beside its feeds' channels); the one taking
+the change publishes it there with a channel of its own for the answer, and waits for
+it. The publication says how many received it: none is ``404 unknown_stream``. The holder applies
 the changes of a stream one at a time, so the cap of :data:`~.gamesets.MAX_GAMES` holds
 however many adds race (one that would pass it is ``409 too_many_games``), and answers
 each with the games the stream then follows, or with the problem an add meets (an
@@ -74,8 +74,10 @@ _STREAM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def control_channel(stream_id: str) -> str:
-    """The channel the holder of a stream listens on for its changes."""
-    return f"ttt:streams:{stream_id}"
+    """The name the holder of a stream listens under for its changes (its channel is the
+    hub's of that name, ``ttt:{streams:<id>}:moved``, so on a Redis Cluster it has a slot
+    of its own, as a game's; no game id has a colon)."""
+    return f"streams:{stream_id}"
 
 
 def _unknown_stream() -> ApiProblem:
@@ -355,7 +357,7 @@ async def change(push: Push, request: Request, stream_id: str, op: str) -> Answe
     if not _STREAM_ID.fullmatch(stream_id):
         raise _unknown_stream()
     wanted = game_set(request)
-    reply = f"ttt:streams:reply:{secrets.token_urlsafe(16)}"
+    reply = f"streams-reply:{secrets.token_urlsafe(16)}"
     loop = asyncio.get_running_loop()
     answered: asyncio.Future[bytes] = loop.create_future()
 

@@ -32,7 +32,6 @@ import uvloop
 
 from service.config import Config
 from service.storage import redis_stores
-from service.storage.redis.connection import CLUSTER_SCHEMES
 from service.wire.problems import ApiProblem
 
 from .answers import Answer, internal_error, problem_answer, send
@@ -141,9 +140,6 @@ class PushServer:
 
 async def serve(config: Config, host: str, port: int) -> None:
     """Run a push process until SIGTERM or SIGINT."""
-    if config.redis_url.partition("://")[0] in CLUSTER_SCHEMES:
-        raise SystemExit("the push tier subscribes to one Redis; on a Redis Cluster, let "
-                         "the web workers hold the waiting requests (no push process)")
     server = PushServer(Push.of(config, redis_stores(config)))
     bound = await server.start(host, port)
     log.info("push tier listening on %s:%d", host, bound)

@@ -45,7 +45,7 @@ from typing import Any, Generic, TypeVar
 
 import redis
 
-__all__ = ["Hub", "Watch", "announcement", "channel_of", "game_of_channel"]
+__all__ = ["Hub", "Watch", "announcement", "channel_of", "game_of_channel", "shards_channels"]
 
 T = TypeVar("T")
 log = logging.getLogger("three_thirteen.hub")
@@ -64,6 +64,14 @@ BACKOFF_MAX_SECONDS = 2.0
 def channel_of(game_id: str) -> str:
     """The pub/sub channel a game's saves publish on (shares the game's hash tag)."""
     return f"{_PREFIX}{game_id}{_SUFFIX}"
+
+
+def shards_channels(redis_version: str) -> bool:
+    """Whether a Redis Cluster whose nodes run ``redis_version`` carries the channels
+    sharded (``SPUBLISH``/``SSUBSCRIBE``, Redis 7+) rather than plain (6.2). The one rule
+    for the saves (which command they publish with), the web workers' hubs and the push
+    processes (which command they subscribe with)."""
+    return int(redis_version.split(".")[0]) >= 7
 
 
 def game_of_channel(channel: bytes | str) -> str | None:

@@ -113,9 +113,7 @@ def test_the_overlay_removes_the_single_redis_and_patches_only_what_exists() -> 
         if patch.get("$patch") == "delete":
             deleted.add((patch["kind"], patch["metadata"]["name"]))
     single = {(m["kind"], m["metadata"]["name"]) for m in documents(K8S / "redis.yaml")}
-    # the push processes subscribe to one Redis: they go with it
-    push = {(m["kind"], m["metadata"]["name"]) for m in documents(K8S / "push.yaml")}
-    assert deleted == single | push
+    assert deleted == single  # the push tier stays: it subscribes on the cluster's shards
 
 
 def built() -> list[dict[str, Any]]:
@@ -144,8 +142,11 @@ def test_the_built_overlay_points_the_service_at_the_cluster_through_its_secret(
     assert Config.from_env({"REDIS_URL": url}).redis_url == url
     for configmap in (m for m in items if m["kind"] == "ConfigMap"):
         assert "REDIS_URL" not in configmap["data"]  # the Secret's is the only one
-    # no push process (it subscribes to one Redis): the api pods hold the streams
-    assert not [m for m in items if m["metadata"]["name"] == "three-thirteen-push"]
+    # the push processes stay, on the same Secret (so the same cluster), and hold the streams
+    push = one(items, "Deployment", "three-thirteen-push")
+    (push_container,) = push["spec"]["template"]["spec"]["containers"]
+    assert {s["secretRef"]["name"] for s in push_container["envFrom"] if "secretRef" in s
+            } == {secret_name}
     stream = one(items, "Ingress", "three-thirteen-stream")
     assert {p["backend"]["service"]["name"] for p in stream["spec"]["rules"][0]["http"]["paths"]
-            } == {"three-thirteen"}
+            } == {one(items, "Service", "three-thirteen-push")["metadata"]["name"]}

@@ -20,7 +20,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from ..errors import StorageUnavailableError
-from ..hub import Hub, channel_of
+from ..hub import Hub, channel_of, shards_channels
 from .errors import is_oom
 
 __all__ = ["CLUSTER_SCHEMES", "REFUSING_WRITES", "UNREACHABLE", "RedisConnection"]
@@ -142,7 +142,7 @@ class RedisConnection:
             return False
         version = self.client.info("server", target_nodes=redis.RedisCluster.RANDOM)
         assert isinstance(version, dict)  # redis-py's hints add its asyncio client's Awaitable
-        return int(str(version["redis_version"]).split(".")[0]) >= 7
+        return shards_channels(str(version["redis_version"]))
 
     def publish_command(self, name: str) -> tuple[str, str]:
         """The command and channel a script publishes on to wake the waiters of ``name``
