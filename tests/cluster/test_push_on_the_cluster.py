@@ -2,7 +2,8 @@
 streams of games on all three shards and wakes them on their moves, each game heard on
 its own shard (sharded pub/sub on Redis 7, plain on 6.2, as the saves publish),
 misses no move made while its subscriptions were lost, and follows a game whose slot a
-rebalance moved to another primary.
+rebalance moved to another primary; a stream of many games is changed through the
+cluster.
 
 Why the loss is made with an ACL user of its own: killing the push process's pub/sub
 connections (``CLIENT KILL TYPE pubsub``) alone is repaired within milliseconds, so a
@@ -31,6 +32,7 @@ from tests.conftest import PATIENCE, free_port, wait_until
 from tests.faults.conftest import Gunicorn
 from tests.faults.waiters import Game, Waiter, mixed, park
 from tests.push.conftest import ENV, push_process, ready, stop
+from tests.push.test_multiplex import Reader, change, seen_version
 
 USER, PASSWORD = "push", "push-secret"
 #: How long the long-polls wait (the service's cap): each is answered by its game's move
@@ -226,3 +228,26 @@ def test_a_push_process_follows_a_games_channel_to_the_primary_its_slot_moved_to
         subscribed_on_owners(store, games)
     after = {game.game_id: game.discard()}
     answered(waiters, threads, after)
+
+
+def test_a_stream_of_games_on_every_shard_is_changed_through_the_cluster(
+        web: str, push: str, cluster: LocalCluster) -> None:
+    """A stream of many games opened on one game, the others added while it is open: the
+    change travels on the stream's own channel (a slot of its own, heard on its shard),
+    and every added game's next move comes on the stream."""
+    store = cluster_client(cluster.url)
+    games = list(games_on_every_shard(web, store).values())
+    first, added = games[0], games[1:]
+    reader = Reader(push, {"games": [first.game_id]})
+    try:
+        r = change(push, reader.id, "add", [g.game_id for g in added])
+        assert r.status_code == 200, r.text
+        assert sorted(r.json()["games"]) == sorted(g.game_id for g in games)
+        assert change(push, "nosuchstream", "add", [first.game_id]).status_code == 404
+        for game in games:
+            game.to_a_discard()
+            version = game.discard()
+            wait_until(lambda g=game, v=version: seen_version(reader, g.game_id) >= v,
+                       PATIENCE, f"the move of {game.game_id} on the stream")
+    finally:
+        reader.close()
