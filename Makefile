@@ -51,7 +51,7 @@ test-without-system-redis: $(STAMP)
 # without those marked `slow`, and with fewer random games, positions, final turns, analysed
 # decisions, research records and hands compared with the brute-force reference; only the
 # fast tier's files are imported, each whole in one of the two processes (its module
-# fixtures built once). About 125 s of CPU (user+sys, ruff and mypy included; mypy's first
+# fixtures built once). About 100 s of CPU (user+sys, ruff and mypy included; mypy's first
 # run in a clone adds ~7 s) and about 75 s on 2 cores: the loop a developer runs all
 # day. `make test` runs every tier at full size; one tier alone: `make test TESTS="-m api"`.
 FAST_JOBS ?= 2

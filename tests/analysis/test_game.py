@@ -66,6 +66,27 @@ def test_each_seat_is_summed_up_from_its_own_decisions(analysed: dict) -> None:
             assert row[count] == sum(d["judgement"] == word for d in own)
 
 
+def test_a_seats_luck_sums_its_draws_and_its_adjusted_total_takes_it_out(
+        record: dict, analysed: dict) -> None:
+    # the luck of each draw is tests/analysis/test_luck.py's; here, how a seat sums it up
+    assert any(d["luck"] for d in analysed["decisions"])
+    for row in analysed["seats"]:
+        own = [d for d in analysed["decisions"] if d["seat"] == row["seat"]]
+        luck = sum(d["luck"] for d in own if d["luck"] is not None)
+        assert row["luck"] == pytest.approx(luck, abs=0.01)
+        assert row["total"] == record["totals"][row["seat"]]
+        # luck counts the points the draws saved, so taking it out adds it back
+        assert row["adjusted_total"] == pytest.approx(row["total"] + row["luck"], abs=0.01)
+        assert sum(r["luck"] for r in row["rounds"]) == pytest.approx(row["luck"], abs=0.05)
+        assert [r["score"] for r in row["rounds"]] == [
+            r["results"][row["seat"]]["score"] for r in record["rounds"]]
+        for d in own:
+            if d["action"]["type"] != "draw":
+                assert d["luck"] is None
+            elif d["action"]["source"] == "stock":
+                assert d["drawn"] is not None and d["luck"] is not None
+
+
 @pytest.mark.parametrize("made", [
     pytest.param(resigned_after_one_draw, id="resigned"),
     # the same judging of a stand-in's moves, after two time-outs: make test's

@@ -8,6 +8,7 @@ solver's scores. The words and the accuracy follow the documented thresholds."""
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 from typing import Any
@@ -45,14 +46,22 @@ TABLES: list[tuple[list[str], dict[str, Any]]] = [
 ]
 
 
-def some_decisions(count: int, seed: str) -> list[Decision]:
-    """``count`` decisions drawn from in-process games of the tables above."""
-    rng = random.Random(seed)
+@functools.cache
+def _pool() -> tuple[Decision, ...]:
+    """Every decision of twelve in-process games of the tables above (about 800), played
+    once per process: the games cost as much as judging what a test samples from them,
+    and the judge only reads a decision. Each test draws its own sample by its seed."""
     pool: list[Decision] = []
     for g in range(12):
         bots, rules = TABLES[g % len(TABLES)]
-        pool.extend(decisions_of(record_in_process(bots, f"{seed}-{g}", rules)))
-    return rng.sample(pool, min(count, len(pool)))
+        pool.extend(decisions_of(record_in_process(bots, f"pool-{g}", rules)))
+    return tuple(pool)
+
+
+def some_decisions(count: int, seed: str) -> list[Decision]:
+    """``count`` decisions of the pool, drawn by ``seed``: a seed gives its own sample."""
+    pool = _pool()
+    return random.Random(seed).sample(pool, min(count, len(pool)))
 
 
 def test_two_positions_that_differ_only_in_cards_the_seat_could_not_see_get_one_verdict(

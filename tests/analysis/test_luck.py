@@ -134,27 +134,6 @@ def test_sampled_luck_pairs_the_worlds() -> None:
         sampled_luck([1], [1, 2])
 
 
-def test_a_seats_luck_sums_its_draws_and_its_adjusted_total_takes_it_out() -> None:
-    record = record_in_process(["greedy", "random"], "adjusted", RULES)
-    result = analyse(record, QUICK)
-    assert any(d["luck"] for d in result["decisions"])
-    for row in result["seats"]:
-        own = [d for d in result["decisions"] if d["seat"] == row["seat"]]
-        luck = sum(d["luck"] for d in own if d["luck"] is not None)
-        assert row["luck"] == pytest.approx(luck, abs=0.01)
-        assert row["total"] == record["totals"][row["seat"]]
-        # luck counts the points the draws saved, so taking it out adds it back
-        assert row["adjusted_total"] == pytest.approx(row["total"] + row["luck"], abs=0.01)
-        assert sum(r["luck"] for r in row["rounds"]) == pytest.approx(row["luck"], abs=0.05)
-        assert [r["score"] for r in row["rounds"]] == [
-            r["results"][row["seat"]]["score"] for r in record["rounds"]]
-        for d in own:
-            if d["action"]["type"] != "draw":
-                assert d["luck"] is None
-            elif d["action"]["source"] == "stock":
-                assert d["drawn"] is not None and d["luck"] is not None
-
-
 # a dozen games analysed, a mean over many draws: make test's
 @pytest.mark.slow
 def test_a_draws_luck_averages_about_zero_over_games_of_the_policy_itself() -> None:
