@@ -6,6 +6,9 @@ sends this process only the waiting requests, and Flask keeps every other):
 * ``GET /v1/games/{id}``: the long-polls (:mod:`.waits`); the same URL without a wait is
   answered too, as Flask answers it, so a proxy may route on the query alone;
 * ``GET /v1/games/{id}/stream``: the game's stream (:mod:`.streams`);
+* ``GET /v1/games/{id}/events``: the event log, waiting with ``timeout`` (:mod:`.events`);
+* ``GET /v1/me/stream``: an account's stream (:mod:`.accounts`);
+* ``GET /v1/seeks/{id}``: a seek, waiting with ``timeout`` for its match (:mod:`.seeks`);
 * ``GET /healthz``: this process's own probe: ``{"status": "ok", "waiting": n,
   "unsent_bytes": b, "paused": p}``, the requests holding a feed, the bytes written that
   the connections' transports still hold, and the connections whose client has fallen
@@ -32,9 +35,12 @@ from service.storage import redis_stores
 from service.storage.redis.connection import CLUSTER_SCHEMES
 from service.wire.problems import ApiProblem
 
+from .accounts import account_stream
 from .answers import Answer, internal_error, problem_answer, send
 from .context import Push
+from .events import events
 from .http import Connection, Request, Writer
+from .seeks import seek
 from .streams import stream
 from .waits import game
 
@@ -48,6 +54,8 @@ GRACE_SECONDS = 35.0
 
 _GAME = re.compile(r"/v1/games/([^/]+)")
 _STREAM = re.compile(r"/v1/games/([^/]+)/stream")
+_EVENTS = re.compile(r"/v1/games/([^/]+)/events")
+_SEEK = re.compile(r"/v1/seeks/([^/]+)")
 
 
 class PushServer:
@@ -108,6 +116,12 @@ class PushServer:
                 answer = await game(push, request, found.group(1))
             elif (found := _STREAM.fullmatch(path)) is not None:
                 return await stream(push, request, found.group(1), writer)
+            elif (found := _EVENTS.fullmatch(path)) is not None:
+                answer = await events(push, request, found.group(1))
+            elif path == "/v1/me/stream":
+                return await account_stream(push, request, writer)
+            elif (found := _SEEK.fullmatch(path)) is not None:
+                answer = await seek(push, request, found.group(1))
             elif path == "/healthz":
                 body = orjson.dumps(self.health())
                 answer = Answer(200, [("Content-Type", "application/json"),
