@@ -9,8 +9,9 @@ write, with the game a match makes) and then holds it while it waits (docs/desig
 "The push tier").
 
 Every step is the Flask view's, in its order (the early refusal, the bearer, the query,
-the wait slot), with its parsers (:mod:`service.wire`); the wait is
-:func:`service.play.seeks._read_until_matched`'s, on the pool's :class:`~.feeds.Feed`.
+the wait slot), with its parsers (:mod:`service.wire`); the wait is that of
+:func:`service.play.wait_for_match` without a holder, look for look, on the pool's
+:class:`~.feeds.Feed`.
 """
 
 from __future__ import annotations
