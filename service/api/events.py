@@ -13,19 +13,20 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import play
+from service.play import MAX_EVENTS
+from service.wire.queries import check_events_after, optional_wait
 
 from .docs import GAME_ID, SEAT_BEARER_OPTIONAL, problems, query
 from .limits import nothing_new
-from .problems import ApiProblem
 from .schemas import EventsResponseSchema
 from .web import (
     QUERY_INT_MAX,
     bearer,
     for_bearer,
     json_response,
+    long_poll_max,
     parked,
     query_int,
-    query_seconds,
     stores,
     valid_game_id,
 )
@@ -35,7 +36,7 @@ blp = Blueprint(
     description="A game's event log: public events and your own private ones, in order.",
 )
 
-MAX_EVENTS = 1000
+__all__ = ["MAX_EVENTS", "blp"]
 
 
 @blp.route("/<game_id>/events", parameters=[GAME_ID])
@@ -66,32 +67,18 @@ class Events(MethodView):
         who = bearer()
         after = query_int("after", 0, 0)
         limit = query_int("limit", MAX_EVENTS, 1, MAX_EVENTS)
-        timeout = query_seconds("timeout") if "timeout" in request.args else 0.0
-        assert after is not None and limit is not None
+        timeout = optional_wait(request.args.get("timeout"), long_poll_max())
         games = stores().games
         record = games.load(game_id)
         seat = play.seat_of(record, who)
-        newest = record.state.event_seq
-        if after > newest:  # no event will ever come "after" a cursor the game never gave
-            raise ApiProblem(
-                422, "invalid_cursor",
-                f"'after' is {after} but the newest event of this game is {newest}",
-                newest=newest, errors={"query": {"after": [f"at most {newest}"]}},
-            )
+        check_events_after(after, record.state.event_seq)
         # one more than the limit tells whether to page on
         if timeout > 0:
             with parked():
                 events = play.events_when(games, game_id, after, limit + 1, timeout)
         else:
             events = games.events(game_id, after, limit + 1)
-        more = len(events) > limit
-        events = events[:limit]
         if not events and seat is not None:
             nothing_new()
-        out = {
-            "game_id": game_id,
-            "events": [e.for_seat(seat) for e in events],
-            "next_after": events[-1].seq if events else after,
-            "more": more,
-        }
-        return for_bearer(json_response(out), seat is not None)
+        body = play.events_page_bytes(game_id, events, after, limit, seat)
+        return for_bearer(json_response(body), seat is not None)

@@ -19,11 +19,20 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import play
+from service.wire.queries import optional_wait
 
 from .connections import client_connection
 from .docs import ACCOUNT_KEY_OPTIONAL, SEAT_BEARER, json_body, problems, query
 from .schemas.lobby import SeekRequestSchema
-from .web import account, bearer_token, json_response, load_body, parked, query_seconds, stores
+from .web import (
+    account,
+    bearer_token,
+    json_response,
+    load_body,
+    long_poll_max,
+    parked,
+    stores,
+)
 
 blp = Blueprint("seeks", __name__, url_prefix="/v1/seeks",
                 description="Matchmaking: wait for players with the same rules, get a seat.")
@@ -53,7 +62,7 @@ def _answer(seek: play.Seek, status: int = 200) -> Response:
 
 
 def _timeout() -> float:
-    return query_seconds("timeout") if "timeout" in request.args else 0.0
+    return optional_wait(request.args.get("timeout"), long_poll_max())
 
 
 def _waited(seek_id: str, who: str | None, token: str | None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Flask, request
 
 from service.wire.bearer import identity
-from service.wire.waiting import WaitSlots
+from service.wire.waiting import WaitSlots, asks_to_wait
 
 __all__ = ["install_early_refusal", "will_wait"]
 
@@ -18,12 +18,12 @@ def will_wait() -> bool:
     """Whether this request parks (a long-poll, a stream, a seek that waits), from its
     route and query alone: what the views do, decided before any of them runs."""
     endpoint, args = request.endpoint, request.args
-    if endpoint == "streams.Stream":
+    if endpoint in ("streams.Stream", "me.MyStream"):
         return True
     if endpoint == "games.Game":
         return "wait" in args or "wait_version" in args
     if endpoint in ("events.Events", "seeks.Seeks", "seeks.OneSeek"):
-        return args.get("timeout", "0") not in ("0", "0.0", "")
+        return asks_to_wait(args.get("timeout"))
     return False
 
 

@@ -32,7 +32,7 @@ from service.play import (
 )
 from service.play import authenticate as play_authenticate
 from service.storage import Account, Stores
-from service.wire.bearer import identity, parse_bearer
+from service.wire.bearer import identity, parse_bearer, required_account_key, required_bearer
 from service.wire.headers import cache_control
 from service.wire.problems import ApiProblem
 from service.wire.queries import (
@@ -233,11 +233,8 @@ def check_action_cards(body: Any) -> None:
 
 
 def bearer_token(required: bool = False) -> str | None:
-    token = parse_bearer(request.headers.get("Authorization"))
-    if token is None and required:
-        raise AuthError("this needs a seat token or an account key: send "
-                        "Authorization: Bearer <token>")
-    return token
+    header = request.headers.get("Authorization")
+    return required_bearer(header) if required else parse_bearer(header)
 
 
 def checked_identity() -> str | None:
@@ -286,10 +283,10 @@ def account(required: bool = False) -> Account | None:
     """The account whose key the request's bearer is (401 for a key that is not, or no
     longer, valid); ``None`` without an account key (none, or a seat token), 401 when
     one is ``required``."""
-    token = bearer_token(required)
+    if required:
+        return authenticated(required_account_key(request.headers.get("Authorization")))
+    token = bearer_token()
     if token is None or not is_account_key(token):
-        if required:
-            raise AuthError("this needs an account key: send Authorization: Bearer <key>")
         return None
     return authenticated(token)
 

@@ -14,9 +14,11 @@ The rest (each error class, the commit's steps, the admission's paths) is import
 its own module, as this layer's tests do.
 """
 
+from .account_stream import PAGE as NOTES_PAGE
 from .account_stream import (
     check_note_cursor,
     issue_account_ticket,
+    note_message,
     note_messages,
     redeem_account_ticket,
 )
@@ -74,12 +76,15 @@ from .mygames import my_games
 from .ratings import board, history, rate_next, retry_set_aside
 from .records import game_record, view_at
 from .rematch import ask_for_rematch
-from .seek_holds import new_holder
+from .seek_holds import LOOK_SECONDS, new_holder
 from .seeks import (
+    MADE_LOOK_SECONDS,
     SEEK_TURN_SECONDS,
     Seek,
     cancel_seek,
+    look_at_seek,
     open_seek,
+    seek_pool,
     seek_status,
     stream_holds,
     wait_for_match,
@@ -106,7 +111,7 @@ from .tournaments import (
     tournament_json,
     tournaments_page,
 )
-from .views import game_view, game_view_bytes
+from .views import MAX_EVENTS, events_page_bytes, game_view, game_view_bytes
 from .waits import changed_from, events_when, on_turn, view_when
 from .webhooks import WEBHOOK_TYPES, rotate_webhook_secret, set_webhook
 
@@ -120,13 +125,17 @@ __all__ = [
     "END_RETRY_MS",
     "HANDLE_PATTERN",
     "LEASE_SECONDS",
+    "LOOK_SECONDS",
+    "MADE_LOOK_SECONDS",
     "MAX_DEALS",
     "MAX_ENTRANTS",
+    "MAX_EVENTS",
     "MAX_PAGE",
     "MAX_ROUNDS",
     "MAX_TURN_SECONDS",
     "MIN_DEALS",
     "MISTAKE_FLOOR",
+    "NOTES_PAGE",
     "SEEK_TURN_SECONDS",
     "STALE_SECONDS",
     "STREAM_PAGE",
@@ -166,6 +175,7 @@ __all__ = [
     "end_message",
     "etag",
     "evaluation_json",
+    "events_page_bytes",
     "events_when",
     "export_records",
     "game_record",
@@ -184,11 +194,13 @@ __all__ = [
     "leave_ladder",
     "leave_tournament",
     "lobby_page",
+    "look_at_seek",
     "may_act",
     "my_challenges",
     "my_games",
     "my_mistakes",
     "new_holder",
+    "note_message",
     "note_messages",
     "on_turn",
     "open_challenge",
@@ -208,6 +220,7 @@ __all__ = [
     "rotate_webhook_secret",
     "run_next",
     "seat_of",
+    "seek_pool",
     "seek_status",
     "set_webhook",
     "start_evaluation",

@@ -18,14 +18,14 @@ import contextlib
 import time
 from collections.abc import Callable, Iterator
 
-from service.storage import Account, StorageUnavailableError, Stores
+from service.storage import Account, Note, StorageUnavailableError, Stores
 
 from .errors import AuthError, InvalidCursorError
 from .seek_holds import LOOK_SECONDS, StreamHolds
 from .streams import Message, end_message, new_ticket, ticket_hash
 
-__all__ = ["PAGE", "check_note_cursor", "issue_account_ticket", "note_messages",
-           "redeem_account_ticket"]
+__all__ = ["PAGE", "check_note_cursor", "issue_account_ticket", "note_message",
+           "note_messages", "redeem_account_ticket"]
 
 #: The tickets of account streams share one hash tag (a ticket is 30 s of one key).
 _TICKETS = "me"
@@ -41,6 +41,11 @@ def check_note_cursor(stores: Stores, account: Account, after: int) -> None:
         raise InvalidCursorError(
             f"the cursor is {after} but the newest note of this account is {newest}",
             newest=newest)
+
+
+def note_message(note: Note) -> Message:
+    """A note as its stream's message: numbered by its seq, which is its event id."""
+    return Message("event", {"seq": note.seq, **note.body}, seq=note.seq)
 
 
 def note_messages(stores: Stores, account: Account, after: int, *, max_seconds: float,
@@ -62,7 +67,7 @@ def note_messages(stores: Stores, account: Account, after: int, *, max_seconds: 
                     return  # the client is gone: nobody to send anything to
                 notes = stores.accounts.notes(handle, after, PAGE)
                 for note in notes:
-                    yield Message("event", {"seq": note.seq, **note.body}, seq=note.seq)
+                    yield note_message(note)
                     after = note.seq
                 if len(notes) == PAGE:
                     continue

@@ -75,8 +75,9 @@ from .seek_holds import (
     quiet_wait,
 )
 
-__all__ = ["SEEK_TURN_SECONDS", "START_GRACE_SECONDS", "Seek", "cancel_seek", "open_seek",
-           "seek_status", "stream_holds", "visit_seek", "wait_for_match"]
+__all__ = ["MADE_LOOK_SECONDS", "SEEK_TURN_SECONDS", "START_GRACE_SECONDS", "Seek",
+           "cancel_seek", "look_at_seek", "open_seek", "seek_pool", "seek_status",
+           "stream_holds", "visit_seek", "wait_for_match"]
 
 #: A seek's turn clock unless it names one (a challenge's default too).
 SEEK_TURN_SECONDS = 60
@@ -138,6 +139,12 @@ def _parse(seek_id: str) -> tuple[str, str]:
     if found is None:
         raise UnknownSeekError("there is no seek with this id (or it expired)")
     return f"seek.{found[1]}.{found[2]}", hashlib.sha256(seek_id.encode()).hexdigest()[:32]
+
+
+def seek_pool(seek_id: str) -> str:
+    """The pool of a seek id: the topic of the channel its matches are published on
+    (:meth:`~service.storage.SeekBoard.watch`; :class:`UnknownSeekError` if malformed)."""
+    return _parse(seek_id)[0]
 
 
 def open_seek(stores: Stores, rules_spec: Mapping[str, Any] | str | None,
@@ -308,21 +315,31 @@ def wait_for_match(stores: Stores, seek_id: str, who: str | None, timeout: float
     return seek_status(stores, seek_id, who, token)
 
 
+def look_at_seek(stores: Stores, seek_id: str, who: str | None,
+                 token: str | None) -> tuple[Seek, bool]:
+    """One look of a read that waits for the match (:func:`seek_status`, and whether the
+    seek is matched but its game not made yet: then the look is repeated after
+    :data:`MADE_LOOK_SECONDS`, as no publication says when the game is made). Reads only."""
+    seek, entry = _read(stores, seek_id, who, token)
+    return seek, entry.record is not None and entry.record.game is not None
+
+
 def _read_until_matched(stores: Stores, seek_id: str, who: str | None, timeout: float,
                         token: str | None) -> Seek:
     """The seek once matched (its game made), or as it is after ``timeout`` seconds,
     parked on the board's watch; reads only (a match's game, made after the match woke
-    the watch, is looked for as :data:`MADE_LOOK_SECONDS` says)."""
-    pool, _ = _parse(seek_id)
+    the watch, is looked for as :data:`MADE_LOOK_SECONDS` says). The push tier waits the
+    same way on its feed of the pool (``service/push/seeks.py``)."""
+    pool = seek_pool(seek_id)
     deadline = time.monotonic() + timeout
     look = MADE_LOOK_SECONDS[0]
     with stores.seeks.watch(pool) as watch:  # subscribe first: a match after the read wakes us
         while True:
-            seek, entry = _read(stores, seek_id, who, token)
+            seek, making = look_at_seek(stores, seek_id, who, token)
             remaining = deadline - time.monotonic()
             if seek.status != "waiting" or remaining <= 0:
                 return seek
-            if entry.record is not None and entry.record.game is not None:
+            if making:
                 time.sleep(min(remaining, look))
                 look = min(2 * look, MADE_LOOK_SECONDS[1])
             else:

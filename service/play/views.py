@@ -1,4 +1,5 @@
-"""A game as one bearer sees it, as the API sends it: the engine's view plus the seats.
+"""A game as one bearer sees it, as the API sends it: the engine's view plus the seats,
+and a page of its event log.
 
 A pure function of the stored game (no Flask, no store), so the service layer can
 render the reply it stores with an idempotent action, and the HTTP layer renders
@@ -14,10 +15,13 @@ import orjson
 
 from service import metrics
 from service.core.shapes import GameView
-from service.engine import GameState, view
+from service.engine import Event, GameState, view
 from service.engine.state import DISCARD
 
-__all__ = ["game_view", "game_view_bytes"]
+__all__ = ["MAX_EVENTS", "events_page_bytes", "game_view", "game_view_bytes"]
+
+#: The most events a page of the event log holds (the bound of its ``limit``).
+MAX_EVENTS = 1000
 
 
 def game_view(
@@ -48,3 +52,17 @@ def game_view_bytes(
 ) -> bytes:
     """:func:`game_view` as the JSON bytes of a response body."""
     return orjson.dumps(game_view(game_id, state, seat, open_seats))
+
+
+def events_page_bytes(game_id: str, events: Sequence[Event], after: int, limit: int,
+                      seat: int | None) -> bytes:
+    """The body of ``GET /v1/games/{id}/events``: the first ``limit`` of ``events`` (the
+    events after ``after``, read one more than ``limit``: whether to page on) as ``seat``
+    sees them, and the cursor to resume from."""
+    page = events[:limit]
+    return orjson.dumps({
+        "game_id": game_id,
+        "events": [e.for_seat(seat) for e in page],
+        "next_after": page[-1].seq if page else after,
+        "more": len(events) > limit,
+    })

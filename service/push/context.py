@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from service import play
 from service.config import Config
-from service.storage import Stores
-from service.wire.bearer import parse_bearer
+from service.storage import Account, Stores
+from service.wire.bearer import parse_bearer, required_account_key, required_bearer
 from service.wire.waiting import WaitSlots, parse_limit
 
 from .answers import Cors, client_address
@@ -66,3 +66,17 @@ class Push:
             account = await asyncio.to_thread(play.authenticate, self.stores, token)
             return play.account_credential(account.handle)
         return play.hash_token(token)
+
+    async def seeker(self, request: Request) -> tuple[str, str | None]:
+        """What ``service.api.seeks._bearer`` gives: the credential of a seek's bearer
+        (required: 401 without) and its seat token (``None`` for an account key)."""
+        token = required_bearer(request.headers.get("authorization"))
+        who = await asyncio.to_thread(play.identify, self.stores, token)
+        assert who is not None
+        return who, None if play.is_account_key(token) else token
+
+    async def account(self, request: Request) -> Account:
+        """What ``service.api.web.my_account`` gives: the open account of the bearer's key
+        (checked in a thread), 401 without one, for a seat token, or a key not valid."""
+        key = required_account_key(request.headers.get("authorization"))
+        return await asyncio.to_thread(play.authenticate, self.stores, key)

@@ -1,19 +1,29 @@
-"""One feed per watched game: its Redis subscription, its latest record, its rendered bytes.
+"""One feed per watched channel: its Redis subscription, what was read since its last
+publication, and (for a game) its latest record and rendered bytes.
+
+A channel is named by its *topic*, the hash tag of ``ttt:{<topic>}:moved``
+(:func:`service.storage.hub.channel_of`): a game's id, an account's ``acct:<handle>``
+(its notes are appended there: :func:`service.storage.redis.accounts.account_topic`) or
+a seek pool's name (its matches: :func:`service.play.seek_pool`). The three never look
+alike (a game id has neither ``:`` nor ``.``).
 
 Why a feed: the push process holds thousands of waiters of one game, and a move must cost
 it one read and one rendering per audience, not one per waiter. So a feed is shared by
-every request of its game in this process: the save's publication on the game's channel
-(``ttt:{<id>}:moved``, :func:`service.storage.hub.channel_of`) makes the feed read the
-game once (in a thread: the stores are the service layer's synchronous ones), keep the
-record, bump its *generation*, and wake its waiters, which then look only at what the
-feed holds. What they send is made once per generation and key (a view per version, seat
-and framing; the framed events after a cursor) and the same bytes object goes to all.
+every request of its channel in this process. On a publication a :class:`Feed` bumps its
+*generation* and wakes its waiters, who read again through :meth:`Feed.shared_read`: one
+read per generation and key, whatever the number of waiters asking (an account's notes
+after a cursor, a game's events after one). A :class:`GameFeed` reads the game first,
+once (in a thread: the stores are the service layer's synchronous ones), keeps the
+record, and only then bumps its generation, so its waiters look only at what the feed
+holds. What they send is made once per generation and key (a view per version, seat and
+framing; the framed events after a cursor) and the same bytes object goes to all.
 
 Why it cannot miss a move: as :mod:`service.storage.hub`, a feed subscribes first, waits
 for Redis to confirm, and only then reads; every later move is published to a live
-subscription, so it reloads. When a subscription is lost, every feed is subscribed
-again and reloaded (:mod:`.subscriptions`: one connection per Redis node that owns a
-watched channel, so on a Redis Cluster each game is heard on its own shard).
+subscription, so it reloads (a waiter takes the generation before it reads, and a
+publication after that read wakes it). When a subscription is lost, every feed is
+subscribed again and reloaded (:mod:`.subscriptions`: one connection per Redis node that
+owns a watched channel, so on a Redis Cluster each game is heard on its own shard).
 
 Why a feed writes to resting streams itself: a stream that has sent everything rests
 with its feed (a :class:`Follower`), and when the next version is read the feed brings
@@ -24,7 +34,7 @@ a finished game) it wakes the stream's task for. The events after the version it
 are read with the record, in the same thread, for that loop.
 
 Why a feed lingers: a long-poll's client asks again right after its answer, so the
-feed of a game is kept (subscribed, its record current) :data:`LINGER_SECONDS` after its
+feed of a channel is kept (subscribed, its record current) :data:`LINGER_SECONDS` after its
 last waiter left, rather than unsubscribed and read afresh on every cycle.
 
 Other channels ride on the same subscriptions (:meth:`Feeds.listening`): a stream of many
@@ -52,9 +62,10 @@ from service.wire.problems import UNAVAILABLE
 
 from .subscriptions import Subscriptions
 
-__all__ = ["LINGER_SECONDS", "Feed", "Feeds", "Follower", "settle"]
+__all__ = ["LINGER_SECONDS", "Feed", "Feeds", "Follower", "GameFeed", "settle"]
 
 T = TypeVar("T")
+F = TypeVar("F", bound="Feed")
 log = logging.getLogger("three_thirteen.push")
 
 #: How long a feed stays subscribed after its last waiter left. (How long a new feed waits
@@ -71,7 +82,7 @@ _ticks = itertools.count()
 class Follower(Protocol):
     """A stream at rest with its feed (see the module)."""
 
-    def follow(self, feed: Feed) -> bool:
+    def follow(self, feed: GameFeed) -> bool:
         """Write the feed's new version to the stream; ``False`` if it cannot be done here
         (the stream's task is then woken to do it)."""
 
@@ -80,46 +91,22 @@ class Follower(Protocol):
 
 
 class Feed:
-    """The waiters of one game in this process, and what they share."""
+    """The waiters of one channel in this process, and what they share: a publication is
+    a new generation, and what they read in it they read once (:meth:`shared_read`)."""
 
-    def __init__(self, feeds: Feeds, game_id: str) -> None:
+    def __init__(self, feeds: Feeds, topic: str) -> None:
         self._feeds = feeds
-        self.game_id = game_id
-        #: the newest record read (never replaced by an older one)
-        self.record: GameRecord | None = None
-        #: bumped whenever the game may have changed and the feed has read it again
+        self.topic = topic
+        #: bumped whenever what the channel announces may have changed
         self.generation = 0
-        #: the store's failure when the last reload after an announcement failed (a
-        #: stream then ends ``unavailable``, as a web worker's does), else ``None``
-        self.failed: Exception | None = None
         self.users = 0
         self.confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        #: the events read with ``record`` after the version read before it: (the event
-        #: seq they follow, the events), or ``None`` (nothing read with it)
-        self.fresh: tuple[int, list[Any]] | None = None
         self._waiters: set[asyncio.Future[bool]] = set()
-        self._followers: set[Follower] = set()
         self._cache: dict[Hashable, Any] = {}
         self._reads: dict[Hashable, asyncio.Future[Any]] = {}
-        self._load: tuple[int, asyncio.Task[GameRecord]] | None = None
-        self._reloading: asyncio.Task[None] | None = None
-        self._again = False
         self._linger: asyncio.TimerHandle | None = None
 
     # -- what waiters ask --------------------------------------------------------------
-
-    async def load(self, at_least: int | None) -> GameRecord:
-        """The game as it is now: the feed's record if its version is at least
-        ``at_least``, else a read started after this call (shared with every caller that
-        arrives while it runs and would accept it)."""
-        record = self.record
-        if at_least is not None and record is not None and record.state.version >= at_least:
-            return record
-        arrived = next(_ticks)
-        if self._load is None or self._load[0] < arrived:
-            task = asyncio.get_running_loop().create_task(self._read())
-            self._load = (next(_ticks), task)
-        return await asyncio.shield(self._load[1])
 
     async def wait(self, generation: int, timeout: float) -> bool:
         """Until the feed's generation is past ``generation`` (``True``), or ``timeout``
@@ -150,7 +137,8 @@ class Feed:
 
     async def shared_read(self, key: Hashable, read: Callable[[], T]) -> T:
         """``read()`` (a store read) in a thread, once per generation for every waiter
-        asking for ``key``."""
+        asking for ``key``: started after the generation began, so it sees what its
+        publication announced."""
         pending = self._reads.get(key)
         if pending is None:
             pending = self._reads[key] = asyncio.ensure_future(asyncio.to_thread(read))
@@ -158,6 +146,57 @@ class Feed:
         return value
 
     # -- what the listener does --------------------------------------------------------
+
+    def moved(self) -> None:
+        """A publication on the channel: a new generation (its waiters read again)."""
+        self._advance()
+
+    def poke(self) -> None:
+        """Wake every waiter without a read (the process is stopping)."""
+        self._advance()
+
+    def _advance(self) -> None:
+        """A new generation: what was shared is forgotten, every waiter woken."""
+        self.generation += 1
+        self._cache = {}
+        self._reads = {}
+        waiters, self._waiters = self._waiters, set()
+        for woken in waiters:
+            settle(woken, True)
+
+
+class GameFeed(Feed):
+    """The waiters of one game, and the game as last read: a publication is read first,
+    and a new generation begins only with a newer version (or a failed read)."""
+
+    def __init__(self, feeds: Feeds, game_id: str) -> None:
+        super().__init__(feeds, game_id)
+        self.game_id = game_id
+        #: the newest record read (never replaced by an older one)
+        self.record: GameRecord | None = None
+        #: the store's failure when the last reload after an announcement failed (a
+        #: stream then ends ``unavailable``, as a web worker's does), else ``None``
+        self.failed: Exception | None = None
+        #: the events read with ``record`` after the version read before it: (the event
+        #: seq they follow, the events), or ``None`` (nothing read with it)
+        self.fresh: tuple[int, list[Any]] | None = None
+        self._followers: set[Follower] = set()
+        self._load: tuple[int, asyncio.Task[GameRecord]] | None = None
+        self._reloading: asyncio.Task[None] | None = None
+        self._again = False
+
+    async def load(self, at_least: int | None) -> GameRecord:
+        """The game as it is now: the feed's record if its version is at least
+        ``at_least``, else a read started after this call (shared with every caller that
+        arrives while it runs and would accept it)."""
+        record = self.record
+        if at_least is not None and record is not None and record.state.version >= at_least:
+            return record
+        arrived = next(_ticks)
+        if self._load is None or self._load[0] < arrived:
+            task = asyncio.get_running_loop().create_task(self._read())
+            self._load = (next(_ticks), task)
+        return await asyncio.shield(self._load[1])
 
     def moved(self) -> None:
         """The game may have changed: read it again (once, however many announcements
@@ -212,20 +251,11 @@ class Feed:
         record = games.load(self.game_id)
         return record, [] if since is None else games.events(self.game_id, since, STREAM_PAGE)
 
-    def poke(self) -> None:
-        """Wake every waiter without a read (the process is stopping)."""
-        self._advance()
-
     def _advance(self, fan_out: bool = False) -> None:
-        """A new generation: what was shared is forgotten, every waiter woken; with
-        ``fan_out`` (a newer record was read) resting streams are written the new version
-        where they can be, and woken where not."""
-        self.generation += 1
-        self._cache = {}
-        self._reads = {}
-        waiters, self._waiters = self._waiters, set()
-        for woken in waiters:
-            settle(woken, True)
+        """A new generation (:meth:`Feed._advance`); with ``fan_out`` (a newer record was
+        read) resting streams are written the new version where they can be, and woken
+        where not."""
+        super()._advance()
         followers, self._followers = self._followers, set()
         for follower in followers:
             if fan_out and follower.follow(self):
@@ -266,16 +296,30 @@ class Feeds:
         return sum(feed.users for feed in self._feeds.values())
 
     @asynccontextmanager
-    async def watch(self, game_id: str) -> AsyncIterator[Feed]:
+    async def watch(self, game_id: str) -> AsyncIterator[GameFeed]:
         """The game's feed for the block: subscribed and confirmed (or after
         :data:`~service.storage.hub.CONFIRM_SECONDS`) before the block reads anything."""
-        feed = self._feeds.get(game_id)
+        async with self._watch(game_id, GameFeed) as feed:
+            yield feed
+
+    @asynccontextmanager
+    async def watch_topic(self, topic: str) -> AsyncIterator[Feed]:
+        """The feed of the channel of ``topic`` (an account's, a seek pool's: not a
+        game's, whose feed reads it) for the block, as :meth:`watch`."""
+        async with self._watch(topic, Feed) as feed:
+            yield feed
+
+    @asynccontextmanager
+    async def _watch(self, topic: str, kind: type[F]) -> AsyncIterator[F]:
+        feed = self._feeds.get(topic)
         if feed is None:
-            feed = self._feeds[game_id] = Feed(self, game_id)
-            self.subscriptions.subscribe(game_id)
+            feed = self._feeds[topic] = kind(self, topic)
+            self.subscriptions.subscribe(topic)
         elif feed._linger is not None:
             feed._linger.cancel()
             feed._linger = None
+        if type(feed) is not kind:  # (topics of one kind never look like another's)
+            raise TypeError(f"the feed of {topic!r} is a {type(feed).__name__}")
         feed.users += 1
         try:
             if not feed.confirmed.done():
@@ -294,15 +338,15 @@ class Feeds:
             feed.poke()
 
     def wake_all(self) -> None:
-        """Every feed reads its game again (after the subscriptions were made anew: a
-        move may have been missed)."""
+        """Every feed looks again (after the subscriptions were made anew: a publication
+        may have been missed)."""
         for feed in list(self._feeds.values()):
             feed.moved()
 
     def _drop(self, feed: Feed) -> None:
-        if feed.users == 0 and self._feeds.get(feed.game_id) is feed:
-            del self._feeds[feed.game_id]
-            self.subscriptions.unsubscribe(feed.game_id)
+        if feed.users == 0 and self._feeds.get(feed.topic) is feed:
+            del self._feeds[feed.topic]
+            self.subscriptions.unsubscribe(feed.topic)
 
     @asynccontextmanager
     async def listening(self, name: str,

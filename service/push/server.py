@@ -9,6 +9,9 @@ this process only the waiting requests, and Flask keeps every other):
 * ``POST /v1/streams/games``: a stream of many games, and ``POST
   /v1/streams/games/{stream_id}/add`` and ``…/remove``, its changes (:mod:`.multiplex`),
   which only the push tier serves;
+* ``GET /v1/games/{id}/events``: the event log, waiting with ``timeout`` (:mod:`.events`);
+* ``GET /v1/me/stream``: an account's stream (:mod:`.accounts`);
+* ``GET /v1/seeks/{id}``: a seek, waiting with ``timeout`` for its match (:mod:`.seeks`);
 * ``GET /healthz``: this process's own probe: ``{"status": "ok", "waiting": n,
   "unsent_bytes": b, "paused": p}``, the requests holding a feed, the bytes written that
   the connections' transports still hold, and the connections whose client has fallen
@@ -34,10 +37,13 @@ from service.config import Config
 from service.storage import redis_stores
 from service.wire.problems import ApiProblem
 
+from .accounts import account_stream
 from .answers import Answer, internal_error, problem_answer, send
 from .context import Push
+from .events import events
 from .http import Connection, Request, Writer
 from .multiplex import change, open_stream
+from .seeks import seek
 from .streams import stream
 from .waits import game
 
@@ -53,6 +59,8 @@ _GAME = re.compile(r"/v1/games/([^/]+)")
 _STREAM = re.compile(r"/v1/games/([^/]+)/stream")
 _MANY = "/v1/streams/games"
 _CHANGE = re.compile(r"/v1/streams/games/([^/]+)/(add|remove)")
+_EVENTS = re.compile(r"/v1/games/([^/]+)/events")
+_SEEK = re.compile(r"/v1/seeks/([^/]+)")
 
 
 class PushServer:
@@ -119,6 +127,12 @@ class PushServer:
                 answer = await game(push, request, found.group(1))
             elif (found := _STREAM.fullmatch(path)) is not None:
                 return await stream(push, request, found.group(1), writer)
+            elif (found := _EVENTS.fullmatch(path)) is not None:
+                answer = await events(push, request, found.group(1))
+            elif path == "/v1/me/stream":
+                return await account_stream(push, request, writer)
+            elif (found := _SEEK.fullmatch(path)) is not None:
+                answer = await seek(push, request, found.group(1))
             elif path == "/healthz":
                 body = orjson.dumps(self.health())
                 answer = Answer(200, [("Content-Type", "application/json"),

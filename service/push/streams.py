@@ -49,7 +49,7 @@ from service.wire.queries import event_cursor, ticket_of, valid_game_id
 
 from .answers import common_headers, for_bearer
 from .context import Push
-from .feeds import Feed, settle
+from .feeds import GameFeed, settle
 from .http import Request, Writer, head
 
 __all__ = ["Frames", "Sink", "follow", "stream"]
@@ -258,7 +258,7 @@ class Resting:
     def wake(self) -> None:
         settle(self.woken, True)
 
-    def follow(self, feed: Feed) -> bool:
+    def follow(self, feed: GameFeed) -> bool:
         if self.writer.paused or self.writer.closed:
             return False
         made = feed.shared(("rest", self.after, self.seat, self.frames.key),
@@ -272,7 +272,7 @@ class Resting:
         return True
 
 
-def _next_move(feed: Feed, after: int, seat: int | None,
+def _next_move(feed: GameFeed, after: int, seat: int | None,
                frames: Frames) -> tuple[bytes, int, tuple[Any, ...]] | None:
     """A resting stream's next piece from the feed's newest record and the events read
     with it: the events after ``after`` and the view, framed as one (with the cursor and
@@ -290,7 +290,7 @@ def _next_move(feed: Feed, after: int, seat: int | None,
     return b"".join(pieces), newest, view
 
 
-async def _events(push: Push, feed: Feed, after: int, newest: int) -> list[Any]:
+async def _events(push: Push, feed: GameFeed, after: int, newest: int) -> list[Any]:
     """The events after ``after``, read once per generation for every stream at that
     cursor; re-read afresh if the shared read is older than the state this stream is at
     (as :func:`service.play.streams._events`), so events never lag the view."""
@@ -307,7 +307,7 @@ def _framed_events(frames: Frames, events: list[Any], seat: int | None) -> bytes
         frames.message(play.Message("event", e.for_seat(seat), seq=e.seq)) for e in events))
 
 
-def _framed_view(frames: Frames, feed: Feed, record: GameRecord, seat: int | None) -> bytes:
+def _framed_view(frames: Frames, feed: GameFeed, record: GameRecord, seat: int | None) -> bytes:
     """The view framed: rendered once per audience for every framing of it (a game's own
     stream's and a stream of many games' frame the same body)."""
     state, open_seats = record.state, record.open_seats

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from service.play import AuthError, account_credential, hash_token, is_account_key
 
-__all__ = ["identity", "parse_bearer"]
+__all__ = ["identity", "parse_bearer", "required_account_key", "required_bearer"]
 
 
 def parse_bearer(header: str | None) -> str | None:
@@ -23,6 +23,24 @@ def parse_bearer(header: str | None) -> str | None:
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise AuthError("the Authorization header must be 'Bearer <token>'")
+    return token
+
+
+def required_bearer(header: str | None) -> str:
+    """The token of a route that needs one (a seat token or an account key): 401 without."""
+    token = parse_bearer(header)
+    if token is None:
+        raise AuthError("this needs a seat token or an account key: send "
+                        "Authorization: Bearer <token>")
+    return token
+
+
+def required_account_key(header: str | None) -> str:
+    """The key of a route only an account may use (401 without one, or for a seat
+    token); whether it is a valid key is the store's to say."""
+    token = required_bearer(header)
+    if not is_account_key(token):
+        raise AuthError("this needs an account key: send Authorization: Bearer <key>")
     return token
 
 

@@ -12,8 +12,9 @@ from typing import overload
 
 from .problems import ApiProblem
 
-__all__ = ["QUERY_INT_MAX", "URL_SAFE_ID", "WAIT_JITTER", "event_cursor", "query_integer",
-           "ticket_of", "valid_game_id", "wait_seconds", "wait_turn"]
+__all__ = ["QUERY_INT_MAX", "URL_SAFE_ID", "WAIT_JITTER", "check_events_after",
+           "event_cursor", "optional_wait", "query_integer", "ticket_of", "valid_game_id",
+           "wait_seconds", "wait_turn"]
 
 #: The form of game ids and stream tickets in URLs, as the document gives it.
 URL_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -68,6 +69,23 @@ def wait_seconds(name: str, raw: str | None, most: float) -> float:
             errors={"query": {name: ["a number ≥ 0, in decimal digits"]}},
         )
     return value * (1 - random.uniform(0, WAIT_JITTER))
+
+
+def optional_wait(raw: str | None, most: float) -> float:
+    """The ``timeout`` of a request that waits only when asked (the events, a seek):
+    none when absent, else :func:`wait_seconds`."""
+    return 0.0 if raw is None else wait_seconds("timeout", raw, most)
+
+
+def check_events_after(after: int, newest: int) -> None:
+    """Refuse an event log's cursor beyond the game's ``newest`` event: no event will ever
+    come after a cursor the game never gave (422 ``invalid_cursor``)."""
+    if after > newest:
+        raise ApiProblem(
+            422, "invalid_cursor",
+            f"'after' is {after} but the newest event of this game is {newest}",
+            newest=newest, errors={"query": {"after": [f"at most {newest}"]}},
+        )
 
 
 def valid_game_id(game_id: str) -> str:

@@ -37,7 +37,8 @@ from contextlib import contextmanager
 
 from .problems import ApiProblem
 
-__all__ = ["RETRIES_PER_SECOND", "RETRY_AFTER_SECONDS", "WaitSlots", "parse_limit"]
+__all__ = ["RETRIES_PER_SECOND", "RETRY_AFTER_SECONDS", "WaitSlots", "asks_to_wait",
+           "parse_limit"]
 
 #: What a refused client is told to wait before trying again, at the least (a parked
 #: request of its own ends within the long-poll cap; a second is enough to free a slot
@@ -48,6 +49,13 @@ RETRY_AFTER_SECONDS = 1
 RETRIES_PER_SECOND = 20
 #: Entries of refused keys kept before the stale ones (due in the past) are dropped.
 _RETRY_KEYS = 10_000
+
+
+def asks_to_wait(timeout: str | None) -> bool:
+    """Whether a request whose wait is its ``timeout`` query parameter (this text, ``None``
+    when absent) may park: what the early refusal decides on before the parameter is
+    parsed (the events, a seek's read and its opening)."""
+    return timeout not in (None, "0", "0.0", "")
 
 
 def parse_limit(value: str, name: str) -> int | None:

@@ -155,3 +155,25 @@ def test_the_refusals_of_one_client_are_told_to_come_back_spread_out() -> None:
                 with pytest.raises(ApiProblem) as refused:
                     slots.check(address, token)
                 assert refused.value.extra["headers"]["Retry-After"] == "1"
+
+
+def test_an_account_stream_past_the_limit_is_refused_before_its_key_is_looked_at(
+    config: Config, redis_db,
+) -> None:
+    """The account's stream is a wait like a game's: one past the limit is refused by the
+    early check, whatever else is wrong with it (here a key of no account, which a
+    request within the limit is refused for: 401)."""
+    from .test_accounts import NDJSON, key_auth, register
+
+    app = parked_app(config, max_waits_per_address="1")
+    client = app.test_client()
+    held = client.get("/v1/me/stream", headers={**NDJSON, **key_auth(register(client, "ann"))})
+    try:
+        assert held.status_code == 200
+        wait_until_held(app, 1)
+        forged = {**NDJSON, **key_auth("nobody.key")}
+        assert client.get("/v1/me/stream", headers=forged).status_code == 429
+    finally:
+        held.close()
+    wait_until_held(app, 0)
+    assert client.get("/v1/me/stream", headers=forged).status_code == 401

@@ -358,6 +358,10 @@ def test_waiters_at_two_push_processes_get_every_move_once_through_sigkilled_pro
         play_on(players, player_threads, "moves while a push process is down")
         tier.start_push(i)
         play_on(players, player_threads, "moves after the push process was started again")
+    # and play on until a stream has lived its STREAM_SECONDS and resumed after its end
+    # (however quickly the kills came, which may have cut every stream before that)
+    wait_until(lambda: any(f.ends for f in followers), PATIENCE, "a stream ending by itself")
+    play_on(players, player_threads, "moves after a stream ended by itself")
 
     stop.set()
     join_all(player_threads, players, PATIENCE)

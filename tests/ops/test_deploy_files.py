@@ -284,6 +284,9 @@ def test_nginx_passes_the_stream_through_unbuffered_with_a_long_read_timeout() -
     assert stream["proxy_read_timeout"] in ("1h", "3600s", "3600")
     assert re.search(STREAM_PATH, "/v1/games/abc/stream")
     assert not re.search(STREAM_PATH, "/v1/games/abc/events")
+    account = nginx_directives(nginx_location("= /v1/me/stream"))
+    assert account["proxy_buffering"] == "off"
+    assert account["proxy_read_timeout"] in ("1h", "3600s", "3600")
 
 
 def test_compose_puts_nginx_in_front_of_the_api_with_one_proxy_hop() -> None:
@@ -325,9 +328,12 @@ def test_the_ingresses_set_timeouts_body_size_connection_caps_and_an_unbuffered_
     assert stream["proxy-buffering"] == "off"
     assert stream["use-regex"] == "true"
     assert int(stream["proxy-read-timeout"]) >= 3600
-    path, many = ingresses["three-thirteen-stream"]["spec"]["rules"][0]["http"]["paths"]
-    assert path["pathType"] == many["pathType"] == "ImplementationSpecific"
-    assert "^" + path["path"] == STREAM_PATH  # ingress-nginx anchors a regex path with ^
+    paths = ingresses["three-thirteen-stream"]["spec"]["rules"][0]["http"]["paths"]
+    assert {path["pathType"] for path in paths} == {"ImplementationSpecific"}
+    # (ingress-nginx anchors a regex path with ^)
+    game, many, account = paths
+    assert ["^" + path["path"] for path in (game, account)] == [STREAM_PATH,
+                                                                "^/v1/me/stream$"]
     # a stream of many games and its changes, and nothing else under /v1/streams/
     for target, matched in (("/v1/streams/games", True), ("/v1/streams/games/s1/add", True),
                             ("/v1/streams/games/s1/remove", True),
@@ -349,6 +355,12 @@ def test_nginx_sends_the_streams_and_the_long_polls_to_the_push_processes() -> N
     assert view and nginx_directives(view[1]) == {"default": "three_thirteen"}
     assert '"~^GET ." three_thirteen_push;' in view[1]
     assert "server push:8001;" in nginx_conf()
+    assert "proxy_pass http://$account_stream;" in nginx_location("= /v1/me/stream")
+    for path in ("~ ^/v1/games/[^/]+/events$", "~ ^/v1/seeks/[^/]+$"):
+        assert "proxy_pass http://$timeout_wait;" in nginx_location(path)
+    waits = re.search(r'map "\$request_method \$arg_timeout" \$timeout_wait \{(.*?)\}',
+                      nginx_conf(), re.DOTALL)
+    assert waits and nginx_directives(waits[1]) == {"default": "three_thirteen"}
 
 
 def test_compose_and_kubernetes_run_the_push_processes_from_the_apis_image_and_settings(

@@ -126,7 +126,7 @@ class Named(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    do_GET = do_POST = do_OPTIONS = _answer
+    do_GET = do_POST = do_OPTIONS = do_DELETE = _answer
 
     def log_message(self, *args: object) -> None:
         pass
@@ -224,8 +224,8 @@ def test_only_the_stream_path_outlives_the_proxy_read_timeout_of_the_rest(
     dribbling_upstream: str, proxy,
 ) -> None:
     """With the server-wide read timeout cut to 1 s (well below the upstream's pause),
-    an answer on any other path is cut off at the pause, while the stream path, matched
-    by its own location with its long read timeout, gets all of it."""
+    an answer on any other path is cut off at the pause, while the stream paths, matched
+    by their own locations with their long read timeouts, get all of it."""
     base = proxy(dribbling_upstream, read_timeout="1s")
 
     def lines(path: str) -> list[bytes]:
@@ -238,13 +238,16 @@ def test_only_the_stream_path_outlives_the_proxy_read_timeout_of_the_rest(
 
     assert len(lines("/v1/games/abc/events")) == 1
     assert len(lines("/v1/games/abc/stream")) == 2
+    assert len(lines("/v1/me/stream")) == 2
     assert len(lines("/v1/games/abc/stream/x")) == 1  # the regex is anchored
 
 
 def test_the_waiting_requests_go_to_the_push_processes_and_the_rest_to_the_api(proxy) -> None:
-    """Every stream, and a game's view asked with ``wait_version`` or ``wait`` by a GET (a
-    long-poll), reach the push upstream, query and all; the same view without a wait, any
-    other method (CORS's preflight too) and every other path reach the api."""
+    """Every stream, a game's view asked with ``wait_version`` or ``wait`` by a GET, and
+    a game's events or a seek asked by a GET with a ``timeout`` that waits (the
+    long-polls) reach the push upstream, query and all; the same without a wait, any
+    other method (CORS's preflight too; a seek's ``DELETE``, and a seek opened with a
+    timeout) and every other path reach the api."""
     with named_upstream("api") as api, named_upstream("push") as push:
         base = proxy(api, push=push)
         cases = [
@@ -259,6 +262,23 @@ def test_the_waiting_requests_go_to_the_push_processes_and_the_rest_to_the_api(p
             ("OPTIONS", "/v1/games/abc?wait_version=4", "api"),
             ("POST", "/v1/games/abc/actions", "api"),
             ("GET", "/v1/games/abc/events?after=0", "api"),
+            ("GET", "/v1/games/abc/events?after=4&timeout=30", "push"),
+            ("GET", "/v1/games/abc/events?timeout=0.5", "push"),
+            ("GET", "/v1/games/abc/events?timeout=x", "push"),
+            ("GET", "/v1/games/abc/events?timeout=0", "api"),
+            ("GET", "/v1/games/abc/events?timeout=0.0", "api"),
+            ("GET", "/v1/games/abc/events?timeout=", "api"),
+            ("OPTIONS", "/v1/games/abc/events?timeout=30", "api"),
+            ("GET", "/v1/games/abc/events/x?timeout=30", "api"),
+            ("GET", "/v1/me/stream", "push"),
+            ("GET", "/v1/me/stream?ticket=t&after=2", "push"),
+            ("OPTIONS", "/v1/me/stream", "api"),
+            ("GET", "/v1/me/stream-tickets", "api"),
+            ("GET", "/v1/seeks/s.2.x?timeout=30", "push"),
+            ("GET", "/v1/seeks/s.2.x", "api"),
+            ("GET", "/v1/seeks/s.2.x?timeout=0", "api"),
+            ("DELETE", "/v1/seeks/s.2.x?timeout=30", "api"),
+            ("POST", "/v1/seeks?timeout=30", "api"),
             ("GET", "/v1/games", "api"),
             ("POST", "/v1/streams/games", "push"),
             ("POST", "/v1/streams/games/s1/add", "push"),

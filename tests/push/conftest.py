@@ -25,6 +25,8 @@ ENV = {
     "RATE_LIMIT": "off",
     "RATE_LIMIT_PER_ADDRESS": "off",
     "CREATION_LIMIT_PER_ADDRESS": "off",
+    "ACCOUNT_LIMIT_PER_ADDRESS": "off",
+    "CHALLENGE_LIMIT": "off",
     "BOT_GAMES_PER_ADDRESS": "off",
     "WEB_CONCURRENCY": "1",
     "ACCESS_LOG": "",
@@ -82,9 +84,12 @@ def both(redis_server: str) -> Iterator[dict[str, str]]:
 def patient_push(both: dict[str, str], redis_server: str) -> Iterator[str]:
     """The base URL of a second push process on ``both``'s Redis whose streams last
     :data:`~tests.conftest.PATIENCE` rather than 2 s (a test may hold one open while it
-    makes hundreds of moves), and that holds no other test's requests."""
+    makes hundreds of moves) and whose long-polls may last twice that rather than 1 s (a
+    wait answered within the tests' patience was woken, not timed out), and that holds
+    no other test's requests."""
     port = free_port()
-    env = environment(redis_server, STREAM_MAX_SECONDS=str(PATIENCE))
+    env = environment(redis_server, STREAM_MAX_SECONDS=str(PATIENCE),
+                      LONG_POLL_MAX_SECONDS=str(2 * PATIENCE))
     proc = push_process(env, port)
     base = f"http://127.0.0.1:{port}"
     ready([proc], {"patient push": base})

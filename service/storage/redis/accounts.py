@@ -27,10 +27,17 @@ from ..accounts import NOTE_IDS_KEPT, Account, AccountStore, Note, folded
 from ..seeks import Waiter
 from .connection import RedisConnection
 
-__all__ = ["RedisAccounts", "account_key"]
+__all__ = ["RedisAccounts", "account_key", "account_topic"]
 
 #: Notes kept in a stream (about: trimmed a node of entries at a time).
 NOTES_KEPT = 20_000
+
+def account_topic(handle: str) -> str:
+    """The topic of the account's channel (``ttt:{<topic>}:moved``,
+    :func:`service.storage.hub.channel_of`), which each append of a note and each wake
+    publishes on: what its streams wait on, on a worker's hub or a push process's feed."""
+    return f"acct:{folded(handle)}"
+
 
 # KEYS: notes, noted. ARGV: publish command, channel, notes kept, ids kept, then note id
 # and JSON pairs. Appends each note whose id the account has not had lately; the seqs given.
@@ -217,7 +224,7 @@ class RedisAccounts(AccountStore):
     def append(self, handle: str, notes: Sequence[tuple[str, Mapping[str, object]]]) -> list[int]:
         if not notes:
             return []
-        name = f"acct:{folded(handle)}"
+        name = account_topic(handle)
         args: list[Any] = [*self.connection.publish_command(name), NOTES_KEPT, NOTE_IDS_KEPT]
         for note_id, body in notes:
             args += [note_id, orjson.dumps(body).decode()]
@@ -239,10 +246,10 @@ class RedisAccounts(AccountStore):
 
     @contextmanager
     def watch(self, handle: str) -> Iterator[Waiter]:
-        with self.connection.hub.watch(f"acct:{folded(handle)}") as watch:
+        with self.connection.hub.watch(account_topic(handle)) as watch:
             yield watch
 
     def wake(self, handle: str) -> None:
         # a script, so a Redis Cluster routes the publish to the account's shard by its key
-        args = list(self.connection.publish_command(f"acct:{folded(handle)}"))
+        args = list(self.connection.publish_command(account_topic(handle)))
         self.connection.run(lambda: self._wake(keys=[account_key(handle, "notes")], args=args))
