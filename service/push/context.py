@@ -1,10 +1,10 @@
 """What the push tier's handlers share: the configuration, the stores, the feeds, the wait
-slots, and whether the process is stopping."""
+slots, whether the process is stopping, and the resting streams' alarms."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from service import play
 from service.config import Config
@@ -12,6 +12,7 @@ from service.storage import Stores
 from service.wire.bearer import parse_bearer
 from service.wire.waiting import WaitSlots, parse_limit
 
+from .alarms import Alarms
 from .answers import Cors, client_address
 from .feeds import Feeds
 from .http import Request
@@ -30,6 +31,8 @@ class Push:
     cors: Cors
     #: set when the process begins to stop: streams end (``shutdown``) at their next look
     stopping: bool = False
+    #: the resting streams' heartbeat and deadline timers, one per tick (:mod:`.alarms`)
+    alarms: Alarms = field(default_factory=Alarms)
 
     @classmethod
     def of(cls, config: Config, stores: Stores) -> Push:

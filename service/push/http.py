@@ -152,7 +152,12 @@ def head(status: int, headers: list[tuple[str, str]], *, length: int | None,
 
 
 class Connection(asyncio.Protocol):
-    """One client connection: parses its requests and runs ``handler`` on each in turn."""
+    """One client connection: parses its requests and runs ``handler`` on each in turn.
+    Slotted, as :class:`Writer`: an idle stream's connection is held 100,000 times."""
+
+    __slots__ = ("_body", "_handler", "_head_bytes", "_headers", "_idle", "_on_close",
+                 "_on_open", "_parser", "_peer", "_pending", "_task", "_transport", "_url",
+                 "_writer")
 
     def __init__(self, handler: Handler, on_open: Callable[[Connection], None],
                  on_close: Callable[[Connection], None]) -> None:

@@ -25,7 +25,7 @@ while paused: one short frame, once.
 from __future__ import annotations
 
 import asyncio
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from service import play
@@ -45,6 +45,7 @@ from service.wire.framing import (
 from service.wire.problems import UNAVAILABLE
 from service.wire.queries import event_cursor, ticket_of, valid_game_id
 
+from .alarms import EARLY_SECONDS, Alarms
 from .answers import common_headers, for_bearer
 from .context import Push
 from .feeds import Feed, settle
@@ -61,7 +62,11 @@ def chunk(data: bytes) -> bytes:
 
 
 class Frames:
-    """How one stream's messages are written: SSE or NDJSON, chunked or not (HTTP/1.0)."""
+    """How one stream's messages are written: SSE or NDJSON, chunked or not (HTTP/1.0).
+    One object per way (:func:`frames_of`), shared by every stream written that way, with
+    its heartbeat made once: a stream holds no bytes of its own."""
+
+    __slots__ = ("chunked", "heartbeat", "key", "kind", "message", "view")
 
     def __init__(self, kind: str, chunked: bool) -> None:
         self.kind = kind
@@ -69,12 +74,19 @@ class Frames:
         self.message, self.view = ((sse_message, sse_view) if kind == SSE
                                    else (ndjson_message, ndjson_view))
         self.key = (kind, chunked)
+        self.heartbeat = self.one(play.Message("heartbeat"))
 
     def wire(self, data: bytes) -> bytes:
         return chunk(data) if self.chunked else data
 
     def one(self, message: play.Message) -> bytes:
         return self.wire(self.message(message))
+
+
+@cache
+def frames_of(kind: str, chunked: bool) -> Frames:
+    """The :class:`Frames` of a way of writing (four at most)."""
+    return Frames(kind, chunked)
 
 
 async def stream(push: Push, request: Request, game_id: str, writer: Writer) -> bool:
@@ -98,18 +110,25 @@ async def stream(push: Push, request: Request, game_id: str, writer: Writer) -> 
         record = await asyncio.to_thread(push.stores.games.load, game_id)
         seat = play.seat_of(record, who)
     play.check_cursor(record, after)
-    with push.slots.hold(address, bearer):
-        frames = Frames(kind, request.http11)
-        headers = [("Content-Type", kind), ("X-Accel-Buffering", "no"),
-                   *for_bearer(seat is not None), *_DEPRECATION,
-                   *common_headers(request, push.cors)]
+    known = record.state.version
+    # the feed holds the game: a copy kept in this frame for the stream's life would be
+    # a third of what an idle stream costs (the idle row of make bench-push)
+    del record
+    held = push.slots.take(address, bearer)  # (not a with block: see Watch)
+    try:
+        frames = frames_of(kind, request.http11)
         keep = request.keep_alive and request.http11
-        writer.write(head(200, headers, length=None, keep_alive=keep, http11=request.http11))
+        writer.write(head(200, [("Content-Type", kind), ("X-Accel-Buffering", "no"),
+                                *for_bearer(seat is not None), *_DEPRECATION,
+                                *common_headers(request, push.cors)],
+                          length=None, keep_alive=keep, http11=request.http11))
         if kind == SSE:
             writer.write(frames.wire(sse_preamble(play.END_RETRY_MS)))
-        await _push(push, writer, game_id, seat, after, record.state.version, frames)
+        await _push(push, writer, game_id, seat, after, known, frames)
         if frames.chunked:
             writer.write(b"0\r\n\r\n")
+    finally:
+        push.slots.give(held)
     return keep
 
 
@@ -119,7 +138,6 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
     loop = asyncio.get_running_loop()
     config = push.config
     deadline = loop.time() + config.stream_max_seconds
-    heartbeat = frames.one(play.Message("heartbeat"))
     try:
         async with push.feeds.watch(game_id) as feed:
             record = await feed.load(known_version)
@@ -159,7 +177,7 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                         writer.write(frames.one(end_message("shutdown")))
                         return
                     remaining = deadline - loop.time()
-                    if remaining <= 0:
+                    if remaining <= EARLY_SECONDS:  # (an alarm may ring that early)
                         writer.write(frames.one(end_message("max_duration")))
                         return
                     if feed.generation != generation:
@@ -168,16 +186,18 @@ async def _push(push: Push, writer: Writer, game_id: str, seat: int | None, afte
                     feed.rest(rest)
                     try:
                         # a paused writer is waited on too: its draining goes on from the cursor
-                        woken = await rest.wait(min(remaining, config.stream_heartbeat_seconds),
+                        woken = await rest.wait(push.alarms,
+                                                min(remaining, config.stream_heartbeat_seconds),
                                                 writer.writable() if writer.paused else None)
                     finally:
                         feed.unrest(rest)
                     after, sent_view = rest.after, rest.view
                     if woken:
                         break
-                    if push.stopped() or loop.time() >= deadline or writer.paused:
+                    if push.stopped() or loop.time() >= deadline - EARLY_SECONDS \
+                            or writer.paused:
                         continue  # ends above, without a heartbeat first; none while paused
-                    writer.write(heartbeat)
+                    writer.write(frames.heartbeat)
                 if push.stopped():
                     continue  # the shutdown's wake-up: end without another read
                 if feed.failed is not None:
@@ -194,7 +214,7 @@ class Resting:
     version itself while it can (:class:`~.feeds.Follower`): the events after its cursor
     and the view, framed once per audience and cursor and written as one piece. Its task
     sleeps until :meth:`wake` (what the feed cannot do, a paused writer's new version
-    included), its writer drains, or its heartbeat's time."""
+    included), its writer drains, or its heartbeat's time (an alarm: :mod:`.alarms`)."""
 
     __slots__ = ("after", "frames", "seat", "view", "woken", "writer")
 
@@ -204,18 +224,22 @@ class Resting:
         self.writer = writer
         self.woken: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
-    async def wait(self, timeout: float, drained: asyncio.Future[None] | None) -> bool:
-        """Until woken or ``drained`` is done (``True``), or ``timeout`` seconds
-        (``False``)."""
-        timer = asyncio.get_running_loop().call_later(timeout, settle, self.woken, False)
+    async def wait(self, alarms: Alarms, timeout: float,
+                   drained: asyncio.Future[None] | None) -> bool:
+        """Until woken or ``drained`` is done (``True``), or ``timeout`` seconds (up to
+        an alarm's tick later: ``False``)."""
+        tick = alarms.set(timeout, self)
         if drained is not None:
             drained.add_done_callback(self._drained)
         try:
             return await self.woken
         finally:
-            timer.cancel()
+            alarms.cancel(tick, self)
             if drained is not None:
                 drained.remove_done_callback(self._drained)
+
+    def ring(self) -> None:
+        settle(self.woken, False)
 
     def _drained(self, _: asyncio.Future[None]) -> None:
         self.wake()
