@@ -213,15 +213,22 @@ class Resting:
     """A stream that has sent everything, resting with its feed, which writes it each new
     version itself while it can (:class:`~.feeds.Follower`): the events after its cursor
     and the view, framed once per audience and cursor and written as one piece. Its task
-    sleeps until :meth:`wake` (what the feed cannot do, a paused writer's new version
-    included), its writer drains, or its heartbeat's time (an alarm: :mod:`.alarms`)."""
+    sleeps until :meth:`wake` (what the feed cannot do), its writer drains, or its
+    heartbeat's time (an alarm: :mod:`.alarms`).
 
-    __slots__ = ("after", "frames", "seat", "view", "woken", "writer")
+    A paused writer's stream that rests waiting for the drain is left resting by a new
+    version: it could write nothing, and the drain wakes it to go on from its cursor to
+    the newest record. Waking it on every move to find that out cost a move its share of
+    the readers' time: 1,000 clients that never read would be 1,000 tasks woken per move
+    (``make bench-push``'s stalled-readers row)."""
+
+    __slots__ = ("after", "draining", "frames", "seat", "view", "woken", "writer")
 
     def __init__(self, frames: Frames, seat: int | None, after: int,
                  view: tuple[Any, ...] | None, writer: Writer) -> None:
         self.frames, self.seat, self.after, self.view = frames, seat, after, view
         self.writer = writer
+        self.draining = False  # whether the writer's drain wakes it
         self.woken: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
     async def wait(self, alarms: Alarms, timeout: float,
@@ -231,6 +238,7 @@ class Resting:
         tick = alarms.set(timeout, self)
         if drained is not None:
             drained.add_done_callback(self._drained)
+            self.draining = True
         try:
             return await self.woken
         finally:
@@ -248,8 +256,10 @@ class Resting:
         settle(self.woken, True)
 
     def follow(self, feed: Feed) -> bool:
-        if self.writer.paused or self.writer.closed:
+        if self.writer.closed:
             return False
+        if self.writer.paused:
+            return self.draining  # (else woken once, to rest waiting for the drain)
         made = feed.shared(("rest", self.after, self.seat, self.frames.key),
                            partial(_next_move, feed, self.after, self.seat, self.frames))
         if made is None:
