@@ -211,20 +211,20 @@ def print_loop(r: dict[str, Any]) -> None:
 
 def print_idle_streams(r: dict[str, Any]) -> None:
     ok = r["heard"] == r["count"] and r["kb"] <= IDLE_KB_TARGET
-    base = "/".join(f"{x:.0f}" for x in r["base"])
-    rss = "/".join(f"{x:.0f}" for x in r["rss"])
     print(f"\n{r['count']:,} idle NDJSON streams on {r['games']} games nobody moves, held by "
           f"{r['processes']} push process{'es' if r['processes'] > 1 else ''} on this box "
           f"(a client process and loopback address for each)")
-    print(f"  {'streams':>8}{'heard':>8}{'held':>8}{'failed':>7}{'open s':>7}"
-          f"{'RSS MB before':>15}{'after':>18}{'KB/stream':>10}{'client MB':>10}  target")
+    print(f"  {'streams':>8}{'heard':>8}{'held':>8}{'failed':>7}{'open s':>7}{'RSS MB before':>14}"
+          f"{'after':>7}{'KB/stream':>10}{'client MB':>10}  target")
     print(f"  {r['count']:>8}{r['heard']:>8}{r['waiting']:>8}{r['failed']:>7}"
-          f"{r['seconds']:>7.0f}{base:>15}{rss:>18}{r['kb']:>10.1f}{r['client_mb']:>10.0f}"
-          f"  {mark(ok)}")
+          f"{r['seconds']:>7.0f}{sum(r['base']):>14.0f}{sum(r['rss']):>7.0f}{r['kb']:>10.1f}"
+          f"{r['client_mb']:>10.0f}  {mark(ok)}")
+    print("  per push process, RSS MB before → after: " + ", ".join(
+        f"{b:.0f} → {a:.0f}" for b, a in zip(r["base"], r["rss"], strict=True)))
     print(f"  (heard: streams whose first view came; held: the push processes' /healthz "
           f"waiting; KB/stream: the push processes' VmRSS growth since before the first "
-          f"connected, per stream heard; target: all heard, ≤ {IDLE_KB_TARGET:g} KB per "
-          f"stream)")
+          f"connected, per stream heard; client MB: the client processes' RSS; target: all "
+          f"heard, ≤ {IDLE_KB_TARGET:g} KB per stream)")
 
 
 def print_stalled(r: dict[str, Any]) -> None:
