@@ -6,8 +6,8 @@ process beside it on the same Redis (``python -m service.push``, with the same
 environment); drives the waiters from load processes (``tests/bench/push_load.py``,
 10,000 connections each: two for 20,000; each raises its ``RLIMIT_NOFILE`` soft limit to
 the hard one) and times from this process. ``--tiers gunicorn push`` (both by default)
-says which run: parts 1 to 4 hold the waiters in the web workers, parts 5 and 6 in the
-push process.
+says which run: parts 1 to 4 hold the waiters in the web workers, parts 5 to 8 in the
+push process; ``--rows`` picks parts by name (:data:`ROWS`, all by default).
 
 1. **Wake-up** (``--kinds poll stream``, ``--waiters 5000 10000 20000``): spectator
    long-polls (``GET /v1/games/G?wait_version=V``, re-parked at once after every
@@ -49,6 +49,15 @@ push process.
    one game after another: how long after each move each of its game's waiters heard
    of it (p50, p99, last), and the push process's CPU per answer delivered (over the
    whole run, until idle again, the idle CPU taken off).
+7. **Idle streams** (``--idle-streams 100000`` on ``--idle-stream-games 100``): held by
+   as few push processes as their open-file limit allows (``--idle-per-process``), each
+   fed by a lean client process from a loopback address of its own
+   (``tests/bench/push_idle.py``); once every stream heard its first view, the push
+   processes' RSS growth per stream.
+8. **Readers beside clients that never read** (``--stalled 1000``,
+   ``--stalled-readers 10000``, ``--stalled-moves 5``): the readers' wake-up after each
+   move alone, then beside that many streams on the game whose clients never read, once
+   moves have paused every one of their writers; and the ratio of the p99s.
 
 The targets (issue 20 for the web workers, issue 34 for the push process) are printed
 with the table.
@@ -331,7 +340,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiers", nargs="+", choices=TIERS, default=list(TIERS),
                         help="where the waiters wait: the web workers (parts 1-4), a push "
-                             "process (parts 5-6)")
+                             "process (parts 5-8)")
     parser.add_argument("--rows", nargs="+", choices=ROWS, default=list(ROWS),
                         help="which parts run (all by default)")
     parser.add_argument("--kinds", nargs="*", choices=list(KINDS), default=list(KINDS))
