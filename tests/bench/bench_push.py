@@ -243,12 +243,14 @@ def print_stalled(r: dict[str, Any]) -> None:
     print(f"\n{r['readers']:,} reading streams on one game at a push process, {r['moves']} "
           f"moves alone, then {r['moves']} beside {r['stalled']:,} streams on the game whose "
           f"clients never read ({r['filling']} moves first to fill them)")
-    print(f"  {'heard':>13}{'alone p50':>10}{'p99':>6}{'paused':>7}{'unsent KB':>10}"
-          f"{'beside p50':>11}{'p99':>6}{'ratio':>7}  target")
+    print(f"  {'heard':>13}{'alone p50':>10}{'p99':>6}{'CPU ms':>7}{'paused':>7}"
+          f"{'unsent KB':>10}{'beside p50':>11}{'p99':>6}{'CPU ms':>7}{'ratio':>7}  target")
     print(f"  {r['alone_n']:>6}/{r['beside_n']:<6}{r['alone_p50']:>10.0f}{r['alone_p99']:>6.0f}"
-          f"{r['paused']:>7}{r['unsent'] / 1024:>10.0f}{r['beside_p50']:>11.0f}"
-          f"{r['beside_p99']:>6.0f}{ratio:>7.2f}  {mark(ok)}")
-    print(f"  (ms after the move was sent, over every reader and move; heard: answers alone/"
+          f"{r['alone_cpu']:>7.0f}{r['paused']:>7}{r['unsent'] / 1024:>10.0f}"
+          f"{r['beside_p50']:>11.0f}{r['beside_p99']:>6.0f}{r['beside_cpu']:>7.0f}"
+          f"{ratio:>7.2f}  {mark(ok)}")
+    print(f"  (ms after the move was sent, over every reader and move; CPU ms: the push "
+          f"process's per move, until every reader heard (median); heard: answers alone/"
           f"beside; paused: the push process's /healthz paused, unsent KB: its transports' "
           f"unsent bytes, beside them; target: every stalled stream paused, the readers' "
           f"p99 beside them within {STALLED_RATIO_TARGET:.2f}× of alone)")

@@ -699,20 +699,25 @@ async def stalled_row(service: LocalService, push: PushProcess, readers: int, st
     load = await LoadProcess.start(push.port)
     stall: IdleClients | None = None
 
-    async def move() -> list[float]:
+    async def move(cpu: list[float] | None = None) -> list[float]:
+        """One move: when each reader heard of it (ms); its push process CPU (ms, until
+        every reader heard) added to ``cpu``."""
         nonlocal view
         await until_idle(settled)
-        started = time.monotonic()
+        spent, started = cpu_of(pids), time.monotonic()
         view = await play(control, game_id, tokens, view)
         answer = await load.ask("heard", game=game_id, version=view["version"], wait=60)
+        if cpu is not None:
+            cpu.append((cpu_of(pids) - spent) * 1000)
         return sorted((t - started) * 1000 for t in answer["times"])
 
     try:
         await load.park("stream", [[game_id, view["version"]]], readers)
         await asyncio.sleep(settle)
         alone: list[float] = []
+        alone_cpu: list[float] = []
         for _ in range(moves):
-            alone += await move()
+            alone += await move(alone_cpu)
         stall = await IdleClients.start(push.port, OTHER, stalled, rcvbuf, False, [game_id])
         await stall.opened()
         filling = 0
@@ -721,8 +726,9 @@ async def stalled_row(service: LocalService, push: PushProcess, readers: int, st
             filling += 1
         state = health(push.port)
         beside: list[float] = []
+        beside_cpu: list[float] = []
         for _ in range(moves):
-            beside += await move()
+            beside += await move(beside_cpu)
         after = health(push.port)
         cpu_rss = rss_mb(pids[0])
     finally:
@@ -737,7 +743,8 @@ async def stalled_row(service: LocalService, push: PushProcess, readers: int, st
            "alone_n": len(alone), "beside_n": len(beside),
            "alone_p50": percentile(alone, 0.5), "alone_p99": percentile(alone, 0.99),
            "beside_p50": percentile(beside, 0.5), "beside_p99": percentile(beside, 0.99),
-           "rss": cpu_rss}
+           "rss": cpu_rss, "alone_cpu": statistic(sorted(alone_cpu)),
+           "beside_cpu": statistic(sorted(beside_cpu))}
     log(f"  stalled: p99 {row['alone_p99']:.0f} ms alone, {row['beside_p99']:.0f} ms beside "
         f"{row['paused']} paused ({filling} moves to fill)")
     return row
