@@ -714,6 +714,10 @@ async def stalled_row(service: LocalService, push: PushProcess, readers: int, st
     try:
         await load.park("stream", [[game_id, view["version"]]], readers)
         await asyncio.sleep(settle)
+        statuses = (await load.ask("stats"))["statuses"]
+        if statuses.get("200", 0) != readers or statuses.get("closed", 0):
+            # (each move would wait its whole bound for readers that are gone)
+            raise RuntimeError(f"the readers did not all open: {statuses}")
         alone: list[float] = []
         alone_cpu: list[float] = []
         for _ in range(moves):
