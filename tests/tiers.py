@@ -67,6 +67,7 @@ BY_PATH: dict[str, str] = {
     "tests/contract/test_newcomer.py": "process",  # a fresh clone's `make run`
     "tests/contract/test_openapi_lint.py": "process",  # npm and Redocly CLI
     "tests/ops/": "process",
+    "tests/bench/test_push_idle.py": "fast",  # the benchmark's arithmetic: no process
     "tests/ops/test_deploy_files.py": "fast",
     "tests/ops/test_deploy_files.py::test_docker_compose_config_accepts_the_file": "process",
     "tests/ops/test_redis_cluster_manifests.py": "fast",
@@ -96,6 +97,7 @@ BY_PATH: dict[str, str] = {
     "tests/conformance/": "process",
     "tests/push/": "process",  # a gunicorn and a push process on one Redis
     "tests/push/test_slow_readers.py": "process",  # a second push process, raw sockets
+    "tests/push/test_resting.py": "fast",  # a resting stream and its alarms in a bare loop
     "tests/typescript/": "process",
     "tests/asyncapi/": "process",  # Node runs the AsyncAPI parser; a gunicorn pushes
     "tests/clients/": "process",  # Node runs the TypeScript client against a gunicorn

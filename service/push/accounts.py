@@ -47,7 +47,7 @@ from service.wire.queries import event_cursor, ticket_of
 from .answers import common_headers
 from .context import Push
 from .http import Request, Writer, head
-from .streams import Frames
+from .streams import Frames, frames_of
 
 __all__ = ["account_stream"]
 
@@ -71,7 +71,7 @@ async def account_stream(push: Push, request: Request, writer: Writer) -> bool:
         mine = await push.account(request)
     await asyncio.to_thread(play.check_note_cursor, push.stores, mine, after)
     with push.slots.hold(address, bearer):
-        frames = Frames(kind, request.http11)
+        frames = frames_of(kind, request.http11)
         headers = [("Content-Type", kind), ("X-Accel-Buffering", "no"),
                    ("Cache-Control", "private, no-cache"), *common_headers(request, push.cors)]
         keep = request.keep_alive and request.http11

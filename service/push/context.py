@@ -1,5 +1,5 @@
 """What the push tier's handlers share: the configuration, the stores, the feeds, the wait
-slots, and whether the process is stopping."""
+slots, whether the process is stopping, and the resting streams' alarms."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from service.storage import Account, Stores
 from service.wire.bearer import parse_bearer, required_account_key, required_bearer
 from service.wire.waiting import WaitSlots, parse_limit
 
+from .alarms import Alarms
 from .answers import Cors, client_address
 from .feeds import Feeds
 from .http import Request
@@ -34,6 +35,8 @@ class Push:
     #: called when the process begins to stop (what waits on no feed: a stream of many
     #: games, which may follow none for a while)
     on_stop: set[Callable[[], None]] = field(default_factory=set)
+    #: the resting streams' heartbeat and deadline timers, one per tick (:mod:`.alarms`)
+    alarms: Alarms = field(default_factory=Alarms)
 
     @classmethod
     def of(cls, config: Config, stores: Stores) -> Push:

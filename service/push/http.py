@@ -14,8 +14,9 @@ games and its changes: a list of game ids), of at most the service's ``MAX_BODY_
 before. When the client goes away, the task answering it is cancelled, so a parked
 request gives its wait slot back at once.
 
-A client that stops reading is not written to without bound: the transport pauses the
-connection's :class:`Writer` once it holds :data:`HIGH_WATER_BYTES` unsent, and a handler
+A client that stops reading is not written to without bound: the kernel's buffer for it
+is :data:`SEND_BUFFER_BYTES` (not grown by Linux's autotuning), and the transport pauses
+the connection's :class:`Writer` once it holds :data:`HIGH_WATER_BYTES` unsent, and a handler
 writes nothing more until it has drained (a stream goes on from its cursor then:
 :mod:`.streams`); a pipelined request is not answered while the answer before it waits.
 """
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import http
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -48,6 +50,14 @@ KEEPALIVE_SECONDS = 75.0
 #: here, since its cursor in the game's event log is one: a few frames (a view is a few
 #: KB) keep a reader that is merely slow busy, and the rest waits in Redis, shared.
 HIGH_WATER_BYTES = 64 * 1024
+#: The kernel's send buffer of each connection (``SO_SNDBUF``; Linux doubles it for its
+#: bookkeeping). Why set: left alone, Linux grows a socket's send buffer with the
+#: connection's congestion window, on the loopback to 4 MB (``net.ipv4.tcp_wmem``'s
+#: maximum), so a client that stopped reading would cost the kernel megabytes before its
+#: writer paused at all (``make bench-push``'s stalled-readers row: about 2,800 moves of a
+#: game). 32 KiB holds several of a stream's messages; a reader keeps up through it at
+#: 32 KiB per round trip, far more than a game pushes.
+SEND_BUFFER_BYTES = 32 * 1024
 #: Where a paused writer resumes: a quarter of the high-water mark, so a draining client
 #: is not paused and resumed on every frame.
 LOW_WATER_BYTES = HIGH_WATER_BYTES // 4
@@ -156,7 +166,13 @@ def head(status: int, headers: list[tuple[str, str]], *, length: int | None,
 
 
 class Connection(asyncio.Protocol):
-    """One client connection: parses its requests and runs ``handler`` on each in turn."""
+    """One client connection: parses its requests and runs ``handler`` on each in turn.
+    Slotted, as :class:`Writer`: an idle stream's connection is held 100,000 times."""
+
+    __slots__ = ("_body", "_handler", "_head_bytes", "_headers", "_idle", "_max_body",
+                 "_on_close",
+                 "_on_open", "_parser", "_peer", "_pending", "_task", "_transport", "_url",
+                 "_writer")
 
     def __init__(self, handler: Handler, on_open: Callable[[Connection], None],
                  on_close: Callable[[Connection], None], max_body: int = 65536) -> None:
@@ -182,6 +198,9 @@ class Connection(asyncio.Protocol):
         # (uvloop's transports are not asyncio.Transport's subclasses, but have its methods)
         self._transport = cast(asyncio.Transport, transport)
         self._transport.set_write_buffer_limits(HIGH_WATER_BYTES, LOW_WATER_BYTES)
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
         self._writer = Writer(self._transport)
         peer = transport.get_extra_info("peername")
         self._peer = str(peer[0]) if isinstance(peer, tuple) else None

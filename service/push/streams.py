@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import Any, Protocol
 
 from service import play
@@ -47,6 +47,7 @@ from service.wire.framing import (
 from service.wire.problems import UNAVAILABLE
 from service.wire.queries import event_cursor, ticket_of, valid_game_id
 
+from .alarms import EARLY_SECONDS, Alarms
 from .answers import common_headers, for_bearer
 from .context import Push
 from .feeds import GameFeed, settle
@@ -80,7 +81,11 @@ class Sink(Protocol):
 class Frames:
     """How one stream's messages are written: SSE or NDJSON, chunked or not (HTTP/1.0);
     with ``game``, as one game's messages on a stream of many
-    (:class:`~service.wire.framing.Tagged`)."""
+    (:class:`~service.wire.framing.Tagged`). A game's own streams share one object per
+    way (:func:`frames_of`), with its heartbeat made once: a stream holds no bytes of its
+    own."""
+
+    __slots__ = ("chunked", "heartbeat", "key", "kind", "message", "view")
 
     def __init__(self, kind: str, chunked: bool, game: str | None = None) -> None:
         self.kind = kind
@@ -95,12 +100,19 @@ class Frames:
                                        else (ndjson_message, ndjson_view))
         #: what the bytes depend on besides the game (the game is the feed's)
         self.key = (kind, chunked, game is not None)
+        self.heartbeat = self.one(play.Message("heartbeat"))
 
     def wire(self, data: bytes) -> bytes:
         return chunk(data) if self.chunked else data
 
     def one(self, message: play.Message) -> bytes:
         return self.wire(self.message(message))
+
+
+@cache
+def frames_of(kind: str, chunked: bool) -> Frames:
+    """The :class:`Frames` of a game's own streams written one way (four at most)."""
+    return Frames(kind, chunked)
 
 
 async def stream(push: Push, request: Request, game_id: str, writer: Writer) -> bool:
@@ -124,22 +136,28 @@ async def stream(push: Push, request: Request, game_id: str, writer: Writer) -> 
         record = await asyncio.to_thread(push.stores.games.load, game_id)
         seat = play.seat_of(record, who)
     play.check_cursor(record, after)
-    with push.slots.hold(address, bearer):
-        frames = Frames(kind, request.http11)
-        headers = [("Content-Type", kind), ("X-Accel-Buffering", "no"),
-                   *for_bearer(seat is not None), *_DEPRECATION,
-                   *common_headers(request, push.cors)]
+    known = record.state.version
+    # the feed holds the game: a copy kept in this frame for the stream's life would be
+    # a third of what an idle stream costs (the idle row of make bench-push)
+    del record
+    held = push.slots.take(address, bearer)  # (not a with block: see feeds.Watch)
+    try:
+        frames = frames_of(kind, request.http11)
         keep = request.keep_alive and request.http11
-        writer.write(head(200, headers, length=None, keep_alive=keep, http11=request.http11))
+        writer.write(head(200, [("Content-Type", kind), ("X-Accel-Buffering", "no"),
+                                *for_bearer(seat is not None), *_DEPRECATION,
+                                *common_headers(request, push.cors)],
+                          length=None, keep_alive=keep, http11=request.http11))
         if kind == SSE:
             writer.write(frames.wire(sse_preamble(play.END_RETRY_MS)))
         deadline = asyncio.get_running_loop().time() + push.config.stream_max_seconds
-        heartbeat = frames.one(play.Message("heartbeat"))
-        reason = await follow(push, writer, game_id, seat, after, record.state.version,
-                              frames, deadline, heartbeat)
+        reason = await follow(push, writer, game_id, seat, after, known, frames, deadline,
+                              frames.heartbeat)
         writer.write(frames.one(end_message(reason)))
         if frames.chunked:
             writer.write(b"0\r\n\r\n")
+    finally:
+        push.slots.give(held)
     return keep
 
 
@@ -192,7 +210,7 @@ async def follow(push: Push, writer: Sink, game_id: str, seat: int | None, after
                     if push.stopped():
                         return "shutdown"
                     remaining = deadline - loop.time()
-                    if remaining <= 0:
+                    if remaining <= EARLY_SECONDS:  # (an alarm may ring that early)
                         return "max_duration"
                     if feed.generation != generation:
                         break  # a version came while this stream was writing
@@ -201,7 +219,7 @@ async def follow(push: Push, writer: Sink, game_id: str, seat: int | None, after
                     try:
                         # a paused writer is waited on too: its draining goes on from the cursor
                         woken = await rest.wait(
-                            remaining if heartbeat is None
+                            push.alarms, remaining if heartbeat is None
                             else min(remaining, config.stream_heartbeat_seconds),
                             writer.writable() if writer.paused else None)
                     finally:
@@ -209,8 +227,8 @@ async def follow(push: Push, writer: Sink, game_id: str, seat: int | None, after
                     after, sent_view = rest.after, rest.view
                     if woken:
                         break
-                    if push.stopped() or loop.time() >= deadline or writer.paused \
-                            or heartbeat is None:
+                    if push.stopped() or loop.time() >= deadline - EARLY_SECONDS \
+                            or writer.paused or heartbeat is None:
                         continue  # ends above, without a heartbeat first; none while paused
                     writer.write(heartbeat)
                 if push.stopped():
@@ -228,29 +246,41 @@ class Resting:
     """A stream that has sent everything, resting with its feed, which writes it each new
     version itself while it can (:class:`~.feeds.Follower`): the events after its cursor
     and the view, framed once per audience and cursor and written as one piece. Its task
-    sleeps until :meth:`wake` (what the feed cannot do, a paused writer's new version
-    included), its writer drains, or its heartbeat's time."""
+    sleeps until :meth:`wake` (what the feed cannot do), its writer drains, or its
+    heartbeat's time (an alarm: :mod:`.alarms`).
 
-    __slots__ = ("after", "frames", "seat", "view", "woken", "writer")
+    A paused writer's stream that rests waiting for the drain is left resting by a new
+    version: it could write nothing, and the drain wakes it to go on from its cursor to
+    the newest record. Waking it on every move to find that out cost a move its share of
+    the readers' time: 1,000 clients that never read would be 1,000 tasks woken per move
+    (``make bench-push``'s stalled-readers row)."""
+
+    __slots__ = ("after", "draining", "frames", "seat", "view", "woken", "writer")
 
     def __init__(self, frames: Frames, seat: int | None, after: int,
                  view: tuple[Any, ...] | None, writer: Sink) -> None:
         self.frames, self.seat, self.after, self.view = frames, seat, after, view
         self.writer = writer
+        self.draining = False  # whether the writer's drain wakes it
         self.woken: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
-    async def wait(self, timeout: float, drained: asyncio.Future[None] | None) -> bool:
-        """Until woken or ``drained`` is done (``True``), or ``timeout`` seconds
-        (``False``)."""
-        timer = asyncio.get_running_loop().call_later(timeout, settle, self.woken, False)
+    async def wait(self, alarms: Alarms, timeout: float,
+                   drained: asyncio.Future[None] | None) -> bool:
+        """Until woken or ``drained`` is done (``True``), or ``timeout`` seconds (up to
+        an alarm's tick later: ``False``)."""
+        tick = alarms.set(timeout, self)
         if drained is not None:
             drained.add_done_callback(self._drained)
+            self.draining = True
         try:
             return await self.woken
         finally:
-            timer.cancel()
+            alarms.cancel(tick, self)
             if drained is not None:
                 drained.remove_done_callback(self._drained)
+
+    def ring(self) -> None:
+        settle(self.woken, False)
 
     def _drained(self, _: asyncio.Future[None]) -> None:
         self.wake()
@@ -259,8 +289,10 @@ class Resting:
         settle(self.woken, True)
 
     def follow(self, feed: GameFeed) -> bool:
-        if self.writer.paused or self.writer.closed:
+        if self.writer.closed:
             return False
+        if self.writer.paused:
+            return self.draining  # (else woken once, to rest waiting for the drain)
         made = feed.shared(("rest", self.after, self.seat, self.frames.key),
                            partial(_next_move, feed, self.after, self.seat, self.frames))
         if made is None:

@@ -123,19 +123,30 @@ class WaitSlots:
     def hold(self, address: str | None, bearer: str | None) -> Iterator[None]:
         """Count one parked request for its address and bearer while the block runs, or
         raise the 429 problem if either is at its limit."""
+        keys = self.take(address, bearer)
+        try:
+            yield
+        finally:
+            self.give(keys)
+
+    def take(self, address: str | None, bearer: str | None) -> list[tuple[str, str, int]]:
+        """:meth:`hold`'s start, for a holder that cannot keep a block open for long
+        (the push tier holds a stream's slot in a few bytes, not in a generator's frame):
+        the slot's keys, each to be given back once with :meth:`give`."""
         keys = self._keys(address, bearer)
         with self._lock:
             self._refuse_if_full(keys)
             for _, key, _ in keys:
                 self._held[key] += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                for _, key, _ in keys:
-                    self._held[key] -= 1
-                    if not self._held[key]:
-                        del self._held[key]
+        return keys
+
+    def give(self, keys: list[tuple[str, str, int]]) -> None:
+        """Give back a slot :meth:`take` took."""
+        with self._lock:
+            for _, key, _ in keys:
+                self._held[key] -= 1
+                if not self._held[key]:
+                    del self._held[key]
 
     def held(self) -> int:
         """Parked requests counted now (across addresses), for tests and metrics."""

@@ -6,8 +6,8 @@ process beside it on the same Redis (``python -m service.push``, with the same
 environment); drives the waiters from load processes (``tests/bench/push_load.py``,
 10,000 connections each: two for 20,000; each raises its ``RLIMIT_NOFILE`` soft limit to
 the hard one) and times from this process. ``--tiers gunicorn push`` (both by default)
-says which run: parts 1 to 4 hold the waiters in the web workers, parts 5 and 6 in the
-push process.
+says which run: parts 1 to 4 hold the waiters in the web workers, parts 5 to 8 in the
+push process; ``--rows`` picks parts by name (:data:`ROWS`, all by default).
 
 1. **Wake-up** (``--kinds poll stream``, ``--waiters 5000 10000 20000``): spectator
    long-polls (``GET /v1/games/G?wait_version=V``, re-parked at once after every
@@ -49,6 +49,15 @@ push process.
    one game after another: how long after each move each of its game's waiters heard
    of it (p50, p99, last), and the push process's CPU per answer delivered (over the
    whole run, until idle again, the idle CPU taken off).
+7. **Idle streams** (``--idle-streams 100000`` on ``--idle-stream-games 100``): held by
+   as few push processes as their open-file limit allows (``--idle-per-process``), each
+   fed by a lean client process from a loopback address of its own
+   (``tests/bench/push_idle.py``); once every stream heard its first view, the push
+   processes' RSS growth per stream.
+8. **Readers beside clients that never read** (``--stalled 1000``,
+   ``--stalled-readers 10000``, ``--stalled-moves 5``): the readers' wake-up after each
+   move alone, then beside that many streams on the game whose clients never read, once
+   moves have paused every one of their writers; and the ratio of the p99s.
 
 The targets (issue 20 for the web workers, issue 34 for the push process) are printed
 with the table.
@@ -69,13 +78,21 @@ from tests.bench.push_rows import (
     account_row,
     capacity_row,
     idle_row,
+    idle_streams_row,
     loop_row,
     push_process,
+    stalled_row,
     wake_rows,
 )
 
 KINDS = {"poll": "long-polls", "stream": "streams"}
 TIERS = ("gunicorn", "push")
+#: The parts, by name, for ``--rows`` (each also needs its tier in ``--tiers``).
+ROWS = ("wake", "others", "accounts", "loop", "capacity", "idle", "stalled")
+#: The push process's memory per idle stream (KB) and the readers' p99 beside readers
+#: that never read, against theirs alone (issue 34).
+IDLE_KB_TARGET = 12.0
+STALLED_RATIO_TARGET = 1.10
 #: The push tier's targets (issue 34), per kind: p99 and last in ms after the move, the
 #: push process's CPU per woken waiter in µs (an answer; a stream's frames of one move).
 PUSH_TARGETS = {"poll": {"p99": 500.0, "last": 1000.0, "cpu_us": 100.0},
@@ -201,6 +218,44 @@ def print_loop(r: dict[str, Any]) -> None:
           f"{mark(errors == 0)}); the workers used {r['worker_cpu']:.1f} s of CPU")
 
 
+def print_idle_streams(r: dict[str, Any]) -> None:
+    ok = r["heard"] == r["count"] and r["kb"] <= IDLE_KB_TARGET
+    print(f"\n{r['count']:,} idle NDJSON streams on {r['games']} games nobody moves, held by "
+          f"{r['processes']} push process{'es' if r['processes'] > 1 else ''} on this box "
+          f"(a client process and loopback address for each)")
+    print(f"  {'streams':>8}{'heard':>8}{'held':>8}{'failed':>7}{'open s':>7}{'RSS MB before':>14}"
+          f"{'after':>7}{'KB/stream':>10}{'client MB':>10}  target")
+    print(f"  {r['count']:>8}{r['heard']:>8}{r['waiting']:>8}{r['failed']:>7}"
+          f"{r['seconds']:>7.0f}{sum(r['base']):>14.0f}{sum(r['rss']):>7.0f}{r['kb']:>10.1f}"
+          f"{r['client_mb']:>10.0f}  {mark(ok)}")
+    print("  per push process, RSS MB before → after: " + ", ".join(
+        f"{b:.0f} → {a:.0f}" for b, a in zip(r["base"], r["rss"], strict=True)))
+    print(f"  (heard: streams whose first view came; held: the push processes' /healthz "
+          f"waiting; KB/stream: the push processes' VmRSS growth since before the first "
+          f"connected, per stream heard; client MB: the client processes' RSS; target: all "
+          f"heard, ≤ {IDLE_KB_TARGET:g} KB per stream)")
+
+
+def print_stalled(r: dict[str, Any]) -> None:
+    ratio = r["beside_p99"] / r["alone_p99"] if r["alone_p99"] > 0 else float("nan")
+    ok = ratio <= STALLED_RATIO_TARGET and r["paused"] >= r["stalled"] \
+        and r["alone_n"] == r["beside_n"] == r["readers"] * r["moves"]
+    print(f"\n{r['readers']:,} reading streams on one game at a push process, {r['moves']} "
+          f"moves alone, then {r['moves']} beside {r['stalled']:,} streams on the game whose "
+          f"clients never read ({r['filling']} moves first to fill them)")
+    print(f"  {'heard':>13}{'alone p50':>10}{'p99':>6}{'CPU ms':>7}{'paused':>7}"
+          f"{'unsent KB':>10}{'beside p50':>11}{'p99':>6}{'CPU ms':>7}{'ratio':>7}  target")
+    print(f"  {r['alone_n']:>6}/{r['beside_n']:<6}{r['alone_p50']:>10.0f}{r['alone_p99']:>6.0f}"
+          f"{r['alone_cpu']:>7.0f}{r['paused']:>7}{r['unsent'] / 1024:>10.0f}"
+          f"{r['beside_p50']:>11.0f}{r['beside_p99']:>6.0f}{r['beside_cpu']:>7.0f}"
+          f"{ratio:>7.2f}  {mark(ok)}")
+    print(f"  (ms after the move was sent, over every reader and move; CPU ms: the push "
+          f"process's per move, until every reader heard (median); heard: answers alone/"
+          f"beside; paused: the push process's /healthz paused, unsent KB: its transports' "
+          f"unsent bytes, beside them; target: every stalled stream paused, the readers' "
+          f"p99 beside them within {STALLED_RATIO_TARGET:.2f}× of alone)")
+
+
 async def main_async(args: argparse.Namespace) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the service's sockets too
@@ -215,40 +270,54 @@ async def main_async(args: argparse.Namespace) -> None:
     # the wake-up rows time a move's CPU: no burst of every stream's heartbeat in it
     quiet_streams = {**waits_off, "STREAM_HEARTBEAT_SECONDS": "120"}
     gunicorn, push = "gunicorn" in args.tiers, "push" in args.tiers
+    rows = set(args.rows)
     wake: list[dict[str, Any]] = []
-    for kind in args.kinds if gunicorn else []:
+    for kind in args.kinds if gunicorn and "wake" in rows else []:
         with local_service(args.workers, env_extra=quiet_streams) as service:
             wake += await wake_rows(service, Waiting.workers(service), kind, args.waiters,
                                     args.moves, args.settle, args.aside_every, log)
-    for kind in args.kinds if push else []:
+    for kind in args.kinds if push and "wake" in rows else []:
         with local_service(args.workers, env_extra=quiet_streams) as service, \
                 push_process(service, quiet_streams) as process:
             wake += await wake_rows(service, Waiting.push(service, process), kind,
                                     args.push_waiters, args.moves, args.settle,
                                     args.aside_every, log)
     idle = None
-    if gunicorn and args.idle:
+    if gunicorn and "others" in rows and args.idle:
         with local_service(args.workers, env_extra=waits_off) as service:
             idle = await idle_row(service, args.idle, args.hot, args.idle_moves,
                                   args.idle_games, log)
     accounts = None
-    if gunicorn and args.accounts:
+    if gunicorn and "accounts" in rows and args.accounts:
         with local_service(args.workers, env_extra=waits_off) as service:
             accounts = await account_row(service, args.accounts, args.account_games,
                                          args.account_moves, args.settle, log)
     loop = None
-    if gunicorn and args.loop:
+    if gunicorn and "loop" in rows and args.loop:
         with local_service(args.workers, limits=True) as service:
             loop = await loop_row(service, args.loop, args.loop_seconds, args.quiet_seconds,
                                   args.probe_every, log)
     capacity = None
-    if push and args.capacity_games:
+    if push and "capacity" in rows and args.capacity_games:
         with local_service(args.workers, env_extra=quiet_streams) as service, \
                 push_process(service, quiet_streams) as process:
             capacity = await capacity_row(
                 service, process, args.capacity_kind, args.capacity_games,
                 args.capacity_waiters, args.capacity_rate, args.capacity_seconds,
                 args.settle, log)
+    idle_streams = None
+    if push and "idle" in rows and args.idle_streams:
+        with local_service(args.workers, env_extra=quiet_streams) as service:
+            idle_streams = await idle_streams_row(
+                service, quiet_streams, args.idle_streams, args.idle_stream_games,
+                args.idle_per_process, args.client_rcvbuf, args.settle, log)
+    stalled = None
+    if push and "stalled" in rows and args.stalled:
+        with local_service(args.workers, env_extra=quiet_streams) as service, \
+                push_process(service, quiet_streams) as process:
+            stalled = await stalled_row(service, process, args.stalled_readers, args.stalled,
+                                        args.stalled_moves, args.client_rcvbuf, args.settle,
+                                        log)
     print(f"\n{args.workers} gunicorn workers (gevent){' and a push process' if push else ''}"
           f", waiters on one game; load average {load_at_start:.2f} at start, "
           f"{os.getloadavg()[0]:.2f} at the end ({os.cpu_count()} cores)\n")
@@ -262,13 +331,20 @@ async def main_async(args: argparse.Namespace) -> None:
         print_loop(loop)
     if capacity:
         print_capacity(capacity)
+    if idle_streams:
+        print_idle_streams(idle_streams)
+    if stalled:
+        print_stalled(stalled)
 
 
 def main() -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiers", nargs="+", choices=TIERS, default=list(TIERS),
                         help="where the waiters wait: the web workers (parts 1-4), a push "
-                             "process (parts 5-6)")
+                             "process (parts 5-8)")
+    parser.add_argument("--rows", nargs="+", choices=ROWS, default=list(ROWS),
+                        help="which parts run (all by default)")
     parser.add_argument("--kinds", nargs="*", choices=list(KINDS), default=list(KINDS))
     parser.add_argument("--waiters", type=int, nargs="+", default=[5000, 10000, 20000])
     parser.add_argument("--push-waiters", type=int, nargs="+", default=[10000])
@@ -294,6 +370,19 @@ def main() -> None:
     parser.add_argument("--capacity-kind", choices=list(KINDS), default="stream")
     parser.add_argument("--capacity-rate", type=float, default=50.0, help="moves a second")
     parser.add_argument("--capacity-seconds", type=float, default=20.0)
+    parser.add_argument("--idle-streams", type=int, default=100_000,
+                        help="idle streams held at once (0: no idle-streams row)")
+    parser.add_argument("--idle-stream-games", type=int, default=100)
+    parser.add_argument("--idle-per-process", type=int, default=max(1, hard - 200),
+                        help="streams per push process (default: the open-file hard limit, "
+                             "less 200)")
+    parser.add_argument("--client-rcvbuf", type=int, default=4096,
+                        help="SO_RCVBUF of the idle and stalled rows' client sockets")
+    parser.add_argument("--stalled", type=int, default=1000,
+                        help="streams whose clients never read (0: no stalled row)")
+    parser.add_argument("--stalled-readers", type=int, default=10_000)
+    parser.add_argument("--stalled-moves", type=int, default=5,
+                        help="moves timed alone, and again beside the stalled streams")
     asyncio.run(main_async(parser.parse_args()))
 
 

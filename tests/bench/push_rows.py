@@ -38,6 +38,7 @@ import redis
 from service.match.local import ROOT, LocalService, free_port
 from tests.bench.aio_http import Http, new_game, on_turn_view, play
 from tests.bench.procs import children, cpu_ns, percentile, rss_mb
+from tests.bench.push_idle import spread
 
 OTHER = "127.0.0.2"  # another client: its sockets bound there (the loopback is 127/8)
 PER_PROCESS = 10_000  # waiters one load process holds
@@ -595,4 +596,159 @@ async def capacity_row(service: LocalService, push: PushProcess, kind: str, game
            "bg": background * 1000, "load_us": load_cpu / max(1, len(wake_ms)) * 1e6}
     log(f"  capacity: {len(sent)} moves, {len(wake_ms)} answers, p99 {row['p99']:.0f} ms, "
         f"{row['cpu_us']:.0f} µs/answer")
+    return row
+
+
+class IdleClients:
+    """A ``tests.bench.push_idle`` process: ``count`` streams from ``source`` to ``port``,
+    read (``read``) or never read, held until :meth:`quit`."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+
+    @classmethod
+    async def start(cls, port: int, source: str, count: int, rcvbuf: int, read: bool,
+                    games: list[str]) -> IdleClients:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.bench.push_idle", str(port), source, str(count),
+            str(rcvbuf), "read" if read else "stall", *games,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        return cls(proc)
+
+    async def opened(self) -> dict[str, Any]:
+        """Once every stream is open (and, read, has heard its first view)."""
+        assert self.proc.stdout is not None
+        line = await self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"push_idle exited ({await self.proc.wait()})")
+        return json.loads(line)  # type: ignore[no-any-return]
+
+    async def quit(self) -> None:
+        assert self.proc.stdin is not None
+        with contextlib.suppress(ConnectionError):
+            self.proc.stdin.write(b"quit\n")
+            await self.proc.stdin.drain()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 60)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+def health(port: int) -> dict[str, Any]:
+    """A push process's ``/healthz``."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as answer:
+        return json.loads(answer.read())  # type: ignore[no-any-return]
+
+
+async def idle_streams_row(service: LocalService, env: dict[str, str], count: int,
+                           games: int, per_process: int, rcvbuf: int, settle: float,
+                           log: Any) -> dict[str, Any]:
+    """``count`` spectator streams on ``games`` games nobody moves, held by as few push
+    processes as hold ``per_process`` each (their open-file limit), each fed by a
+    ``push_idle`` process from a loopback address of its own: once every stream heard
+    its first view, the push processes' RSS growth since before the first connected,
+    per stream."""
+    port = port_of(service)
+    ids = [(await new_game(port, f"push-idle-streams-{i}"))[0] for i in range(games)]
+    shares = spread(count, per_process)
+    clients: list[IdleClients] = []
+    with contextlib.ExitStack() as stack:
+        pushes = [stack.enter_context(push_process(service, env)) for _ in shares]
+        pids = [p.pid for p in pushes]
+        await until_idle(pids)
+        base = [rss_mb(pid) for pid in pids]
+        started = time.monotonic()
+        try:
+            for push, (source, share) in zip(pushes, shares, strict=True):
+                clients.append(await IdleClients.start(push.port, source, share, rcvbuf,
+                                                       True, ids))
+            opened = [await c.opened() for c in clients]
+            seconds = time.monotonic() - started
+            await asyncio.sleep(settle)
+            await until_idle(pids, timeout=120)
+            rss = [rss_mb(pid) for pid in pids]
+            waiting = sum(int(health(p.port)["waiting"]) for p in pushes)
+        finally:
+            for c in clients:
+                await c.quit()
+    heard = sum(o["heard"] for o in opened)
+    grown = sum(rss) - sum(base)
+    row = {"count": count, "games": games, "processes": len(pushes), "heard": heard,
+           "waiting": waiting, "failed": sum(o["failed"] for o in opened),
+           "seconds": seconds, "base": base, "rss": rss,
+           "kb": grown * 1024 / max(1, heard),
+           "client_mb": sum(o["rss_mb"] for o in opened)}
+    log(f"  idle streams: {heard} heard in {seconds:.0f} s over {len(pushes)} push "
+        f"processes, {row['kb']:.1f} KB per stream")
+    return row
+
+
+async def stalled_row(service: LocalService, push: PushProcess, readers: int, stalled: int,
+                      moves: int, rcvbuf: int, settle: float, log: Any) -> dict[str, Any]:
+    """``readers`` NDJSON streams on one game at the push process, and how long after
+    each of ``moves`` moves they heard of it (a) alone, then (b) with ``stalled`` more
+    streams on the game whose clients never read (``SO_RCVBUF`` ``rcvbuf``), once moves
+    have filled their buffers until every one of them is paused (``/healthz``)."""
+    port = port_of(service)
+    game_id, tokens, _ = await new_game(port, "push-stalled")
+    control = await Http(port).open()
+    view = await on_turn_view(control, game_id, tokens)
+    pids = [push.pid]
+    settled = [push.pid, *workers_of(service)]
+    load = await LoadProcess.start(push.port)
+    stall: IdleClients | None = None
+
+    async def move(cpu: list[float] | None = None) -> list[float]:
+        """One move: when each reader heard of it (ms); its push process CPU (ms, until
+        every reader heard) added to ``cpu``."""
+        nonlocal view
+        await until_idle(settled)
+        spent, started = cpu_of(pids), time.monotonic()
+        view = await play(control, game_id, tokens, view)
+        answer = await load.ask("heard", game=game_id, version=view["version"], wait=60)
+        if cpu is not None:
+            cpu.append((cpu_of(pids) - spent) * 1000)
+        return sorted((t - started) * 1000 for t in answer["times"])
+
+    try:
+        await load.park("stream", [[game_id, view["version"]]], readers)
+        await asyncio.sleep(settle)
+        statuses = (await load.ask("stats"))["statuses"]
+        if statuses.get("200", 0) != readers or statuses.get("closed", 0):
+            # (each move would wait its whole bound for readers that are gone)
+            raise RuntimeError(f"the readers did not all open: {statuses}")
+        alone: list[float] = []
+        alone_cpu: list[float] = []
+        for _ in range(moves):
+            alone += await move(alone_cpu)
+        stall = await IdleClients.start(push.port, OTHER, stalled, rcvbuf, False, [game_id])
+        await stall.opened()
+        filling = 0
+        while health(push.port)["paused"] < stalled and filling < 300:
+            await move()
+            filling += 1
+        state = health(push.port)
+        beside: list[float] = []
+        beside_cpu: list[float] = []
+        for _ in range(moves):
+            beside += await move(beside_cpu)
+        after = health(push.port)
+        cpu_rss = rss_mb(pids[0])
+    finally:
+        control.close()
+        if stall is not None:
+            await stall.quit()
+        await load.quit()
+    alone.sort()
+    beside.sort()
+    row = {"readers": readers, "stalled": stalled, "moves": moves, "filling": filling,
+           "paused": min(state["paused"], after["paused"]), "unsent": after["unsent_bytes"],
+           "alone_n": len(alone), "beside_n": len(beside),
+           "alone_p50": percentile(alone, 0.5), "alone_p99": percentile(alone, 0.99),
+           "beside_p50": percentile(beside, 0.5), "beside_p99": percentile(beside, 0.99),
+           "rss": cpu_rss, "alone_cpu": statistic(sorted(alone_cpu)),
+           "beside_cpu": statistic(sorted(beside_cpu))}
+    log(f"  stalled: p99 {row['alone_p99']:.0f} ms alone, {row['beside_p99']:.0f} ms beside "
+        f"{row['paused']} paused ({filling} moves to fill)")
     return row
