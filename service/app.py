@@ -25,8 +25,8 @@ from .api.asyncapi import blp as asyncapi_blp
 from .api.deprecations import DeprecationPlugin, install_deprecation_headers
 from .api.docs import SECURITY_SCHEMES
 from .api.limits import RATE_LIMITED_BLUEPRINTS, install_rate_limits
-from .api.ops import REQUEST_ID_HEADER, install_request_hooks
 from .api.ops import blp as ops_blp
+from .api.ops import install_request_hooks
 from .api.problems import PROBLEM_CONTENT_TYPE, http_exception_problem, register_error_handlers
 from .api.push_only import blp as push_only_blp
 from .api.schemas import ProblemSchema, register_components
@@ -37,7 +37,7 @@ from .config import Config
 from .storage import Stores, redis_stores
 from .web import blp as play_blp
 from .web.docs import blp as docs_blp
-from .wire.headers import EXPOSED_HEADERS
+from .wire.headers import ALLOWED_HEADERS, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE
 from .wire.waiting import WaitSlots, parse_limit
 
 __all__ = ["API_VERSION", "Services", "begin_shutdown", "create_app"]
@@ -176,9 +176,8 @@ def create_app(config: Config | None = None, stores: Stores | None = None) -> Fl
         app,
         origins=[o.strip() for o in config.cors_origins.split(",")],
         expose_headers=list(EXPOSED_HEADERS),
-        allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
-                       "Idempotency-Key", "Last-Event-ID", REQUEST_ID_HEADER],
-        max_age=600,
+        allow_headers=list(ALLOWED_HEADERS),
+        max_age=PREFLIGHT_MAX_AGE,
     )
     if config.proxy_hops:
         # Behind PROXY_HOPS proxies (an Ingress: 1), the client address is the PROXY_HOPS-th

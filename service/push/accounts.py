@@ -168,10 +168,12 @@ async def _push(push: Push, writer: Writer, mine: Account, after: int,
                     if not await holding.step(holds.tick):
                         closed = True
                         return
-                    if (loop.time() - sent >= config.stream_heartbeat_seconds
-                            and not push.stopped() and loop.time() < deadline
-                            and not writer.paused):
-                        writer.write(heartbeat)
+                    if loop.time() - sent >= config.stream_heartbeat_seconds:
+                        if not push.stopped() and loop.time() < deadline \
+                                and not writer.paused:
+                            writer.write(heartbeat)
+                        # (a paused writer's heartbeat is skipped, not owed: else every
+                        # later pass would find it due and wait for nothing, a busy loop)
                         sent = loop.time()
     except UNAVAILABLE:
         writer.write(frames.one(end_message("unavailable")))

@@ -13,7 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from service.config import Config
-from service.wire.headers import EXPOSED_HEADERS, REQUEST_ID_HEADER, cache_control, request_id
+from service.wire.headers import (
+    ALLOWED_HEADERS,
+    EXPOSED_HEADERS,
+    PREFLIGHT_MAX_AGE,
+    REQUEST_ID_HEADER,
+    cache_control,
+    request_id,
+)
 from service.wire.problems import (
     INTERNAL_ERROR,
     PROBLEM_CONTENT_TYPE,
@@ -24,9 +31,13 @@ from service.wire.problems import (
 
 from .http import Request, Writer, head
 
-__all__ = ["Answer", "Cors", "client_address", "for_bearer", "problem_answer", "send"]
+__all__ = ["Answer", "Cors", "client_address", "for_bearer", "preflight", "problem_answer",
+           "send"]
 
 _EXPOSED = ", ".join(sorted(EXPOSED_HEADERS))
+_ALLOWED = frozenset(h.lower() for h in ALLOWED_HEADERS)
+#: flask-cors's default: every method (the route's own are not looked at)
+_METHODS = "DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +67,27 @@ class Cors:
                     ("Access-Control-Expose-Headers", _EXPOSED)]
         return [*(("Access-Control-Allow-Origin", o) for o in sorted(self.origins)),
                 ("Access-Control-Expose-Headers", _EXPOSED)]
+
+
+def preflight(request: Request, cors: Cors) -> Answer | None:
+    """A CORS preflight (an ``OPTIONS`` with ``Access-Control-Request-Method``) answered as
+    flask-cors answers it for the service's settings (``service/app.py``): the allowed
+    origin, every method, the requested headers the service allows, and how long the
+    answer may be kept; ``None`` for any other request. Why here: a browser asks before a
+    cross-origin stream with a bearer or a ``POST`` of JSON, and a proxy routing on the
+    path alone (an Ingress) sends the ``OPTIONS`` where the ``GET`` or ``POST`` goes."""
+    if request.method != "OPTIONS" or "access-control-request-method" not in request.headers:
+        return None
+    headers: list[tuple[str, str]] = [("Content-Type", "text/html; charset=utf-8")]
+    if cors.headers(request.headers.get("origin")):  # (sent by :func:`send`, as to all)
+        asked = [h.strip() for h in request.headers.get(
+            "access-control-request-headers", "").split(",") if h.strip()]
+        allowed = sorted(h for h in asked if h.lower() in _ALLOWED)
+        if allowed:
+            headers.append(("Access-Control-Allow-Headers", ", ".join(allowed)))
+        headers += [("Access-Control-Allow-Methods", _METHODS),
+                    ("Access-Control-Max-Age", str(PREFLIGHT_MAX_AGE))]
+    return Answer(200, headers, b"")
 
 
 def client_address(request: Request, proxy_hops: int) -> str | None:

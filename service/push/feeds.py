@@ -138,10 +138,20 @@ class Feed:
     async def shared_read(self, key: Hashable, read: Callable[[], T]) -> T:
         """``read()`` (a store read) in a thread, once per generation for every waiter
         asking for ``key``: started after the generation began, so it sees what its
-        publication announced."""
-        pending = self._reads.get(key)
+        publication announced. A read that failed is forgotten, so the next asker reads
+        afresh (a feed without publications would otherwise answer its failure until the
+        next one)."""
+        reads = self._reads
+        pending = reads.get(key)
         if pending is None:
-            pending = self._reads[key] = asyncio.ensure_future(asyncio.to_thread(read))
+            pending = reads[key] = asyncio.ensure_future(asyncio.to_thread(read))
+
+            def forget_a_failure(done: asyncio.Future[Any]) -> None:
+                if not done.cancelled() and done.exception() is not None \
+                        and reads.get(key) is done:
+                    del reads[key]
+
+            pending.add_done_callback(forget_a_failure)
         value: T = await asyncio.shield(pending)
         return value
 

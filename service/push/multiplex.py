@@ -278,8 +278,8 @@ class _Held:
             push.on_stop.discard(self.wake)
             for game_id in list(self.lanes):
                 await self.stop(game_id)
-            for data in self.orders:  # changes that came too late: the stream has ended
-                await self._answer(data, None)
+            while self.orders:  # changes that came too late (more may come meanwhile)
+                await self._answer(self.orders.popleft(), None)
 
     def _ended_lanes(self) -> str | None:
         """Take out the games whose following ended: a finished game sends its ``end``;

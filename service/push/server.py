@@ -38,7 +38,7 @@ from service.storage import redis_stores
 from service.wire.problems import ApiProblem
 
 from .accounts import account_stream
-from .answers import Answer, internal_error, problem_answer, send
+from .answers import Answer, internal_error, preflight, problem_answer, send
 from .context import Push
 from .events import events
 from .http import Connection, Request, Writer
@@ -112,6 +112,8 @@ class PushServer:
         """Answer one request; whether the connection may serve another."""
         push = self.push
         try:
+            if (answer_now := preflight(request, push.cors)) is not None:
+                return send(writer, request, answer_now, push.cors)
             path = request.path
             many = path == _MANY or _CHANGE.fullmatch(path) is not None
             allowed = "POST" if many else "GET"

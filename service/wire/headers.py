@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import re
 
-__all__ = ["EXPOSED_HEADERS", "REQUEST_ID_HEADER", "cache_control", "request_id"]
+__all__ = ["ALLOWED_HEADERS", "EXPOSED_HEADERS", "PREFLIGHT_MAX_AGE", "REQUEST_ID_HEADER",
+           "cache_control", "request_id"]
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"[\x21-\x7e][\x20-\x7e]{0,127}")
@@ -16,6 +17,11 @@ _REQUEST_ID = re.compile(r"[\x21-\x7e][\x20-\x7e]{0,127}")
 EXPOSED_HEADERS = ("ETag", "Location", "Retry-After", "Idempotent-Replayed",
                    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
                    "RateLimit-Policy", "Deprecation", "Sunset", REQUEST_ID_HEADER)
+#: The request headers a browser's script may send (``Access-Control-Allow-Headers``).
+ALLOWED_HEADERS = ("Authorization", "Content-Type", "If-Match", "If-None-Match",
+                   "Idempotency-Key", "Last-Event-ID", REQUEST_ID_HEADER)
+#: How long a browser may keep a preflight's answer (``Access-Control-Max-Age``), seconds.
+PREFLIGHT_MAX_AGE = 600
 
 
 def request_id(sent: str | None) -> str:

@@ -511,3 +511,25 @@ def test_a_token_past_its_wait_limit_is_refused_a_seek_wait_alike(both: dict[str
     refused_past_the_limit(
         both, get(f"/v1/seeks/{mine['seek_id']}?timeout=60", bearer(mine["token"])),
         lambda: seek(both["gunicorn"], table))
+
+
+PREFLIGHT = {"Origin": "https://frontend.example", "Access-Control-Request-Method": "POST",
+             "Access-Control-Request-Headers": "last-event-id, authorization, x-unknown"}
+CORS_NAMES = ("access-control-allow-origin", "access-control-allow-methods",
+              "access-control-allow-headers", "access-control-max-age", "vary")
+
+
+def test_a_cors_preflight_of_each_waiting_route_is_answered_alike(
+        both: dict[str, str]) -> None:
+    """A browser asks before a cross-origin stream or wait with a bearer (and before any
+    POST of JSON): the push tier answers the preflight as flask-cors does."""
+    gid = new_game(both["gunicorn"])["game_id"]
+    for path in (f"/v1/games/{gid}", f"/v1/games/{gid}/stream", f"/v1/games/{gid}/events",
+                 "/v1/me/stream", "/v1/seeks/s1", "/v1/streams/games",
+                 "/v1/streams/games/s1/add"):
+        answers = [requests.options(base + path, headers=PREFLIGHT, timeout=PATIENCE)
+                   for base in (both["gunicorn"], both["push"])]
+        web, push = ({"status": r.status_code,
+                      **{n: r.headers.get(n) for n in CORS_NAMES}} for r in answers)
+        assert web["status"] == 200 and web["access-control-allow-origin"], (path, web)
+        assert push == web, path

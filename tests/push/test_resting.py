@@ -1,5 +1,6 @@
 """A resting stream's wake-ups (``service/push/streams.py``'s :class:`Resting`, and the
-alarms it waits on: ``service/push/alarms.py``), in a bare event loop: no server."""
+alarms it waits on: ``service/push/alarms.py``) and a feed's shared reads, in a bare
+event loop: no server."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 from typing import Any
 
 from service.push.alarms import Alarms
+from service.push.feeds import Feed
 from service.push.http import Writer
 from service.push.streams import Resting, frames_of
 from service.wire.framing import NDJSON
@@ -83,5 +85,28 @@ def test_alarms_ring_each_one_set_once_and_not_one_cancelled() -> None:
         assert [alarm.times for alarm in soon] == [1, 1, 1]  # one tick's timer rang all
         assert cancelled.times == 0 and later.times == 0
         assert alarms.pending() == 1
+
+    asyncio.run(run())
+
+
+def test_a_feeds_shared_read_that_failed_is_read_afresh_by_the_next_asker() -> None:
+    """A store's hiccup must not be every later asker's answer until the channel's next
+    publication (an account's notes may be quiet for hours)."""
+    async def run() -> None:
+        feed = Feed(None, "acct:ann")  # type: ignore[arg-type]  # (no publication here)
+        outcomes = iter([TimeoutError("the store is slow"), ["note 1"]])
+
+        def read() -> Any:
+            outcome = next(outcomes)
+            if isinstance(outcome, Exception):
+                raise outcome
+            return outcome
+
+        try:
+            await feed.shared_read(("notes", 0), read)
+            raise AssertionError("the failure was not raised")
+        except TimeoutError:
+            pass
+        assert await asyncio.wait_for(feed.shared_read(("notes", 0), read), BOUND) == ["note 1"]
 
     asyncio.run(run())
