@@ -76,7 +76,7 @@ from .mygames import my_games
 from .ratings import board, history, rate_next, retry_set_aside
 from .records import game_record, view_at
 from .rematch import ask_for_rematch
-from .seek_holds import LOOK_SECONDS, new_holder
+from .seek_holds import LOOK_SECONDS, StreamHolds, new_holder
 from .seeks import (
     MADE_LOOK_SECONDS,
     SEEK_TURN_SECONDS,
@@ -148,6 +148,7 @@ __all__ = [
     "NotYourAccountError",
     "PlayError",
     "Seek",
+    "StreamHolds",
     "UnknownMistakeError",
     "UnknownSeatError",
     "accept_challenge",

@@ -36,7 +36,6 @@ from typing import TypeVar
 
 from service import play
 from service.play import end_message
-from service.play.seek_holds import StreamHolds
 from service.storage import Account
 from service.storage.redis.accounts import account_topic
 from service.wire.bearer import identity
@@ -100,9 +99,9 @@ class _Connection:
 class _Holding:
     """The stream's holds, worked in threads one step at a time: a step still running
     when the stream's task was cancelled (its client went away) ends before the last one
-    (:meth:`StreamHolds.end`) begins."""
+    (:meth:`service.play.StreamHolds.end`) begins."""
 
-    def __init__(self, holds: StreamHolds) -> None:
+    def __init__(self, holds: play.StreamHolds) -> None:
         self.holds = holds
         #: a step was begun and its end not seen (the task was cancelled meanwhile)
         self.unsettled = False

@@ -33,6 +33,9 @@ PUBLIC = {
     # evaluations
     "MAX_PAGE", "lobby_page", "SEEK_TURN_SECONDS", "Seek", "cancel_seek", "new_holder",
     "open_seek", "seek_status", "stream_holds", "wait_for_match",
+    # what the push tier's waits share with the web workers' (events, notes, seeks)
+    "MAX_EVENTS", "events_page_bytes", "NOTES_PAGE", "note_message", "LOOK_SECONDS",
+    "MADE_LOOK_SECONDS", "look_at_seek", "seek_pool", "StreamHolds",
     "CHALLENGE_DEFAULT_SECONDS", "CHALLENGE_MAX_SECONDS", "CHALLENGE_TURN_SECONDS",
     "MAX_TURN_SECONDS", "accept_challenge", "cancel_challenge", "challenge_json",
     "decline_challenge", "my_challenges", "my_games", "open_challenge", "read_challenge",
