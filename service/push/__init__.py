@@ -6,7 +6,7 @@ a greenlet, and each answer Flask's whole request machinery: woken by one move, 
 of them took 2.9 CPU-seconds (2 cores, gevent workers). This package holds them in an
 asyncio server on uvloop instead (:mod:`.server`, HTTP parsed by httptools:
 :mod:`.http`), where each watched channel (a game's, an account's, a seek pool's) is one
-:class:`~.feeds.Feed`: one Redis subscription, one read per publication, and for a game
+:class:`~.feed.Feed`: one Redis subscription, one read per publication, and for a game
 one rendering per audience, the same bytes written to every waiter.
 
 It holds no game logic, as Lichess's lila-ws holds none: what to answer is decided by

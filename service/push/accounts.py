@@ -8,7 +8,7 @@ wait slot), so errors are the same problems; what is sent and when the stream en
 at a time, then each new note as it is appended, heartbeats while idle, and a last
 ``end`` (``max_duration``, ``shutdown``, ``unavailable``). It waits on the account's
 channel (:func:`service.storage.redis.accounts.account_topic`), which each appended note
-publishes on: one :class:`~.feeds.Feed` per account and process, whose streams share one
+publishes on: one :class:`~.feed.Feed` per account and process, whose streams share one
 read of the notes after a cursor per publication.
 
 Why this stream writes, where every other request of the push tier only reads: while it

@@ -4,7 +4,7 @@
 Every step is the Flask view's, in its order (so the same request meets the same problem
 first), with its parsers (:mod:`service.wire.queries`) and the service layer's functions
 (:func:`service.play.seat_of`, :func:`service.play.events_page_bytes`). What differs is
-only how it waits: on the game's :class:`~.feeds.GameFeed`, where a move is read once,
+only how it waits: on the game's :class:`~.feed.GameFeed`, where a move is read once,
 and the events after a cursor once per move, for every waiter of this process.
 """
 

@@ -13,7 +13,7 @@ one its ``end`` (``removed``); the stream itself ends as a game's stream does
 (``max_duration``, ``shutdown``, ``unavailable``), with an ``end`` that names no game.
 
 Why it costs what a game's stream costs, per game: each game of the set is followed by
-:func:`.streams.follow` on the game's one :class:`~.feeds.Feed` of this process, shared
+:func:`.streams.follow` on the game's one :class:`~.feed.Feed` of this process, shared
 with every other stream and long-poll of the game. A resting stream of many games is
 500 resting followers on 500 feeds, each written by its feed in the feed's one loop, the
 same bytes object for every stream of many games of that audience: a move costs one read
@@ -58,7 +58,7 @@ from service.wire.problems import ApiProblem, problem_of
 
 from .answers import Answer, common_headers, for_bearer
 from .context import Push
-from .feeds import settle
+from .feed import settle
 from .gamesets import MAX_GAMES, GameSet, game_set
 from .http import Request, Writer, head
 from .streams import Frames, follow

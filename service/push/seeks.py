@@ -11,7 +11,7 @@ write, with the game a match makes) and then holds it while it waits (docs/desig
 Every step is the Flask view's, in its order (the early refusal, the bearer, the query,
 the wait slot), with its parsers (:mod:`service.wire`); the wait is that of
 :func:`service.play.wait_for_match` without a holder, look for look, on the pool's
-:class:`~.feeds.Feed`.
+:class:`~.feed.Feed`.
 """
 
 from __future__ import annotations

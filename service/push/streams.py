@@ -50,7 +50,7 @@ from service.wire.queries import event_cursor, ticket_of, valid_game_id
 from .alarms import EARLY_SECONDS, Alarms
 from .answers import common_headers, for_bearer
 from .context import Push
-from .feeds import GameFeed, settle
+from .feed import GameFeed, settle
 from .http import Request, Writer, head
 
 __all__ = ["Frames", "Sink", "follow", "stream"]
@@ -244,7 +244,7 @@ async def follow(push: Push, writer: Sink, game_id: str, seat: int | None, after
 
 class Resting:
     """A stream that has sent everything, resting with its feed, which writes it each new
-    version itself while it can (:class:`~.feeds.Follower`): the events after its cursor
+    version itself while it can (:class:`~.feed.Follower`): the events after its cursor
     and the view, framed once per audience and cursor and written as one piece. Its task
     sleeps until :meth:`wake` (what the feed cannot do), its writer drains, or its
     heartbeat's time (an alarm: :mod:`.alarms`).

@@ -5,7 +5,7 @@ Every step is the Flask view's, in its order (so the same request meets the same
 first), with its parsers (:mod:`service.wire.queries`) and the service layer's functions
 (:func:`service.play.seat_of`, :func:`service.play.on_turn`, :func:`service.play.view_at`,
 :func:`service.play.game_view_bytes`). What differs is only how it waits: on the game's
-:class:`~.feeds.GameFeed`, whose one read per version and one rendering per audience serve
+:class:`~.feed.GameFeed`, whose one read per version and one rendering per audience serve
 every waiter of this process.
 """
 

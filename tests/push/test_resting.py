@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from service.push.alarms import Alarms
-from service.push.feeds import Feed
+from service.push.feed import Feed
 from service.push.http import Writer
 from service.push.streams import Resting, frames_of
 from service.wire.framing import NDJSON
