@@ -144,6 +144,8 @@ STREAM_MESSAGES: dict[str, dict[str, Any]] = {
         "retry", "Reconnect delay (SSE)", "The stream's first message: a lone `retry` "
         "field, the delay `EventSource` waits before it reconnects.", SSE, None,
         _sse_headers(retry=True)),
+    # a stream of many games
+    **GAMES_MESSAGES,
 }
 
 GAME_STREAM = ("gameEventLine", "viewLine", "analysisLine", "endLine", "heartbeatLine",
@@ -152,8 +154,6 @@ GAME_STREAM = ("gameEventLine", "viewLine", "analysisLine", "endLine", "heartbea
 ACCOUNT_STREAM = ("noteLine", "endLine", "heartbeatLine",
                   "noteSse", "endSse", "heartbeatSse", "retrySse")
 
-
-STREAM_MESSAGES.update(GAMES_MESSAGES)
 
 
 def _webhook_messages(openapi: dict[str, Any]) -> dict[str, dict[str, Any]]:

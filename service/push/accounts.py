@@ -124,7 +124,6 @@ async def _push(push: Push, writer: Writer, mine: Account, after: int,
     loop = asyncio.get_running_loop()
     config = push.config
     deadline = loop.time() + config.stream_max_seconds
-    heartbeat = frames.one(play.Message("heartbeat"))
     notes_of = partial(push.stores.accounts.notes, mine.handle)
     holding = _Holding(play.stream_holds(push.stores, mine, _Connection(writer)))
     holds = holding.holds
@@ -170,7 +169,7 @@ async def _push(push: Push, writer: Writer, mine: Account, after: int,
                     if loop.time() - sent >= config.stream_heartbeat_seconds:
                         if not push.stopped() and loop.time() < deadline \
                                 and not writer.paused:
-                            writer.write(heartbeat)
+                            writer.write(frames.heartbeat)
                         # (a paused writer's heartbeat is skipped, not owed: else every
                         # later pass would find it due and wait for nothing, a busy loop)
                         sent = loop.time()

@@ -115,9 +115,7 @@ class Feeds:
             raise TypeError(f"the feed of {topic!r} is a {type(feed).__name__}")
         feed.users += 1
         try:
-            if not feed.confirmed.done():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(feed.confirmed), CONFIRM_SECONDS)
+            await _confirmation(feed.confirmed)
         except BaseException:
             self.leave(feed)
             raise
@@ -156,8 +154,7 @@ class Feeds:
         self._others[name] = (handler, confirmed)
         self.subscriptions.subscribe(name)
         try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_SECONDS)
+            await _confirmation(confirmed)
             yield
         finally:
             del self._others[name]
@@ -187,3 +184,11 @@ class Feeds:
             feed.moved()  # confirmed again (subscribed anew): a move may have been missed
         else:
             feed.confirmed.set_result(None)
+
+
+async def _confirmation(confirmed: asyncio.Future[None]) -> None:
+    """Until Redis confirmed a subscription, or :data:`~service.storage.hub.CONFIRM_SECONDS`
+    (then the reads go ahead: a lost confirmation must not hold a request for ever)."""
+    if not confirmed.done():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_SECONDS)

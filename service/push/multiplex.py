@@ -42,7 +42,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import secrets
 from collections import deque
 from typing import Any
@@ -55,13 +54,14 @@ from service.storage import GameRecord, Stores, UnknownGameError
 from service.wire.bearer import identity
 from service.wire.framing import SSE, negotiate, sse_preamble
 from service.wire.problems import ApiProblem, problem_of
+from service.wire.queries import URL_SAFE_ID
 
 from .answers import Answer, common_headers, for_bearer
 from .context import Push
 from .feed import settle
 from .gamesets import MAX_GAMES, GameSet, game_set
 from .http import Request, Writer, head
-from .streams import Frames, follow
+from .streams import Frames, follow, frames_of
 
 __all__ = ["CONTROL_SECONDS", "change", "control_channel", "open_stream"]
 
@@ -69,8 +69,6 @@ log = logging.getLogger("three_thirteen.push")
 
 #: How long a change waits for the holder's answer (which reads the added games first).
 CONTROL_SECONDS = 10.0
-#: A stream id's form (``secrets.token_urlsafe(24)``: 32 characters).
-_STREAM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def control_channel(stream_id: str) -> str:
@@ -101,7 +99,7 @@ async def open_stream(push: Push, request: Request, writer: Writer) -> bool:
     started = await _admit(push.stores, who, wanted)
     with push.slots.hold(address, bearer):
         stream_id = secrets.token_urlsafe(24)
-        held = _Held(push, writer, kind, request.http11, who)
+        held = _Held(push, writer, frames_of(kind, request.http11), who)
         async with push.feeds.listening(control_channel(stream_id), held.order):
             # after the subscription is confirmed: an add sent as soon as the id is read
             # reaches this process
@@ -111,14 +109,14 @@ async def open_stream(push: Push, request: Request, writer: Writer) -> bool:
             writer.write(head(200, headers, length=None, keep_alive=keep,
                               http11=request.http11))
             if kind == SSE:
-                held.write(held.wire(sse_preamble(END_RETRY_MS)))
-            held.write(held.wire(held.plain(
-                Message("stream", {"id": stream_id, "games": list(wanted.games)}))))
+                held.write(held.frames.wire(sse_preamble(END_RETRY_MS)))
+            held.write(held.frames.one(
+                Message("stream", {"id": stream_id, "games": list(wanted.games)})))
             for game_id, record, seat in started:
                 held.start(game_id, record, seat, wanted.after.get(game_id, 0))
             reason = await held.run()
-            held.write(held.wire(held.plain(end_message(reason))))
-            if request.http11:
+            held.write(held.frames.one(end_message(reason)))
+            if held.frames.chunked:
                 writer.write(b"0\r\n\r\n")
     return keep
 
@@ -186,14 +184,13 @@ class _Held:
     each, resting with the game's feed), the changes sent to it, and its own loop (its
     heartbeats, its end)."""
 
-    def __init__(self, push: Push, writer: Writer, kind: str, http11: bool,
-                 who: str | None) -> None:
+    def __init__(self, push: Push, writer: Writer, frames: Frames, who: str | None) -> None:
         self.push = push
         self.out = _Counted(writer)
-        self.kind = kind
-        self.chunked = http11
         self.who = who
-        self.frames = Frames(kind, http11)
+        #: the stream's own messages' framing; each game's is :attr:`tags`'
+        self.frames = frames
+        self.tags: dict[str, Frames] = {}
         loop = asyncio.get_running_loop()
         self.deadline = loop.time() + push.config.stream_max_seconds
         self.lanes: dict[str, asyncio.Task[str]] = {}
@@ -205,15 +202,18 @@ class _Held:
     def write(self, data: bytes) -> None:
         self.out.write(data)
 
-    def wire(self, data: bytes) -> bytes:
-        return self.frames.wire(data)
+    def end(self, game_id: str, reason: str) -> None:
+        """The last message of ``game_id`` on this stream, framed as its follower framed
+        the others (with the game's id)."""
+        self.write(self._tags_of(game_id).one(end_message(reason)))
+        self.tags.pop(game_id, None)
 
-    def plain(self, message: Message) -> bytes:
-        """A message of the stream itself (no game): as a game's stream frames it."""
-        return self.frames.message(message)
-
-    def tagged(self, game_id: str, message: Message) -> bytes:
-        return Frames(self.kind, self.chunked, game_id).one(message)
+    def _tags_of(self, game_id: str) -> Frames:
+        tags = self.tags.get(game_id)
+        if tags is None:
+            frames = self.frames
+            tags = self.tags[game_id] = Frames(frames.kind, frames.chunked, game_id)
+        return tags
 
     # -- its games -----------------------------------------------------------------------
 
@@ -221,7 +221,7 @@ class _Held:
         """Follow ``game_id`` from the event after ``after``, as ``seat``."""
         lane = asyncio.get_running_loop().create_task(follow(
             self.push, self.out, game_id, seat, after, record.state.version,
-            Frames(self.kind, self.chunked, game_id), self.deadline, None))
+            self._tags_of(game_id), self.deadline, None))
         lane.add_done_callback(self._lane_done)
         self.lanes[game_id] = lane
 
@@ -250,7 +250,7 @@ class _Held:
         push = self.push
         loop = asyncio.get_running_loop()
         beat = push.config.stream_heartbeat_seconds
-        heartbeat = self.wire(self.plain(Message("heartbeat")))
+        heartbeat = self.frames.heartbeat
         push.on_stop.add(self.wake)
         try:
             while True:
@@ -297,7 +297,7 @@ class _Held:
             reason = lane.result()
             if reason != "finished":
                 return reason
-            self.write(self.tagged(game_id, end_message("finished")))
+            self.end(game_id, "finished")
         return None
 
     # -- its changes ---------------------------------------------------------------------
@@ -310,8 +310,7 @@ class _Held:
                 for game_id in wanted.games:
                     if game_id in self.lanes:
                         await self.stop(game_id)
-                        self.write(self.tagged(game_id, Message(
-                            "end", {"reason": "removed", "retry_ms": END_RETRY_MS})))
+                        self.end(game_id, "removed")
             else:
                 await self._add(wanted)
         except Exception as exc:
@@ -354,7 +353,7 @@ class _Held:
 async def change(push: Push, request: Request, stream_id: str, op: str) -> Answer:
     """``add`` or ``remove`` games of the stream ``stream_id``, wherever it is held: the
     games it then follows, or the holder's problem (see the module)."""
-    if not _STREAM_ID.fullmatch(stream_id):
+    if not URL_SAFE_ID.fullmatch(stream_id):
         raise _unknown_stream()
     wanted = game_set(request)
     reply = f"streams-reply:{secrets.token_urlsafe(16)}"

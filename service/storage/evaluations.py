@@ -49,8 +49,8 @@ class PlayedDeal:
 @dataclass(frozen=True, slots=True)
 class AnchorRun:
     """The deals against one anchor (a reference bot), and why they stopped (``stop``:
-    ``H0`` or ``H1``, the sequential test's verdict, or ``deal_limit``; ``None`` while
-    they go on)."""
+    ``stronger`` or ``weaker``, the sequential test's verdict, ``deal_limit`` or
+    ``canceled``; ``None`` while they go on)."""
 
     anchor: str
     deals: tuple[PlayedDeal, ...] = ()

@@ -7,6 +7,7 @@ from marshmallow import Schema, fields, validate
 from service.bots import BOTS
 from service.core.rules import PRESETS
 from service.play import DEFAULT_DEALS, MAX_DEALS, MIN_DEALS
+from service.storage import EVALUATION_STATUSES
 
 from .cards import StrictSchema, absent_is_null
 
@@ -77,8 +78,7 @@ class _Sprt(Schema):
 
 class EvaluationSchema(Schema):
     evaluation_id = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["queued", "running",
-                                                                  "done"]))
+    status = fields.String(required=True, validate=validate.OneOf(EVALUATION_STATUSES))
     account = fields.String(required=True)
     preset = fields.String(required=True)
     seed = fields.String(required=True, allow_none=True, metadata={

@@ -20,6 +20,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from service.play import WEBHOOK_TYPES
+from service.storage import EVALUATION_STATUSES
 
 from .cards import Described, ref
 from .evaluations import EvaluationResultSchema
@@ -163,8 +164,7 @@ class EvaluationProgressNoteSchema(_Note):
 
     type = _type("evaluation_progress")
     evaluation_id = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["queued", "running",
-                                                                  "done"]))
+    status = fields.String(required=True, validate=validate.OneOf(EVALUATION_STATUSES))
     results = fields.List(fields.Nested(EvaluationResultSchema), required=True, metadata={
         "description": "Per anchor, as `GET /v1/evaluations/{id}` has them, without the "
                        "games."})
