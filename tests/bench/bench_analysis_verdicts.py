@@ -6,11 +6,18 @@ every deal), and ``--own`` games of four ``greedy`` bots (the analyser's own pol
 in-process; analyses every record at the default setting, on ``--jobs`` processes; and
 prints per bot its decisions, its accuracy (the mean over its decisions) and its
 inaccuracies, mistakes and blunders per 100 decisions, then the blunders found in the
-policy's own games. What is asked of it: the accuracy orders ``random`` <
-``simple``/``greedy`` < ``strong`` < ``expert``, and the analyser's own policy has no
-blunders.
+policy's own games. Then ``--luck`` 2-seat games of ``--luck-bot`` against itself, each
+a deal of its own (a deal played again with the seats swapped is the same game when both
+seats are the same bot: the same cards, the same choices): the mean luck of a seat's
+game and the mean difference of the two seats' luck-adjusted totals, each with its 95%
+interval over the games. What is asked of it: the accuracy orders ``random`` <
+``simple``/``greedy`` < ``strong`` < ``expert``, the analyser's own policy has no
+blunders, and between a bot and itself both luck figures are 0 within their intervals
+(luck is the card drawn less the mean of those it could have been, so it averages out;
+the adjusted totals differ by skill only, and there is none between a bot and itself).
 
-Usage: ``python -m tests.bench.bench_analysis_verdicts [--deals N] [--own N] [--jobs N]``
+Usage: ``python -m tests.bench.bench_analysis_verdicts [--deals N] [--own N] [--luck N]
+[--luck-bot BOT] [--jobs N]``
 """
 
 from __future__ import annotations
@@ -41,19 +48,24 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=5)
     p.add_argument("--own", type=int, default=5)
+    p.add_argument("--luck", type=int, default=10, help="games of a bot against itself")
+    p.add_argument("--luck-bot", default="strong")
     p.add_argument("--jobs", type=int, default=2)
     args = p.parse_args()
     jobs = [(BOTS[r:] + BOTS[:r], f"verdicts-{d}") for d in range(args.deals)
             for r in range(len(BOTS))]
     jobs += [(["greedy"] * 4, f"own-{g}") for g in range(args.own)]
+    jobs += [([args.luck_bot] * 2, f"luck-{g}") for g in range(args.luck)]
     started = time.monotonic()
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(_analysed, jobs))
     regrets: dict[str, list[float]] = defaultdict(list)
     words: dict[str, dict[str | None, int]] = defaultdict(lambda: defaultdict(int))
     own_blunders = own_mistakes = own_decisions = 0
-    for n, (bots, result) in enumerate(results):
-        own = n >= args.deals * len(BOTS)
+    played = args.deals * len(BOTS)
+    lucky = results[played + args.own:]
+    for n, (bots, result) in enumerate(results[:played + args.own]):
+        own = n >= played
         for d in result["decisions"]:
             if own:
                 own_decisions += 1
@@ -79,7 +91,28 @@ def main() -> None:
               f"{per['mistake']:>9.1f} {per['blunder']:>9.1f}")
     print(f"the analyser's own policy (greedy x4, {args.own} games): {own_blunders} "
           f"blunders and {own_mistakes} mistakes in {own_decisions} decisions")
+    if lucky:
+        _print_luck(args.luck_bot, [r for _, r in lucky])
 
+
+def _print_luck(bot: str, games: list[dict[str, Any]]) -> None:
+    """The luck figures of games of ``bot`` against itself: the mean luck of a seat's
+    game (both seats of every game; a game's two seats are not independent, so the
+    interval is over games, each the mean of its two) and the mean difference of a game's
+    adjusted totals (seat 0 less seat 1), each with its 95% interval."""
+    lucks = [sum(s["luck"] for s in g["seats"]) / 2 for g in games]
+    differences = [g["seats"][0]["adjusted_total"] - g["seats"][1]["adjusted_total"]
+                   for g in games]
+    print(f"{bot} against itself, {len(games)} games of 2 seats")
+    print(f"{'figure':<38} {'mean':>8} {'95% interval':>20} {'0 inside':>9}")
+    for name, values in (("luck of a seat's game", lucks),
+                         ("adjusted total, seat 0 less seat 1", differences)):
+        n = len(values)
+        mean = sum(values) / n
+        error = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1) / n) if n > 1 else 0.0
+        low, high = mean - 1.96 * error, mean + 1.96 * error
+        print(f"{name:<38} {mean:>8.2f} {f'[{low:.2f}, {high:.2f}]':>20} "
+              f"{'yes' if low <= 0 <= high else 'NO':>9}")
 
 if __name__ == "__main__":
     main()
