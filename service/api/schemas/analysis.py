@@ -164,6 +164,14 @@ class SettingsSchema(Schema):
     relook = fields.Integer(required=True, metadata={
         "description": "A decision the first look names a mistake or a blunder is judged "
                        "again on this many times the worlds, fresh ones (1: never)."})
+    turns = fields.Integer(load_default=0, metadata={
+        "description": "A playout stops once the seat has played this many turns after "
+                       "the decision's, its score read off its hand by the solver (0: "
+                       "played to the round's end; absent in analyses made before)."})
+    lookahead = fields.Integer(allow_none=True, load_default=None, metadata={
+        "description": "With the strong policy: the work units of look-ahead each of the "
+                       "seat's own moves may spend in a playout (the other seats look "
+                       "none ahead)."})
 
 
 class StepsSchema(Schema):
