@@ -71,15 +71,17 @@ def _shoe(rules: Rules, players: int) -> Counter[int]:
 
 def strong_move(state: GameState, seat: int,
                 taken: Mapping[int, Counter[int]] | None = None,
-                budget: int | DecisionBudget | None = STRONG_BUDGET) -> Action:
+                budget: int | DecisionBudget | None = STRONG_BUDGET,
+                max_kinds: int = 40) -> Action:
     """The move ``strong`` makes for ``seat`` on its turn in ``state``, knowing ``taken``
     (per seat: the cards it took from the discard pile and still holds; none by default)
     and looking ahead within ``budget`` work units (or charging that decision's budget:
-    its ``spent`` then says the work the move took)."""
+    its ``spent`` then says the work the move took) over at most ``max_kinds`` kinds of
+    unseen card, as :class:`.strong.StrongBot`."""
     assert state.phase is not None
     rules = state.rules
     decision = budget if isinstance(budget, DecisionBudget) else DecisionBudget(budget)
-    bot = StrongBot(f"{state.version}:{seat}", budget=decision.limit)
+    bot = StrongBot(f"{state.version}:{seat}", budget=decision.limit, max_kinds=max_kinds)
     bot.players = state.players
     bot.seat = seat
     bot.shoe = _shoe(rules, state.players)
