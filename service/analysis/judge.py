@@ -75,10 +75,15 @@ JUDGEMENTS = tuple(THRESHOLDS)
 #: decisions of 3 games, two sampling seeds named 25% of them differently by the plain
 #: regret, 4% by this margin (the sampling noise of 4 worlds is several points).
 MARGIN = 2.0
-#: The judgements a first look must confirm on fresh worlds (``Settings.relook``). Measured
-#: with ``make bench-analysis-verdicts``: without it, games of the policy itself showed 5
-#: blunders in 2,864 decisions, each the winner of noisy estimates on four worlds.
-RELOOK = frozenset({"mistake", "blunder"})
+#: The judgements a first look must confirm on fresh worlds (``Settings.relook``): all of
+#: them. Measured with ``make bench-analysis-verdicts``: without it, games of the policy
+#: itself showed 5 blunders in 2,864 decisions, each the winner of noisy estimates on
+#: four worlds. Inaccuracies too (once mistakes and blunders only): most judgements two
+#: sampling seeds named differently were inaccuracies of a draw named on four worlds'
+#: heavy-tailed differences and never confirmed (``make bench-analysis ARGS=--show``);
+#: a second look on each halved them, and few decisions are named at all, so it costs
+#: little (docs/performance.md#make-bench-analysis).
+RELOOK = frozenset(JUDGEMENTS)
 #: The regret at which a decision's accuracy has fallen to 1/e of 100 (see accuracy()).
 ACCURACY_SCALE = 10.0
 
@@ -88,8 +93,8 @@ class Settings:
     """How hard to look: ``worlds`` drawn per decision, the ``candidates`` discards
     tried besides the one taken (the best by the penalty they keep), the ``policy`` bot
     that plays every seat in the playouts, the ``seed`` of the sampling, and ``relook``:
-    a decision the first look names a mistake or a blunder is looked at again on
-    ``relook`` times as many fresh worlds, and that look is its verdict (1: none).
+    a decision the first look names an inaccuracy, a mistake or a blunder is looked at
+    again on ``relook`` times as many fresh worlds, and that look is its verdict (1: none).
 
     ``turns``: a playout stops once the seat has played that many turns after the
     decision's, and its score is read off its hand there by the solver

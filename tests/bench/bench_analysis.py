@@ -10,7 +10,8 @@ a game, and the same judgement as the default on at least 95% of decisions), and
 ``--greedy``, by the judge of ``greedy`` playouts to the round's end (``GREEDY``, timed:
 what the default replaced).
 
-Usage: ``python -m tests.bench.bench_analysis [--worlds N] [--candidates N] [--greedy]``
+Usage: ``python -m tests.bench.bench_analysis [--worlds N] [--candidates N] [--lookahead N]
+[--relook N] [--greedy] [--show]`` (the quick setting is the one measured without look-ahead).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import time
 from dataclasses import replace
 
 from service.analysis.game import Decision, decisions_of
-from service.analysis.judge import DEFAULT, GREEDY, QUICK, Settings, Verdict, judge
+from service.analysis.judge import DEFAULT, GREEDY, QUICK, Settings, Verdict, judge, key_of
 from service.match.inprocess import record_in_process
 
 TABLES = [["greedy"] * 4, ["strong", "greedy", "simple", "strong"], ["simple"] * 4]
@@ -43,11 +44,17 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--worlds", type=int, default=DEFAULT.worlds)
     p.add_argument("--candidates", type=int, default=DEFAULT.candidates)
+    p.add_argument("--lookahead", type=int, default=DEFAULT.lookahead)
+    p.add_argument("--relook", type=int, default=DEFAULT.relook)
     p.add_argument("--greedy", action="store_true",
                    help="also judge by greedy playouts to the round's end (the old default)")
+    p.add_argument("--show", action="store_true",
+                   help="list the decisions another sampling seed judged otherwise")
     args = p.parse_args()
-    settings = replace(DEFAULT, worlds=args.worlds, candidates=args.candidates)
-    print(f"settings: {settings.to_dict()}\nquick: {QUICK.to_dict()}")
+    settings = replace(DEFAULT, worlds=args.worlds, candidates=args.candidates,
+                       lookahead=args.lookahead, relook=args.relook)
+    quick_settings = replace(settings, lookahead=QUICK.lookahead)  # QUICK of this setting
+    print(f"settings: {settings.to_dict()}\nquick: {quick_settings.to_dict()}")
     other = replace(settings, seed=f"{settings.seed}/another")
     print(f"{'bots':<28} {'decisions':>9} {'CPU s':>6} {'median ms':>9} {'p99 ms':>7} "
           f"{'other seed':>10} {'quick s':>7} {'as quick':>8}"
@@ -61,8 +68,14 @@ def main() -> None:
         differ = {"seed": 0, "quick": 0, "greedy": 0}
         for d in decisions_of(record):
             verdict = _timed(d, settings, times)
-            differ["seed"] += verdict.judgement != _timed(d, other, []).judgement
-            differ["quick"] += verdict.judgement != _timed(d, QUICK, quick).judgement
+            again = _timed(d, other, [])
+            differ["seed"] += verdict.judgement != again.judgement
+            if args.show and verdict.judgement != again.judgement:
+                print(f"  v{d.state.version} seat {d.seat} {key_of(d.action)}: "
+                      + " / ".join(f"{v.judgement} ({v.regret:.1f} ± {v.standard_error:.1f}"
+                                   f"{', relooked' if v.relooked else ''})"
+                                   for v in (verdict, again)))
+            differ["quick"] += verdict.judgement != _timed(d, quick_settings, quick).judgement
             if args.greedy:
                 differ["greedy"] += verdict.judgement != _timed(d, GREEDY, greedy).judgement
         count = len(times)

@@ -159,11 +159,12 @@ class SettingsSchema(Schema):
     candidates = fields.Integer(required=True, metadata={
         "description": "Discards compared besides the one taken."})
     policy = fields.String(required=True, metadata={
-        "description": "The bot that plays every seat to the round's end."})
+        "description": "The bot that plays every seat in the playouts."})
     seed = fields.String(required=True)
     relook = fields.Integer(required=True, metadata={
-        "description": "A decision the first look names a mistake or a blunder is judged "
-                       "again on this many times the worlds, fresh ones (1: never)."})
+        "description": "A decision the first look names an inaccuracy, a mistake or a "
+                       "blunder is judged again on this many times the worlds, fresh ones "
+                       "(1: never)."})
     turns = fields.Integer(load_default=0, metadata={
         "description": "A playout stops once the seat has played this many turns after "
                        "the decision's, its score read off its hand by the solver (0: "
