@@ -81,8 +81,8 @@ MARGIN = 2.0
 #: four worlds. Inaccuracies too (once mistakes and blunders only): most judgements two
 #: sampling seeds named differently were inaccuracies of a draw named on four worlds'
 #: heavy-tailed differences and never confirmed (``make bench-analysis ARGS=--show``);
-#: a second look on each halved them, and few decisions are named at all, so it costs
-#: little (docs/performance.md#make-bench-analysis).
+#: a second look on each cut them from 14 to 5 of 1,138 (at ``QUICK``: 10 to 5), and few
+#: decisions are named at all, so it costs little (docs/performance.md#make-bench-analysis).
 RELOOK = frozenset(JUDGEMENTS)
 #: The regret at which a decision's accuracy has fallen to 1/e of 100 (see accuracy()).
 ACCURACY_SCALE = 10.0
