@@ -51,6 +51,7 @@ BY_PATH: dict[str, str] = {
     "tests/bots/test_bots_on_the_engine.py": "fast",
     "tests/bots/test_decision_budget.py": "fast",
     "tests/bots/test_simple_bot.py": "fast",
+    "tests/bots/test_strong_state.py": "fast",
     "tests/bots/test_decisions.py": "fast",
     "tests/bots/test_decisions.py::test_a_fresh_process_makes_the_same_decisions": "process",
     "tests/bots/test_decisions.py::"

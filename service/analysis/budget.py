@@ -33,8 +33,8 @@ from service.core.rules import Rules
 
 from .judge import Settings
 
-__all__ = ["DECISION_STEPS", "HARD_STEP", "PRIOR_UNIT_STEPS", "RELOOK_SHARE", "StepBudget",
-           "StepsSpent", "playouts", "step_weight"]
+__all__ = ["DECISION_STEPS", "HARD_STEP", "PRIOR_UNIT_STEPS", "RELOOK_SHARE", "UNITS_PER_STEP",
+           "StepBudget", "StepsSpent", "playouts", "step_weight"]
 
 #: What a decision's work outside its playouts is charged, in steps: measured at one to
 #: two steps' worth of CPU (13- and 14-card hands, its replay and the seat's view
@@ -65,6 +65,13 @@ def step_weight(rules: Rules) -> int:
     return HARD_STEP if rules.hard_to_solve else 1
 
 
+#: The work units of a playout move's look-ahead (:meth:`StepBudget.work`) charged as one
+#: step: what a CPU-second of either buys in a 4-seat classic game at the default setting,
+#: so a step costs the same CPU whether it is an action or a search (measured with ``make
+#: bench-analysis``, docs/analysis.md#cost).
+UNITS_PER_STEP = 500
+
+
 class StepsSpent(Exception):
     """The analysis' steps are spent: the decision being judged is abandoned."""
 
@@ -90,6 +97,8 @@ class StepBudget:
     planned: float = 0.0
     #: decisions owed a judgement when not all of those left fit (:meth:`fit`)
     credit: float = 0.0
+    #: look-ahead work units not yet charged as a whole step (:meth:`work`)
+    units: int = 0
 
     def charge(self, steps: int = 1) -> None:
         """Take ``steps`` more, or raise :class:`StepsSpent` (taking none) if that would
@@ -103,6 +112,18 @@ class StepBudget:
         before each it applies), charged :attr:`weight`."""
         self.charge(self.weight)
         self.playout_steps += self.weight
+
+    def work(self, units: int) -> None:
+        """A playout move's look-ahead took ``units`` work units of solver search (the
+        ``strong`` policy's, :class:`service.bots.budget.DecisionBudget`): charged as
+        :data:`UNITS_PER_STEP` units a step (times :attr:`weight`), the remainder carried
+        to the next, so a move's search is paid in the same steps its actions are."""
+        self.units += units
+        steps = self.units // UNITS_PER_STEP
+        if steps:
+            self.units -= steps * UNITS_PER_STEP
+            self.charge(steps * self.weight)
+            self.playout_steps += steps * self.weight
 
     def judged(self, settings: Settings) -> None:
         """A decision was judged at ``settings`` (with playouts): what :meth:`fit`

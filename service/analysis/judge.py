@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from service.bots.base import Bot
 from service.bots.playout import STATE_POLICIES, play_out
 from service.bots.registry import make_bot
+from service.bots.strong_state import StrongPlayout
 from service.core.cards import card_name, parse_card
 from service.core.shapes import Action
 from service.engine import GameState, view
@@ -47,8 +48,22 @@ from .luck import exact_luck, sampled_luck
 if TYPE_CHECKING:
     from .budget import StepBudget
 
-__all__ = ["DEFAULT", "JUDGEMENTS", "MARGIN", "THRESHOLDS", "Settings", "Verdict", "accuracy", "blind",
-           "forced", "judge", "judgement", "key_of"]
+__all__ = [
+    "DEFAULT",
+    "GREEDY",
+    "JUDGEMENTS",
+    "MARGIN",
+    "QUICK",
+    "THRESHOLDS",
+    "Settings",
+    "Verdict",
+    "accuracy",
+    "blind",
+    "forced",
+    "judge",
+    "judgement",
+    "key_of",
+]
 
 #: Regret (points of expected round penalty) from which a decision is an inaccuracy, a
 #: mistake, a blunder: a fifth, a half and a whole of a face card's 10 points.
@@ -60,10 +75,15 @@ JUDGEMENTS = tuple(THRESHOLDS)
 #: decisions of 3 games, two sampling seeds named 25% of them differently by the plain
 #: regret, 4% by this margin (the sampling noise of 4 worlds is several points).
 MARGIN = 2.0
-#: The judgements a first look must confirm on fresh worlds (``Settings.relook``). Measured
-#: with ``make bench-analysis-verdicts``: without it, games of the policy itself showed 5
-#: blunders in 2,864 decisions, each the winner of noisy estimates on four worlds.
-RELOOK = frozenset({"mistake", "blunder"})
+#: The judgements a first look must confirm on fresh worlds (``Settings.relook``): all of
+#: them. Measured with ``make bench-analysis-verdicts``: without it, games of the policy
+#: itself showed 5 blunders in 2,864 decisions, each the winner of noisy estimates on
+#: four worlds. Inaccuracies too (once mistakes and blunders only): most judgements two
+#: sampling seeds named differently were inaccuracies of a draw named on four worlds'
+#: heavy-tailed differences and never confirmed (``make bench-analysis ARGS=--show``);
+#: a second look on each cut them from 14 to 5 of 1,138 (at ``QUICK``: 10 to 5), and few
+#: decisions are named at all, so it costs little (docs/performance.md#make-bench-analysis).
+RELOOK = frozenset(JUDGEMENTS)
 #: The regret at which a decision's accuracy has fallen to 1/e of 100 (see accuracy()).
 ACCURACY_SCALE = 10.0
 
@@ -72,23 +92,41 @@ ACCURACY_SCALE = 10.0
 class Settings:
     """How hard to look: ``worlds`` drawn per decision, the ``candidates`` discards
     tried besides the one taken (the best by the penalty they keep), the ``policy`` bot
-    that plays every seat to the round's end, the ``seed`` of the sampling, and
-    ``relook``: a decision the first look names a mistake or a blunder is looked at again
-    on ``relook`` times as many fresh worlds, and that look is its verdict (1: none)."""
+    that plays every seat in the playouts, the ``seed`` of the sampling, and ``relook``:
+    a decision the first look names an inaccuracy, a mistake or a blunder is looked at
+    again on ``relook`` times as many fresh worlds, and that look is its verdict (1: none).
+
+    ``turns``: a playout stops once the seat has played that many turns after the
+    decision's, and its score is read off its hand there by the solver
+    (:func:`service.bots.playout.leaf_score`; 0: played to the round's end).
+    ``lookahead``: with the ``strong`` policy, the work units of look-ahead each of the
+    seat's own moves may spend (``strong``'s budget); the other seats play ``strong``
+    without look-ahead (its card counting and defence, :mod:`service.bots.strong_state`).
+    """
 
     worlds: int = 4
     candidates: int = 2
-    policy: str = "greedy"
+    policy: str = "strong"
     seed: str = "analysis/v1"
     relook: int = 4
+    turns: int = 1
+    lookahead: int = 4_000
 
     def to_dict(self) -> dict[str, Any]:
         return {"worlds": self.worlds, "candidates": self.candidates,
-                "policy": self.policy, "seed": self.seed, "relook": self.relook}
+                "policy": self.policy, "seed": self.seed, "relook": self.relook,
+                "turns": self.turns, "lookahead": self.lookahead}
 
 
 #: The default setting of :func:`judge` and :func:`.game.analyse`.
 DEFAULT = Settings()
+#: A quick look: the default's playouts without the seat's look-ahead (``strong``'s card
+#: counting and defence at every seat, greedy's choices), a fifth of its CPU; it names
+#: the same judgement as the default on most decisions (``make bench-analysis``).
+QUICK = replace(DEFAULT, lookahead=0)
+#: The judge before ``strong`` played its playouts: ``greedy`` at every seat, to the
+#: round's end (what ``make bench-analysis`` compares the default with).
+GREEDY = replace(DEFAULT, policy="greedy", turns=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,14 +240,18 @@ def _candidates(state: GameState, seat: int, legal: Sequence[Action], keep: Sequ
     return out
 
 
-def _round_score(state: GameState, seat: int, first: Action, policy: str,
-                 seed: str, budget: StepBudget | None) -> int:
+def _round_score(state: GameState, seat: int, first: Action, settings: Settings,
+                 seed: str, budget: StepBudget | None, knowledge: Knowledge) -> int:
     """``seat``'s score for the round in play after ``first``, every later move of the
     round made by ``policy`` (one bot per seat, seeded by ``seed``); each action applied
     is charged to ``budget`` (:class:`.budget.StepsSpent` when it is spent)."""
     on_step = None if budget is None else budget.step
+    policy, turns = settings.policy, settings.turns
+    if policy == "strong":
+        playout = _strong(knowledge, seat, settings, budget)
+        return play_out(state, seat, first, playout, on_step, playout.made, turns)
     if policy in STATE_POLICIES:  # the same moves, without a view a step
-        return play_out(state, seat, first, STATE_POLICIES[policy], on_step)
+        return play_out(state, seat, first, STATE_POLICIES[policy], on_step, turns=turns)
     bots: dict[int, Bot] = {}
 
     def move(state: GameState, s: int) -> Action:
@@ -217,7 +259,7 @@ def _round_score(state: GameState, seat: int, first: Action, policy: str,
             bots[s] = make_bot(policy, seed=f"{seed}:{s}")
         return bots[s].choose(view(state, s, actor_of(state, s)))
 
-    return play_out(state, seat, first, move, on_step)
+    return play_out(state, seat, first, move, on_step, turns=turns)
 
 
 def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
@@ -236,7 +278,7 @@ def judge(state: GameState, seat: int, seat_view: Mapping[str, Any],
     knowledge = Knowledge.of(seat_view, seat_events)
     position = blind(state, knowledge)
     legal = _legal(position, seat)
-    policy = key_of(_policy_move(position, seat, settings.policy))
+    policy = key_of(_policy_move(position, seat, settings, knowledge))
     if position.phase == FINAL_DISCARD:
         exact = final_discard_scores(position, seat)
         scores = {f"discard:{card_name(c)}": [v] for c, v in exact.items()}
@@ -303,8 +345,24 @@ def _luck(position: GameState, seat: int, knowledge: Knowledge, action: Mapping[
     return sampled_luck(stock, with_drawn["draw:stock"])
 
 
-def _policy_move(state: GameState, seat: int, policy: str) -> Mapping[str, Any]:
+def _strong(knowledge: Knowledge, seat: int, settings: Settings,
+            budget: StepBudget | None = None) -> StrongPlayout:
+    """``strong`` at every seat of a playout, knowing what the seat knew of the cards the
+    others took from the pile (public: every seat saw them taken): the seat with
+    ``settings.lookahead`` work units of look-ahead a move, the others with none. Each
+    move's look-ahead work is charged to ``budget`` (:meth:`.budget.StepBudget.work`)."""
+    work = None if budget is None else budget.work
+    return StrongPlayout({s: k for s, k in enumerate(knowledge.known) if s != seat},
+                         settings.lookahead, {s: 0 for s in range(len(knowledge.known))
+                                              if s != seat}, work)
+
+
+def _policy_move(state: GameState, seat: int, settings: Settings,
+                 knowledge: Knowledge) -> Mapping[str, Any]:
     """The move the policy bot would make here (what the playouts assume of the seat)."""
+    policy = settings.policy
+    if policy == "strong":
+        return _strong(knowledge, seat, settings)(state, seat)
     from_state = STATE_POLICIES.get(policy)
     if from_state is not None:
         return from_state(state, seat)
@@ -322,8 +380,8 @@ def _scores(position: GameState, seat: int, knowledge: Knowledge,
     rng = random.Random(f"{settings.seed}:{position.version}:{seat}{tag}")
     drawn = sample_worlds(knowledge, worlds, rng, top)
     seeds = [f"{settings.seed}:{position.version}:{i}{tag}" for i in range(len(drawn))]
-    return {key: [_round_score(in_state(position, world, seed), seat, body, settings.policy,
-                               seed, budget)
+    return {key: [_round_score(in_state(position, world, seed), seat, body, settings,
+                               seed, budget, knowledge)
                   for world, seed in zip(drawn, seeds, strict=True)]
             for key, body in actions.items()}
 

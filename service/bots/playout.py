@@ -19,6 +19,7 @@ from typing import Any
 
 from service.client.types import Action
 from service.engine import apply
+from service.engine.rounds import penalty_score
 from service.engine.seats import actor_of
 from service.engine.state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, GameState
 from service.solver import Analysis
@@ -26,7 +27,7 @@ from service.solver import Analysis
 from .base import discard, draw, go_out
 from .budget import DecisionBudget
 
-__all__ = ["STATE_POLICIES", "greedy_move", "play_out"]
+__all__ = ["STATE_POLICIES", "greedy_move", "leaf_score", "play_out"]
 
 
 def greedy_move(state: GameState, seat: int) -> Action:
@@ -63,20 +64,49 @@ STATE_POLICIES: dict[str, Callable[[GameState, int], Action]] = {"greedy": greed
 
 def play_out(state: GameState, seat: int, first: Mapping[str, Any],
              policy: Callable[[GameState, int], Action] = greedy_move,
-             on_step: Callable[[], None] | None = None) -> int:
+             on_step: Callable[[], None] | None = None,
+             watch: Callable[[GameState, int, Mapping[str, Any]], None] | None = None,
+             turns: int = 0) -> int:
     """``seat``'s score for the round in play after it makes ``first`` in ``state``, every
     later move of the round (every seat's) made by ``policy``. ``on_step`` is called
     before each action is applied: what an analysis counts its work by (it may raise to
-    abandon the playout; :mod:`service.analysis.budget`)."""
+    abandon the playout; :mod:`service.analysis.budget`); ``watch(state, seat, move)``
+    before each move is applied, ``first`` included (what a policy with a memory of the
+    round follows it by: :class:`.strong_state.StrongPlayout`).
+
+    ``turns`` (0: none) truncates the playout: once ``seat`` has played that many turns
+    after the one in play, while nobody has gone out, its score is read off the leaf
+    (:func:`leaf_score`) rather than played to the round's end."""
     before = sum(state.scores[seat])
     round_index = state.round_index
     move: Mapping[str, Any] = first
+    discards = 0
     while True:
         mover = state.current_seat
         assert mover is not None
         if on_step is not None:
             on_step()
+        if watch is not None:
+            watch(state, mover, move)
         state, _ = apply(state, mover, move, actor_of(state, mover))
         if state.current_seat is None or state.round_index != round_index:
             return sum(state.scores[seat]) - before
+        if mover == seat and move["type"] == "discard":
+            discards += 1
+            if turns and discards > turns and state.went_out is None:
+                if on_step is not None:
+                    on_step()  # the leaf's solve, charged as a step
+                return leaf_score(state, seat)
         move = policy(state, state.current_seat)
+
+
+def leaf_score(state: GameState, seat: int) -> int:
+    """What ``seat`` would score if the round ended now, between its turns: the penalty
+    of its hand at its best arrangement (the solver's, the final round's multiplier
+    included). Why it stands for the rest of the round: a truncated playout compares
+    candidates on the same worlds, and the seat's hand a turn or two on is most of what
+    a candidate changes; the exact solver reads it without a policy's errors."""
+    budget = DecisionBudget(0)
+    a = budget.analyze(state.hands[seat], state.wild_rank, state.rules, (), state.contract)
+    assert a is not None  # a required analysis is never refused
+    return penalty_score(state, a.penalty)

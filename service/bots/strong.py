@@ -189,7 +189,12 @@ class StrongBot(Bot):
         return malus
 
     def choose(self, view: BotView) -> Action:
-        pos = self.position(view)
+        return self.decide(self.position(view))
+
+    def decide(self, pos: Position) -> Action:
+        """The move for ``pos``, from this bot's memory of the round (what ``choose`` does
+        with a view; :mod:`.playout` calls it with a position read from the engine's
+        state)."""
         if pos.drawing:
             return self._choose_draw(pos)
         a = pos.analyze(pos.hand)

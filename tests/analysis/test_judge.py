@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -132,6 +133,26 @@ def test_the_same_decision_and_settings_give_the_same_verdict_and_another_seed_t
     other = Settings(worlds=2, candidates=2, seed="another")
     again = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, other)
     assert set(again.values) == set(once.values)  # the same candidates, other worlds
+
+
+def test_every_judgement_a_first_look_names_inaccuracies_included_is_looked_at_again(
+) -> None:
+    # the first look alone (relook 1), then the same decision with second looks: every
+    # word the first look names is put to a second look, and nothing else is
+    first_only = Settings(worlds=2, candidates=1, relook=1, lookahead=0)
+    with_relook = replace(first_only, relook=2)
+    named: list[str] = []
+    for d in some_decisions(10_000, "relook"):
+        if d.state.phase == FINAL_DISCARD:
+            continue
+        first = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, first_only)
+        full = judge(d.state, d.seat, d.seat_view, d.seat_events, d.action, with_relook)
+        assert full.relooked == (first.judgement is not None), (first, full)
+        if first.judgement is not None:
+            named.append(first.judgement)
+        if named.count("inaccuracy") >= 3:
+            break
+    assert named.count("inaccuracy") >= 3, named
 
 
 @pytest.mark.parametrize(("regret", "word"), [

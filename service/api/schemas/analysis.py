@@ -152,6 +152,19 @@ class DecisionSchema(Schema):
     position = fields.Nested(PositionSchema, required=True)
 
 
+def _no_turns() -> int:
+    """A callable ``load_default`` (0: played to the round's end, what analyses made
+    before ``turns`` did): applied, but not written in the document as a default, which
+    generators would read as a field always sent (see ``absent_is_null``)."""
+    return 0
+
+
+def _no_lookahead() -> int | None:
+    """A callable ``load_default`` (none given: analyses made before ``lookahead``), as
+    :func:`_no_turns`."""
+    return None
+
+
 class SettingsSchema(Schema):
     worlds = fields.Integer(required=True, metadata={
         "description": "Deals of the unseen cards drawn per decision, at most (each "
@@ -159,11 +172,20 @@ class SettingsSchema(Schema):
     candidates = fields.Integer(required=True, metadata={
         "description": "Discards compared besides the one taken."})
     policy = fields.String(required=True, metadata={
-        "description": "The bot that plays every seat to the round's end."})
+        "description": "The bot that plays every seat in the playouts."})
     seed = fields.String(required=True)
     relook = fields.Integer(required=True, metadata={
-        "description": "A decision the first look names a mistake or a blunder is judged "
-                       "again on this many times the worlds, fresh ones (1: never)."})
+        "description": "A decision the first look names an inaccuracy, a mistake or a "
+                       "blunder is judged again on this many times the worlds, fresh ones "
+                       "(1: never)."})
+    turns = fields.Integer(load_default=_no_turns, metadata={
+        "description": "A playout stops once the seat has played this many turns after "
+                       "the decision's, its score read off its hand by the solver (0: "
+                       "played to the round's end; absent in analyses made before)."})
+    lookahead = fields.Integer(allow_none=True, load_default=_no_lookahead, metadata={
+        "description": "With the strong policy: the work units of look-ahead each of the "
+                       "seat's own moves may spend in a playout (the other seats look "
+                       "none ahead)."})
 
 
 class StepsSchema(Schema):
