@@ -64,7 +64,7 @@ log = logging.getLogger("three_thirteen.workers")
 
 #: The most engine steps one game's analysis may take in its playouts, each decision's
 #: other work counted as :data:`service.analysis.budget.DECISION_STEPS` more. A 4-seat,
-#: 11-round classic game of about 480 decisions takes some 130,000 at the default
+#: 11-round classic game of 420 to 430 decisions takes some 90,000 at the default
 #: setting; docs/analysis.md#cost gives the steps a CPU-second.
 STEP_BUDGET = 150_000
 #: A running analysis whose worker has not been heard from for this long is taken over
