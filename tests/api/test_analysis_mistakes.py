@@ -17,7 +17,9 @@ from service.workers.analysis import AnalysisWorker
 from .conftest import done
 from .test_accounts import key_auth, play_out, register
 
-SHORT = {"preset": "classic", "hand_sizes": [3, 4]}
+#: players who take the first legal action never go out, so every round runs to its turn
+#: limit: 8 turns each keeps a game's analysis at some 60 decisions (30 turns: 240)
+SHORT = {"preset": "classic", "hand_sizes": [3, 4], "turn_limit": 8}
 
 
 def account_game(client: FlaskClient, keys: dict[str, str], seed: str) -> str:

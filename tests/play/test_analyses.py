@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import time
 import zlib
+from dataclasses import replace
 
 import orjson
 import pytest
 
 from service import play
 from service.analysis.game import RELOOK_SHARE, analyse
-from service.analysis.judge import DEFAULT, Settings
+from service.analysis.judge import DEFAULT, QUICK
 from service.match.inprocess import record_in_process
 from service.play.analyses import STEP_BUDGET
 from service.play.commit import commit
@@ -138,12 +139,13 @@ def test_a_result_kept_from_before_decisions_said_who_made_them_is_asked_for_aga
 
 
 @pytest.mark.parametrize("hand_sizes", [
-    [3, 4],  # 126 decisions, 5 second looks
-    pytest.param([5, 7], marks=pytest.mark.slow),  # 240 decisions, 10 second looks: 5 times the CPU
+    [3, 4],  # 126 decisions, 12 second looks: the cap, reached
+    pytest.param([5, 7], marks=pytest.mark.slow),  # 240 decisions, 24 second looks: the cap
 ])
 def test_at_most_a_tenth_of_a_games_decisions_get_a_second_look(hand_sizes: list[int]) -> None:
     record = record_in_process(["random", "random"], "second-looks",
                                {"preset": "classic", "hand_sizes": hand_sizes})
-    decisions = analyse(record, Settings(worlds=2, candidates=2))["decisions"]
+    # the quick setting's playouts (no look-ahead): the cap is the budget's, whatever the look
+    decisions = analyse(record, replace(QUICK, worlds=2, candidates=2))["decisions"]
     relooked = [d for d in decisions if d["relooked"]]
     assert 0 < len(relooked) <= int(len(decisions) * RELOOK_SHARE)
