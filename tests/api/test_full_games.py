@@ -45,8 +45,11 @@ def assert_no_secrets(text: str, state: GameState, seat: int | None) -> None:
     if len(state.stock) >= 4:
         stock = json.dumps(card_names(state.stock[:4]), separators=(",", ":"))
         assert stock[1:-1] not in text.replace(" ", "")
+    own = None if seat is None else card_names(state.hands[seat])
     for other, hand in enumerate(state.hands):
-        if other != seat and len(hand) >= 3:
+        # with two decks or more another seat may hold the very cards this seat holds (the
+        # same list, which this seat's own hand spells): that reveals nothing
+        if other != seat and len(hand) >= 3 and card_names(hand) != own:
             assert json.dumps(card_names(hand), separators=(",", ":")) not in text.replace(" ", "")
 
 
