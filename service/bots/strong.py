@@ -36,6 +36,7 @@ from typing import Any
 
 from service.client.types import Action, BotView
 from service.core.cards import JOKER, parse_card, parse_cards, rank_of, suit_of
+from service.core.rules import Rules
 
 from .base import Bot, Position, discard, draw, rules_of
 
@@ -74,14 +75,17 @@ class StrongBot(Bot):
     # -- memory -------------------------------------------------------------------------
 
     def start(self, view: BotView) -> None:
-        self.players = len(view["players"])
-        self.seat = view["you"]["seat"] if view["you"] else 0
-        rules = rules_of(view)
-        decks = rules.decks_for(self.players)
-        self.shoe = Counter({c: decks for c in range(52)})
+        self.sit(len(view["players"]), view["you"]["seat"] if view["you"] else 0,
+                 rules_of(view))
+        self._new_round(view["round"]["discard_top"])
+
+    def sit(self, players: int, seat: int, rules: Rules) -> None:
+        """The table this bot plays at: the shoe its card counting starts from (also what
+        :func:`.strong_state.strong_move` seats it by, from the engine's state)."""
+        self.players, self.seat = players, seat
+        self.shoe = Counter({c: rules.decks_for(players) for c in range(52)})
         if rules.jokers:
             self.shoe[JOKER] = rules.jokers
-        self._new_round(view["round"]["discard_top"])
 
     def _new_round(self, top: str | None) -> None:
         self.pile = [] if top is None else [parse_card(top)]

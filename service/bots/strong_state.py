@@ -26,12 +26,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from service.client.types import Action
-from service.core.cards import JOKER, parse_card
-from service.core.rules import Rules
+from service.core.cards import parse_card
 from service.engine.state import DISCARD, DRAW, FINAL_DISCARD, FINAL_DRAW, GameState
 
 from .base import Position, go_out
@@ -61,14 +59,6 @@ class _StatePosition(Position):
         return self.go_out_for(self.analyze(self.hand))
 
 
-@lru_cache(maxsize=64)
-def _shoe(rules: Rules, players: int) -> Counter[int]:
-    shoe = Counter({c: rules.decks_for(players) for c in range(52)})
-    if rules.jokers:
-        shoe[JOKER] = rules.jokers
-    return shoe
-
-
 def strong_move(state: GameState, seat: int,
                 taken: Mapping[int, Counter[int]] | None = None,
                 budget: int | DecisionBudget | None = STRONG_BUDGET,
@@ -82,9 +72,7 @@ def strong_move(state: GameState, seat: int,
     rules = state.rules
     decision = budget if isinstance(budget, DecisionBudget) else DecisionBudget(budget)
     bot = StrongBot(f"{state.version}:{seat}", budget=decision.limit, max_kinds=max_kinds)
-    bot.players = state.players
-    bot.seat = seat
-    bot.shoe = _shoe(rules, state.players)
+    bot.sit(state.players, seat, rules)
     bot.pile = list(state.discard)
     bot.laid = Counter(c for m in state.table for c in m.all_cards)
     bot.taken = {s: Counter(taken.get(s, ())) if taken else Counter()
