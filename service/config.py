@@ -52,6 +52,10 @@ variable                   default                     what it sets
 ``ANALYSIS_AUTO_PER_DAY``  ``5``                       rated games of an account analysed by
                                                        themselves (its ``analyse_rated``) in any
                                                        24 hours (``0``: none)
+``ANALYSIS_SETTING``       ``default``                 how hard an analysis worker judges: ``default``,
+                                                       or ``quick`` (no look-ahead in the playouts:
+                                                       a seventh of the CPU, the same judgement on
+                                                       99.6% of decisions; docs/analysis.md)
 ``ANALYSIS_STALE_SECONDS`` ``120``                     an analysis whose worker was silent this
                                                        long is taken over by another worker
 ``BOT_GAMES_PER_ADDRESS``  ``32``                      the weight of unfinished games with bot seats
@@ -97,6 +101,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from service.analysis.judge import SETTINGS
+
 __all__ = ["Config"]
 
 
@@ -137,6 +143,7 @@ class Config:
     #: finish, in any 24 hours: each is a minute of an analysis worker's CPU nobody asked
     #: for at the time, so an account that plays all day takes its share, not the workers
     analysis_auto_per_day: int = 5
+    analysis_setting: str = "default"
     analysis_stale_seconds: float = 120.0
     #: the weight of unfinished games with bot seats one address may hold (``off``: none)
     bot_games_per_address: str = "160"
@@ -203,6 +210,9 @@ class Config:
         if self.analysis_auto_per_day < 0:
             raise ValueError(f"ANALYSIS_AUTO_PER_DAY={self.analysis_auto_per_day} must be 0 "
                              "or more (0: no automatic analysis)")
+        if self.analysis_setting not in SETTINGS:
+            raise ValueError(f"ANALYSIS_SETTING={self.analysis_setting!r} must be one of "
+                             f"{', '.join(SETTINGS)}")
         if self.analysis_queue_max < 1:
             raise ValueError(f"ANALYSIS_QUEUE_MAX={self.analysis_queue_max} must be 1 or more")
         if self.webhook_queue_max < 1:

@@ -272,6 +272,9 @@ def live_server(redis_server: str) -> Iterator[str]:
         "CHALLENGE_LIMIT": "off",
         "EXPORT_LIMIT_PER_ADDRESS": "off",
         "ANALYSIS_LIMIT": "off",
+        # a seventh of the default's CPU: these servers' tests are about the service, the
+        # default setting's judgements are tested in tests/analysis
+        "ANALYSIS_SETTING": "quick",
         "WEB_CONCURRENCY": "2",
         "ACCESS_LOG": "",
         "LOG_LEVEL": "warning",

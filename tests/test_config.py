@@ -30,6 +30,7 @@ def test_each_variable_is_read_into_its_fields_type() -> None:
     ({"WEBHOOK_TIMEOUT_SECONDS": "0"}, "WEBHOOK_TIMEOUT_SECONDS"),
     ({"WEBHOOK_QUEUE_MAX": "0"}, "WEBHOOK_QUEUE_MAX"),
     ({"WEBHOOK_CONCURRENCY": "-1"}, "WEBHOOK_CONCURRENCY"),
+    ({"ANALYSIS_SETTING": "fast"}, "ANALYSIS_SETTING"),
 ])
 def test_a_value_that_cannot_work_is_refused_naming_its_variable(
     env: dict[str, str], named: str,

@@ -54,6 +54,7 @@ __all__ = [
     "JUDGEMENTS",
     "MARGIN",
     "QUICK",
+    "SETTINGS",
     "THRESHOLDS",
     "Settings",
     "Verdict",
@@ -127,6 +128,9 @@ QUICK = replace(DEFAULT, lookahead=0)
 #: The judge before ``strong`` played its playouts: ``greedy`` at every seat, to the
 #: round's end (what ``make bench-analysis`` compares the default with).
 GREEDY = replace(DEFAULT, policy="greedy", turns=0)
+#: The settings a deployment may choose for its analysis workers (``ANALYSIS_SETTING``):
+#: a small box may judge at ``quick``, each result says which it was judged at.
+SETTINGS: dict[str, Settings] = {"default": DEFAULT, "quick": QUICK}
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ from collections.abc import Callable
 import orjson
 
 from service.analysis.game import analyse
-from service.analysis.judge import DEFAULT
+from service.analysis.judge import DEFAULT, Settings
 from service.storage import (
     AnalysisState,
     QueueFullError,
@@ -164,8 +164,10 @@ def _body(state: AnalysisState) -> dict[str, object]:
 
 
 def run_next(stores: Stores, worker: str, clock: Callable[[], float] = time.time,
-             block_seconds: float = 5.0, stale_seconds: float = STALE_SECONDS) -> str | None:
-    """Take the next queued analysis (or a dead worker's) and run it to the end: the
+             block_seconds: float = 5.0, stale_seconds: float = STALE_SECONDS,
+             settings: Settings = DEFAULT) -> str | None:
+    """Take the next queued analysis (or a dead worker's) and run it to the end at
+    ``settings`` (the deployment's ``ANALYSIS_SETTING``): the
     game's id, or ``None`` if none came within ``block_seconds``. An entry whose analysis
     is done is acknowledged; one another live worker runs is left pending. A storage failure
     leaves the entry pending (another worker takes it once it is stale); any other
@@ -183,7 +185,7 @@ def run_next(stores: Stores, worker: str, clock: Callable[[], float] = time.time
     else:
         try:
             record = game_record(stores, game_id)
-            result = analyse(record.body, DEFAULT, _reporter(stores, game_id, clock),
+            result = analyse(record.body, settings, _reporter(stores, game_id, clock),
                              steps=STEP_BUDGET)
             # filed first: a worker that dies in between leaves the analysis to be run
             # again (and filed again), never done with its mistakes unfiled

@@ -231,17 +231,20 @@ def _retry_ratings(config: Any, game_ids: list[str]) -> int:
 def _analyse(config: Any) -> int:
     """The analysis worker's process: its loop until SIGTERM or SIGINT (an analysis under
     way is left to another worker, which takes it once it is stale)."""
+    from service.analysis.judge import SETTINGS
     from service.storage import redis_stores
 
     from .analysis import AnalysisWorker
 
     stores = redis_stores(config)
-    worker = AnalysisWorker(stores, stale_seconds=config.analysis_stale_seconds)
+    worker = AnalysisWorker(stores, stale_seconds=config.analysis_stale_seconds,
+                            settings=SETTINGS[config.analysis_setting])
     stop = StopSignal(lambda: True)  # a wait on the queue, or an analysis: both end now
     with contextlib.suppress(Stopped):  # the first signal may come before the run
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, stop)
-        log.info("analysis worker %s started (nice %d)", worker.name, config.analysis_nice)
+        log.info("analysis worker %s started (nice %d, setting %s)", worker.name,
+                 config.analysis_nice, config.analysis_setting)
         worker.run(stop.is_set)
     stores.close()
     log.info("analysis worker stopped")

@@ -16,6 +16,7 @@ import socket
 import time
 from collections.abc import Callable
 
+from service.analysis.judge import DEFAULT, Settings
 from service.play import STALE_SECONDS, run_next
 from service.storage import StorageUnavailableError, Stores
 
@@ -35,19 +36,22 @@ class AnalysisWorker:
     def __init__(self, stores: Stores, name: str | None = None,
                  clock: Callable[[], float] = time.time,
                  idle_seconds: float = IDLE_SECONDS,
-                 stale_seconds: float = STALE_SECONDS) -> None:
+                 stale_seconds: float = STALE_SECONDS,
+                 settings: Settings = DEFAULT) -> None:
         self.stores = stores
         #: the consumer's name in the queue's group: unique per process
         self.name = name or f"{socket.gethostname()}:{os.getpid()}"
         self.clock = clock
         self.idle_seconds = idle_seconds
         self.stale_seconds = stale_seconds
+        #: how hard it judges (``ANALYSIS_SETTING``: ``service.analysis.judge.SETTINGS``)
+        self.settings = settings
         self.analysed = 0
 
     def step(self) -> bool:
         """Run the next analysis, waiting up to ``idle_seconds`` for one: whether one came."""
         game_id = run_next(self.stores, self.name, self.clock, self.idle_seconds,
-                           self.stale_seconds)
+                           self.stale_seconds, self.settings)
         if game_id is not None:
             self.analysed += 1
             log.info("analysed game %s", game_id)

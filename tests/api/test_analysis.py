@@ -14,6 +14,7 @@ from dataclasses import replace
 import redis
 from flask.testing import FlaskClient
 
+from service.analysis.judge import QUICK
 from service.app import create_app
 from service.config import Config
 from service.play.analyses import STEP_BUDGET
@@ -131,7 +132,7 @@ def test_the_games_stream_shows_its_analysis_progress_on_a_real_redis_then_ends(
     assert final["status"] == "finished"
     assert next(lines) == {"type": "analysis", "status": "queued", "progress": 0.0}
     stores = redis_stores(config)
-    worker = AnalysisWorker(stores, name="stream-worker", idle_seconds=1.0)
+    worker = AnalysisWorker(stores, name="stream-worker", idle_seconds=1.0, settings=QUICK)
     ran = threading.Thread(target=worker.step)
     ran.start()  # a worker beside the stream: its changes are published on the game's channel
     try:

@@ -67,6 +67,13 @@ def test_a_full_queue_refuses_the_next_request_and_takes_it_once_there_is_room(
     assert play.request_analysis(stores, second, time.time(), 1, requester="r")[1]
 
 
+def test_a_worker_judges_at_the_setting_its_deployment_chose(stores: Stores) -> None:
+    game_id = finished(stores)
+    play.request_analysis(stores, game_id, time.time(), 10, requester="r")
+    assert play.run_next(stores, "w1", block_seconds=0.1, settings=QUICK) == game_id
+    assert play.analysis_of(stores, game_id)["settings"] == QUICK.to_dict()
+
+
 def test_a_game_nobody_asked_about_has_no_analysis(stores: Stores) -> None:
     with pytest.raises(AnalysisNotRequestedError):
         play.analysis_of(stores, finished(stores))
@@ -134,7 +141,7 @@ def test_a_result_kept_from_before_decisions_said_who_made_them_is_asked_for_aga
         play.analysis_of(stores, game_id)
     body, queued = play.request_analysis(stores, game_id, time.time(), 10, requester="r")
     assert queued and body["status"] == "queued"
-    assert play.run_next(stores, "w1", block_seconds=0.1) == game_id
+    assert play.run_next(stores, "w1", block_seconds=0.1, settings=QUICK) == game_id
     assert "steps" in play.analysis_of(stores, game_id)
 
 
