@@ -26,6 +26,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from service.bots.base import Bot
@@ -130,7 +131,7 @@ QUICK = replace(DEFAULT, lookahead=0)
 GREEDY = replace(DEFAULT, policy="greedy", turns=0)
 #: The settings a deployment may choose for its analysis workers (``ANALYSIS_SETTING``):
 #: a small box may judge at ``quick``, each result says which it was judged at.
-SETTINGS: dict[str, Settings] = {"default": DEFAULT, "quick": QUICK}
+SETTINGS: Mapping[str, Settings] = MappingProxyType({"default": DEFAULT, "quick": QUICK})
 
 
 @dataclass(frozen=True, slots=True)
