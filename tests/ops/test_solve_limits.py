@@ -74,8 +74,10 @@ def test_a_burst_of_worst_case_solves_is_limited_and_another_clients_probes_stay
     # one worker serves both: a probe waits for a few yields, never for whole solves. Read
     # at p90 of 20 probes or more (the slowest one may meet the burst's 16 requests being
     # parsed and counted, on a machine the suite's other processes share) and, for the
-    # slowest, against the three admitted solves run end to end (about 1.2 s of CPU)
+    # slowest, against the three admitted solves run end to end (about 1.2 s of CPU); the
+    # p90 bound is well under one whole solve (0.4 s), as six test files at a time on 2 cores
+    # once took a probe past 0.1 s
     ordered = sorted(loaded)
-    assert percentile(ordered, 0.9) < max(0.1, 5 * percentile(sorted(quiet), 0.99)), (
+    assert percentile(ordered, 0.9) < max(0.25, 5 * percentile(sorted(quiet), 0.99)), (
         quiet, loaded)
     assert ordered[-1] < 1.0, loaded
