@@ -123,8 +123,7 @@ class Page:
         # headless Chromium keeps a window at least 500 px wide whatever --window-size says,
         # so the viewport is set through DevTools: a 390 px test is a 390 px page
         self.width, self.height = width, height
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+        self._emulate_size()
         self.driver.set_script_timeout(10)
         self.failed: list[str] = []
         self.urls: dict[str, str] = {}
@@ -134,6 +133,12 @@ class Page:
         self.driver.get_log("performance")
         self.driver.get_log("browser")
         self.console: list[str] = []
+
+    def _emulate_size(self) -> None:
+        """The viewport exactly ``width`` x ``height`` (a phone's below 600 px)."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": self.width, "height": self.height, "deviceScaleFactor": 1,
+            "mobile": self.width < 600})
 
     def open(self, url: str) -> None:
         self.origins.add("/".join(url.split("/", 3)[:3]))
@@ -270,9 +275,7 @@ class Page:
                                    {"origin": origin, "storageTypes": "all"})
         driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
         driver.execute_cdp_cmd("Network.clearBrowserCache", {})
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": self.width, "height": self.height, "deviceScaleFactor": 1,
-            "mobile": self.width < 600})
+        self._emulate_size()
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         driver.get("about:blank")
         driver.get_log("performance")
