@@ -3,7 +3,7 @@
 A challenge names its rules, its turn clock (:data:`CHALLENGE_TURN_SECONDS` by default,
 up to 14 days; null: none, which each challenged agrees to by accepting), whether it is
 rated, and up to 7 handles. It is ``pending`` until every one challenged has accepted
-(``accepted``, with its ``game_id``), one declined (``declined``), the challenger
+(``accepted``, with its ``game_id``, once that game exists), one declined (``declined``), the challenger
 canceled it (``canceled``) or it expired unanswered (``expired``, after ``expires_in``,
 :data:`CHALLENGE_DEFAULT_SECONDS` by default). The game's seats are the challenger
 (seat 0), then those challenged in the order named; who deals first is the game's own
@@ -57,7 +57,7 @@ from .errors import (
     TooManyChallengesError,
     UnknownChallengeError,
 )
-from .games import create_game
+from .games import create_game, game_exists
 from .loads import LoadLimit
 from .notes import tell
 from .ratings import check_pairs
@@ -150,8 +150,10 @@ def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
     if len(challenge.accepted) == len(handles):  # bots only: the game starts now
         challenge = dataclasses.replace(challenge, status="accepted",
                                         game_id=secrets.token_urlsafe(12))
-        stores.challenges.create(challenge, expires_in + KEPT_AFTER_SECONDS)
+        # the game first: nobody knows this challenge yet, so nothing races its start,
+        # and a request that dies between the two leaves no accepted challenge unstarted
         _start(stores, challenge, load)
+        stores.challenges.create(challenge, expires_in + KEPT_AFTER_SECONDS)
         return challenge
     stores.challenges.create(challenge, expires_in + KEPT_AFTER_SECONDS)
     for handle in _humans(challenge):
@@ -166,11 +168,23 @@ def open_challenge(stores: Stores, challenger: Account, to: Sequence[str],
 
 
 def read_challenge(stores: Stores, account: Account, challenge_id: str) -> Challenge:
-    """The challenge, for one of those in it (404 for anyone else)."""
+    """The challenge, for one of those in it (404 for anyone else): ``accepted``, with
+    its ``game_id``, once that game exists. Between the last acceptance and the game's
+    creation (the accepting request's next step, or a move worker's within
+    ``START_GRACE_SECONDS`` if that request died) it reads ``pending`` with everyone
+    accepted, so a client never holds a game id the service answers 404 for."""
+    challenge = _stored(stores, challenge_id)
+    _participant(challenge, account)
+    if (challenge.status == "accepted" and challenge.game_id is not None
+            and not game_exists(stores, challenge.game_id)):
+        return dataclasses.replace(challenge, status="pending", game_id=None)
+    return challenge
+
+
+def _stored(stores: Stores, challenge_id: str) -> Challenge:
     challenge = stores.challenges.load(challenge_id)
     if challenge is None:
         raise UnknownChallengeError("there is no challenge with this id (or it is long over)")
-    _participant(challenge, account)
     return challenge
 
 
@@ -179,7 +193,8 @@ _Step = Callable[[Challenge], Challenge | None]
 
 def _settle(stores: Stores, account: Account, challenge_id: str, verb: str,
             step: _Step) -> Challenge:
-    challenge = read_challenge(stores, account, challenge_id)
+    challenge = _stored(stores, challenge_id)
+    _participant(challenge, account)
 
     def checked(current: Challenge) -> Challenge | None:
         status = current.status

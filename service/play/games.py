@@ -21,7 +21,14 @@ import orjson
 
 from service.engine import GameState, apply, claim, new_game, parse_action
 from service.engine.serialize import rules_from_json
-from service.storage import Account, GameRecord, ReplyKeySupersededError, StoredReply, Stores
+from service.storage import (
+    Account,
+    GameRecord,
+    ReplyKeySupersededError,
+    StoredReply,
+    Stores,
+    UnknownGameError,
+)
 from service.verify.table import seal
 
 from .admission import Admission, Agreed, Seat, Table, admit, agreed_by_key
@@ -111,6 +118,17 @@ def create_game(
     admission = admit(stores, table, game_id or secrets.token_urlsafe(12), clock)
     return deal(stores, admission, seed, now=now, unlisted=unlisted,
                 token_hashes=token_hashes, secret_seed=secret_seed)
+
+
+def game_exists(stores: Stores, game_id: str) -> bool:
+    """Whether the game ``game_id`` has been made: what a read of a matched seek or an
+    accepted challenge asks before it names the game (the request that made the match or
+    the last acceptance creates the game just after, or a move worker does if it died)."""
+    try:
+        stores.games.load(game_id)
+    except UnknownGameError:
+        return False
+    return True
 
 
 def deal(stores: Stores, admission: Admission, seed: str | int | None, *,

@@ -64,7 +64,7 @@ from .errors import (
     SeekMatchedError,
     UnknownSeekError,
 )
-from .games import create_game
+from .games import create_game, game_exists
 from .seek_holds import (
     CLOSED,
     DEADLINE,
@@ -247,21 +247,13 @@ def _read(stores: Stores, seek_id: str, who: str | None,
         raise UnknownSeekError("there is no seek with this id (or it expired)")
     _owned(record, who)
     clock, rated = record.turn_seconds, record.rated
-    if record.game is not None and _exists(stores, record.game):
+    if record.game is not None and game_exists(stores, record.game):
         return Seek(seek_id, "matched", record.name, players, None, clock, rated,
                     record.game, record.seat, token), entry
     # not matched, or matched by a request that died before it made the game: a move
     # worker makes it within START_GRACE_SECONDS (a read never writes)
     return Seek(seek_id, "waiting", record.name, players, expires, clock, rated,
                 token=token), entry
-
-
-def _exists(stores: Stores, game_id: str) -> bool:
-    try:
-        stores.games.load(game_id)
-    except UnknownGameError:
-        return False
-    return True
 
 
 def seek_status(stores: Stores, seek_id: str, who: str | None,

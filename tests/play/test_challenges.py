@@ -30,7 +30,7 @@ from service.play.errors import (
     UnknownAccountError,
     UnknownChallengeError,
 )
-from service.storage import Account, Stores
+from service.storage import Account, Challenge, Stores
 from tests.play.conftest import drain
 
 
@@ -137,6 +137,44 @@ def test_a_game_whose_accepting_request_died_is_started_by_a_move_worker(
     monkeypatch.undo()
     drain(stores, clock=lambda: time.time() + challenges.START_GRACE_SECONDS + 1)
     assert stores.games.load(done.game_id).state.accounts == ("ann", "bob")
+
+
+def test_a_challenge_reads_accepted_only_once_its_game_exists(
+        stores: Stores, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between the last acceptance and the game's creation (a busy or dead request) the
+    challenger once read ``accepted`` with a game id the service answered 404 for."""
+    from service.play import challenges
+    ann, bob = account(stores, "ann"), account(stores, "bob")
+    made = open_challenge(stores, ann, ["bob"], None, 60, False, 600)
+    monkeypatch.setattr(challenges, "_start", lambda *a, **k: None)  # not made yet
+    accept_challenge(stores, bob, made.challenge_id)
+    monkeypatch.undo()
+    early = read_challenge(stores, ann, made.challenge_id)
+    assert (early.status, early.game_id, early.accepted) == ("pending", None, ("bob",))
+    drain(stores, clock=lambda: time.time() + challenges.START_GRACE_SECONDS + 1)
+    late = read_challenge(stores, ann, made.challenge_id)
+    assert late.status == "accepted" and late.game_id is not None
+    assert stores.games.load(late.game_id).state.accounts == ("ann", "bob")
+
+
+def test_a_challenge_to_bots_only_is_stored_after_its_game_is_made(
+        stores: Stores, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nobody knows it before the answer, so its game comes first: a request that dies
+    between the two leaves no accepted challenge without a game (nothing would start
+    it)."""
+    from service.play import challenges
+    ann = account(stores, "ann")
+    started: list[Challenge] = []
+
+    def dies(_: Stores, challenge: Challenge, load: object) -> None:
+        started.append(challenge)
+        raise RuntimeError("the request died")
+
+    monkeypatch.setattr(challenges, "_start", dies)
+    with pytest.raises(RuntimeError):
+        open_challenge(stores, ann, ["strong"], None, 60, False, 600)
+    assert started[0].status == "accepted"
+    assert stores.challenges.load(started[0].challenge_id) is None
 
 
 def test_who_may_be_challenged(stores: Stores) -> None:
