@@ -3,9 +3,9 @@
 A challenge names its rules, its turn clock (:data:`CHALLENGE_TURN_SECONDS` by default,
 up to 14 days; null: none, which each challenged agrees to by accepting), whether it is
 rated, and up to 7 handles. It is ``pending`` until every one challenged has accepted
-(``accepted``, with its ``game_id``, once that game exists), one declined (``declined``), the challenger
-canceled it (``canceled``) or it expired unanswered (``expired``, after ``expires_in``,
-:data:`CHALLENGE_DEFAULT_SECONDS` by default). The game's seats are the challenger
+(``accepted``, with its ``game_id``, once that game exists), one declined
+(``declined``), the challenger canceled it (``canceled``) or it expired unanswered
+(``expired``, after ``expires_in``, :data:`CHALLENGE_DEFAULT_SECONDS` by default). The game's seats are the challenger
 (seat 0), then those challenged in the order named; who deals first is the game's own
 draw, as for any game.
 
