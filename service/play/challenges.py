@@ -44,7 +44,6 @@ from service.storage import (
     GameExistsError,
     Lease,
     Stores,
-    UnknownGameError,
     folded,
     member_of,
 )
@@ -247,11 +246,8 @@ def _unaccept(stores: Stores, challenge_id: str, account: Account) -> None:
     def step(current: Challenge) -> Challenge | None:
         if current.status != "accepted" or current.game_id is None:
             return None
-        try:
-            stores.games.load(current.game_id)
+        if game_exists(stores, current.game_id):
             return None  # made after all (a racing start)
-        except UnknownGameError:
-            pass
         return dataclasses.replace(current, status="pending", game_id=None, accepted=tuple(
             h for h in current.accepted if folded(h) != folded(account.handle)))
 
@@ -316,9 +312,7 @@ def visit_challenge(stores: Stores, lease: Lease, challenge_id: str, now: float)
     game of an accepted one whose accepting request did not (it died); then release it."""
     challenge = stores.challenges.load(challenge_id)
     if challenge is not None and challenge.status == "accepted" and challenge.game_id:
-        try:
-            stores.games.load(challenge.game_id)
-        except UnknownGameError:
+        if not game_exists(stores, challenge.game_id):
             _start(stores, challenge, None)
     elif challenge is not None and challenge.status == "pending":
         if now < challenge.expires:

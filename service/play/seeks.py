@@ -50,7 +50,6 @@ from service.storage import (
     SeekRecord,
     SeekVisit,
     Stores,
-    UnknownGameError,
     member_of,
 )
 
@@ -218,9 +217,7 @@ def _create(stores: Stores, pool: str, game_id: str) -> None:
 def visit_seek(stores: Stores, lease: Lease, pool: str, game_id: str) -> None:
     """A move worker's visit of a match: create its game if the request that matched did
     not (it died); then release it."""
-    try:
-        stores.games.load(game_id)
-    except UnknownGameError:
+    if not game_exists(stores, game_id):
         with contextlib.suppress(UnknownSeekError):  # its record expired: nothing to make
             _create(stores, pool, game_id)
     stores.schedule.release(lease, None)

@@ -20,14 +20,38 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
 
+from service.bots.base import Bot
+from service.bots.registry import BOTS
 from service.match.duplicate import Deal, format_report, report, rotations
 from service.match.inprocess import rounds_in_process
 from service.match.runner import labels_of
 
 RULES = {"preset": "classic"}
+
+B = TypeVar("B", bound=Bot)
+
+
+def variant(base: type[B], name: str, **kw: Any) -> type[B]:
+    """``base`` with the settings ``kw`` fixed, playing under ``name``: a prototype or a
+    tuning of a reference bot, for a run of this bench (:func:`main_with`)."""
+
+    class Variant(base):  # type: ignore[valid-type,misc]
+        def __init__(self, seed: int | str | None = None) -> None:
+            super().__init__(seed, **kw)
+
+    Variant.name = name
+    return Variant
+
+
+def main_with(variants: Mapping[str, type[Bot]]) -> None:
+    """:func:`main` with ``variants`` registered as bots for the run only (forked workers
+    inherit them)."""
+    BOTS.update(variants)
+    main()
 
 
 Counts = tuple[int, int]

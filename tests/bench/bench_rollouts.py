@@ -35,7 +35,6 @@ from typing import Any
 from service.bots.base import Position, discard, draw
 from service.bots.budget import DecisionBudget, clear_cache
 from service.bots.playout import play_out
-from service.bots.registry import BOTS
 from service.bots.strong import StrongBot
 from service.bots.strong_state import StrongPlayout
 from service.client.types import Action, BotView
@@ -45,7 +44,7 @@ from service.engine.seats import actor_of
 from service.research.knowledge import Knowledge
 from service.research.position import position as position_of
 from service.research.worlds import in_state, sample_worlds
-from tests.bench import bench_duplicate
+from tests.bench.bench_duplicate import main_with, variant
 from tests.bench.procs import percentile
 from tests.bots.positions import positions
 
@@ -211,22 +210,11 @@ def _play(state: GameState, seat: int, first: Mapping[str, Any], policy: StrongP
         move = policy(state, state.current_seat)
 
 
-def variant(name: str, **kw: Any) -> type[RolloutBot]:
-    """A registered prototype with its settings fixed."""
-
-    class Variant(RolloutBot):
-        def __init__(self, seed: int | str | None = None) -> None:
-            super().__init__(seed, **kw)
-
-    Variant.name = name  # type: ignore[misc]
-    return Variant
-
-
 #: The prototypes measured in docs/strength.md, by the name they played under.
 VARIANTS: dict[str, type[RolloutBot]] = {
-    "expert2": variant("expert2"),
-    "x2t2": variant("x2t2", turns=2, worlds=6),
-    "x2lf": variant("x2lf", leaf="ahead", worlds=6),
+    "expert2": variant(RolloutBot, "expert2"),
+    "x2t2": variant(RolloutBot, "x2t2", turns=2, worlds=6),
+    "x2lf": variant(RolloutBot, "x2lf", leaf="ahead", worlds=6),
 }
 
 
@@ -254,14 +242,13 @@ def decisions(name: str, players: int, sample: int) -> None:
 
 
 def main() -> None:
-    BOTS.update(VARIANTS)  # forked workers inherit it
     command, rest = sys.argv[1], sys.argv[2:]
     if command == "decisions":
         decisions(rest[0], int(rest[1]) if len(rest) > 1 else 4,
                   int(rest[2]) if len(rest) > 2 else 120)
     else:
         sys.argv = [sys.argv[0], *rest]
-        bench_duplicate.main()
+        main_with(VARIANTS)
 
 
 if __name__ == "__main__":

@@ -12,41 +12,22 @@ registered as a bot for the run only:
 
 from __future__ import annotations
 
-from typing import Any
-
-from service.bots.registry import BOTS
 from service.bots.strong import StrongBot
-from tests.bench import bench_duplicate
+from tests.bench.bench_duplicate import main_with, variant
 
 __all__ = ["VARIANTS"]
 
 
-def variant(name: str, **kw: Any) -> type[StrongBot]:
-    """``strong`` with ``kw`` fixed, under ``name``."""
-
-    class Variant(StrongBot):
-        def __init__(self, seed: int | str | None = None) -> None:
-            super().__init__(seed, **kw)
-
-    Variant.name = name
-    return Variant
-
-
 #: One setting changed each, by the name it plays under.
 VARIANTS: dict[str, type[StrongBot]] = {
-    "now0": variant("now0", now_weight=0.0),
-    "now5": variant("now5", now_weight=0.5),
-    "feed0": variant("feed0", feed_malus=0.0),
-    "feed4": variant("feed4", feed_malus=4.0),
-    "cand2": variant("cand2", candidates=2),
-    "cand6": variant("cand6", candidates=6),
+    "now0": variant(StrongBot, "now0", now_weight=0.0),
+    "now5": variant(StrongBot, "now5", now_weight=0.5),
+    "feed0": variant(StrongBot, "feed0", feed_malus=0.0),
+    "feed4": variant(StrongBot, "feed4", feed_malus=4.0),
+    "cand2": variant(StrongBot, "cand2", candidates=2),
+    "cand6": variant(StrongBot, "cand6", candidates=6),
 }
 
 
-def main() -> None:
-    BOTS.update(VARIANTS)  # forked workers inherit it
-    bench_duplicate.main()
-
-
 if __name__ == "__main__":
-    main()
+    main_with(VARIANTS)
